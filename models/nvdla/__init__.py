@@ -1,0 +1,1 @@
+"""nvdla models (registers its formats on import)."""

@@ -1,0 +1,1 @@
+"""onednn models (registers its formats on import)."""
