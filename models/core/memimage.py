@@ -92,13 +92,12 @@ ImageLike = Union[MemoryImage, bytes, bytearray, memoryview, np.ndarray, Mapping
 
 
 def as_image(obj: ImageLike, names: tuple[str, ...] = ("data",)) -> MemoryImage:
-    """Accept a MemoryImage, raw bytes/uint8 array (one-surface formats) or a {name: bytes} mapping."""
+    """Accept a MemoryImage, raw bytes/uint8 array (taken as surface ``names[0]``) or a {name: bytes} mapping."""
     if isinstance(obj, MemoryImage):
         return obj
     if isinstance(obj, Mapping):
         return MemoryImage(tuple(Surface(k, _bytes_array(v)) for k, v in obj.items()))
-    if len(names) != 1:
-        raise FormatError("image.surfaces", f"this format has surfaces {list(names)}; pass a MemoryImage or a mapping")
+    # Raw bytes are the format's first (main) surface; formats with several surfaces need a mapping.
     return MemoryImage((Surface(names[0], _bytes_array(obj)),))
 
 
