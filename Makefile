@@ -53,7 +53,9 @@ test-sim: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) tests/sim
 
 lint: $(STAMP)
-	cd rtl_stubs && verilator --lint-only -Wall --timing -f files.f --top-module cube_reader
+	cd rtl_stubs && for top in cube_reader desc_validator axi_rd_engine; do \
+	  verilator --lint-only -Wall --timing -f files.f --top-module $$top || exit 1; done
+	@echo "lint: clean"
 
 bench: $(STAMP)
 	$(PY) -m tests.bench

@@ -1,0 +1,209 @@
+"""Command line of the reference models: ``python -m models {formats,pack,unpack,info}``.
+
+* ``formats [--json]``: every format name, logical axes, dtypes and options (from the registry).
+* ``pack FORMAT -i tensor.npy -o out.bin [--opt key=value ...]``: one-surface formats write one file;
+  formats with several surfaces write a folder with one ``<surface>.bin`` each.
+* ``unpack FORMAT -i in.bin|folder -o tensor.npy --shape D0,D1,... --dtype NAME [--opt ...]``.
+* ``info FORMAT --shape ... --dtype ... [--opt ...]``: sizes, strides, surfaces and alignments as JSON
+  (plus the BlockedCubeDescriptor of activation layouts).
+
+A rule of a spec broken by the input (``FormatError``), a missing file or a malformed argument exits with
+status 2 and one line on stderr; no partial output file is left behind (outputs are written to a temporary
+name and renamed only when complete).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from .core.errors import FormatError
+from .core.memimage import MemoryImage, Surface
+from .core.registry import descriptor, families, format_names, get_format, info, pack, unpack
+
+
+class _UsageError(Exception):
+    """A malformed command line (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one clear line, status 2 (argparse prints usage too)
+        raise _UsageError(message)
+
+
+def _opts(pairs: Sequence[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise _UsageError(f"--opt wants key=value, got {pair!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _shape(text: str) -> tuple[int, ...]:
+    try:
+        dims = tuple(int(t) for t in text.replace("x", ",").split(",") if t.strip())
+    except ValueError:
+        raise _UsageError(f"--shape wants comma-separated integers, got {text!r}") from None
+    if not dims:
+        raise _UsageError("--shape is empty")
+    return dims
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, np.dtype):
+        return obj.name
+    return obj
+
+
+def _cmd_formats(args: argparse.Namespace) -> int:
+    names = format_names()
+    fams = families()
+    if args.json:
+        doc = {"formats": [get_format(n).describe() for n in names], "families": fams}
+        print(json.dumps(_jsonable(doc), indent=2))
+        return 0
+    for n in names:
+        f = get_format(n)
+        axes = ",".join(("[" + a + "]") if i < f.optional_leading_axes else a for i, a in enumerate(f.axes))
+        opts = " ".join(f"{o.name}={o.default}" for o in f.options)
+        print(f"{n:34s} axes {axes:14s} dtypes {'/'.join(f.dtypes):28s} {opts}")
+    for prefix, fam in fams.items():
+        print(f"{prefix + '<tag>':34s} family: {fam['summary']} e.g. {', '.join(fam['examples'])}")
+    return 0
+
+
+def _write_atomic(path: Path, writer) -> None:
+    """Write via a temporary sibling and rename, so a failure leaves nothing behind."""
+    path = path.resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    try:
+        target = writer(tmp)
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.exists():
+            path.unlink()
+        os.replace(target, path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _cmd_pack(args: argparse.Namespace) -> int:
+    tensor = _load_npy(Path(args.input))
+    img = pack(args.format, tensor, **_opts(args.opt))
+
+    def writer(tmp: Path) -> Path:
+        if len(img) == 1:
+            out = tmp / "out.bin"
+            out.write_bytes(img.surfaces[0].tobytes())
+            return out
+        folder = tmp / "out"
+        folder.mkdir()
+        for s in img:
+            (folder / f"{s.name}.bin").write_bytes(s.tobytes())
+        return folder
+
+    _write_atomic(Path(args.output), writer)
+    return 0
+
+
+def _load_npy(path: Path) -> np.ndarray:
+    if not path.is_file():
+        raise FileNotFoundError(f"no such input file: {path}")
+    try:
+        return np.load(path, allow_pickle=False)
+    except ValueError as exc:
+        raise FormatError("cli.npy", f"{path} is not a .npy array file ({exc})") from None
+
+
+def _load_image(path: Path, fmt_surfaces: tuple[str, ...]) -> MemoryImage:
+    if path.is_dir():
+        files = {p.stem: p for p in sorted(path.glob("*.bin"))}
+        if not files:
+            raise FormatError("cli.image", f"folder {path} has no .bin surfaces")
+        order = [n for n in fmt_surfaces if n in files] + [n for n in files if n not in fmt_surfaces]
+        return MemoryImage(tuple(Surface(n, np.fromfile(files[n], dtype=np.uint8)) for n in order))
+    if not path.is_file():
+        raise FileNotFoundError(f"no such input file: {path}")
+    return MemoryImage((Surface(fmt_surfaces[0], np.fromfile(path, dtype=np.uint8)),))
+
+
+def _cmd_unpack(args: argparse.Namespace) -> int:
+    fmt = get_format(args.format)
+    img = _load_image(Path(args.input), fmt.surfaces)
+    tensor = unpack(args.format, img, _shape(args.shape), args.dtype, **_opts(args.opt))
+
+    def writer(tmp: Path) -> Path:
+        out = tmp / "out.npy"
+        with open(out, "wb") as fh:
+            np.save(fh, tensor, allow_pickle=False)
+        return out
+
+    _write_atomic(Path(args.output), writer)
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    shape, opts = _shape(args.shape), _opts(args.opt)
+    doc = dict(info(args.format, shape, args.dtype, **opts))
+    if get_format(args.format).descriptor is not None:
+        doc["descriptor"] = descriptor(args.format, shape, args.dtype, base=args.base, **opts).to_dict()
+    print(json.dumps(_jsonable(doc), indent=2))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and documentation)."""
+    p = _Parser(prog="python -m models", description="Pack, unpack and describe DLA in-memory formats.")
+    sub = p.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    f = sub.add_parser("formats", help="list every format, its axes, dtypes and options")
+    f.add_argument("--json", action="store_true", help="machine-readable output")
+    f.set_defaults(func=_cmd_formats)
+    for name, func, help_ in (("pack", _cmd_pack, "logical tensor (.npy) -> memory image (.bin or folder)"),
+                              ("unpack", _cmd_unpack, "memory image -> logical tensor (.npy)"),
+                              ("info", _cmd_info, "sizes, strides, surfaces and alignments as JSON")):
+        s = sub.add_parser(name, help=help_)
+        s.add_argument("format", help="format name, see `formats`")
+        if name != "info":
+            s.add_argument("-i", "--input", required=True)
+            s.add_argument("-o", "--output", required=True)
+        if name != "pack":
+            s.add_argument("--shape", required=True, help="logical shape, e.g. 1,64,56,56")
+            s.add_argument("--dtype", required=True, help="int8 | int16 | float16 | float32 | ...")
+        if name == "info":
+            s.add_argument("--base", type=lambda t: int(t, 0), default=0, help="base address for the descriptor")
+        s.add_argument("--opt", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
+        s.set_defaults(func=func)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args))
+    except (_UsageError, FormatError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

