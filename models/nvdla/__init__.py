@@ -1,1 +1,17 @@
-"""nvdla models (registers its formats on import)."""
+"""NVDLA reference models (register their formats on import).
+
+Activation side: :mod:`.feature` (``nvdla.feature``), :mod:`.pixel` (``nvdla.pixel.T_*``), :mod:`.sdp` (bias,
+PReLU, batch-norm and element-wise operands), :mod:`.precision` (Tables 29-32, fp16 rules) and
+:mod:`.alignment` (Table 35). Weight side: ``weights`` and ``sparse``, imported when present.
+"""
+import importlib
+import importlib.util
+
+from . import alignment, precision  # noqa: F401  (no formats; imported for the public API)
+from . import feature, pixel, sdp  # noqa: F401  (register formats)
+
+# The weight-side modules are written separately; import them only once they exist.
+for _name in ("weights", "sparse"):
+    if importlib.util.find_spec(f"{__name__}.{_name}") is not None:
+        importlib.import_module(f"{__name__}.{_name}")
+del _name
