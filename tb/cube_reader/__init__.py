@@ -1,0 +1,1 @@
+"""Cube reader testbench: pyuvm env, sequences, scoreboard and coverage (tests.py); directed tests (test_directed.py)."""
