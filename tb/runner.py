@@ -111,11 +111,21 @@ def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | N
     env = {"PYTHONPATH": str(ROOT), **{k: str(v) for k, v in (extra_env or {}).items()}}
     env.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
     kwargs = {}
-    if testcase:  # a regex over test names (cocotb's COCOTB_TEST_FILTER)
-        kwargs["test_filter"] = testcase if isinstance(testcase, str) else "|".join(f"^{t}$" for t in testcase)
-    return b.runner.test(hdl_toplevel=b.toplevel, test_module=test_module, build_dir=b.build_dir,
-                         test_dir=test_dir, seed=seed, extra_env=env, waves=waves,
-                         results_xml=str(test_dir / "results.xml"), **kwargs)
+    if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName)
+        kwargs["test_filter"] = testcase if isinstance(testcase, str) else "|".join(f"(^|\\.){t}$" for t in testcase)
+    results = test_dir / "results.xml"
+    results.unlink(missing_ok=True)
+    try:
+        return b.runner.test(hdl_toplevel=b.toplevel, test_module=test_module, build_dir=b.build_dir,
+                             test_dir=test_dir, seed=seed, extra_env=env, waves=waves,
+                             results_xml=str(results), **kwargs)
+    except SystemExit as exc:
+        # Under pytest cocotb_tools exits when a cocotb test failed; return the results so that the caller
+        # reports the failed tests by name. No results file means the simulator itself failed.
+        if not results.exists():
+            raise RuntimeError(f"simulation of {test_module} on {b.sim} left no results (exit {exc.code}); "
+                               f"see the log in {test_dir}") from None
+        return results
 
 
 @dataclass
@@ -134,8 +144,11 @@ def read_results(path: Path) -> list[Result]:
         fail = case.find("failure")
         if fail is None:
             fail = case.find("error")
-        out.append(Result(case.get("name", "?"), fail is None, float(case.get("sim_time_ns", 0) or 0),
-                          float(case.get("time", 0) or 0), "" if fail is None else (fail.get("message") or "")))
+        props = {p.get("name"): p.get("value") for p in case.iter("property")}
+        unit = props.get("sim_time_unit", "ns")
+        sim_ns = float(props.get("sim_time_duration") or 0) * {"fs": 1e-6, "ps": 1e-3, "ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}.get(unit, 1.0)
+        out.append(Result(case.get("name", "?"), fail is None, sim_ns, float(case.get("time", 0) or 0),
+                          "" if fail is None else (fail.get("message") or "")))
     return out
 
 

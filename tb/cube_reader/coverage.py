@@ -1,0 +1,185 @@
+"""Functional coverage of the cube reader (cocotb-coverage), sampled on every checked job.
+
+Cover points (names under ``cube_reader.``): job kind, layout, family, dtype, layout x dtype, atom and element
+size, count edge bins per dimension, channels against the atom (one / partial / exact / multiple /
+non-multiple), packed or gapped strides, base placement (4 KB page start, just below a page, crossing 4 KB,
+across 4 GB, top of the address space), timing knobs (TREADY backpressure, RVALID gaps, ARREADY stalls,
+latency), error bits observed, START and descriptor writes while busy, layout x dtype (the pairs the families produce), bus errors by response and position, fp16 specials, reset during a job.
+
+The database is process-wide (all tests of a run add to it); :func:`export` writes it as XML into the run
+directory (``fcov_cube_reader.xml``); merge runs with ``cocotb_coverage.coverage.merge_coverage``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Optional
+
+import numpy as np
+from cocotb_coverage.coverage import CoverPoint, coverage_db, coverage_section
+from pyuvm import uvm_subscriber
+
+from models.blocked import ERROR_RULES, Layout
+from tb import regmap
+
+from .items import CubeItem, Kind
+
+XML_NAME = "fcov_cube_reader.xml"
+P = "cube_reader"
+
+COUNT_BINS = [(1, 1), (2, 7), (8, 63), (64, 1023), (1024, 65534), (65535, 65535)]
+COUNT_LABELS = ["one", "2-7", "8-63", "64-1023", "1024-65534", "max"]
+STRIDE_TAGS = ["packed_h", "gapped_h", "packed_c", "gapped_c", "packed_n", "gapped_n"]
+BASE_TAGS = ["base_page", "base_below_page", "base_any", "base_cross_4g", "base_top", "crosses_4k", "huge_stride"]
+STALLS = ["none", "every4", "random", "bursty"]
+ERROR_NAMES = list(ERROR_RULES) + ["bus_slverr", "bus_decerr"]
+DTYPES = ["int8", "uint8", "int16", "uint16", "float16", "int32", "uint32", "float32"]
+
+
+def _in(v, b) -> bool:
+    return b[0] <= v <= b[1]
+
+
+def _member(v, b) -> bool:
+    return b in v
+
+
+def channel_class(channels: int, epa: int) -> str:
+    if channels == 1:
+        return "one"
+    if channels < epa:
+        return "partial"
+    if channels == epa:
+        return "exact"
+    return "multiple" if channels % epa == 0 else "non_multiple"
+
+
+_sample = None
+
+
+def layout_dtype_bins(families) -> list[str]:
+    """The (layout, dtype) pairs the families can produce, as ``LAYOUT/dtype``."""
+    from .families import _ELEM_DTYPE, _SYNTH_ELEMS
+    out: list[str] = []
+    for f in families:
+        if f.model:
+            dts = list(f.dtypes)
+        else:
+            elems = _SYNTH_ELEMS[f.layout]
+            dts = [_ELEM_DTYPE[e] for e in elems] + (["float16"] if 2 in elems else [])
+        out += [f"{f.layout.name}/{d}" for d in dts if f"{f.layout.name}/{d}" not in out]
+    return out
+
+
+def _build(families):
+    names = [f.name for f in families]
+    items = [
+        CoverPoint(f"{P}.kind", xf=lambda s: s.kind, bins=[k.value for k in Kind]),
+        CoverPoint(f"{P}.layout", xf=lambda s: s.layout, bins=[l.name for l in Layout]),
+        CoverPoint(f"{P}.family", xf=lambda s: s.family, bins=names),
+        CoverPoint(f"{P}.layout_x_dtype", xf=lambda s: s.layout_dtype, bins=layout_dtype_bins(families)),
+        CoverPoint(f"{P}.dtype", xf=lambda s: s.dtype, bins=DTYPES),
+        CoverPoint(f"{P}.atom_bytes", xf=lambda s: s.atom, bins=[8, 16, 32, 64, 128]),
+        CoverPoint(f"{P}.elem_bytes", xf=lambda s: s.elem, bins=[1, 2, 4]),
+        CoverPoint(f"{P}.channels_vs_atom", xf=lambda s: s.chan, bins=["one", "partial", "exact", "multiple",
+                                                                        "non_multiple"]),
+        CoverPoint(f"{P}.strides", xf=lambda s: s.tags, rel=_member, bins=STRIDE_TAGS, inj=False),
+        CoverPoint(f"{P}.base", xf=lambda s: s.tags, rel=_member, bins=BASE_TAGS, inj=False),
+        CoverPoint(f"{P}.tready", xf=lambda s: s.backpressure, bins=STALLS),
+        CoverPoint(f"{P}.rvalid_gaps", xf=lambda s: s.r_gap, bins=STALLS),
+        CoverPoint(f"{P}.arready_stalls", xf=lambda s: s.ar_stall, bins=STALLS),
+        CoverPoint(f"{P}.latency", xf=lambda s: s.latency, rel=_in, bins=[(0, 0), (1, 8), (9, 1000)],
+                   bins_labels=["zero", "short", "long"]),
+        CoverPoint(f"{P}.errors_seen", xf=lambda s: s.errors, rel=_member, bins=ERROR_NAMES, inj=False),
+        CoverPoint(f"{P}.bus_error", xf=lambda s: s.bus_error, bins=[(r, p) for r in ("SLVERR", "DECERR")
+                                                                      for p in ("first", "middle", "last")]),
+        CoverPoint(f"{P}.fp16", xf=lambda s: s.fp16, rel=_member, bins=["nan", "inf", "denormal", "nan_to_zero"],
+                   inj=False),
+        CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_atom", "mid_stream"]),
+        CoverPoint(f"{P}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
+    ]
+    for dim in ("w", "h", "c", "n"):
+        items.append(CoverPoint(f"{P}.count_{dim}", xf=lambda s, dim=dim: s.counts[dim], rel=_in, bins=COUNT_BINS,
+                                bins_labels=COUNT_LABELS))
+
+    @coverage_section(*items)
+    def sample(s):
+        pass
+
+    return sample
+
+
+def sample_item(item: CubeItem, families) -> None:
+    """Sample one checked job."""
+    global _sample
+    if _sample is None:
+        _sample = _build(families)
+    d = item.desc
+    cube = item.cube
+    res = item.result
+    tags = set(cube.tags) if cube is not None and item.kind is not Kind.ILLEGAL else set()
+    errors = set(regmap.decode_errors(res.status.error)) if res is not None else set()
+    fp16 = set()
+    if cube is not None and item.use_fp16() and d.elem_bytes == 2 and item.kind is not Kind.ILLEGAL:
+        raw = cube.all_bytes()
+        h = np.ascontiguousarray(raw[: raw.size // 2 * 2]).view("<u2")
+        e, m = h & 0x7C00, h & 0x3FF
+        if ((e == 0x7C00) & (m != 0)).any():
+            fp16.add("nan")
+        if ((e == 0x7C00) & (m == 0)).any():
+            fp16.add("inf")
+        if ((e == 0) & (m != 0)).any():
+            fp16.add("denormal")
+        if item.nan_to_zero:
+            fp16.add("nan_to_zero")
+    bus_error = None
+    if item.kind is Kind.BUS_ERROR and item.faults:
+        bus_error = (item.faults[0][2], item.fault_where)
+    reset = None
+    if item.kind is Kind.RESET and res is not None:
+        reset = "mid_stream" if res.beats else "before_first_atom"
+    valid_layout = int(d.layout) in Layout._value2member_map_
+    s = SimpleNamespace(
+        kind=item.kind.value, layout=Layout(int(d.layout)).name if valid_layout else "invalid",
+        family=cube.family if cube is not None and item.kind is not Kind.ILLEGAL else "illegal",
+        dtype=cube.dtype if cube is not None else None, atom=d.atom_bytes, elem=d.elem_bytes,
+        chan=channel_class(cube.channels, cube.epa) if cube is not None and item.kind is not Kind.ILLEGAL else None,
+        tags=tags, backpressure=item.knobs.backpressure, r_gap=item.knobs.r_gap, ar_stall=item.knobs.ar_stall,
+        latency=item.knobs.latency, errors=errors, bus_error=bus_error, fp16=fp16, reset=reset,
+        counts={"w": d.count_w, "h": d.count_h, "c": d.count_c, "n": d.count_n},
+    )
+    s.layout_dtype = f"{s.layout}/{s.dtype}" if item.kind is not Kind.ILLEGAL else None
+    s.midjob = item.midjob is not None
+    _sample(s)
+
+
+def export(directory: Optional[Path] = None) -> Path:
+    path = (directory or Path.cwd()) / XML_NAME
+    coverage_db.export_to_xml(filename=str(path))
+    return path
+
+
+def summary() -> list[tuple[str, float, int, int]]:
+    """(name, percent, covered bins, bins) of every top-level cover item of this DUT."""
+    out = []
+    for name, item in sorted(coverage_db.items()):
+        if name.startswith(P + ".") and name.count(".") == 1:
+            out.append((name, float(item.cover_percentage), int(item.coverage), int(item.size)))
+    return out
+
+
+class CubeCoverage(uvm_subscriber):
+    """Samples each job the driver publishes; writes the XML in the extract phase (also when a check fails)."""
+
+    def build_phase(self) -> None:
+        from pyuvm import ConfigDB
+        self.families = ConfigDB().get(self, "", "FAMILY_OBJS")
+
+    def write(self, item: CubeItem) -> None:
+        sample_item(item, self.families)
+
+    def extract_phase(self) -> None:
+        path = export()
+        for name, pct, cov, size in summary():
+            self.logger.info("coverage %-32s %6.1f%% (%d/%d)", name, pct, cov, size)
+        self.logger.info("functional coverage written to %s", path)

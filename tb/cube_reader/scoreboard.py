@@ -1,0 +1,302 @@
+"""Cube-reader scoreboard: every job against the numpy models.
+
+Expected values come only from the models: the atom stream is ``desc.gather(image, base)``
+(:class:`models.blocked.BlockedCubeDescriptor`), coordinates are ``desc.coordinates()``, error bits are
+``desc.error_bits(AXI_ADDR_W)`` for illegal descriptors, and the fp16 NaN/INF counts are a numpy count over
+the expected atoms. For model-backed cubes the streamed atoms are also put back into an image and
+``models.unpack`` must return the original tensor (the stream carries the tensor, not just bytes).
+
+A mismatch report names the format and shape, the atom's (n, c, h, w), the byte address of the atom and of
+the first differing byte, expected and actual bytes in hex, and the command that reproduces the run.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import cocotb
+import numpy as np
+from pyuvm import ConfigDB, uvm_subscriber
+
+import models
+from tb import regmap
+
+from .items import CubeItem, Kind
+
+MAX_REPORTS = 20  # detailed reports per run; later errors are counted and summarised
+
+
+def fp16_classes(atoms: np.ndarray, elem_bytes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per element of (k, atom_bytes) uint8 atoms viewed as little-endian fp16: (is_nan, is_inf, halves)."""
+    h = np.ascontiguousarray(atoms).view("<u2").reshape(atoms.shape[0], -1)
+    exp_all_ones = (h & 0x7C00) == 0x7C00
+    mant = h & 0x03FF
+    return exp_all_ones & (mant != 0), exp_all_ones & (mant == 0), h
+
+
+@dataclass
+class Expected:
+    """The model's answer for one job."""
+
+    atoms: np.ndarray           # (k, atom_bytes) uint8, after NaN flushing when enabled
+    coords: np.ndarray          # (k, 4) n, c, h, w
+    addrs: np.ndarray           # (k,) atom start addresses
+    nan: np.ndarray             # (k,) NaN elements per atom (0 when CFG.FP16 is clear)
+    inf: np.ndarray             # (k,) INF elements per atom
+    error: int                  # ERROR register
+    max_atoms: int              # atoms allowed on the stream (a prefix of `atoms`)
+    exact: bool                 # True: exactly `max_atoms` atoms, the last with TLAST
+
+    def copy(self) -> "Expected":
+        return Expected(self.atoms.copy(), self.coords.copy(), self.addrs.copy(), self.nan.copy(), self.inf.copy(),
+                        self.error, self.max_atoms, self.exact)
+
+
+def first_fault_atom(desc, faults) -> Optional[int]:
+    """Index (canonical order) of the first atom that overlaps a poisoned address range."""
+    starts = desc.atom_addresses().reshape(-1)
+    hit = np.zeros(starts.size, bool)
+    for lo, hi, _ in faults:
+        hit |= (starts < hi) & (starts + desc.atom_bytes > lo)
+    idx = np.flatnonzero(hit)
+    return int(idx[0]) if idx.size else None
+
+
+def expected_for(item: CubeItem, addr_bits: int) -> Expected:
+    """What a correct reader does with ``item`` (from the models only)."""
+    d = item.desc
+    if item.kind is Kind.ILLEGAL:
+        z = np.zeros((0,), np.int64)
+        return Expected(np.zeros((0, max(d.atom_bytes, 0)), np.uint8), np.zeros((0, 4), np.int64), z, z, z,
+                        d.error_bits(addr_bits), 0, True)
+    cube = item.cube
+    atoms = cube.gather(d).copy()
+    coords = d.coordinates()
+    addrs = d.atom_addresses().reshape(-1)
+    k = atoms.shape[0]
+    nan = inf = np.zeros(k, np.int64)
+    if item.use_fp16() and d.elem_bytes == 2:
+        is_nan, is_inf, h = fp16_classes(atoms, d.elem_bytes)
+        nan, inf = is_nan.sum(axis=1), is_inf.sum(axis=1)
+        if item.nan_to_zero:
+            h[is_nan] = 0
+            atoms = h.view(np.uint8).reshape(k, d.atom_bytes)
+    error, max_atoms, exact = 0, k, True
+    if item.kind is Kind.BUS_ERROR:
+        resp = {r for _, _, r in item.faults}
+        error = sum(regmap.BUS_SLVERR if r == "SLVERR" else regmap.BUS_DECERR for r in resp)
+        first = first_fault_atom(d, item.faults)
+        max_atoms, exact = (first if first is not None else k), False
+    elif item.kind is Kind.RESET:
+        exact = False
+    return Expected(atoms, coords, addrs, nan, inf, error, max_atoms, exact)
+
+
+def regression_seed() -> int:
+    """The run's COCOTB_RANDOM_SEED (cocotb 2 gives each test ``RANDOM_SEED = run seed + sha1(test name)``)."""
+    env = os.getenv("COCOTB_RANDOM_SEED", "").strip()
+    if env:
+        return int(env)
+    test = ConfigDB().get(None, "", "TEST_FULLNAME", "")
+    return cocotb.RANDOM_SEED - int(hashlib.sha1(test.encode()).hexdigest(), 16) if test else cocotb.RANDOM_SEED
+
+
+def reproduce_command() -> str:
+    """The command line that reruns this test with the same seed (hence the same stimulus)."""
+    sim = (cocotb.SIM_NAME or "").lower()
+    sim = "icarus" if "icarus" in sim else "verilator" if "verilator" in sim else sim
+    test = ConfigDB().get(None, "", "TEST_NAME", "<test>")
+    extra = ""
+    for var in ("COUNT", "COUNT_SCALE", "LARGE"):
+        if os.getenv(var, "").strip():
+            extra += f" {var}={os.environ[var]}"
+    width = os.getenv("PARAM_AXI_DATA_W")
+    suite = f"  (the AXI_DATA_W={width} suite)" if width and width != "256" else ""
+    return f"make sim SIM={sim} TESTCASE={test} SEED={regression_seed()}{extra}{suite}"
+
+
+def _hex(b: bytes | np.ndarray, mark: Optional[int] = None) -> str:
+    """Bytes in address order, 4 per group; byte ``mark`` (the first difference) in brackets."""
+    cells = [f"[{v:02x}]" if i == mark else f"{v:02x}" for i, v in enumerate(bytes(b))]
+    return " ".join("".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
+
+
+class CubeScoreboard(uvm_subscriber):
+    """Checks each finished job (the driver publishes it) against the models."""
+
+    def build_phase(self) -> None:
+        self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
+        self.checked = 0
+        self.atoms_checked = 0
+        self.errors = 0
+        self.reports: list[tuple[str, str]] = []   # (item name, first line of the report)
+        self.corrupt: Optional[Callable[[CubeItem, Expected], None]] = None  # self-test hook: corrupt the model
+        self.expect_reports: dict[str, str] = {}  # self-test: item name -> text its report must contain
+
+    # ---------------------------------------------------------------- entry point
+    def write(self, item: CubeItem) -> None:
+        exp = expected_for(item, self.addr_bits)
+        if self.corrupt is not None:
+            exp = exp.copy()
+            self.corrupt(item, exp)
+        problems = self.compare(item, exp)
+        self.checked += 1
+        if problems:
+            self.errors += 1
+            head = f"{item.label()}: {problems[0]}"
+            self.reports.append((item.get_name(), head + " | " + " | ".join(problems[1:])))
+            if len(self.reports) <= MAX_REPORTS:
+                body = "\n    ".join(problems[1:])
+                self.logger.error("MISMATCH %s\n    %s\n    desc: %s\n    knobs: %s nan_to_zero=%s\n    reproduce: %s",
+                                  head, body, item.desc, item.knobs, item.nan_to_zero, reproduce_command())
+
+    # ---------------------------------------------------------------- checks
+    def compare(self, item: CubeItem, exp: Expected) -> list[str]:
+        res = item.result
+        st = res.status
+        out: list[str] = []
+        if not st.done:
+            return [f"no DONE within the timeout (hang): {st}; {len(res.beats)} atoms seen, bursts {len(res.bursts)}"] \
+                + res.violations
+        if item.kind is Kind.RESET:
+            return self._check_reset(item, exp)
+        # --- status / error word
+        if st.error != exp.error:
+            out.append(f"ERROR register 0x{st.error:x} {regmap.decode_errors(st.error)}, expected 0x{exp.error:x} "
+                       f"{regmap.decode_errors(exp.error)}")
+        want_status = regmap.STATUS_DONE | (regmap.STATUS_ERROR if exp.error else 0)
+        if st.status & (regmap.STATUS_DONE | regmap.STATUS_ERROR | regmap.STATUS_BUSY) != want_status:
+            out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
+        # --- the stream
+        out += self._check_stream(item, exp)
+        n = len(res.beats)
+        if st.atoms_sent != n:
+            out.append(f"ATOMS_SENT={st.atoms_sent} but {n} atoms crossed the stream")
+        k = min(n, exp.max_atoms)
+        want_nan, want_inf = int(exp.nan[:k].sum()), int(exp.inf[:k].sum())
+        if st.nan_count != want_nan or st.inf_count != want_inf:
+            out.append(f"NAN_COUNT={st.nan_count} INF_COUNT={st.inf_count}, model counts NaN={want_nan} INF={want_inf} "
+                       f"in the {k} atoms sent (CFG.FP16={int(item.use_fp16())})")
+        # --- bus side
+        if item.kind is Kind.ILLEGAL and res.bursts:
+            out.append(f"illegal descriptor issued {len(res.bursts)} AXI read(s), first: {res.bursts[0]}")
+        if item.kind is Kind.CUBE:
+            if res.inflight_at_done:
+                out.append(f"DONE rose with {res.inflight_at_done} R beat(s) still owed by the memory")
+            if st.beats != res.beats_served:
+                out.append(f"BEATS={st.beats} but the memory returned {res.beats_served} beats")
+            if st.cycles < n:
+                out.append(f"CYCLES={st.cycles} is less than the {n} atoms sent (at most one atom per cycle)")
+        if item.kind is Kind.BUS_ERROR and not res.bursts:
+            out.append("bus-error job issued no AXI read at all")
+        out += res.violations
+        if not out and item.kind is Kind.CUBE:
+            out += self._check_unpack(item, exp)
+        self.atoms_checked += n
+        return out
+
+    def _check_stream(self, item: CubeItem, exp: Expected) -> list[str]:
+        res = item.result
+        beats = res.beats
+        d = item.desc
+        n = len(beats)
+        out: list[str] = []
+        if exp.exact and n != exp.max_atoms:
+            out.append(f"{n} atoms on the stream, expected {exp.max_atoms}")
+        elif not exp.exact and n > exp.max_atoms:
+            out.append(f"{n} atoms on the stream, at most {exp.max_atoms} allowed before the first faulty atom")
+        k = min(n, exp.max_atoms)
+        if k == 0:
+            return out
+        sizes = np.fromiter((len(b.data) for b in beats[:k]), np.int64, k)
+        if (sizes != d.atom_bytes).any():
+            i = int(np.flatnonzero(sizes != d.atom_bytes)[0])
+            out.insert(0, f"atom #{i} {tuple(exp.coords[i])} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), "
+                          f"expected {d.atom_bytes} bytes")
+            return out
+        got = np.frombuffer(b"".join(b.data for b in beats[:k]), np.uint8).reshape(k, d.atom_bytes)
+        bad = np.flatnonzero((got != exp.atoms[:k]).any(axis=1))
+        if bad.size:
+            i = int(bad[0])
+            j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])
+            a = int(exp.addrs[i])
+            n_, c_, h_, w_ = (int(v) for v in exp.coords[i])
+            fmt = (item.cube.fmt or f"synthetic/{item.cube.layout.name}") if item.cube else "?"
+            out.insert(0, f"atom #{i} of {exp.max_atoms} (n,c,h,w)=({n_},{c_},{h_},{w_}) @0x{a:x} differs "
+                          f"first at byte {j} @0x{a + j:x}: expected 0x{exp.atoms[i, j]:02x}, actual 0x{got[i, j]:02x} "
+                          f"({bad.size} atom(s) differ) [{fmt} {item.cube.dtype if item.cube else ''}]")
+            out.append(f"expected: {_hex(exp.atoms[i], j)}")
+            out.append(f"actual:   {_hex(got[i], j)}")
+        coords = np.array([b.coord for b in beats[:k]], np.int64)
+        badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
+        if badc.size:
+            i = int(badc[0])
+            out.append(f"atom #{i}: TUSER (n,c,h,w)={tuple(int(v) for v in coords[i])}, expected "
+                       f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} atom(s) with wrong coordinates)")
+        last = np.fromiter((b.last for b in beats[:k]), bool, k)
+        want_last = np.zeros(k, bool)
+        if exp.exact and k == exp.max_atoms:
+            want_last[-1] = True
+        if (last != want_last).any():
+            i = int(np.flatnonzero(last != want_last)[0])
+            out.append(f"atom #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
+                       f"{int(want_last[i])} (TLAST only on the last atom of a complete job)")
+        return out
+
+    def _check_reset(self, item: CubeItem, exp: Expected) -> list[str]:
+        res = item.result
+        st = res.status
+        out = []
+        if st.status & (regmap.STATUS_BUSY | regmap.STATUS_DONE):
+            out.append(f"after a reset during the job STATUS=0x{st.status:x}, expected idle (not BUSY, not DONE)")
+        if res.irq_after:
+            out.append("irq high after reset")
+        # whatever crossed the stream before the reset must be a correct prefix
+        k = min(len(item.result.beats), exp.max_atoms)
+        pre = Expected(exp.atoms, exp.coords, exp.addrs, exp.nan, exp.inf, 0, k, False)
+        out += [p for p in self._check_stream(item, pre) if "TLAST" not in p]
+        return out + res.violations
+
+    def _check_unpack(self, item: CubeItem, exp: Expected) -> list[str]:
+        """Put the streamed atoms back at their addresses and ``models.unpack`` them: the tensor must return."""
+        cube = item.cube
+        if cube is None or cube.fmt is None or cube.tensor is None:
+            return []
+        d = item.desc
+        got = np.frombuffer(b"".join(b.data for b in item.result.beats), np.uint8).reshape(-1, d.atom_bytes)
+        img = np.zeros(cube.image.size, np.uint8)
+        offs = (exp.addrs - d.base)[:, None] + np.arange(d.atom_bytes)[None, :]
+        img[offs] = got
+        back = models.unpack(cube.fmt, img, cube.shape, cube.dtype, **cube.opts)
+        want = cube.tensor
+        if item.nan_to_zero and item.use_fp16() and want.dtype.itemsize == 2:
+            # CFG.FP16 + NAN_TO_ZERO: every 2-byte element with a NaN bit pattern leaves as 0x0000 (int16 too)
+            bits = np.ascontiguousarray(want).view("<u2").copy()
+            bits[((bits & 0x7C00) == 0x7C00) & ((bits & 0x03FF) != 0)] = 0
+            want = bits.view(want.dtype)
+        a = np.ascontiguousarray(back).view(np.uint8)
+        b = np.ascontiguousarray(want).view(np.uint8)
+        if back.shape != want.shape or not np.array_equal(a, b):
+            where = np.argwhere(np.ascontiguousarray(back).view(f"u{want.itemsize}") != np.ascontiguousarray(want).view(f"u{want.itemsize}"))
+            at = tuple(int(v) for v in where[0]) if where.size else "?"
+            return [f"models.unpack of the streamed atoms does not give the tensor back: first difference at {at}"]
+        return []
+
+    # ---------------------------------------------------------------- end of test
+    def check_phase(self) -> None:
+        self.logger.info("scoreboard: %d jobs, %d atoms checked, %d mismatching jobs", self.checked,
+                         self.atoms_checked, self.errors)
+        assert self.checked > 0, "scoreboard checked nothing"
+        if self.expect_reports:  # self-test: exactly the corrupted jobs are reported, each at the right place
+            got = dict(self.reports)
+            missed = sorted(set(self.expect_reports) - set(got))
+            assert not missed, f"scoreboard did not report the corrupted job(s) {missed}"
+            for name, needle in self.expect_reports.items():
+                assert needle in got[name], f"{name}: report {got[name]!r} does not mention {needle!r}"
+            self.logger.info("scoreboard self-test: all %d corruptions reported where they were made",
+                             len(self.expect_reports))
+        unexpected = [(n, t) for n, t in self.reports if n not in self.expect_reports]
+        assert not unexpected, (f"{len(unexpected)} of {self.checked} jobs mismatched; first: {unexpected[0][1]}; "
+                                f"reproduce: {reproduce_command()}")

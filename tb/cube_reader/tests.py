@@ -1,0 +1,260 @@
+"""pyuvm tests of the cube reader (cocotb test module ``tb.cube_reader.tests``).
+
+Every test seeds a numpy Generator from ``cocotb.RANDOM_SEED`` (cocotb 2 derives it from the run seed
+COCOTB_RANDOM_SEED and the test name; both are logged), so ``make sim SIM=<sim> TESTCASE=<test> SEED=<run seed>``
+(or ``SEEDS=<run seed> COCOTB_TEST_FILTER=<test>`` under pytest) reproduces it; every mismatch report prints it.
+``COUNT`` (environment) sets the random cubes per layout family (default 8; ``make sim`` uses 200), scaled by
+``COUNT_SCALE`` (the 512-bit suite of ``make sim`` uses 0.25).
+
+Tests: RegisterTest, RandomCubeTest, Fp16SpecialsTest, IllegalDescriptorTest, BusErrorTest, ResetMidJobTest,
+StallStressTest, LargeCubeTest (long counts in every dimension, 2..4 GB batch strides, and each count at 65535
+when COUNT >= 100 or LARGE=1), ScoreboardSelfTest (the
+scoreboard must report every corruption of the model, with the right coordinates), CorruptModelIsCaught
+(expect_fail twin: a corrupted model must fail the test).
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import cocotb
+import numpy as np
+import pyuvm
+from cocotb.triggers import ClockCycles
+from cocotbext.axi import AxiResp
+from pyuvm import ConfigDB, uvm_test
+
+from tb import regmap
+
+from .env import CubeReaderEnv, CubeReaderTB
+from .families import available_families
+from .items import Knobs
+from .scoreboard import Expected, regression_seed
+from .sequences import (BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq)
+
+TIMEOUT_MS = 2000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
+
+warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")  # cocotbext-axi 0.1.28 on cocotb 2.x
+
+
+def count_from_env() -> int:
+    count = int(os.getenv("COUNT", "").strip() or 8)
+    scale = float(os.getenv("COUNT_SCALE", "").strip() or 1.0)
+    return max(1, int(round(count * scale)))
+
+
+class CubeTestBase(uvm_test):
+    """Seeds the RNG, builds the TB and the env, resets, runs :meth:`body`."""
+
+    def build_phase(self) -> None:
+        seed = cocotb.RANDOM_SEED
+        self.rng = np.random.default_rng(seed)
+        self.count = count_from_env()
+        tb = CubeReaderTB(cocotb.top, np.random.default_rng([seed, 1]))
+        fams = available_families()
+        db = ConfigDB()
+        for key, value in (("RNG", self.rng), ("TB", tb), ("ADDR_BITS", tb.addr_bits), ("BUS_BYTES", tb.bus_bytes),
+                           ("FAMILY_OBJS", fams), ("FAMILIES", [f.name for f in fams]), ("COUNT", self.count),
+                           ("TEST_NAME", type(self).__name__),
+                           ("TEST_FULLNAME", f"{__name__}.{type(self).__name__}")):
+            db.set(None, "*", key, value)
+        self.tb = tb
+        self.env = CubeReaderEnv("env", self)
+        self.logger.info("%s: run seed %d, test seed %d (cocotb.RANDOM_SEED, seeds numpy), COUNT=%d, AXI_DATA_W=%d, AXI_ADDR_W=%d, families: %s",
+                         type(self).__name__, regression_seed(), seed, self.count, tb.bus_bytes * 8, tb.addr_bits,
+                         ", ".join(f.name for f in fams))
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        await self.tb.reset()
+        await self.body()
+        await ClockCycles(cocotb.top.clk, 10)
+        self.drop_objection()
+
+    async def body(self) -> None:
+        raise NotImplementedError
+
+    async def run_seq(self, seq) -> None:
+        await seq.start(self.env.seqr)
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class RegisterTest(CubeTestBase):
+    """ID and PARAMS match the build; every RW register holds what was written (CFG keeps its defined bits);
+    an unmapped offset answers SLVERR; a cube still reads correctly afterwards."""
+
+    async def body(self) -> None:
+        csr, tb = self.tb.csr, self.tb
+        errors = []
+        ident = await csr.read("ID")
+        if ident != regmap.ID:
+            errors.append(f"ID 0x{ident:08x}, expected 0x{regmap.ID:08x}")
+        params = await csr.read("PARAMS")
+        if params & 0xFFFF != tb.bus_bytes * 8 or params >> 24 != tb.addr_bits:
+            errors.append(f"PARAMS 0x{params:08x}: data width {params & 0xFFFF} (bus {tb.bus_bytes * 8}), "
+                          f"address width {params >> 24} (bus {tb.addr_bits})")
+        rw = ["BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C", "COUNT_N",
+              "STRIDE_H", "STRIDE_C", "STRIDE_N"]
+        values = {r: int(v) for r, v in zip(rw, self.rng.integers(0, 1 << 32, len(rw), dtype=np.uint64))}
+        values["CFG"] = 0xFFFFFFFF
+        await csr.write_many(values)
+        back = await csr.read_many(list(values))
+        for r, v in values.items():
+            want = v & (regmap.CFG_LAYOUT_MASK | regmap.CFG_FP16 | regmap.CFG_NAN_TO_ZERO) if r == "CFG" else v
+            if back[r] != want:
+                errors.append(f"{r}: wrote 0x{v:08x}, read 0x{back[r]:08x}, expected 0x{want:08x}")
+        if await csr.read("CTRL") != 0:
+            errors.append("CTRL does not read as 0")
+        unmapped = max(regmap.REG.values()) + 4
+        resp = await csr.read_resp(unmapped)
+        if resp.resp != AxiResp.SLVERR:
+            errors.append(f"unmapped offset 0x{unmapped:02x} answered {resp.resp.name}, expected SLVERR")
+        errors += csr.violations
+        csr.violations = []
+        for e in errors:
+            self.logger.error("register check: %s", e)
+        assert not errors, f"{len(errors)} register check(s) failed: {errors[0]}"
+        await self.run_seq(_OneCube("one"))
+
+
+class _OneCube(CubeSeqBase):
+    async def body(self) -> None:
+        await self.send_cube(self.families[0], Knobs())
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class RandomCubeTest(CubeTestBase):
+    """Every layout family: channel edges and dtypes first, then COUNT random cubes each with random stalls."""
+
+    async def body(self) -> None:
+        await self.run_seq(CubeSeq("cube"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class Fp16SpecialsTest(CubeTestBase):
+    """fp16 NaN/INF/denormals: NAN_COUNT/INF_COUNT against a numpy count, NAN_TO_ZERO flush, FP16 clear."""
+
+    async def body(self) -> None:
+        await self.run_seq(Fp16Seq("fp16"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class IllegalDescriptorTest(CubeTestBase):
+    """Each validator rule (and combinations): exactly desc.error_bits(AXI_ADDR_W), DONE, no AXI traffic."""
+
+    async def body(self) -> None:
+        await self.run_seq(IllegalSeq("illegal"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class BusErrorTest(CubeTestBase):
+    """SLVERR/DECERR on the first/middle/last atom: stop before that atom, error bit, DONE; the next job works."""
+
+    async def body(self) -> None:
+        await self.run_seq(BusErrorSeq("buserr"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class ResetMidJobTest(CubeTestBase):
+    """Reset during a job: idle afterwards, no reads after the reset, the next job works."""
+
+    async def body(self) -> None:
+        await self.run_seq(ResetSeq("reset"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class StallStressTest(CubeTestBase):
+    """Heavy ARREADY/RVALID/TREADY stalls and long read latency."""
+
+    async def body(self) -> None:
+        await self.run_seq(StallSeq("stall"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class LargeCubeTest(CubeTestBase):
+    """Large cubes of every family (many 4 KB pages, long bursts); one 65535-atom line when COUNT >= 100
+    or LARGE=1."""
+
+    async def body(self) -> None:
+        full = self.count >= 100 or os.getenv("LARGE", "0") not in ("", "0")
+        await self.run_seq(LargeSeq("large", full=full))
+
+
+# ---------------------------------------------------------------------------------------------- scoreboard
+def _flip_byte(rng):
+    def corrupt(item, exp: Expected) -> str:
+        i = int(rng.integers(0, exp.max_atoms))
+        j = int(rng.integers(0, exp.atoms.shape[1]))
+        exp.atoms[i, j] ^= 0x5A
+        return f"differs first at byte {j} @0x{int(exp.addrs[i]) + j:x}"
+    return corrupt
+
+
+def _drop_atom(item, exp: Expected) -> str:
+    exp.max_atoms -= 1
+    return "atoms on the stream, expected"
+
+
+def _shift_coord(item, exp: Expected) -> str:
+    exp.coords[-1, 3] += 1
+    return "TUSER (n,c,h,w)"
+
+
+def _nan_count(item, exp: Expected) -> str:
+    exp.nan[0] += 1
+    return "NAN_COUNT"
+
+
+def _error_bit(item, exp: Expected) -> str:
+    exp.error ^= regmap.BUS_DECERR
+    return "ERROR register"
+
+
+class _CorruptedSeq(CubeSeqBase):
+    """Small cubes for the scoreboard self-tests."""
+
+    def __init__(self, name, n):
+        super().__init__(name)
+        self.n_items = n
+
+    async def body(self) -> None:
+        for i in range(self.n_items):
+            await self.send_cube(self.families[i % len(self.families)], Knobs(), nan_to_zero=False)
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class ScoreboardSelfTest(CubeTestBase):
+    """The scoreboard is able to fail: each kind of model corruption (a flipped byte, one atom fewer, a wrong
+    coordinate, a NaN count, an error bit) must be reported for exactly the corrupted job, naming the right
+    byte address; clean jobs in between must pass."""
+
+    async def body(self) -> None:
+        sb = self.env.scoreboard
+        kinds = [_flip_byte(self.rng), _drop_atom, _shift_coord, _nan_count, _error_bit]
+        self.expected: dict[str, str] = {}
+        plan = {}
+
+        def corrupt(item, exp):
+            k = plan.get(item.get_name())
+            if k is not None:
+                self.expected[item.get_name()] = kinds[k](item, exp)
+
+        sb.corrupt = corrupt
+        sb.expect_reports = self.expected
+        n = 2 * len(kinds)
+        for i in range(0, n, 2):
+            plan[f"sbtest{i}"] = i // 2     # even items corrupted, odd ones clean
+        await self.run_seq(_CorruptedSeq("sbtest", n))
+        sb.corrupt = None
+        assert len(self.expected) == len(kinds), "not every corruption was applied"
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms", expect_fail=True)
+class CorruptModelIsCaught(CubeTestBase):
+    """expect_fail twin: the model's expected stream has one flipped byte; the scoreboard must fail the test."""
+
+    async def body(self) -> None:
+        sb = self.env.scoreboard
+        flip = _flip_byte(self.rng)
+        sb.corrupt = lambda item, exp: flip(item, exp)
+        await self.run_seq(_CorruptedSeq("corrupt", 1))
