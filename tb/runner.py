@@ -96,7 +96,7 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
 
     check_simulator(sim)
     params = dict(parameters or {})
-    build_dir = SIM_BUILD / sim / f"{config}-{worker()}"
+    build_dir = SIM_BUILD / sim / f"{config}{'-waves' if waves else ''}{'-cov' if coverage else ''}-{worker()}"
     build_args: list[str] = []
     if sim == "verilator":
         if coverage:
