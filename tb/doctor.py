@@ -68,6 +68,10 @@ def main() -> int:
             text = re.sub(r"^This is perl \d+, ", "", _run([exe, "-e", "print $^V"]) or text)
         rows.append((tool, f"{text} at {exe}" if exe else "missing" + ("" if required else " (optional)"),
                      bool(exe) or not required, "" if exe else INSTALL[tool]))
+    for header, pkg in (("lz4.h", "liblz4-dev"), ("zlib.h", "zlib1g-dev")):
+        found = os.path.exists(f"/usr/include/{header}")
+        rows.append((pkg, f"/usr/include/{header}" if found else "missing (needed for WAVES=1 on Verilator)", found,
+                     "" if found else f"apt-get install -y {pkg}"))
     bad = 0
     for name, text, ok, fix in rows:
         print(f"{'ok ' if ok else 'BAD'} {name:20s} {text}")
