@@ -97,7 +97,7 @@ def random_tensor(rng: np.random.Generator, shape: tuple, dtype: str, specials: 
 
 def pick_base(rng: np.random.Generator, align: int, extent: int, addr_bits: int = 40, where: Optional[str] = None) -> tuple[int, str]:
     """A legal base for a cube of ``extent`` bytes: on a 4 KB boundary, just below one, across 4 GB, near the
-    top of the address space, or anywhere aligned. Returns (base, tag)."""
+    top of the address space (``top_exact``: ending on its last byte), or anywhere aligned. Returns (base, tag)."""
     where = where or str(rng.choice(["page", "below_page", "below_page", "any", "any", "cross_4g", "top"],
                                      p=[0.15, 0.25, 0.15, 0.2, 0.15, 0.05, 0.05]))
     page = int(rng.integers(1, 1 << 12))
@@ -109,7 +109,8 @@ def pick_base(rng: np.random.Generator, align: int, extent: int, addr_bits: int 
         base = (1 << 32) - align * int(rng.integers(1, 64))
     elif where == "top":
         base = ((1 << addr_bits) - extent - align * int(rng.integers(0, 4))) // align * align
-        where = "top"
+    elif where == "top_exact":  # the last byte of the cube is the last byte of the address space
+        base = ((1 << addr_bits) - extent) // align * align
     else:
         base = page * PAGE + align * int(rng.integers(0, PAGE // align))
     base = max(align, base // align * align)

@@ -141,6 +141,9 @@ def _mutations(d: BlockedCubeDescriptor, rng: np.random.Generator, addr_bits: in
     out.append(("addr_overflow", d.with_(base=top // a * a + a)))
     out.append(("addr_beyond", d.with_(base=((1 << addr_bits) + a * int(rng.integers(0, 1 << 20))) // a * a)))
     out.append(("addr_base_hi", d.with_(base=(0xFFFFFFFF << 32) // a * a)))
+    if Layout(d.layout) in (Layout.NVDLA_FEATURE, Layout.NVDLA_OPERAND):
+        # Table 35's 32-byte rule must hold even for an atom smaller than 32 bytes (atom_size + align_base)
+        out.append(("nvdla_align32", d.with_(atom_bytes=16, base=d.base // 32 * 32 + 16)))
     out.append(("stride_wrap", d.with_(count_n=2, stride_n=0xFFFFFFFF // a * a)))
     # a few random combinations
     for _ in range(3):
@@ -177,6 +180,9 @@ class IllegalSeq(CubeSeqBase):
                 if i % 4 == 3:
                     await self.send_cube(fam)
             await self.send_cube(fam)
+        # the legal edge of the addr_overflow rule: a cube ending exactly at 2**AXI_ADDR_W - 1, every family
+        for fam in fams:
+            await self.send_cube(fam, where="top_exact")
 
 
 class BusErrorSeq(CubeSeqBase):
