@@ -14,14 +14,15 @@ import pytest
 
 from tb import runner
 
-SEED = int(os.getenv("SEED") or 1)
+SEEDS = [int(s) for s in (os.getenv("SEEDS") or "1").split(",") if s.strip()]
 # the 512-bit build repeats the tests whose data path depends on the bus width
 WIDE_TESTS = "packed_nvdla_int8|atom_sizes|four_kb_boundary|bus_error|bus_utilization|backpressure"
 
 
 def _build_and_run(sim: str, top: str, test_module: str, config: str, params: dict, test_filter: str | None = None):
     b = runner.build(sim, top, config, params)
-    runner.assert_passed(runner.run(b, test_module, SEED, test_filter))
+    for seed in SEEDS:
+        runner.assert_passed(runner.run(b, test_module, seed, test_filter))
 
 
 @pytest.mark.sim

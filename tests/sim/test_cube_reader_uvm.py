@@ -14,7 +14,7 @@ import pytest
 
 from tb import runner
 
-SEEDS = [int(s) for s in os.getenv("SEEDS", "1").split(",") if s.strip()]
+SEEDS = [int(s) for s in (os.getenv("SEEDS") or "1").split(",") if s.strip()]
 WAVES = os.getenv("WAVES", "0") not in ("", "0")
 COUNT = os.getenv("COUNT", "").strip() or "8"
 EXPECTED_TESTS = {"RegisterTest", "RandomCubeTest", "Fp16SpecialsTest", "IllegalDescriptorTest", "BusErrorTest",
