@@ -211,6 +211,7 @@ SUITES = (
     Suite("directed", "cube_reader", "tb.cube_reader.test_directed"),
     Suite("uvm", "cube_reader", "tb.cube_reader.tests"),
     Suite("engine", "axi_rd_engine", "tb.axi_rd_engine.test_engine", frozenset({ENG})),
+    Suite("validator", "desc_validator", "tb.desc_validator.test_validator", frozenset({"desc_validator.sv"})),
 )
 
 

@@ -30,6 +30,7 @@ class Suite:
 
 #: The default regression. COUNT (random cubes per layout family) defaults to 200 here.
 REGRESSION: tuple[Suite, ...] = (
+    Suite("desc_validator/random", "desc_validator", "tb.desc_validator.test_validator", env={"COUNT": "40"}),
     Suite("cube_reader/directed", "cube_reader", "tb.cube_reader.test_directed"),
     Suite("cube_reader/uvm", "cube_reader", "tb.cube_reader.tests"),
     Suite("cube_reader/uvm-dw512", "cube_reader", "tb.cube_reader.tests", {"AXI_DATA_W": 512}, {"COUNT_SCALE": "0.25"}),
