@@ -65,14 +65,14 @@ ERROR_RULES: tuple[str, ...] = (
 MAX_COUNT = 0xFFFF
 ATOM_SIZES = (8, 16, 32, 64, 128)
 
-_LAYOUT_ATOMS: dict[Layout, tuple[int, ...]] = {
+LAYOUT_ATOMS: dict[Layout, tuple[int, ...]] = {
     Layout.GENERIC: ATOM_SIZES,
     Layout.NVDLA_FEATURE: (32,),
     Layout.NVDLA_OPERAND: (32, 64, 128),
     Layout.ONEDNN: ATOM_SIZES,
     Layout.MACE: (8, 16),
 }
-_LAYOUT_ELEMS: dict[Layout, tuple[int, ...]] = {
+LAYOUT_ELEMS: dict[Layout, tuple[int, ...]] = {
     Layout.GENERIC: (1, 2, 4),
     Layout.NVDLA_FEATURE: (1, 2),
     Layout.NVDLA_OPERAND: (1, 2),
@@ -157,13 +157,13 @@ class BlockedCubeDescriptor:
         layout = Layout(self.layout) if known_layout else None
         if not known_layout:
             bad.append("layout")
-        atom_ok = self.atom_bytes in ATOM_SIZES and (layout is None or self.atom_bytes in _LAYOUT_ATOMS[layout])
+        atom_ok = self.atom_bytes in ATOM_SIZES and (layout is None or self.atom_bytes in LAYOUT_ATOMS[layout])
         if layout is Layout.MACE and self.atom_bytes != 4 * self.elem_bytes:
             atom_ok = False
         if not atom_ok:
             bad.append("atom_size")
         elem_ok = (self.elem_bytes in (1, 2, 4) and self.elem_bytes <= self.atom_bytes
-                   and (layout is None or self.elem_bytes in _LAYOUT_ELEMS[layout])
+                   and (layout is None or self.elem_bytes in LAYOUT_ELEMS[layout])
                    and (not self.fp16 or self.elem_bytes == 2))
         if not elem_ok:
             bad.append("elem_size")

@@ -87,7 +87,7 @@ class Build:
 
 
 def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object] | None = None,
-          waves: bool = False, coverage: bool = False, rtl_dir: Path | None = None) -> Build:
+          waves: bool = False, rtl_dir: Path | None = None) -> Build:
     """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``.
 
     ``rtl_dir``: compile ``files.f`` of this folder instead of ``rtl_stubs/`` (give it its own ``config``: a
@@ -96,11 +96,9 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
 
     check_simulator(sim)
     params = dict(parameters or {})
-    build_dir = SIM_BUILD / sim / f"{config}{'-waves' if waves else ''}{'-cov' if coverage else ''}-{worker()}"
+    build_dir = SIM_BUILD / sim / f"{config}{'-waves' if waves else ''}-{worker()}"
     build_args: list[str] = []
     if sim == "verilator":
-        if coverage:
-            build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
     runner = get_runner(sim)

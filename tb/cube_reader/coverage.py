@@ -59,13 +59,15 @@ _sample = None
 
 def layout_dtype_bins(families) -> list[str]:
     """The (layout, dtype) pairs the families can produce, as ``LAYOUT/dtype``."""
-    from .families import _ELEM_DTYPE, _SYNTH_ELEMS
+    from models.blocked import LAYOUT_ELEMS
+
+    from .families import _ELEM_DTYPE
     out: list[str] = []
     for f in families:
         if f.model:
             dts = list(f.dtypes)
         else:
-            elems = _SYNTH_ELEMS[f.layout]
+            elems = LAYOUT_ELEMS[f.layout]
             dts = [_ELEM_DTYPE[e] for e in elems] + (["float16"] if 2 in elems else [])
         out += [f"{f.layout.name}/{d}" for d in dts if f"{f.layout.name}/{d}" not in out]
     return out

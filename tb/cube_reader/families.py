@@ -20,7 +20,7 @@ import numpy as np
 
 import models
 from models import FormatError
-from models.blocked import LAYOUT_ALIGN, BlockedCubeDescriptor, Layout
+from models.blocked import LAYOUT_ALIGN, LAYOUT_ATOMS, LAYOUT_ELEMS, BlockedCubeDescriptor, Layout
 
 PAGE = 4096
 
@@ -275,17 +275,6 @@ def _mace(rng, dtype, size="small", edge=None, addr_bits=40, gapped=None, where=
 
 
 # ---- synthetic cubes of any layout code: random legal descriptor over random bytes
-_SYNTH_ATOMS = {
-    Layout.GENERIC: (8, 16, 32, 64, 128),
-    Layout.NVDLA_FEATURE: (32,),
-    Layout.NVDLA_OPERAND: (32, 64, 128),
-    Layout.ONEDNN: (8, 16, 32, 64, 128),
-    Layout.MACE: (8, 16),
-}
-_SYNTH_ELEMS = {
-    Layout.GENERIC: (1, 2, 4), Layout.NVDLA_FEATURE: (1, 2), Layout.NVDLA_OPERAND: (1, 2),
-    Layout.ONEDNN: (1, 2, 4), Layout.MACE: (2, 4),
-}
 _ELEM_DTYPE = {1: "uint8", 2: "uint16", 4: "uint32"}
 
 
@@ -296,11 +285,11 @@ def synthetic(layout: Layout):
         batch stride of 2 GB..4 GB (BATCH register MSB set), memory loaded per batch."""
         big = size == "large"
         if layout is Layout.MACE:
-            elem = elem or _pick(rng, _SYNTH_ELEMS[layout])
+            elem = elem or _pick(rng, LAYOUT_ELEMS[layout])
             atom = 4 * elem
         else:
-            atom = atom or _pick(rng, _SYNTH_ATOMS[layout])
-            elem = elem or _pick(rng, [e for e in _SYNTH_ELEMS[layout] if e <= atom])
+            atom = atom or _pick(rng, LAYOUT_ATOMS[layout])
+            elem = elem or _pick(rng, [e for e in LAYOUT_ELEMS[layout] if e <= atom])
         fp16 = elem == 2 and (dtype == "float16" or (dtype is None and rng.random() < 0.5))
         cw = edge if edge is not None else _dim(rng, _hi(size, 16, 300), big=big)
         ch, cc = _dim(rng, _hi(size, 4, 8), big=big), _dim(rng, _hi(size, 3, 3), big=big)
