@@ -1,22 +1,18 @@
-"""AXI4 read memory agent: a sparse memory behind cocotbext-axi's AxiSlaveRead, with fault knobs and an AR monitor.
+"""AXI4 read memory agent: a sparse memory behind cocotbext-axi's AxiSlaveRead, with fault knobs, publishing
+every AR burst it accepts and every R beat it returns.
 
-One agent for every reader DUT (cube reader, weight decompressor, pixel reader):
+One agent for every reader DUT (cube reader, weight reader, pixel reader, the read engine alone):
 
 * memory: sparse 4 KB pages; bytes never written read as ``fill`` (0xA5), and :meth:`AxiMemAgent.load` writes
   0xA5 guard bands around each image (STYLE.md 1), so a stray read shows up downstream as 0xA5 bytes;
 * knobs: read latency (cycles from AR acceptance to the first R beat; an int or a callable returning one per
   burst), ARREADY stalls (pause generator on ``ar_channel``), RVALID gaps (pause generator on ``r_channel``),
   SLVERR/DECERR injection on address ranges (:meth:`inject`);
-* AR monitor: every accepted burst is recorded (:class:`Burst`: id, addr, len, size, burst, cycle) and checked
-  on the spot: 4 KB rule, ARSIZE = bus width, INCR bursts, and every beat inside the job's byte window
-  (:meth:`expect`): within ``[base, base + extent)`` rounded out to bus words, and (``strict``) only bus words
-  that hold at least one byte of an atom of the descriptor. A job that must issue no AXI traffic (illegal
-  descriptor) is announced with ``expect(None)``; any burst is then a violation.
+* analysis ports: ``ar_ap`` publishes a :class:`Burst` (id, addr, len, size, burst, cycle) for every accepted AR,
+  ``r_ap`` an :class:`RBeat` (bus-word address, RRESP, RLAST, cycle) for every R beat handed to the bus.
+  Protocol and footprint checks subscribe to them (:mod:`tb.checkers.axi_read`); the agent checks nothing itself.
 
-Violations are collected in :attr:`violations` (never raised inside the BFM, so the bus keeps running and the
-scoreboard reports them with the job that caused them).
-
-Bursts are served in order (one AXI ID stream, as the DUT uses): the AR side accepts bursts as fast as the
+Bursts are served in order (one AXI ID stream, as the DUTs use): the AR side accepts bursts as fast as the
 ARREADY pause generator allows and queues them; the R side starts each burst no earlier than its
 ``accept cycle + latency``, so several outstanding reads overlap their latency like a real memory.
 """
@@ -24,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Optional, Union
+from typing import Callable, Iterator, Optional, Union
 
 import cocotb
 import numpy as np
@@ -32,6 +28,10 @@ from cocotb.queue import Queue
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiBurstType, AxiReadBus, AxiResp, AxiSlaveRead
+
+from models.core.arith import as_bytes
+
+from .analysis import AnalysisPort
 
 PAGE = 4096
 GUARD = 0xA5
@@ -50,7 +50,7 @@ class SparseMemory:
             raise ValueError(f"access 0x{address:x}+{length} outside the {self.size:#x}-byte memory")
 
     def write(self, address: int, data: Union[bytes, bytearray, memoryview, np.ndarray]) -> None:
-        buf = data.tobytes() if isinstance(data, np.ndarray) else bytes(data)
+        buf = as_bytes(data)
         self._check(address, len(buf))
         off = 0
         while off < len(buf):
@@ -104,6 +104,16 @@ class Burst:
 
 
 @dataclass(frozen=True)
+class RBeat:
+    """One R beat handed to the bus."""
+
+    addr: int     # bus-aligned address of the beat
+    resp: int     # RRESP (AxiResp value)
+    last: bool    # RLAST
+    cycle: int    # clock cycle it was queued for the bus
+
+
+@dataclass(frozen=True)
 class Fault:
     lo: int
     hi: int          # exclusive
@@ -127,15 +137,10 @@ class AxiMemAgent(AxiSlaveRead):
         self._period_ns = period_ns
         self.latency: Union[int, Callable[[], int]] = 0
         self.faults: list[Fault] = []
-        self.bursts: list[Burst] = []
-        self.violations: list[str] = []
-        self.strict = True
+        self.ar_ap = AnalysisPort("ar_ap")
+        self.r_ap = AnalysisPort("r_ap")
         self.beats_served = 0
-        self.error_beats = 0
         self._inflight_beats = 0
-        self._window: Optional[tuple[int, int]] = None
-        self._allowed: Optional[set[int]] = None
-        self._expect_traffic = True
         bus = AxiReadBus.from_prefix(dut, prefix)
         logging.getLogger(f"cocotb.{dut._name}.{prefix}").setLevel(log_level)
         logging.getLogger(f"cocotb.{dut._name}").setLevel(log_level)
@@ -150,7 +155,7 @@ class AxiMemAgent(AxiSlaveRead):
     # ------------------------------------------------------------------ memory
     def load(self, base: int, blob: Union[bytes, np.ndarray], guard: int = 64) -> None:
         """Write ``blob`` at ``base`` with 0xA5 guard bands of ``guard`` bytes on both sides."""
-        data = blob.tobytes() if isinstance(blob, np.ndarray) else bytes(blob)
+        data = as_bytes(blob)
         lo = max(0, base - guard)
         hi = min(self.mem.size, base + len(data) + guard)
         self.mem.write(lo, bytes([GUARD]) * (hi - lo))
@@ -185,34 +190,7 @@ class AxiMemAgent(AxiSlaveRead):
     def clear_faults(self) -> None:
         self.faults.clear()
 
-    # ------------------------------------------------------------------ monitor
-    def expect(self, desc=None, window: Optional[tuple[int, int]] = None, strict: bool = True) -> None:
-        """Announce the next job: its descriptor (a BlockedCubeDescriptor), an explicit byte window, or
-        nothing (``desc`` and ``window`` None: the job must issue no AXI read at all)."""
-        self.strict = strict
-        self._allowed = None
-        if desc is None and window is None:
-            self._window, self._expect_traffic = None, False
-            return
-        self._expect_traffic = True
-        if desc is not None:
-            window = (desc.base, desc.base + desc.extent)
-            if strict:
-                bw = self.bus_bytes
-                starts = desc.atom_addresses().reshape(-1).astype(np.int64)
-                first, last = starts // bw, (starts + desc.atom_bytes - 1) // bw
-                span = int((last - first).max()) + 1 if starts.size else 0
-                words = first[:, None] + np.arange(span)[None, :]
-                words = words[words <= last[:, None]]
-                self._allowed = set(np.unique(words).tolist())
-        self._window = window
-
-    def take(self) -> tuple[list[Burst], list[str]]:
-        """Bursts and violations recorded since the last call (and forget them)."""
-        out = (self.bursts, self.violations)
-        self.bursts, self.violations = [], []
-        return out
-
+    # ------------------------------------------------------------------ state
     def idle(self) -> bool:
         """No burst accepted and not yet fully answered."""
         return self._inflight_beats == 0 and self._pending.empty()
@@ -223,32 +201,6 @@ class AxiMemAgent(AxiSlaveRead):
 
     def cycle(self) -> int:
         return int(get_sim_time("ns") // self._period_ns)
-
-    def _check_burst(self, b: Burst) -> None:
-        bad = self.violations
-        if not self._expect_traffic:
-            bad.append(f"{b}: read issued by a job that must not touch memory")
-            return
-        if b.size != self.max_burst_size:
-            bad.append(f"{b}: ARSIZE {b.size} is not the bus width ({self.bus_bytes} bytes -> {self.max_burst_size})")
-        if b.burst != AxiBurstType.INCR:
-            bad.append(f"{b}: ARBURST {b.burst} is not INCR")
-        nb = 1 << b.size
-        start = b.addr - b.addr % nb
-        if b.burst == AxiBurstType.INCR and (start % PAGE) + b.beats * nb > PAGE:
-            bad.append(f"{b}: burst crosses a 4 KB boundary (0x{start:x} + {b.beats * nb} bytes)")
-        bw = self.bus_bytes
-        lo_word, hi_word = start // bw, (start + b.beats * nb - 1) // bw
-        if self._window is not None:
-            wlo, whi = self._window
-            if lo_word * bw < wlo - wlo % bw or (hi_word + 1) * bw > -(-whi // bw) * bw:
-                bad.append(f"{b}: reads 0x{lo_word * bw:x}..0x{(hi_word + 1) * bw - 1:x} outside the job's "
-                           f"window 0x{wlo:x}..0x{whi - 1:x}")
-                return
-        if self._allowed is not None:
-            stray = [w for w in range(lo_word, hi_word + 1) if w not in self._allowed]
-            if stray:
-                bad.append(f"{b}: {len(stray)} beat(s) hold no byte of any atom, first at 0x{stray[0] * bw:x}")
 
     # ------------------------------------------------------------------ BFM processes
     def _handle_reset(self, state) -> None:
@@ -274,9 +226,8 @@ class AxiMemAgent(AxiSlaveRead):
             lat = self.latency() if callable(self.latency) else int(self.latency)
             b = Burst(int(getattr(ar, "arid", 0)), int(ar.araddr), int(getattr(ar, "arlen", 0)),
                       int(getattr(ar, "arsize", self.max_burst_size)), int(getattr(ar, "arburst", 1)), cyc, cyc + lat)
-            self.bursts.append(b)
-            self._check_burst(b)
             self._inflight_beats += b.beats
+            self.ar_ap.write(b)
             self._pending.put_nowait(b)
 
     async def _serve_r(self) -> None:
@@ -302,50 +253,12 @@ class AxiMemAgent(AxiSlaveRead):
                     data = self.mem.read(word, bw)
                 else:
                     data = bytes(bw)
-                    self.error_beats += resp != AxiResp.OKAY
                     resp = resp if resp != AxiResp.OKAY else AxiResp.DECERR
                 r.rresp = resp
                 r.rdata = int.from_bytes(data, "little")
                 await self.r_channel.send(r)
                 self.beats_served += 1
                 self._inflight_beats -= 1
+                self.r_ap.write(RBeat(word, int(resp), n == b.len, self.cycle()))
                 if b.burst != AxiBurstType.FIXED:
                     addr += nb
-
-
-# ---------------------------------------------------------------------- pause generator factories
-def never() -> Iterator[int]:
-    while True:
-        yield 0
-
-
-def every_nth(n: int, stall: int = 1) -> Callable[[], Iterator[int]]:
-    """Factory: ``stall`` busy cycles out of every ``n``."""
-    def gen() -> Iterator[int]:
-        while True:
-            for i in range(n):
-                yield 1 if i < stall else 0
-    gen.__name__ = f"stall{stall}of{n}"
-    return gen
-
-
-def random_stalls(rng: np.random.Generator, p: float, chunk: int = 4096) -> Iterator[int]:
-    """Stall with probability ``p`` each cycle (drawn in numpy chunks to stay cheap)."""
-    while True:
-        for v in (rng.random(chunk) < p).tolist():
-            yield int(v)
-
-
-def bursty(rng: np.random.Generator, on: int = 8, off: int = 8) -> Iterator[int]:
-    """Alternating runs of ready and stalled cycles with random lengths up to ``on``/``off``."""
-    while True:
-        for _ in range(int(rng.integers(1, on + 1))):
-            yield 0
-        for _ in range(int(rng.integers(1, off + 1))):
-            yield 1
-
-
-def pattern(values: Iterable[int]) -> Iterator[int]:
-    vals = list(values)
-    while True:
-        yield from vals

@@ -1,12 +1,14 @@
-"""Register agent: programs a reader over AXI4-Lite (cocotbext-axi AxiLiteMaster) by the names of tb.regmap.
+"""Register agent: programs any reader over AXI4-Lite (cocotbext-axi AxiLiteMaster) by register name.
 
-Typical use::
+The agent is block-neutral: it takes the block's register map (``tb.regmap``: ``REG`` offsets, ``reg_name``, and
+the common ``CTRL_START`` / ``STATUS_DONE`` bits every block shares) and knows nothing of descriptors. Each block
+turns its descriptor into register values itself (``tb/cube_reader/registers.py``). Typical use::
 
-    csr = CsrAgent(dut, dut.clk, dut.rst, irq=dut.irq)
-    await csr.program(desc, nan_to_zero=True)   # CFG, BASE, sizes, counts, strides
-    await csr.start()                           # CTRL.START (clears DONE/ERROR)
-    done = await csr.wait_done(timeout_cycles)  # sleeps on the irq line (no register polling)
-    st = await csr.job_status()                 # STATUS, ERROR, ATOMS_SENT, NAN/INF_COUNT, CYCLES, BEATS
+    csr = CsrAgent(dut, dut.clk, dut.rst, regmap, irq=dut.irq)
+    await csr.write_many({"BASE_LO": ..., "COUNT_W": ...})   # pipelined writes
+    await csr.start()                                        # CTRL.START (clears DONE/ERROR)
+    done, waited = await csr.wait_done(timeout_cycles)       # sleeps on the irq line (no register polling)
+    values = await csr.read_many(["STATUS", "ERROR"])
 
 Every access checks its response (a reader's register block answers OKAY); a bad response is recorded in
 :attr:`CsrAgent.violations`, not raised, so the job's report carries it.
@@ -14,47 +16,21 @@ Every access checks its response (a reader's register block answers OKAY); a bad
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Union
 
 import cocotb
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import ClockCycles, FallingEdge, First, RisingEdge
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
 
-from tb import regmap
-
 Reg = Union[str, int]
-
-
-@dataclass
-class JobStatus:
-    """Registers read back after a job."""
-
-    done: bool            # DONE seen (irq) before the timeout
-    status: int
-    error: int
-    atoms_sent: int
-    nan_count: int
-    inf_count: int
-    cycles: int
-    beats: int
-    wait_cycles: int      # cycles the agent waited for DONE after START
-
-    @property
-    def busy(self) -> bool:
-        return bool(self.status & regmap.STATUS_BUSY)
-
-    def __str__(self) -> str:
-        return (f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {regmap.decode_errors(self.error)} "
-                f"ATOMS_SENT={self.atoms_sent} NAN={self.nan_count} INF={self.inf_count} CYCLES={self.cycles} "
-                f"BEATS={self.beats}")
 
 
 class CsrAgent:
     """AXI4-Lite register agent for the readers' register block (``s_axil`` prefix by default)."""
 
-    def __init__(self, dut, clock, reset, prefix: str = "s_axil", irq=None, period_ns: float = 10.0) -> None:
+    def __init__(self, dut, clock, reset, regs, prefix: str = "s_axil", irq=None, period_ns: float = 10.0) -> None:
+        self.regs = regs
         self.clock = clock
         self.irq = irq
         self.period_ns = period_ns
@@ -76,21 +52,20 @@ class CsrAgent:
             off = self._reads.popleft() if self._reads else None
             v = r.rdata
             if hasattr(v, "is_resolvable") and not v.is_resolvable:
-                name = regmap.reg_name(off) if off is not None else "?"
+                name = self.regs.reg_name(off) if off is not None else "?"
                 self.violations.append(f"read {name}: RDATA {v} has X/Z bits")
                 r.rdata = int(str(v).lower().replace("x", "0").replace("z", "0"), 2)
             return r
 
         sink.recv = recv_checked
 
-    @staticmethod
-    def offset(reg: Reg) -> int:
-        return regmap.REG[reg] if isinstance(reg, str) else int(reg)
+    def offset(self, reg: Reg) -> int:
+        return self.regs.REG[reg] if isinstance(reg, str) else int(reg)
 
     async def write(self, reg: Reg, value: int) -> None:
         resp = await self.axil.write(self.offset(reg), (int(value) & 0xFFFFFFFF).to_bytes(4, "little"))
         if resp.resp != AxiResp.OKAY:
-            self.violations.append(f"write {regmap.reg_name(self.offset(reg))}: response {resp.resp.name}")
+            self.violations.append(f"write {self.regs.reg_name(self.offset(reg))}: response {resp.resp.name}")
 
     async def read_resp(self, reg: Reg):
         """One read, returning the BFM's response (data and RRESP) without checking it."""
@@ -104,7 +79,7 @@ class CsrAgent:
     async def read(self, reg: Reg) -> int:
         resp = await self.read_resp(reg)
         if resp.resp != AxiResp.OKAY:
-            self.violations.append(f"read {regmap.reg_name(self.offset(reg))}: response {resp.resp.name}")
+            self.violations.append(f"read {self.regs.reg_name(self.offset(reg))}: response {resp.resp.name}")
         return int.from_bytes(resp.data, "little")
 
     async def write_many(self, values: dict) -> None:
@@ -129,30 +104,8 @@ class CsrAgent:
         return out
 
     # ------------------------------------------------------------------ job control
-    @staticmethod
-    def descriptor_values(desc, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> dict:
-        """Register values of a BlockedCubeDescriptor (values are written modulo 2**32, as the bus does)."""
-        use_fp16 = desc.fp16 if fp16 is None else fp16
-        return {
-            "CFG": regmap.cfg_word(int(desc.layout), use_fp16, nan_to_zero),
-            "BASE_LO": desc.base & 0xFFFFFFFF,
-            "BASE_HI": (desc.base >> 32) & 0xFFFFFFFF,
-            "ATOM_BYTES": desc.atom_bytes,
-            "ELEM_BYTES": desc.elem_bytes,
-            "COUNT_W": desc.count_w,
-            "COUNT_H": desc.count_h,
-            "COUNT_C": desc.count_c,
-            "COUNT_N": desc.count_n,
-            "STRIDE_H": desc.stride_h,
-            "STRIDE_C": desc.stride_c,
-            "STRIDE_N": desc.stride_n,
-        }
-
-    async def program(self, desc, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> None:
-        await self.write_many(self.descriptor_values(desc, nan_to_zero, fp16))
-
     async def start(self) -> None:
-        await self.write("CTRL", regmap.CTRL_START)
+        await self.write("CTRL", self.regs.CTRL_START)
 
     async def wait_done(self, timeout_cycles: int) -> tuple[bool, int]:
         """Wait for DONE after a START: the irq level (STATUS polling if there is no irq line).
@@ -172,7 +125,7 @@ class CsrAgent:
         else:
             done = False
             for _ in range(max(1, timeout_cycles // 16)):
-                if await self.read("STATUS") & regmap.STATUS_DONE:
+                if await self.read("STATUS") & self.regs.STATUS_DONE:
                     done = True
                     break
                 await ClockCycles(self.clock, 16)
@@ -181,15 +134,3 @@ class CsrAgent:
     def _irq_high(self) -> bool:
         v = self.irq.value
         return v.is_resolvable and bool(int(v))
-
-    async def job_status(self, done: bool = True, wait_cycles: int = 0) -> JobStatus:
-        r = await self.read_many(["STATUS", "ERROR", "ATOMS_SENT", "NAN_COUNT", "INF_COUNT", "CYCLES", "BEATS"])
-        return JobStatus(done, r["STATUS"], r["ERROR"], r["ATOMS_SENT"], r["NAN_COUNT"], r["INF_COUNT"],
-                         r["CYCLES"], r["BEATS"], wait_cycles)
-
-    async def run(self, desc, timeout_cycles: int, nan_to_zero: bool = False) -> JobStatus:
-        """Program, start, wait for DONE and read the status registers."""
-        await self.program(desc, nan_to_zero)
-        await self.start()
-        done, waited = await self.wait_done(timeout_cycles)
-        return await self.job_status(done, waited)

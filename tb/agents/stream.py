@@ -1,13 +1,21 @@
-"""AXI4-Stream output monitor: drives TREADY (random backpressure knob) and turns beats into atoms.
+"""AXI4-Stream agent for the readers' output port: a passive monitor that publishes every transfer, and a
+separate TREADY driver for backpressure.
 
-Each accepted beat (TVALID & TREADY at a rising clock edge) becomes a :class:`Beat`: the low bytes of TDATA
-selected by TKEEP (one atom per transfer, low ``atom_bytes`` bytes set), TLAST, and the TUSER coordinates
-``{n[15:0], c[15:0], h[15:0], w[15:0]}``. The monitor is cheap per cycle: while TVALID is low it sleeps on
-TVALID's rising edge instead of waking every clock, and it converts TDATA only on a handshake.
+:class:`AxiStreamMonitor` only samples (TDATA, TKEEP, TUSER, TLAST, TVALID and TREADY as they are on the wires), so
+it works the same on a port driven by anything; each transfer (TVALID & TREADY at a rising edge) is published on
+``ap`` as a :class:`Beat`: the low bytes of TDATA selected by TKEEP, TKEEP, TLAST, the raw TUSER and the cycle.
+TUSER's meaning belongs to the block (the cube reader's ``{n, c, h, w}``, a weight group index, a pixel's
+``(h, w)``): the block decodes it. It is cheap per cycle: while TVALID is low it sleeps on TVALID's rising edge,
+and it converts TDATA only on a handshake.
 
-Protocol checks (collected in :attr:`StreamMonitor.violations`): TKEEP is a contiguous run of low bytes, no X/Z
-in the kept bytes or in TUSER/TLAST, and while a beat is stalled (TVALID & !TREADY) its TDATA/TKEEP/TUSER/TLAST
-stay stable and TVALID stays high until the handshake (AXI4-Stream handshake rule).
+Protocol checks of the AXI4-Stream handshake are made where they can be seen, in the monitor, and published as
+text on ``violation_ap``: TKEEP a contiguous run of low bytes, no X/Z in the kept bytes or in TUSER/TLAST, and
+while a transfer is stalled (TVALID & !TREADY) TDATA/TKEEP/TUSER/TLAST stay stable and TVALID stays high until
+the handshake.
+
+:class:`StreamReadyDriver` drives TREADY from a stall pattern (:mod:`tb.agents.stalls`; 1 = withhold TREADY). It
+changes TREADY on falling edges only, so every sampler sees a settled value at the rising edge whatever the order
+in which coroutines wake; with no pattern TREADY stays high and the driver does not run at all.
 """
 from __future__ import annotations
 
@@ -16,7 +24,9 @@ from typing import Iterator, Optional
 
 import cocotb
 from cocotb.simtime import get_sim_time
-from cocotb.triggers import RisingEdge
+from cocotb.triggers import FallingEdge, RisingEdge
+
+from .analysis import AnalysisPort
 
 
 @dataclass
@@ -26,12 +36,6 @@ class Beat:
     last: bool
     user: int
     cycle: int
-
-    @property
-    def coord(self) -> tuple[int, int, int, int]:
-        """(n, c, h, w) from TUSER[63:0] = {n, c, h, w}."""
-        u = self.user
-        return ((u >> 48) & 0xFFFF, (u >> 32) & 0xFFFF, (u >> 16) & 0xFFFF, u & 0xFFFF)
 
 
 def _low_bytes(value, nbytes: int) -> Optional[bytes]:
@@ -45,97 +49,120 @@ def _low_bytes(value, nbytes: int) -> Optional[bytes]:
         return int(bits or "0", 2).to_bytes(nbytes, "little")
 
 
-class StreamMonitor:
-    """Monitor + ready driver for the ``m_axis`` port of a reader."""
+class _Port:
+    """The signals ``<prefix>_tdata`` ... of one AXI4-Stream port."""
+
+    def __init__(self, dut, prefix: str) -> None:
+        for name in ("tdata", "tkeep", "tlast", "tuser", "tvalid", "tready"):
+            setattr(self, name, getattr(dut, f"{prefix}_{name}"))
+
+
+class AxiStreamMonitor:
+    """Passive monitor of one AXI4-Stream port (``m_axis`` by default)."""
 
     def __init__(self, dut, clock, reset, prefix: str = "m_axis", period_ns: float = 10.0) -> None:
         self.clock, self.reset = clock, reset
-        sig = lambda name: getattr(dut, f"{prefix}_{name}")  # noqa: E731
-        self.tdata, self.tkeep, self.tlast = sig("tdata"), sig("tkeep"), sig("tlast")
-        self.tuser, self.tvalid, self.tready = sig("tuser"), sig("tvalid"), sig("tready")
+        self.port = _Port(dut, prefix)
         self.period_ns = period_ns
-        self.beats: list[Beat] = []
-        self.violations: list[str] = []
+        self.ap = AnalysisPort(f"{prefix}.ap")
+        self.violation_ap = AnalysisPort(f"{prefix}.violation_ap")
         self.stall_cycles = 0
-        self._pause: Optional[Iterator[int]] = None
-        self._ready = 1           # the TREADY value driven for the coming edge
-        self.tready.value = 1
         self._task = cocotb.start_soon(self._run())
-
-    def set_backpressure(self, gen: Optional[Iterator[int]]) -> None:
-        """Withhold TREADY on the cycles where ``gen`` yields 1 (None: always ready)."""
-        self._pause = gen
-        if gen is None:
-            self._ready = 1
-            self.tready.value = 1
-
-    @property
-    def backpressure(self) -> bool:
-        return self._pause is not None
-
-    def take(self) -> tuple[list[Beat], list[str]]:
-        """Beats and violations seen since the last call (and forget them)."""
-        out = (self.beats, self.violations)
-        self.beats, self.violations = [], []
-        return out
 
     def stop(self) -> None:
         self._task.cancel()
 
     def _snapshot(self):
-        return (str(self.tdata.value), str(self.tkeep.value), str(self.tuser.value), str(self.tlast.value))
+        p = self.port
+        return (str(p.tdata.value), str(p.tkeep.value), str(p.tuser.value), str(p.tlast.value))
+
+    def _in_reset(self) -> bool:
+        r = self.reset.value
+        return r.is_resolvable and bool(int(r))
+
+    @staticmethod
+    def _high(sig) -> bool:
+        v = sig.value
+        return v.is_resolvable and bool(v)
 
     async def _run(self) -> None:
         clk = RisingEdge(self.clock)
-        valid_rise = RisingEdge(self.tvalid)
-        stalled = None  # snapshot of a beat held by !TREADY
+        valid_rise = RisingEdge(self.port.tvalid)
+        stalled = None  # snapshot of a transfer held by !TREADY
         while True:
             await clk
-            v = self.tvalid.value
-            valid = v.is_resolvable and bool(v)
-            ready = self._ready
-            if valid and ready:
-                if self.reset.value.is_resolvable and int(self.reset.value):
-                    stalled = None
-                else:
+            valid = self._high(self.port.tvalid)
+            if valid and self._high(self.port.tready):
+                if not self._in_reset():
                     self._sample(stalled)
-                    stalled = None
+                stalled = None
             elif valid:
                 self.stall_cycles += 1
                 snap = self._snapshot()
                 if stalled is not None and snap != stalled:
-                    self.violations.append(f"cycle {self._cycle()}: TDATA/TKEEP/TUSER/TLAST changed while "
-                                           f"TVALID was held without TREADY")
+                    self._violation("TDATA/TKEEP/TUSER/TLAST changed while TVALID was held without TREADY")
                 stalled = snap
             elif stalled is not None:
-                if not (self.reset.value.is_resolvable and int(self.reset.value)):
-                    self.violations.append(f"cycle {self._cycle()}: TVALID dropped before TREADY accepted the beat")
+                if not self._in_reset():
+                    self._violation("TVALID dropped before TREADY accepted the transfer")
                 stalled = None
-            if self._pause is not None:
-                self._ready = 0 if next(self._pause) else 1
-                self.tready.value = self._ready
             if not valid and stalled is None:
                 await valid_rise
 
     def _cycle(self) -> int:
         return int(get_sim_time("ns") // self.period_ns)
 
+    def _violation(self, text: str) -> None:
+        self.violation_ap.write(f"cycle {self._cycle()}: {text}")
+
     def _sample(self, stalled) -> None:
-        cyc = self._cycle()
+        p = self.port
         try:
-            keep = int(self.tkeep.value)
-            user = int(self.tuser.value)
-            last = bool(int(self.tlast.value))
+            keep = int(p.tkeep.value)
+            user = int(p.tuser.value)
+            last = bool(int(p.tlast.value))
         except ValueError:
-            self.violations.append(f"cycle {cyc}: X/Z on TKEEP/TUSER/TLAST during a transfer")
+            self._violation("X/Z on TKEEP/TUSER/TLAST during a transfer")
             keep, user, last = 0, 0, False
         nbytes = keep.bit_length()
         if keep != (1 << nbytes) - 1:
-            self.violations.append(f"cycle {cyc}: TKEEP 0x{keep:x} is not a contiguous run of low bytes")
-        data = _low_bytes(self.tdata.value, nbytes)
+            self._violation(f"TKEEP 0x{keep:x} is not a contiguous run of low bytes")
+        data = _low_bytes(p.tdata.value, nbytes)
         if data is None:
-            self.violations.append(f"cycle {cyc}: X/Z in the kept bytes of TDATA")
+            self._violation("X/Z in the kept bytes of TDATA")
             data = bytes(nbytes)
         if stalled is not None and self._snapshot() != stalled:
-            self.violations.append(f"cycle {cyc}: beat changed between its stall and its handshake")
-        self.beats.append(Beat(data, keep, last, user, cyc))
+            self._violation("transfer changed between its stall and its handshake")
+        self.ap.write(Beat(data, keep, last, user, self._cycle()))
+
+
+class StreamReadyDriver:
+    """Drives ``<prefix>_tready``: high, or withheld on the cycles where a stall pattern yields 1."""
+
+    def __init__(self, dut, clock, prefix: str = "m_axis") -> None:
+        self.clock = clock
+        self.tready = getattr(dut, f"{prefix}_tready")
+        self.tready.value = 1
+        self._pattern: Optional[Iterator[int]] = None
+        self._task = None
+
+    @property
+    def active(self) -> bool:
+        return self._pattern is not None
+
+    def set(self, pattern: Optional[Iterator[int]]) -> None:
+        """Withhold TREADY on the cycles where ``pattern`` yields 1 (None: always ready)."""
+        self._pattern = pattern
+        if pattern is None:
+            if self._task is not None:
+                self._task.cancel()
+                self._task = None
+            self.tready.value = 1
+        elif self._task is None:
+            self._task = cocotb.start_soon(self._run())
+
+    async def _run(self) -> None:
+        edge = FallingEdge(self.clock)
+        while True:
+            await edge
+            self.tready.value = 0 if next(self._pattern) else 1

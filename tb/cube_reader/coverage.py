@@ -20,7 +20,9 @@ from cocotb_coverage.coverage import CoverPoint, coverage_db, coverage_section
 from pyuvm import uvm_subscriber
 
 from models.blocked import ERROR_RULES, Layout
-from tb import regmap
+from models.core.fp16 import fp16_classes
+
+from .registers import REGS as regmap
 
 from .items import CubeItem, Kind
 
@@ -31,7 +33,7 @@ COUNT_BINS = [(1, 1), (2, 7), (8, 63), (64, 1023), (1024, 65534), (65535, 65535)
 COUNT_LABELS = ["one", "2-7", "8-63", "64-1023", "1024-65534", "max"]
 STRIDE_TAGS = ["packed_h", "gapped_h", "packed_c", "gapped_c", "packed_n", "gapped_n"]
 BASE_TAGS = ["base_page", "base_below_page", "base_any", "base_cross_4g", "base_top", "crosses_4k", "huge_stride"]
-STALLS = ["none", "every4", "random", "bursty"]
+STALLS = ["none", "every4", "random", "bursty"]   # the profiles (tb.agents.stalls) the sequences draw
 ERROR_NAMES = list(ERROR_RULES) + ["bus_slverr", "bus_decerr"]
 DTYPES = ["int8", "uint8", "int16", "uint16", "float16", "int32", "uint32", "float32"]
 
@@ -125,12 +127,12 @@ def sample_item(item: CubeItem, families) -> None:
     if cube is not None and item.use_fp16() and d.elem_bytes == 2 and item.kind is not Kind.ILLEGAL:
         raw = cube.all_bytes()
         h = np.ascontiguousarray(raw[: raw.size // 2 * 2]).view("<u2")
-        e, m = h & 0x7C00, h & 0x3FF
-        if ((e == 0x7C00) & (m != 0)).any():
+        nan, inf = fp16_classes(h)
+        if nan.any():
             fp16.add("nan")
-        if ((e == 0x7C00) & (m == 0)).any():
+        if inf.any():
             fp16.add("inf")
-        if ((e == 0) & (m != 0)).any():
+        if (((h & 0x7C00) == 0) & ((h & 0x3FF) != 0)).any():
             fp16.add("denormal")
         if item.nan_to_zero:
             fp16.add("nan_to_zero")

@@ -1,13 +1,14 @@
 """Sequence items of the cube reader: one job each (a legal cube, an illegal descriptor, a bus error, a reset).
 
 The item carries the stimulus (cube or descriptor, fault knobs, stall knobs) and, after the driver ran it,
-the observed :class:`JobResult`. Expected values are NOT stored here: the scoreboard computes them from the
-models when it checks the item.
+what the driver saw of the job (status registers, R beats still owed at DONE, CSR response errors). The scoreboard
+adds what the monitors published during the job as a :class:`JobResult`. Expected values are NOT stored here: the
+scoreboard computes them from the models when it checks the item.
 """
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
@@ -47,13 +48,12 @@ class JobResult:
     """What the driver observed for one job."""
 
     beats: list                 # tb.agents.stream.Beat, in arrival order
-    status: object              # tb.agents.csr.JobStatus
+    status: object              # tb.cube_reader.registers.JobStatus
     bursts: list                # tb.agents.axi_mem.Burst
     violations: list[str]       # protocol violations (AR monitor, stream, CSR)
     beats_served: int           # R beats the memory returned during the job
     inflight_at_done: int       # R beats still owed by the memory when DONE rose
     irq_after: Optional[int] = None   # RESET jobs: irq level after reset
-    extra: dict = field(default_factory=dict)
 
 
 class CubeItem(uvm_sequence_item):
@@ -74,6 +74,12 @@ class CubeItem(uvm_sequence_item):
         self.reset_after: Optional[int] = None           # RESET: cycles after START
         self.midjob: Optional[int] = None                # CUBE: a 2nd START at once, garbage descriptor writes
                                                          # this many cycles into the job (both must be ignored)
+        # filled by the driver (CubeReaderTB.run_job)
+        self.status = None                               # tb.cube_reader.registers.JobStatus
+        self.inflight_at_done: int = 0                   # R beats still owed by the memory when DONE rose
+        self.irq_after: Optional[int] = None             # RESET: irq level after the reset
+        self.csr_violations: list[str] = []
+        # filled by the scoreboard: the driver's view plus what the monitors published during the job
         self.result: Optional[JobResult] = None
 
     # ------------------------------------------------------------------ convenience

@@ -18,12 +18,14 @@ from typing import Callable, Optional
 
 import cocotb
 import numpy as np
-from pyuvm import ConfigDB, uvm_subscriber
+from pyuvm import ConfigDB, uvm_analysis_port, uvm_subscriber
 
 import models
-from tb import regmap
+from models.core.fp16 import fp16_classes as _fp16_masks
+from tb.agents.analysis import JobLog
 
-from .items import CubeItem, Kind
+from .items import CubeItem, JobResult, Kind
+from .registers import REGS as regmap
 
 MAX_REPORTS = 20  # detailed reports per run; later errors are counted and summarised
 
@@ -31,9 +33,8 @@ MAX_REPORTS = 20  # detailed reports per run; later errors are counted and summa
 def fp16_classes(atoms: np.ndarray, elem_bytes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per element of (k, atom_bytes) uint8 atoms viewed as little-endian fp16: (is_nan, is_inf, halves)."""
     h = np.ascontiguousarray(atoms).view("<u2").reshape(atoms.shape[0], -1)
-    exp_all_ones = (h & 0x7C00) == 0x7C00
-    mant = h & 0x03FF
-    return exp_all_ones & (mant != 0), exp_all_ones & (mant == 0), h
+    nan, inf = _fp16_masks(h)
+    return nan, inf, h
 
 
 @dataclass
@@ -123,10 +124,18 @@ def _hex(b: bytes | np.ndarray, mark: Optional[int] = None) -> str:
     return " ".join("".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
 
 
+def decode_user(user: int) -> tuple[int, int, int, int]:
+    """The cube reader's TUSER[63:0] = {n, c, h, w}, 16 bits each."""
+    return ((user >> 48) & 0xFFFF, (user >> 32) & 0xFFFF, (user >> 16) & 0xFFFF, user & 0xFFFF)
+
+
 class CubeScoreboard(uvm_subscriber):
-    """Checks each finished job (the driver publishes it) against the models."""
+    """Checks each finished job (the driver publishes it) against the models, with what the monitors published
+    since the previous job (:meth:`observe` subscribes to the TB's ports); publishes every checked job on ``ap``."""
 
     def build_phase(self) -> None:
+        self.ap = uvm_analysis_port("ap", self)
+        self.log: Optional[JobLog] = None
         self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
         self.checked = 0
         self.atoms_checked = 0
@@ -135,8 +144,19 @@ class CubeScoreboard(uvm_subscriber):
         self.corrupt: Optional[Callable[[CubeItem, Expected], None]] = None  # self-test hook: corrupt the model
         self.expect_reports: dict[str, str] = {}  # self-test: item name -> text its report must contain
 
+    def observe(self, tb) -> None:
+        """Subscribe to the TB's monitors and checkers (connect phase)."""
+        self.log = tb.observe()
+
     # ---------------------------------------------------------------- entry point
     def write(self, item: CubeItem) -> None:
+        seen = self.log.take()
+        item.result = JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
+                                len(seen["r"]), item.inflight_at_done, item.irq_after)
+        self.check(item)
+        self.ap.write(item)
+
+    def check(self, item: CubeItem) -> None:
         exp = expected_for(item, self.addr_bits)
         if self.corrupt is not None:
             exp = exp.copy()
@@ -229,7 +249,7 @@ class CubeScoreboard(uvm_subscriber):
                           f"({bad.size} atom(s) differ) [{fmt} {item.cube.dtype if item.cube else ''}]")
             out.append(f"expected: {_hex(exp.atoms[i], j)}")
             out.append(f"actual:   {_hex(got[i], j)}")
-        coords = np.array([b.coord for b in beats[:k]], np.int64)
+        coords = np.array([decode_user(b.user) for b in beats[:k]], np.int64)
         badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
         if badc.size:
             i = int(badc[0])
@@ -274,7 +294,7 @@ class CubeScoreboard(uvm_subscriber):
         if item.nan_to_zero and item.use_fp16() and want.dtype.itemsize == 2:
             # CFG.FP16 + NAN_TO_ZERO: every 2-byte element with a NaN bit pattern leaves as 0x0000 (int16 too)
             bits = np.ascontiguousarray(want).view("<u2").copy()
-            bits[((bits & 0x7C00) == 0x7C00) & ((bits & 0x03FF) != 0)] = 0
+            bits[_fp16_masks(bits)[0]] = 0
             want = bits.view(want.dtype)
         a = np.ascontiguousarray(back).view(np.uint8)
         b = np.ascontiguousarray(want).view(np.uint8)
@@ -286,6 +306,11 @@ class CubeScoreboard(uvm_subscriber):
 
     # ---------------------------------------------------------------- end of test
     def check_phase(self) -> None:
+        after = self.log.take()
+        if any(after.values()):
+            self.errors += 1
+            self.reports.append(("<after the last job>", f"{len(after['out'])} atom(s), {len(after['ar'])} AR(s) "
+                                 f"after the last job; violations: {after['violations'][:3]}"))
         self.logger.info("scoreboard: %d jobs, %d atoms checked, %d mismatching jobs", self.checked,
                          self.atoms_checked, self.errors)
         assert self.checked > 0, "scoreboard checked nothing"

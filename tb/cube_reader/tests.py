@@ -24,11 +24,11 @@ from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiResp
 from pyuvm import ConfigDB, uvm_test
 
-from tb import regmap
 
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
 from .items import Knobs
+from .registers import REGS as regmap
 from .scoreboard import Expected, regression_seed
 from .sequences import (BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq)
 
@@ -68,6 +68,7 @@ class CubeTestBase(uvm_test):
         self.raise_objection()
         await self.tb.reset()
         await self.body()
+        self.tb.reads.close()          # nothing may be read after the last job
         await ClockCycles(cocotb.top.clk, 10)
         self.drop_objection()
 

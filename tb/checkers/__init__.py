@@ -1,0 +1,1 @@
+"""Checkers that subscribe to the agents' analysis ports (protocol rules, read footprints)."""

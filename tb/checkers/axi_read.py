@@ -1,0 +1,126 @@
+"""AXI4 read-channel checker: protocol rules and the read footprint of each job, over named byte ranges.
+
+Subscribes to :attr:`tb.agents.axi_mem.AxiMemAgent.ar_ap` (one :class:`~tb.agents.axi_mem.Burst` per accepted
+AR). Rules checked on every burst:
+
+* ARSIZE is the bus width, ARBURST is INCR, and an INCR burst does not cross a 4 KB boundary (AMBA AXI4, A3.4.1);
+* footprint: every bus word the burst reads lies inside one of the :class:`Region` s the current job names
+  (rounded out to whole bus words), and, for a region that lists its ``words``, is one of them (a word holding no
+  byte the job needs is a stray read). A cube names one region (its atoms); a sparse weight job names three
+  (weights, WMB, WGS); a semi-planar picture two (its planes);
+* a job announced with :meth:`AxiReadChecker.expect_none` (an illegal descriptor) reads nothing at all, and after
+  :meth:`AxiReadChecker.close` (the end of the test) nothing is read any more.
+
+Violations are published as text on ``violation_ap`` (the scoreboard reports them with the job that caused them)
+and kept in :attr:`violations` for directed tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import numpy as np
+from cocotbext.axi import AxiBurstType
+
+from tb.agents.analysis import AnalysisPort
+
+PAGE = 4096
+
+
+@dataclass(frozen=True)
+class Region:
+    """A named byte range ``[lo, hi)`` a job may read; ``words``: if given, the only bus-word indices
+    (address // bus bytes) of the range that hold needed bytes (sorted int64 array)."""
+
+    name: str
+    lo: int
+    hi: int
+    words: Optional[np.ndarray] = None
+
+    def __str__(self) -> str:
+        return f"{self.name} 0x{self.lo:x}..0x{self.hi - 1:x}"
+
+
+def words_of_runs(starts: np.ndarray, nbytes: int, bus_bytes: int) -> np.ndarray:
+    """Sorted unique bus-word indices touched by byte runs ``[s, s + nbytes)`` for each start ``s``."""
+    starts = np.asarray(starts, np.int64).reshape(-1)
+    if starts.size == 0:
+        return np.zeros(0, np.int64)
+    first, last = starts // bus_bytes, (starts + nbytes - 1) // bus_bytes
+    span = int((last - first).max()) + 1
+    words = first[:, None] + np.arange(span)[None, :]
+    return np.unique(words[words <= last[:, None]])
+
+
+class AxiReadChecker:
+    """Subscriber of an AXI memory agent's AR port (``write(burst)``)."""
+
+    def __init__(self, bus_bytes: int, name: str = "axi_read") -> None:
+        self.bus_bytes = bus_bytes
+        self.size = (bus_bytes - 1).bit_length()
+        self.name = name
+        self.violation_ap = AnalysisPort(f"{name}.violation_ap")
+        self.violations: list[str] = []
+        self.regions: Optional[tuple[Region, ...]] = None   # None: no footprint announced (protocol rules only)
+        self.closed = False
+
+    # ------------------------------------------------------------------ job boundaries
+    def expect(self, regions: Sequence[Region]) -> None:
+        """The next job may read the bus words of these regions only."""
+        self.regions = tuple(regions)
+        self.closed = False
+
+    def expect_none(self) -> None:
+        """The next job must issue no read at all."""
+        self.regions = ()
+
+    def close(self) -> None:
+        """The test is over: any read from now on is a violation."""
+        self.closed = True
+
+    def take(self) -> list[str]:
+        out, self.violations = self.violations, []
+        return out
+
+    # ------------------------------------------------------------------ the checks
+    def _bad(self, text: str) -> None:
+        self.violations.append(text)
+        self.violation_ap.write(text)
+
+    def write(self, b) -> None:
+        if self.closed:
+            self._bad(f"{b}: read after the last job")
+            return
+        if self.regions == ():
+            self._bad(f"{b}: read issued by a job that must not touch memory")
+            return
+        bw = self.bus_bytes
+        if b.size != self.size:
+            self._bad(f"{b}: ARSIZE {b.size} is not the bus width ({bw} bytes -> {self.size})")
+        if b.burst != AxiBurstType.INCR:
+            self._bad(f"{b}: ARBURST {b.burst} is not INCR")
+        nb = 1 << b.size
+        start = b.addr - b.addr % nb
+        if b.burst == AxiBurstType.INCR and (start % PAGE) + b.beats * nb > PAGE:
+            self._bad(f"{b}: burst crosses a 4 KB boundary (0x{start:x} + {b.beats * nb} bytes)")
+        if self.regions is not None:
+            self._footprint(b, start // bw, (start + b.beats * nb - 1) // bw)
+
+    def _footprint(self, b, lo_word: int, hi_word: int) -> None:
+        bw = self.bus_bytes
+        words = np.arange(lo_word, hi_word + 1, dtype=np.int64)
+        inside = np.zeros(words.size, bool)
+        needed = np.zeros(words.size, bool)
+        for r in self.regions:
+            in_r = (words >= r.lo // bw) & (words <= (r.hi - 1) // bw)
+            inside |= in_r
+            needed |= in_r if r.words is None else in_r & np.isin(words, r.words)
+        names = ", ".join(str(r) for r in self.regions)
+        if not inside.all():
+            w = int(words[~inside][0])
+            self._bad(f"{b}: reads 0x{lo_word * bw:x}..0x{(hi_word + 1) * bw - 1:x}, outside the job's surfaces "
+                      f"[{names}] first at 0x{w * bw:x}")
+        elif not needed.all():
+            stray = words[~needed]
+            self._bad(f"{b}: {stray.size} beat(s) hold no byte the job needs, first at 0x{int(stray[0]) * bw:x} "
+                      f"[{names}]")

@@ -1,0 +1,71 @@
+"""The cube reader's register programming: a ``BlockedCubeDescriptor`` as register values, and its status set.
+
+Register names, offsets and fields come from the one register-map source (``rtl_stubs/dla_pkg.sv`` parsed by
+``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and reads them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from models.blocked import BlockedCubeDescriptor
+from tb import regmap
+
+REGS = regmap
+STATUS_REGS = ("STATUS", "ERROR", "ATOMS_SENT", "NAN_COUNT", "INF_COUNT", "CYCLES", "BEATS")
+#: the descriptor registers (read-write), in offset order
+DESC_REGS = ("CFG", "BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C", "COUNT_N",
+             "STRIDE_H", "STRIDE_C", "STRIDE_N")
+
+
+@dataclass
+class JobStatus:
+    """Registers read back after a job."""
+
+    done: bool            # DONE seen (irq) before the timeout
+    status: int
+    error: int
+    atoms_sent: int
+    nan_count: int
+    inf_count: int
+    cycles: int
+    beats: int
+    wait_cycles: int      # cycles the agent waited for DONE after START
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.status & REGS.STATUS_BUSY)
+
+    def __str__(self) -> str:
+        return (f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
+                f"ATOMS_SENT={self.atoms_sent} NAN={self.nan_count} INF={self.inf_count} CYCLES={self.cycles} "
+                f"BEATS={self.beats}")
+
+
+def descriptor_values(desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> dict:
+    """Register values of a descriptor (written modulo 2**32, as the bus does)."""
+    use_fp16 = desc.fp16 if fp16 is None else fp16
+    values = {
+        "CFG": REGS.cfg_word(int(desc.layout), use_fp16, nan_to_zero),
+        "BASE_LO": desc.base,
+        "BASE_HI": desc.base >> 32,
+        "ATOM_BYTES": desc.atom_bytes,
+        "ELEM_BYTES": desc.elem_bytes,
+        "COUNT_W": desc.count_w,
+        "COUNT_H": desc.count_h,
+        "COUNT_C": desc.count_c,
+        "COUNT_N": desc.count_n,
+        "STRIDE_H": desc.stride_h,
+        "STRIDE_C": desc.stride_c,
+        "STRIDE_N": desc.stride_n,
+    }
+    return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
+
+
+async def program(csr, desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> None:
+    await csr.write_many(descriptor_values(desc, nan_to_zero, fp16))
+
+
+async def read_status(csr, done: bool = True, wait_cycles: int = 0) -> JobStatus:
+    r = await csr.read_many(list(STATUS_REGS))
+    return JobStatus(done, *(r[k] for k in STATUS_REGS), wait_cycles)
