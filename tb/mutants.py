@@ -6,12 +6,9 @@ old text must occur exactly once in its file, otherwise the check stops before s
 must never turn a mutant silently into a no-op. A substitution that leaves the file unchanged is refused too.
 
 For each mutant (after the unmutated baseline, which must pass) the copy is built with ``tb.runner.build(...,
-rtl_dir=...)`` into its own build directory (config ``mutant-<name>``) and these suites run with a fixed seed:
-
-* ``directed``: ``tb.cube_reader.test_directed`` (cocotb, 256-bit bus);
-* ``uvm``: ``tb.cube_reader.tests`` (pyuvm, ``COUNT`` random cubes per layout family, default 8);
-* ``engine``: ``tb.axi_rd_engine.test_engine``, only for mutants of ``axi_rd_engine.sv`` (the engine alone
-  compiles nothing else, so other mutants cannot change its result).
+rtl_dir=...)`` into its own build directories (config ``mutant-<name>-<build>``) and the runs of the testplan's
+``mutants`` suite (``tb/testplan.yaml``) run with a fixed seed; a run whose build lists the RTL files it depends on
+(the read engine alone, the validator alone) runs only for mutants of those files.
 
 A mutant is KILLED when at least one test fails (or the simulation dies, or exceeds ``--timeout``: a test run
 that never ends is a failed run), SURVIVED when every test passes, BROKEN when its copy does not build (a
@@ -39,7 +36,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from tb import runner
+from tb import regress, runner, testplan
 
 OUT = runner.SIM_BUILD / "mutants"
 
@@ -199,26 +196,17 @@ def make_copy(mutant: Mutant | None, dest: Path, rtl: Path = runner.RTL) -> Path
 
 
 # ---------------------------------------------------------------------------------------------- suites
-@dataclass(frozen=True)
-class Suite:
-    name: str
-    toplevel: str
-    test_module: str
-    files: frozenset[str] | None = None     # RTL files the suite depends on (None: all)
+def suite_runs() -> list[testplan.SuiteRun]:
+    """The runs of the testplan's ``mutants`` suite."""
+    return list(testplan.load().suite("mutants").runs)
 
 
-SUITES = (
-    Suite("directed", "cube_reader", "tb.cube_reader.test_directed"),
-    Suite("uvm", "cube_reader", "tb.cube_reader.tests"),
-    Suite("engine", "axi_rd_engine", "tb.axi_rd_engine.test_engine", frozenset({ENG})),
-    Suite("validator", "desc_validator", "tb.desc_validator.test_validator", frozenset({"desc_validator.sv"})),
-)
-
-
-def suites_for(mutant: Mutant | None) -> list[Suite]:
+def runs_for(mutant: Mutant | None) -> list[testplan.SuiteRun]:
+    """The runs whose build depends on the mutant's files (every run for the baseline)."""
+    runs = suite_runs()
     if mutant is None:
-        return list(SUITES)
-    return [s for s in SUITES if s.files is None or s.files & mutant.files]
+        return runs
+    return [e for e in runs if e.run.build.rtl is None or e.run.build.rtl & mutant.files]
 
 
 @dataclass
@@ -246,31 +234,32 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool) -> Ou
     copy = make_copy(mutant, dest)
     builds: dict[str, runner.Build] = {}
     build_dirs: list[Path] = []
-    for suite in suites_for(mutant):
-        config = f"mutant-{name}" + ("" if suite.toplevel == "cube_reader" else f"-{suite.toplevel}")
-        if suite.toplevel not in builds:
+    for entry in runs_for(mutant):
+        run = entry.run
+        key = run.build.name
+        if key not in builds:
+            config = f"mutant-{name}-{key}"
             stale = runner.SIM_BUILD / sim / f"{config}-{runner.worker()}"
             shutil.rmtree(stale, ignore_errors=True)        # never reuse an older mutant's build
             try:
-                builds[suite.toplevel] = runner.build(sim, suite.toplevel, config, {}, rtl_dir=copy)
+                builds[key] = regress.build_run(sim, run, rtl_dir=copy, config=config)
             except (Exception, SystemExit) as exc:
-                out.status, out.note = "BROKEN", f"build of {suite.toplevel} failed: {exc}"
+                out.status, out.note = "BROKEN", f"build of {run.build.toplevel} failed: {exc}"
                 return out
-            build_dirs.append(builds[suite.toplevel].build_dir)
-        b = builds[suite.toplevel]
-        env = {"COUNT": str(count)} if suite.name == "uvm" else {}
+            build_dirs.append(builds[key].build_dir)
+        tag = run.name.replace("/", "-")
         try:
-            xml = runner.run(b, suite.test_module, seed, None, env, tag=suite.name)
+            xml = runner.run(builds[key], run.module, seed, list(run.tests) or None, entry.environment(count), tag=tag)
         except (Exception, SystemExit) as exc:
-            out.suites[suite.name] = {"tests": 0, "failed": ["<simulation died>"], "messages": [str(exc)]}
+            out.suites[run.name] = {"tests": 0, "failed": ["<simulation died>"], "messages": [str(exc)]}
             continue
-        shutil.copy(xml, dest / f"{suite.name}.results.xml")
+        shutil.copy(xml, dest / f"{tag}.results.xml")
         rows = runner.read_results(xml)
         bad = [r for r in rows if not r.passed]
-        out.suites[suite.name] = {"tests": len(rows), "failed": [r.name for r in bad],
-                                  "messages": [r.message[:300] for r in bad]}
+        out.suites[run.name] = {"tests": len(rows), "failed": [r.name for r in bad],
+                                "messages": [r.message[:300] for r in bad]}
         if not rows:
-            out.suites[suite.name]["failed"] = ["<no test ran>"]
+            out.suites[run.name]["failed"] = ["<no test ran>"]
     out.tests = sum(s["tests"] for s in out.suites.values())
     out.killed_by = [f"{s}:{t}" for s, v in out.suites.items() for t in v["failed"]]
     if mutant is None:
@@ -430,7 +419,7 @@ def _write_report(args, rows: list[Outcome], total: float) -> Path:
     muts = rows[1:]
     report = {
         "sim": args.sim, "seed": args.seed, "count": args.count, "total_time_s": round(total, 1),
-        "suites": {s.name: s.test_module for s in SUITES},
+        "runs": {e.run.name: e.run.module for e in suite_runs()},
         "baseline": asdict(rows[0]) if rows else None,
         "summary": {"mutants": len(muts), "killed": sum(o.status == "KILLED" for o in muts),
                     "survived": [o.name for o in muts if o.status == "SURVIVED"],

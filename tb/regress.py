@@ -3,7 +3,8 @@
 Make variables arrive as environment variables, in cocotb's own spelling:
 ``SIM`` (verilator | icarus), ``TESTCASE`` (a test name or regex), ``SEED`` (reproducible randomization;
 default: a fresh seed, printed), ``WAVES=1`` (FST/VCD waveforms under sim_build/), ``COUNT`` (random items per
-layout family, default 200). Exit status 0 only when every test of every suite passed.
+layout family, default: the suite's count, 200). The runs are the ``sim`` suite of ``tb/testplan.yaml``. Exit
+status 0 only when every test of every run passed.
 """
 from __future__ import annotations
 
@@ -11,62 +12,49 @@ import argparse
 import os
 import random
 import sys
-import time
-from dataclasses import dataclass, field
 
-from tb import runner
+from tb import runner, testplan
 
 
-@dataclass(frozen=True)
-class Suite:
-    """One simulation run: a DUT top, its parameters, and a cocotb test module."""
-
-    name: str
-    toplevel: str
-    test_module: str
-    parameters: dict = field(default_factory=dict)
-    env: dict = field(default_factory=dict)
-
-
-#: The default regression. COUNT (random cubes per layout family) defaults to 200 here.
-REGRESSION: tuple[Suite, ...] = (
-    Suite("desc_validator/random", "desc_validator", "tb.desc_validator.test_validator", env={"COUNT": "40"}),
-    Suite("cube_reader/directed", "cube_reader", "tb.cube_reader.test_directed"),
-    Suite("cube_reader/uvm", "cube_reader", "tb.cube_reader.tests"),
-    Suite("cube_reader/uvm-dw512", "cube_reader", "tb.cube_reader.tests", {"AXI_DATA_W": 512}, {"COUNT_SCALE": "0.25"}),
-)
+def build_run(sim: str, run: testplan.Run, waves: bool = False, rtl_dir=None, config: str | None = None) -> runner.Build:
+    """Compile the build a run needs (one build folder per plan build, shared by its runs)."""
+    return runner.build(sim, run.build.toplevel, config or run.build.name, run.build.parameters, waves=waves,
+                        rtl_dir=rtl_dir)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="make sim", description=__doc__)
     ap.add_argument("--sim", default=os.getenv("SIM", "verilator"), choices=runner.SIMULATORS)
-    ap.add_argument("--suite", action="append", help="only suites whose name contains this text")
+    ap.add_argument("--suite", default="sim", help="the testplan suite to run (default: sim)")
+    ap.add_argument("--run", action="append", help="only runs whose name contains this text")
     args = ap.parse_args(argv)
 
     seed_text = os.getenv("SEED", "").strip()
     seed = int(seed_text) if seed_text else random.SystemRandom().randrange(1, 1 << 31)
     testcase = os.getenv("TESTCASE", "").strip() or None
     waves = os.getenv("WAVES", "0") not in ("", "0")
-    count = os.getenv("COUNT", "").strip() or "200"
+    suite = testplan.load().suite(args.suite)
+    count = os.getenv("COUNT", "").strip() or str(suite.count)
     print(f"regression: SIM={args.sim} SEED={seed} COUNT={count}" + (f" TESTCASE={testcase}" if testcase else "")
           + (" WAVES=1" if waves else ""), flush=True)
 
     rows: list[tuple[str, runner.Result]] = []
     broken: list[str] = []
-    for suite in REGRESSION:
-        if args.suite and not any(s in suite.name for s in args.suite):
+    for entry in suite.runs:
+        run = entry.run
+        if args.run and not any(s in run.name for s in args.run):
             continue
-        config = suite.name.replace("/", "-")
         try:
-            b = runner.build(args.sim, suite.toplevel, config, suite.parameters, waves=waves)
-            xml = runner.run(b, suite.test_module, seed, testcase, {"COUNT": count, **suite.env}, waves=waves)
+            b = build_run(args.sim, run, waves=waves)
+            xml = runner.run(b, run.module, seed, testcase or (list(run.tests) or None), entry.environment(count),
+                             waves=waves, tag=run.name.replace("/", "-"))
             results = runner.read_results(xml)
-        except Exception as exc:  # a build or harness failure is a failed suite, reported in the table
-            broken.append(f"{suite.name}: {type(exc).__name__}: {exc}")
+        except Exception as exc:  # a build or harness failure is a failed run, reported in the table
+            broken.append(f"{run.name}: {type(exc).__name__}: {exc}")
             continue
         if testcase and not results:
             continue
-        rows += [(suite.name, r) for r in results]
+        rows += [(run.name, r) for r in results]
 
     print()
     print(f"{'suite':24s} {'test':58s} {'result':6s} {'sim time':>12s} {'wall':>8s}")

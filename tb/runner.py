@@ -115,8 +115,9 @@ def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | N
     env = {"PYTHONPATH": pythonpath, **{k: str(v) for k, v in (extra_env or {}).items()}}
     env.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
     kwargs = {}
-    if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName)
-        kwargs["test_filter"] = testcase if isinstance(testcase, str) else "|".join(f"(^|\\.){t}$" for t in testcase)
+    if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName[/param=...]);
+        # a list of names selects those tests with all their parametrizations
+        kwargs["test_filter"] = testcase if isinstance(testcase, str) else "|".join(f"(^|\\.){t}(/.*)?$" for t in testcase)
     results = test_dir / "results.xml"
     results.unlink(missing_ok=True)
     # cocotb_tools lets the process environment override extra_env (Make exports its variables, even empty

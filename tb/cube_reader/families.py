@@ -21,6 +21,7 @@ import numpy as np
 import models
 from models import FormatError
 from models.blocked import LAYOUT_ALIGN, LAYOUT_ATOMS, LAYOUT_ELEMS, BlockedCubeDescriptor, Layout
+from models.core.arith import ceil_div, round_up
 
 PAGE = 4096
 
@@ -196,7 +197,7 @@ def _nvdla_feature(rng, dtype, size="small", edge=None, addr_bits=40, gapped=Non
     h = _dim(rng, _hi(size, 5, 12), big=big)
     n = _pick(rng, [1, 1, 1, 2]) if not big else 1
     shape = (n, c, h, w)
-    surfaces = -(-c // epa)
+    surfaces = ceil_div(c, epa)
     gapped = bool(rng.random() < 0.5) if gapped is None else gapped
     ls = w * 32 + _gap(rng, 32, gapped and rng.random() < 0.7)
     ss = h * ls + _gap(rng, 32, gapped and rng.random() < 0.7)
@@ -216,7 +217,7 @@ def _onednn(block: int):
         h = _dim(rng, _hi(size, 5, 12), big=big)
         n = _pick(rng, [1, 1, 2]) if not big else 1
         shape = (n, c, h, w)
-        cb = -(-c // block)
+        cb = ceil_div(c, block)
         gapped = bool(rng.random() < 0.5) if gapped is None else gapped
         opts = {}
         if gapped:
@@ -298,7 +299,7 @@ def synthetic(layout: Layout):
             cn, cc, ch, cw = counts
         align = max(atom, LAYOUT_ALIGN[layout])
         gapped = bool(rng.random() < 0.5) if gapped is None else gapped
-        sh = -(-cw * atom // align) * align + _gap(rng, align, gapped and rng.random() < 0.7)
+        sh = round_up(cw * atom, align) + _gap(rng, align, gapped and rng.random() < 0.7)
         sc = ch * sh + _gap(rng, align, gapped and rng.random() < 0.7)
         sn = cc * sc + _gap(rng, align, gapped and rng.random() < 0.7)
         if huge:

@@ -15,6 +15,7 @@ import numpy as np
 from pyuvm import uvm_sequence_item
 
 from models.blocked import BlockedCubeDescriptor
+from models.core.arith import ceil_div
 
 from .families import Cube
 
@@ -110,7 +111,7 @@ class CubeItem(uvm_sequence_item):
         if self.kind is Kind.ILLEGAL or d is None:
             return 2000
         atoms = d.num_atoms
-        beats = atoms * max(1, -(-d.atom_bytes // bus_bytes)) + atoms
+        beats = atoms * max(1, ceil_div(d.atom_bytes, bus_bytes)) + atoms
         stall = 1 + sum(k != "none" for k in (self.knobs.ar_stall, self.knobs.r_gap, self.knobs.backpressure)) * 4
         return 5000 + beats * 4 * stall + atoms * (self.knobs.latency + 8)
 

@@ -1,193 +1,84 @@
-"""Directed cocotb tests of ``rtl_stubs/cube_reader.sv`` (plain cocotb 2.x, no pyuvm).
+"""Directed cocotb tests of ``rtl_stubs/cube_reader.sv``: a datasheet-like sweep, each a thin sequence of jobs on the
+shared testbench (:class:`tb.cube_reader.env.CubeReaderTB`: memory agent, CSR agent, stream monitor and TREADY
+driver, AXI read checker).
 
-Run by ``tests/sim/test_cube_reader_directed.py`` on Verilator and Icarus. Every test builds its cube by hand:
-random bytes are loaded into a cocotbext-axi ``AxiRamRead`` around the descriptor's footprint, and the expected
-atom stream is ``BlockedCubeDescriptor.gather`` over the same bytes (independent of the RTL). Other oracles,
-all written here independently of the RTL:
+Every test builds its cube by hand: random bytes are loaded around the descriptor's footprint, the job runs
+through ``CubeReaderTB.run_job`` (the same driver code as the pyuvm tests), and what the monitors published is
+checked against oracles written here, independently of the RTL:
 
+* the atom stream is ``BlockedCubeDescriptor.gather`` over the same bytes, with TUSER = {n, c, h, w}, TKEEP and
+  TLAST on the last atom;
 * expected bursts: the atom addresses in stream order merged into maximal contiguous runs, each run's bus words
   split at 4 KB boundaries and at 256 beats (the cases below are chosen so that canonical-order merging and the
   RTL's line/surface/batch merging coincide);
-* every AR: ARSIZE = bus width, ARBURST = INCR, bus-aligned address, no 4 KB crossing;
+* every AR: the shared checker's rules (ARSIZE = bus width, INCR, no 4 KB crossing, only bus words holding an
+  atom) must report nothing;
 * fp16 NaN / infinity counts and the NaN flush recomputed with numpy on the expected atoms;
 * illegal descriptors: ERROR == ``BlockedCubeDescriptor.error_bits(AXI_ADDR_W)`` and no AR at all.
-
-Register offsets and fields come from ``tb.regmap`` (the parsed ``dla_pkg.sv``).
 """
 from __future__ import annotations
 
-import itertools
-import logging
 import random
-from dataclasses import dataclass
 
 import cocotb
 import numpy as np
-from cocotb.clock import Clock
-from cocotb.triggers import ReadOnly, RisingEdge
-from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiRamRead, AxiReadBus, AxiResp
+from cocotb.triggers import ClockCycles
+from cocotbext.axi import AxiResp
 
 from models.blocked import BlockedCubeDescriptor, Layout
-from tb import regmap as rm
+from models.core.arith import ceil_div
+from models.core.fp16 import fp16_classes
 
-MEM_SIZE = 1 << 24
-GUARD = 0xA5
+from tb.agents import stalls
 
-
-# ---------------------------------------------------------------------------------------------- bus models
-class FaultyRam(AxiRamRead):
-    """AxiRamRead that answers SLVERR (or DECERR with ``decerr``) for bus words inside ``poison``."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.poison = range(0)
-        self.decerr = False
-        send = self.r_channel.send
-
-        async def send_with_decerr(r):
-            if self.decerr and int(r.rresp) == int(AxiResp.SLVERR):
-                r.rresp = AxiResp.DECERR
-            await send(r)
-
-        self.r_channel.send = send_with_decerr
-
-    async def _read(self, address, length):
-        if address < self.poison.stop and address + length > self.poison.start:
-            raise RuntimeError(f"poisoned bus word 0x{address:x}")  # -> RRESP SLVERR
-        return await super()._read(address, length)
+from .registers import JobStatus, program
+from .env import CubeReaderTB
+from .items import CubeItem, Kind, Knobs
+from .registers import REGS as rm
+from .scoreboard import decode_user
 
 
-@dataclass
-class Beat:
-    cycle: int
+class Directed:
+    """The shared TB plus one subscriber of its ports, and the oracles of the directed tests."""
 
-
-@dataclass
-class Ar:
-    cycle: int
-    addr: int
-    len: int
-    size: int
-    burst: int
-
-
-@dataclass
-class Atom:
-    data: int
-    keep: int
-    user: int
-    last: int
-
-
-class CubeReaderTB:
     def __init__(self, dut) -> None:
         self.dut = dut
-        self.bw = len(dut.m_axi_rdata) // 8
-        self.aw = len(dut.m_axi_araddr)
-        self.ab = len(dut.m_axis_tkeep)
-        Clock(dut.clk, 10, unit="ns").start(start_high=False)
-        dut.rst.value = 1
-        dut.m_axis_tready.value = 1
-        for bus in ("m_axi", "s_axil"):     # the BFMs log every transfer at INFO
-            logging.getLogger(f"cocotb.{dut._name}.{bus}").setLevel(logging.WARNING)
-        self.ram = FaultyRam(AxiReadBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=MEM_SIZE)
-        self.csr = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
-        self.tready = None          # iterator of 0/1 per cycle, None = always ready
-        self.cycle = 0
-        self.irq_rises = 0
-        self.clear()
-        cocotb.start_soon(self._monitor())
-        cocotb.start_soon(self._drive_tready())
-
-    def clear(self) -> None:
-        self.ars: list[Ar] = []
-        self.beats: list[Beat] = []
-        self.atoms: list[Atom] = []
-
-    # ------------------------------------------------------------------ monitors / drivers
-    async def _monitor(self) -> None:
-        d = self.dut
-        irq_prev = 0
-        while True:
-            await RisingEdge(d.clk)
-            await ReadOnly()
-            self.cycle += 1
-            if int(d.rst.value):
-                irq_prev = 0
-                continue
-            irq = int(d.irq.value)
-            if irq and not irq_prev:
-                self.irq_rises += 1
-            irq_prev = irq
-            if int(d.m_axi_arvalid.value) and int(d.m_axi_arready.value):
-                self.ars.append(Ar(self.cycle, d.m_axi_araddr.value.to_unsigned(), d.m_axi_arlen.value.to_unsigned(),
-                                   d.m_axi_arsize.value.to_unsigned(), d.m_axi_arburst.value.to_unsigned()))
-            if int(d.m_axi_rvalid.value) and int(d.m_axi_rready.value):
-                self.beats.append(Beat(self.cycle))
-            if int(d.m_axis_tvalid.value) and int(d.m_axis_tready.value):
-                self.atoms.append(Atom(d.m_axis_tdata.value.to_unsigned(), d.m_axis_tkeep.value.to_unsigned(),
-                                       d.m_axis_tuser.value.to_unsigned(), int(d.m_axis_tlast.value)))
-
-    async def _drive_tready(self) -> None:
-        while True:
-            await RisingEdge(self.dut.clk)
-            self.dut.m_axis_tready.value = next(self.tready) if self.tready is not None else 1
-
-    async def reset(self, cycles: int = 4) -> None:
-        self.dut.rst.value = 1
-        for _ in range(cycles):
-            await RisingEdge(self.dut.clk)
-        self.dut.rst.value = 0
-        for _ in range(2):
-            await RisingEdge(self.dut.clk)
-
-    async def cycles(self, n: int) -> None:
-        for _ in range(n):
-            await RisingEdge(self.dut.clk)
-
-    # ------------------------------------------------------------------ memory and registers
-    def load(self, d: BlockedCubeDescriptor, rng: np.random.Generator, guard: int = 256) -> tuple[int, np.ndarray]:
-        """Random bytes over the descriptor's footprint (gaps included) and GUARD bytes around it."""
-        lo = d.base - guard
-        img = rng.integers(0, 256, size=d.extent + 2 * guard, dtype=np.uint8)
-        img[:guard] = GUARD
-        img[-guard:] = GUARD
-        self.ram.write(lo, img.tobytes())
-        return lo, img
+        self.tb = CubeReaderTB(dut, np.random.default_rng(cocotb.RANDOM_SEED))
+        self.log = self.tb.observe()
+        self.bw = self.tb.bus_bytes
+        self.aw = self.tb.addr_bits
+        self.csr = self.tb.csr
+        self.seen: dict[str, list] = {}
 
     async def reg(self, name: str) -> int:
-        return await self.csr.read_dword(rm.REG[name])
+        return await self.csr.read(name)
 
-    async def program(self, d: BlockedCubeDescriptor, nan_to_zero: bool = False) -> None:
-        w = self.csr.write_dword
-        await w(rm.REG["CFG"], rm.cfg_word(int(d.layout), d.fp16, nan_to_zero))
-        await w(rm.REG["BASE_LO"], d.base & 0xFFFFFFFF)
-        await w(rm.REG["BASE_HI"], (d.base >> 32) & 0xFFFFFFFF)
-        for reg, value in (("ATOM_BYTES", d.atom_bytes), ("ELEM_BYTES", d.elem_bytes), ("COUNT_W", d.count_w),
-                           ("COUNT_H", d.count_h), ("COUNT_C", d.count_c), ("COUNT_N", d.count_n),
-                           ("STRIDE_H", d.stride_h), ("STRIDE_C", d.stride_c), ("STRIDE_N", d.stride_n)):
-            await w(rm.REG[reg], value & 0xFFFFFFFF)
+    def load(self, d: BlockedCubeDescriptor, rng: np.random.Generator, guard: int = 256) -> tuple[int, np.ndarray]:
+        """Random bytes over the descriptor's footprint (gaps included), 0xA5 guard bands around it."""
+        img = rng.integers(0, 256, size=d.extent, dtype=np.uint8)
+        self.tb.mem.load(d.base, img, guard=guard)
+        return d.base, img
 
-    async def run(self, timeout: int = 100_000) -> dict[str, int]:
-        """START, wait for the DONE interrupt, return the status registers."""
-        self.clear()
-        rises = self.irq_rises
-        await self.csr.write_dword(rm.REG["CTRL"], rm.CTRL_START)
-        start = self.cycle
-        while self.irq_rises == rises:
-            await RisingEdge(self.dut.clk)
-            assert self.cycle - start < timeout, f"no DONE after {timeout} cycles"
-        await self.cycles(2)
-        return {k: await self.reg(k) for k in ("STATUS", "ERROR", "ATOMS_SENT", "NAN_COUNT", "INF_COUNT",
-                                                "CYCLES", "BEATS")}
+    async def run(self, d: BlockedCubeDescriptor, nan_to_zero: bool = False, knobs: Knobs | None = None,
+                  faults=(), kind: Kind = Kind.CUBE) -> JobStatus:
+        """One job through the shared driver code; the monitors' transactions land in ``self.seen``."""
+        item = CubeItem("directed")
+        item.kind, item.desc, item.nan_to_zero = kind, d, nan_to_zero
+        item.knobs = knobs or Knobs()
+        item.faults = list(faults)
+        self.log.take()
+        await self.tb.run_job(item)
+        self.seen = self.log.take()
+        assert item.status.done, f"no DONE: {item.status}"
+        assert not item.csr_violations, item.csr_violations
+        return item.status
 
-    # ------------------------------------------------------------------ checks
+    @property
+    def ars(self):
+        return self.seen["ar"]
+
     def check_ars(self) -> None:
-        for a in self.ars:
-            assert a.size == (self.bw - 1).bit_length(), f"ARSIZE {a.size} is not the bus width: {a}"
-            assert a.burst == 1, f"ARBURST {a.burst} is not INCR: {a}"
-            assert a.addr % self.bw == 0, f"AR address not bus aligned: {a}"
-            assert (a.addr % 4096) + (a.len + 1) * self.bw <= 4096, f"burst crosses 4 KB: 0x{a.addr:x} len {a.len}"
+        assert not self.seen["violations"], f"protocol/footprint violations: {self.seen['violations'][:3]}"
 
     def expected_bursts(self, d: BlockedCubeDescriptor) -> list[tuple[int, int]]:
         """(address, arlen) of every burst: maximal contiguous runs of atoms split at 4 KB and 256 beats."""
@@ -203,7 +94,7 @@ class CubeReaderTB:
         bursts = []
         for s, e in runs:
             addr = s // self.bw * self.bw
-            beats = (e + self.bw - 1) // self.bw - s // self.bw
+            beats = ceil_div(e, self.bw) - s // self.bw
             while beats:
                 n = min(beats, 256, (4096 - addr % 4096) // self.bw)
                 bursts.append((addr, n - 1))
@@ -211,70 +102,64 @@ class CubeReaderTB:
                 beats -= n
         return bursts
 
-    def expected_atoms(self, d: BlockedCubeDescriptor, img: np.ndarray, img_base: int,
+    @staticmethod
+    def expected_atoms(d: BlockedCubeDescriptor, img: np.ndarray, img_base: int,
                        nan_to_zero: bool = False) -> tuple[np.ndarray, int, int]:
         exp = d.gather(img, img_base).copy()
         nan = inf = 0
         if d.fp16:
             v = exp.view("<u2")
-            exp31 = (v >> 10) & 0x1F == 0x1F
-            is_nan = exp31 & (v & 0x3FF != 0)
-            nan, inf = int(is_nan.sum()), int((exp31 & (v & 0x3FF == 0)).sum())
+            is_nan, is_inf = fp16_classes(v)
+            nan, inf = int(is_nan.sum()), int(is_inf.sum())
             if nan_to_zero:
                 v[is_nan] = 0
         return exp, nan, inf
 
-    def got_atoms(self, a: int) -> np.ndarray:
-        if not self.atoms:
-            return np.zeros((0, a), np.uint8)
-        raw = b"".join(t.data.to_bytes(self.ab, "little")[:a] for t in self.atoms)
-        return np.frombuffer(raw, np.uint8).reshape(-1, a)
-
     def check_stream(self, d: BlockedCubeDescriptor, exp: np.ndarray, count: int | None = None) -> None:
         """The first ``count`` atoms (all by default) arrived, in order, with their keep/user/last."""
         n = d.num_atoms if count is None else count
-        got = self.got_atoms(d.atom_bytes)
-        n_got = len(got)
-        assert n_got == n, f"{n_got} atoms received, want {n}"
-        if n and not np.array_equal(got, exp[:n]):
+        atoms = self.seen["out"]
+        assert len(atoms) == n, f"{len(atoms)} atoms received, want {n}"
+        if not n:
+            return
+        assert all(len(t.data) == d.atom_bytes for t in atoms), "TKEEP does not cover exactly one atom"
+        got = np.frombuffer(b"".join(t.data for t in atoms), np.uint8).reshape(-1, d.atom_bytes)
+        if not np.array_equal(got, exp[:n]):
             i = int(np.argwhere((got != exp[:n]).any(axis=1))[0][0])
-            raise AssertionError(f"atom {i} coord {self.atoms[i].user:#x}: got {got[i].tobytes().hex()} "
+            raise AssertionError(f"atom {i} coord {decode_user(atoms[i].user)}: got {got[i].tobytes().hex()} "
                                  f"want {exp[i].tobytes().hex()}")
         coords = d.coordinates()[:n]
-        for i, (t, (cn, cc, ch, cw)) in enumerate(zip(self.atoms, coords)):
-            want_user = int(cn) << 48 | int(cc) << 32 | int(ch) << 16 | int(cw)
-            assert t.user == want_user, f"atom {i}: tuser {t.user:#x}, want {want_user:#x}"
-            assert t.keep == (1 << d.atom_bytes) - 1, f"atom {i}: tkeep {t.keep:#x}"
-            want_last = int(count is None and i == n - 1)
-            got_last = t.last
-            assert got_last == want_last, f"atom {i}: tlast {got_last}, want {want_last}"
+        for i, (t, want) in enumerate(zip(atoms, coords)):
+            assert decode_user(t.user) == tuple(int(v) for v in want), \
+                f"atom {i}: tuser {decode_user(t.user)}, want {tuple(int(v) for v in want)}"
+            want_last = count is None and i == n - 1
+            assert t.last == want_last, f"atom {i}: tlast {int(t.last)}, want {int(want_last)}"
 
     async def check_good_job(self, d: BlockedCubeDescriptor, img: np.ndarray, img_base: int,
-                             nan_to_zero: bool = False) -> dict[str, int]:
-        await self.program(d, nan_to_zero)
-        st = await self.run()
+                             nan_to_zero: bool = False, knobs: Knobs | None = None) -> JobStatus:
+        st = await self.run(d, nan_to_zero, knobs)
         exp, nan, inf = self.expected_atoms(d, img, img_base, nan_to_zero)
-        assert st["ERROR"] == 0, f"ERROR {st['ERROR']:#x} ({rm.decode_errors(st['ERROR'])}) on a legal job"
-        assert st["STATUS"] == rm.STATUS_DONE, f"STATUS {st['STATUS']:#x}"
+        assert st.error == 0, f"ERROR {st.error:#x} ({rm.decode_errors(st.error)}) on a legal job"
+        assert st.status == rm.STATUS_DONE, f"STATUS {st.status:#x}"
         self.check_stream(d, exp)
         self.check_ars()
         bursts = self.expected_bursts(d)
         got = [(a.addr, a.len) for a in self.ars]
         assert got == bursts, f"bursts {[(hex(a), l) for a, l in got][:8]}.., want {[(hex(a), l) for a, l in bursts][:8]}.."
         n_beats = sum(l + 1 for _, l in bursts)
-        assert len(self.beats) == n_beats, f"{len(self.beats)} R beats, want {n_beats}"
-        assert st["BEATS"] == n_beats, f"BEATS {st['BEATS']}, want {n_beats}"
-        assert st["ATOMS_SENT"] == d.num_atoms, f"ATOMS_SENT {st['ATOMS_SENT']}, want {d.num_atoms}"
-        assert (st["NAN_COUNT"], st["INF_COUNT"]) == (nan, inf), \
-            f"NAN/INF {st['NAN_COUNT']}/{st['INF_COUNT']}, want {nan}/{inf}"
-        assert st["CYCLES"] >= n_beats, f"CYCLES {st['CYCLES']} < beats {n_beats}"
+        assert len(self.seen["r"]) == n_beats, f"{len(self.seen['r'])} R beats, want {n_beats}"
+        assert st.beats == n_beats, f"BEATS {st.beats}, want {n_beats}"
+        assert st.atoms_sent == d.num_atoms, f"ATOMS_SENT {st.atoms_sent}, want {d.num_atoms}"
+        assert (st.nan_count, st.inf_count) == (nan, inf), \
+            f"NAN/INF {st.nan_count}/{st.inf_count}, want {nan}/{inf}"
+        assert st.cycles >= n_beats, f"CYCLES {st.cycles} < beats {n_beats}"
         return st
 
 
-async def setup(dut) -> CubeReaderTB:
-    tb = CubeReaderTB(dut)
-    await tb.reset()
-    return tb
+async def setup(dut) -> Directed:
+    t = Directed(dut)
+    await t.tb.reset()
+    return t
 
 
 def nvdla_feature(w: int, h: int, groups: int, n: int = 1, base: int = 0x10000, line_gap: int = 0,
@@ -290,15 +175,6 @@ def rng_for(test: str) -> np.random.Generator:
     return np.random.default_rng([cocotb.RANDOM_SEED & 0xFFFFFFFF, sum(map(ord, test))])
 
 
-def stall_pattern(kind: str, seed: int):
-    if kind == "random":
-        r = random.Random(seed)
-        return iter(lambda: int(r.random() < 0.5), None)
-    if kind == "quarter":
-        return itertools.cycle([0, 0, 0, 1])
-    raise ValueError(kind)
-
-
 # ---------------------------------------------------------------------------------------------- tests
 @cocotb.test(timeout_time=2, timeout_unit="ms")
 async def registers(dut):
@@ -309,27 +185,28 @@ async def registers(dut):
     assert params & 0xFFFF == tb.bw * 8 and params >> 24 == tb.aw, f"PARAMS {params:#x}"
     assert (params >> 16) & 0xFF >= 1
     assert await tb.reg("STATUS") == 0 and await tb.reg("ERROR") == 0 and int(dut.irq.value) == 0
-    await tb.csr.write_dword(rm.REG["CFG"], 0xFFFFFFFF)
+    axil = tb.csr.axil          # raw AXI4-Lite access: byte strobes and unmapped offsets
+    await axil.write_dword(rm.REG["CFG"], 0xFFFFFFFF)
     assert await tb.reg("CFG") == rm.cfg_word(0xF, True, True), "CFG keeps only LAYOUT/FP16/NAN_TO_ZERO"
     for i, name in enumerate(("BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C",
                               "COUNT_N", "STRIDE_H", "STRIDE_C", "STRIDE_N")):
         value = (0x9E3779B9 * (i + 1)) & 0xFFFFFFFF
-        await tb.csr.write_dword(rm.REG[name], value)
+        await axil.write_dword(rm.REG[name], value)
         assert await tb.reg(name) == value, name
-    await tb.csr.write(rm.REG["STRIDE_H"] + 1, b"\xab")      # WSTRB 0b0010: one byte changes
+    await axil.write(rm.REG["STRIDE_H"] + 1, b"\xab")      # WSTRB 0b0010: one byte changes
     want = (0x9E3779B9 * 9) & 0xFFFFFFFF & ~0xFF00 | 0xAB00
     assert await tb.reg("STRIDE_H") == want, "byte strobes"
-    await tb.csr.write_dword(rm.REG["ID"], 0)
+    await axil.write_dword(rm.REG["ID"], 0)
     assert await tb.reg("ID") == rm.ID, "ID is read-only"
     assert await tb.reg("CTRL") == 0, "CTRL reads 0"
     last = max(rm.REG.values())
-    r = await tb.csr.read(last + 4, 4)
+    r = await axil.read(last + 4, 4)
     assert int(r.resp) == int(AxiResp.SLVERR), f"read of unmapped 0x{last + 4:x}: {r.resp}"
-    w = await tb.csr.write(0xFC, b"\x01\x00\x00\x00")
+    w = await axil.write(0xFC, b"\x01\x00\x00\x00")
     assert int(w.resp) == int(AxiResp.SLVERR), f"write of unmapped 0xFC: {w.resp}"
-    r = await tb.csr.read(rm.REG["COUNT_W"], 4)
+    r = await axil.read(rm.REG["COUNT_W"], 4)
     assert int(r.resp) == int(AxiResp.OKAY)
-    assert not tb.ars, "register accesses issued AXI reads"
+    assert not tb.log.take()["ar"], "register accesses issued AXI reads"
 
 
 @cocotb.test(timeout_time=5, timeout_unit="ms")
@@ -340,7 +217,7 @@ async def packed_nvdla_int8(dut):
     lo, img = tb.load(d, rng_for("packed"))
     st = await tb.check_good_job(d, img, lo)
     assert len(tb.ars) == -(-d.num_atoms * 32 // 4096), f"{len(tb.ars)} bursts for one packed run"
-    assert int(dut.irq.value) == 1 and st["STATUS"] == rm.STATUS_DONE
+    assert int(dut.irq.value) == 1 and st.status == rm.STATUS_DONE
 
 
 @cocotb.test(timeout_time=5, timeout_unit="ms")
@@ -405,7 +282,7 @@ async def four_kb_boundary(dut, case):
 
 
 @cocotb.test(timeout_time=10, timeout_unit="ms")
-@cocotb.parametrize(case=["nvdla_32", "mace_8", "op_128"], stall=["random", "quarter"])
+@cocotb.parametrize(case=["nvdla_32", "mace_8", "op_128"], stall=["half", "quarter"])
 async def backpressure(dut, case, stall):
     """m_axis_tready stalls, RVALID gaps and ARREADY stalls: no atom lost or duplicated."""
     tb = await setup(dut)
@@ -413,10 +290,7 @@ async def backpressure(dut, case, stall):
          "mace_8": ATOM_CASES["mace_a8"],
          "op_128": ATOM_CASES["op_a128"]}[case]
     lo, img = tb.load(d, rng_for(case + stall))
-    tb.tready = stall_pattern(stall, cocotb.RANDOM_SEED)
-    tb.ram.r_channel.set_pause_generator(stall_pattern("random", cocotb.RANDOM_SEED + 1))
-    tb.ram.ar_channel.set_pause_generator(stall_pattern("random", cocotb.RANDOM_SEED + 2))
-    await tb.check_good_job(d, img, lo)
+    await tb.check_good_job(d, img, lo, knobs=Knobs(ar_stall="half", r_gap="half", backpressure=stall))
 
 
 @cocotb.test(timeout_time=10, timeout_unit="ms")
@@ -434,28 +308,23 @@ async def bus_error(dut, resp, case):
     # so the error must stop the issue of the remaining line runs
     k0 = 10 if case == "nvdla_32" else len(addrs) // 2
     word = (addrs[k0] + d.atom_bytes - 1) // tb.bw * tb.bw
-    tb.ram.poison = range(word, word + tb.bw)
-    tb.ram.decerr = resp == "DECERR"
-    if case == "nvdla_32":
-        tb.tready = stall_pattern("random", cocotb.RANDOM_SEED)
-    await tb.program(d)
-    st = await tb.run()
+    knobs = Knobs(backpressure="half" if case == "nvdla_32" else "none")
+    st = await tb.run(d, knobs=knobs, faults=[(word, word + tb.bw, resp)], kind=Kind.BUS_ERROR)
     want_bit = rm.BUS_DECERR if resp == "DECERR" else rm.BUS_SLVERR
-    assert st["ERROR"] == want_bit, f"ERROR {st['ERROR']:#x}, want {want_bit:#x}"
-    assert st["STATUS"] == rm.STATUS_DONE | rm.STATUS_ERROR, f"STATUS {st['STATUS']:#x}"
+    assert st.error == want_bit, f"ERROR {st.error:#x}, want {want_bit:#x}"
+    assert st.status == rm.STATUS_DONE | rm.STATUS_ERROR, f"STATUS {st.status:#x}"
     first_bad = next(i for i, a in enumerate(addrs) if a < word + tb.bw and a + d.atom_bytes > word)
     exp, _, _ = tb.expected_atoms(d, img, lo)
     tb.check_stream(d, exp, count=first_bad)
-    assert st["ATOMS_SENT"] == first_bad
+    assert st.atoms_sent == first_bad
     tb.check_ars()
     issued = sum(a.len + 1 for a in tb.ars)
-    assert len(tb.beats) == issued == st["BEATS"], f"beats {len(tb.beats)}/{st['BEATS']}, issued {issued}"
+    served = len(tb.seen["r"])
+    assert served == issued == st.beats, f"beats {served}/{st.beats}, issued {issued}"
     if case == "nvdla_32":
         total = sum(l + 1 for _, l in tb.expected_bursts(d))
         assert issued < total, f"all {total} beats were read although the error came in the second line"
     # the next job on the same descriptor completes
-    tb.ram.poison = range(0)
-    tb.tready = None
     await tb.check_good_job(d, img, lo)
 
 
@@ -466,16 +335,16 @@ async def reset_mid_job(dut, when):
     tb = await setup(dut)
     d = nvdla_feature(16, 8, 3, 1, base=0x70000, line_gap=32)
     lo, img = tb.load(d, rng_for(f"reset{when}"))
-    tb.tready = stall_pattern("random", cocotb.RANDOM_SEED)
-    await tb.program(d)
-    await tb.csr.write_dword(rm.REG["CTRL"], rm.CTRL_START)
-    await tb.cycles(when)
+    tb.tb.ready.set(stalls.profile("half", tb.tb.rng))
+    await program(tb.csr, d)
+    await tb.csr.start()
+    await ClockCycles(dut.clk, when)
     assert int(dut.irq.value) == 0
-    await tb.reset(3)
-    tb.tready = None
+    await tb.tb.reset(3)
+    tb.tb.ready.set(None)
     assert await tb.reg("STATUS") == 0
     assert await tb.reg("COUNT_W") == 0, "reset clears the descriptor registers"
-    await tb.cycles(5)
+    await ClockCycles(dut.clk, 5)
     assert int(dut.m_axi_arvalid.value) == 0 and int(dut.m_axis_tvalid.value) == 0
     await tb.check_good_job(d, img, lo)
 
@@ -486,23 +355,25 @@ async def start_while_busy(dut):
     tb = await setup(dut)
     d = nvdla_feature(8, 4, 2, 1, base=0x90000, line_gap=32)
     lo, img = tb.load(d, rng_for("start_busy"))
-    tb.tready = stall_pattern("quarter", 0)
-    await tb.program(d)
-    tb.clear()
-    rises = tb.irq_rises
-    await tb.csr.write_dword(rm.REG["CTRL"], rm.CTRL_START)
-    await tb.cycles(20)
+    tb.tb.ready.set(stalls.profile("quarter", tb.tb.rng))
+    tb.tb.reads.expect(tb.tb.regions(d))
+    await program(tb.csr, d)
+    tb.log.take()
+    await tb.csr.start()
+    await ClockCycles(dut.clk, 20)
     assert await tb.reg("STATUS") == rm.STATUS_BUSY
-    await tb.csr.write_dword(rm.REG["COUNT_W"], 1)          # the running job latched its descriptor
-    await tb.csr.write_dword(rm.REG["CTRL"], rm.CTRL_START)
-    while tb.irq_rises == rises:
-        await RisingEdge(dut.clk)
-    n_ars = len(tb.ars)
-    await tb.cycles(100)
-    assert tb.irq_rises == rises + 1 and len(tb.ars) == n_ars, "a second job ran"
+    await tb.csr.write("COUNT_W", 1)          # the running job latched its descriptor
+    await tb.csr.start()
+    done, _ = await tb.csr.wait_done(20_000)
+    assert done, "no DONE"
+    n_ars = len(tb.log["ar"])
+    await ClockCycles(dut.clk, 100)
+    assert int(dut.irq.value) == 1 and len(tb.log["ar"]) == n_ars, "a second job ran (DONE dropped or new reads)"
     assert await tb.reg("STATUS") == rm.STATUS_DONE
+    tb.seen = tb.log.take()
     exp, _, _ = tb.expected_atoms(d, img, lo)
     tb.check_stream(d, exp)
+    tb.check_ars()
     assert [(a.addr, a.len) for a in tb.ars] == tb.expected_bursts(d)
 
 
@@ -556,16 +427,17 @@ def _random_illegal(rng: random.Random, aw: int) -> BlockedCubeDescriptor:
             return d
 
 
-async def _check_illegal(tb: CubeReaderTB, name: str, d: BlockedCubeDescriptor) -> None:
+async def _check_illegal(tb: Directed, name: str, d: BlockedCubeDescriptor) -> None:
     want = d.error_bits(tb.aw)
     assert want, f"{name}: the model accepts {d}"
-    await tb.program(d)
-    st = await tb.run(timeout=500)
-    assert st["ERROR"] == want, (f"{name}: ERROR {st['ERROR']:#x} {rm.decode_errors(st['ERROR'])}, want {want:#x} "
-                                 f"{d.errors(tb.aw)} for {d}")
-    assert st["STATUS"] == rm.STATUS_DONE | rm.STATUS_ERROR, f"{name}: STATUS {st['STATUS']:#x}"
-    assert not tb.ars and not tb.beats and not tb.atoms, f"{name}: AXI traffic for an illegal descriptor"
-    assert st["ATOMS_SENT"] == 0 and st["BEATS"] == 0
+    st = await tb.run(d, kind=Kind.ILLEGAL)
+    assert st.error == want, (f"{name}: ERROR {st.error:#x} {rm.decode_errors(st.error)}, want {want:#x} "
+                              f"{d.errors(tb.aw)} for {d}")
+    assert st.status == rm.STATUS_DONE | rm.STATUS_ERROR, f"{name}: STATUS {st.status:#x}"
+    seen = tb.seen
+    assert not seen["ar"] and not seen["r"] and not seen["out"] and not seen["violations"], \
+        f"{name}: AXI traffic for an illegal descriptor: {seen['violations'][:1]}"
+    assert st.atoms_sent == 0 and st.beats == 0
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
@@ -599,9 +471,9 @@ async def fp16_nan_inf(dut, nan_to_zero):
     specials = np.array([0x7C00, 0xFC00, 0x7C01, 0xFE00, 0x7FFF, 0xFFFF, 0x7BFF, 0x0001], np.uint16)
     pick = rng.random(v.size) < 0.25      # also lands in gaps and guards: those must not be counted
     v[pick] = rng.choice(specials, size=int(pick.sum()))
-    tb.ram.write(lo, img.tobytes())
+    tb.tb.mem.mem.write(lo, img)
     st = await tb.check_good_job(d, img, lo, nan_to_zero=nan_to_zero)
-    assert st["NAN_COUNT"] > 0 and st["INF_COUNT"] > 0
+    assert st.nan_count > 0 and st.inf_count > 0
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
@@ -614,11 +486,12 @@ async def bus_utilization(dut):
     d = nvdla_feature(56, 56, 2, 1, base=0x100000)
     lo, img = tb.load(d, rng_for("util"))
     st = await tb.check_good_job(d, img, lo)
+    beats = tb.seen["r"]
     first_ar = tb.ars[0].cycle
-    last_beat = tb.beats[-1].cycle
-    util = len(tb.beats) / (last_beat - first_ar + 1)
+    last_beat = beats[-1].cycle
+    util = len(beats) / (last_beat - first_ar + 1)
     bound = 0.95 * min(1.0, d.atom_bytes / tb.bw)
     dut._log.info("bus utilization: %d beats in %d cycles from first AR to last R beat = %.4f (CYCLES %d, "
-                  "%d-bit bus, bound %.3f)", len(tb.beats), last_beat - first_ar + 1, util, st["CYCLES"],
+                  "%d-bit bus, bound %.3f)", len(beats), last_beat - first_ar + 1, util, st.cycles,
                   tb.bw * 8, bound)
     assert util >= bound, f"bus utilization {util:.3f} < {bound:.3f}"

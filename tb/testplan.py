@@ -1,0 +1,177 @@
+"""The testplan as data: ``tb/testplan.yaml`` read into builds, runs, suites and testpoints.
+
+The one list of what runs where: ``make sim`` (``tb.regress``), ``make mutants`` (``tb.mutants``), ``make test``
+(``tests/sim/test_suites.py``) and the regression report all take their runs from a named suite here.
+:func:`problems` is the plan's self-check (``tests/sim/test_testplan.py``): every test of every run's module is in a
+testpoint, every testpoint has tests, and every name (test, run, build, covergroup) exists.
+
+Tests are found without a simulator by reading each cocotb module's source (:func:`module_tests`): functions
+decorated with ``@cocotb.test`` and classes decorated with ``@pyuvm.test``.
+"""
+from __future__ import annotations
+
+import ast
+import importlib.util
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+import yaml
+
+PLAN_PATH = Path(__file__).resolve().parent / "testplan.yaml"
+SUITE_NAMES = ("smoke", "sim", "nightly", "mutants")
+
+
+@dataclass(frozen=True)
+class Build:
+    name: str
+    toplevel: str
+    parameters: dict
+    rtl: Optional[frozenset[str]]     # RTL files the build's results depend on (None: all of rtl_stubs/)
+
+
+@dataclass(frozen=True)
+class Run:
+    name: str
+    build: Build
+    module: str
+    tests: tuple[str, ...] = ()       # a subset of the module's tests (empty: all of them)
+    env: dict = field(default_factory=dict)
+    artifacts: tuple[str, ...] = ()   # files each run must leave in its run folder
+
+    @property
+    def block(self) -> str:
+        return self.name.split("/", 1)[0]
+
+    def expected_tests(self) -> set[str]:
+        return set(self.tests) if self.tests else set(module_tests(self.module))
+
+
+@dataclass(frozen=True)
+class SuiteRun:
+    run: Run
+    env: dict                          # the run's env, then the suite entry's env (a COUNT here is fixed)
+
+    def environment(self, count: int | str) -> dict:
+        """Variables of this run: COUNT (the suite's or the user's) unless the run fixes it, then its own env."""
+        return {"COUNT": str(count), **self.env}
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    count: int
+    reseeds: int
+    runs: tuple[SuiteRun, ...]
+
+
+@dataclass(frozen=True)
+class Testpoint:
+    name: str
+    desc: str
+    stimulus: str
+    checks: str
+    tests: tuple[str, ...]
+    covergroups: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    builds: dict
+    runs: dict
+    suites: dict
+    testpoints: tuple[Testpoint, ...]
+
+    def suite(self, name: str) -> Suite:
+        if name not in self.suites:
+            raise KeyError(f"no suite {name!r} in {PLAN_PATH.name}; suites: {', '.join(self.suites)}")
+        return self.suites[name]
+
+
+def _strs(values) -> dict:
+    return {str(k): str(v) for k, v in (values or {}).items()}
+
+
+def load(path: Path = PLAN_PATH) -> Plan:
+    """Read and cross-link the plan (a name that does not exist raises ValueError)."""
+    raw = yaml.safe_load(Path(path).read_text())
+    builds = {n: Build(n, b["toplevel"], dict(b.get("parameters") or {}),
+                       frozenset(b["rtl"]) if b.get("rtl") else None) for n, b in raw["builds"].items()}
+    runs = {}
+    for n, r in raw["runs"].items():
+        if r["build"] not in builds:
+            raise ValueError(f"run {n}: no build {r['build']!r}")
+        runs[n] = Run(n, builds[r["build"]], r["module"], tuple(r.get("tests") or ()), _strs(r.get("env")),
+                      tuple(r.get("artifacts") or ()))
+    suites = {}
+    for n, s in raw["suites"].items():
+        entries = []
+        for e in s["runs"]:
+            e = {"run": e} if isinstance(e, str) else e
+            if e["run"] not in runs:
+                raise ValueError(f"suite {n}: no run {e['run']!r}")
+            run = runs[e["run"]]
+            entries.append(SuiteRun(run, {**run.env, **_strs(e.get("env"))}))
+        suites[n] = Suite(n, int(s.get("count", 8)), int(s.get("reseeds", 1)), tuple(entries))
+    tps = tuple(Testpoint(t["name"], " ".join(str(t.get("desc", "")).split()), str(t.get("stimulus", "")),
+                          str(t.get("checks", "")), tuple(t.get("tests") or ()), tuple(t.get("covergroups") or ()))
+                for t in raw["testpoints"])
+    return Plan(builds, runs, suites, tps)
+
+
+@lru_cache(maxsize=None)
+def module_tests(module: str) -> tuple[str, ...]:
+    """Names of the cocotb tests a module defines (``@cocotb.test`` functions, ``@pyuvm.test`` classes)."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ValueError(f"test module {module} not found")
+    tree = ast.parse(Path(spec.origin).read_text())
+    out = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for dec in node.decorator_list:
+            target = dec.func if isinstance(dec, ast.Call) else dec
+            if isinstance(target, ast.Attribute) and target.attr == "test" and \
+                    isinstance(target.value, ast.Name) and target.value.id in ("cocotb", "pyuvm"):
+                out.append(node.name)
+    return tuple(out)
+
+
+def test_id(module: str, test: str) -> str:
+    """``tb.cube_reader.tests`` + ``RandomCubeTest`` -> ``cube_reader.tests::RandomCubeTest``."""
+    return f"{module.removeprefix('tb.')}::{test}"
+
+
+def all_test_ids(plan: Plan) -> dict[str, str]:
+    """Every test of every module a run uses: id -> module."""
+    return {test_id(r.module, t): r.module for r in plan.runs.values() for t in module_tests(r.module)}
+
+
+def testpoints_of(plan: Plan, module: str, test: str) -> list[str]:
+    tid = test_id(module, test.split("/", 1)[0])
+    return [tp.name for tp in plan.testpoints if tid in tp.tests]
+
+
+def problems(plan: Plan, covergroups: Optional[set[str]] = None) -> list[str]:
+    """Everything wrong with the plan; ``covergroups``: the names the coverage models define (checked if given)."""
+    out: list[str] = []
+    ids = all_test_ids(plan)
+    planned = {t for tp in plan.testpoints for t in tp.tests}
+    out += [f"test {t} is in no testpoint" for t in sorted(set(ids) - planned)]
+    out += [f"testpoint {tp.name} has no test" for tp in plan.testpoints if not tp.tests]
+    out += [f"testpoint {tp.name} names {t}, which no run's module defines" for tp in plan.testpoints
+            for t in tp.tests if t not in ids]
+    names = [tp.name for tp in plan.testpoints]
+    out += [f"testpoint {n} defined twice" for n in sorted({n for n in names if names.count(n) > 1})]
+    for r in plan.runs.values():
+        missing = set(r.tests) - set(module_tests(r.module))
+        out += [f"run {r.name} lists {t}, which {r.module} does not define" for t in sorted(missing)]
+    used = {e.run.name for s in plan.suites.values() for e in s.runs}
+    out += [f"run {n} is in no suite" for n in sorted(set(plan.runs) - used)]
+    out += [f"suite {n} is missing" for n in SUITE_NAMES if n not in plan.suites]
+    if covergroups is not None:
+        out += [f"testpoint {tp.name} names covergroup {c}, which no coverage model defines"
+                for tp in plan.testpoints for c in tp.covergroups if c not in covergroups]
+    return out

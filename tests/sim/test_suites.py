@@ -1,0 +1,42 @@
+"""The ``smoke`` suite of ``tb/testplan.yaml`` on Verilator and Icarus: every run of the suite is built and run
+through ``tb.runner`` (cocotb_tools.runner), one pytest item per (simulator, run).
+
+A run fails when any cocotb test fails, when a test the plan expects did not run (a renamed or deleted test cannot
+drop out silently), or when an artifact the plan names (functional coverage XML) was not written. A missing
+simulator fails with an install hint (never skipped).
+
+Environment: SEEDS (comma-separated run seeds, default "1"), COUNT (random items per family; default: the suite's),
+WAVES=1, COCOTB_TEST_FILTER (a test-name regex). Builds: ``sim_build/<sim>/<build>-<xdist worker>/``; each run and
+seed in ``<run>-seed<N>/`` below it. Reproduce one test: ``make sim SIM=<sim> TESTCASE=<test> SEED=<n>``.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tb import regress, runner, testplan
+
+SEEDS = [int(s) for s in (os.getenv("SEEDS") or "1").split(",") if s.strip()]
+WAVES = os.getenv("WAVES", "0") not in ("", "0")
+SUITE = testplan.load().suite("smoke")
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("entry", SUITE.runs, ids=lambda e: e.run.name)
+@pytest.mark.parametrize("sim", runner.SIMULATORS)
+def test_smoke_run(sim: str, entry: testplan.SuiteRun) -> None:
+    run = entry.run
+    b = regress.build_run(sim, run, waves=WAVES)
+    flt = os.getenv("COCOTB_TEST_FILTER") or None
+    env = entry.environment(os.getenv("COUNT", "").strip() or SUITE.count)
+    for seed in SEEDS:
+        xml = runner.run(b, run.module, seed, flt or (list(run.tests) or None), env, waves=WAVES,
+                         tag=run.name.replace("/", "-"))
+        rows = runner.assert_passed(xml)
+        if not flt:
+            ran = {r.name.split("/", 1)[0] for r in rows}
+            missing = run.expected_tests() - ran
+            assert not missing, f"{run.name}: tests missing from the run: {sorted(missing)}"
+        for art in run.artifacts:
+            assert (xml.parent / art).exists(), f"{run.name}: {art} was not written"
