@@ -18,16 +18,14 @@ from typing import Callable, Optional
 
 import cocotb
 import numpy as np
-from pyuvm import ConfigDB, uvm_analysis_port, uvm_subscriber
+from pyuvm import ConfigDB
 
 import models
 from models.core.fp16 import fp16_classes as _fp16_masks
-from tb.agents.analysis import JobLog
+from tb.platform import JobScoreboard
 
 from .items import CubeItem, JobResult, Kind
 from .registers import REGS as regmap
-
-MAX_REPORTS = 20  # detailed reports per run; later errors are counted and summarised
 
 
 def fp16_classes(atoms: np.ndarray, elem_bytes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -129,48 +127,35 @@ def decode_user(user: int) -> tuple[int, int, int, int]:
     return ((user >> 48) & 0xFFFF, (user >> 32) & 0xFFFF, (user >> 16) & 0xFFFF, user & 0xFFFF)
 
 
-class CubeScoreboard(uvm_subscriber):
-    """Checks each finished job (the driver publishes it) against the models, with what the monitors published
-    since the previous job (:meth:`observe` subscribes to the TB's ports); publishes every checked job on ``ap``."""
+class CubeScoreboard(JobScoreboard):
+    """Checks each finished cube job against the models (the pairing with the monitors' transactions, the
+    reporting and the end-of-test checks are the platform's ``JobScoreboard``)."""
 
     def build_phase(self) -> None:
-        self.ap = uvm_analysis_port("ap", self)
-        self.log: Optional[JobLog] = None
+        super().build_phase()
         self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
-        self.checked = 0
         self.atoms_checked = 0
-        self.errors = 0
-        self.reports: list[tuple[str, str]] = []   # (item name, first line of the report)
         self.corrupt: Optional[Callable[[CubeItem, Expected], None]] = None  # self-test hook: corrupt the model
-        self.expect_reports: dict[str, str] = {}  # self-test: item name -> text its report must contain
 
-    def observe(self, tb) -> None:
-        """Subscribe to the TB's monitors and checkers (connect phase)."""
-        self.log = tb.observe()
+    def observed(self, item: CubeItem, seen: dict[str, list]) -> JobResult:
+        return JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
+                         len(seen["r"]), item.inflight_at_done, item.irq_after)
 
-    # ---------------------------------------------------------------- entry point
-    def write(self, item: CubeItem) -> None:
-        seen = self.log.take()
-        item.result = JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
-                                len(seen["r"]), item.inflight_at_done, item.irq_after)
-        self.check(item)
-        self.ap.write(item)
-
-    def check(self, item: CubeItem) -> None:
+    def problems(self, item: CubeItem) -> list[str]:
         exp = expected_for(item, self.addr_bits)
         if self.corrupt is not None:
             exp = exp.copy()
             self.corrupt(item, exp)
-        problems = self.compare(item, exp)
-        self.checked += 1
-        if problems:
-            self.errors += 1
-            head = f"{item.label()}: {problems[0]}"
-            self.reports.append((item.get_name(), head + " | " + " | ".join(problems[1:])))
-            if len(self.reports) <= MAX_REPORTS:
-                body = "\n    ".join(problems[1:])
-                self.logger.error("MISMATCH %s\n    %s\n    desc: %s\n    knobs: %s nan_to_zero=%s\n    reproduce: %s",
-                                  head, body, item.desc, item.knobs, item.nan_to_zero, reproduce_command())
+        return self.compare(item, exp)
+
+    def details(self, item: CubeItem) -> list[str]:
+        return [f"desc: {item.desc}", f"knobs: {item.knobs} nan_to_zero={item.nan_to_zero}"]
+
+    def reproduce(self) -> str:
+        return reproduce_command()
+
+    def summary(self) -> str:
+        return f"{self.checked} jobs, {self.atoms_checked} atoms checked, {self.errors} mismatching jobs"
 
     # ---------------------------------------------------------------- checks
     def compare(self, item: CubeItem, exp: Expected) -> list[str]:
@@ -303,25 +288,3 @@ class CubeScoreboard(uvm_subscriber):
             at = tuple(int(v) for v in where[0]) if where.size else "?"
             return [f"models.unpack of the streamed atoms does not give the tensor back: first difference at {at}"]
         return []
-
-    # ---------------------------------------------------------------- end of test
-    def check_phase(self) -> None:
-        after = self.log.take()
-        if any(after.values()):
-            self.errors += 1
-            self.reports.append(("<after the last job>", f"{len(after['out'])} atom(s), {len(after['ar'])} AR(s) "
-                                 f"after the last job; violations: {after['violations'][:3]}"))
-        self.logger.info("scoreboard: %d jobs, %d atoms checked, %d mismatching jobs", self.checked,
-                         self.atoms_checked, self.errors)
-        assert self.checked > 0, "scoreboard checked nothing"
-        if self.expect_reports:  # self-test: exactly the corrupted jobs are reported, each at the right place
-            got = dict(self.reports)
-            missed = sorted(set(self.expect_reports) - set(got))
-            assert not missed, f"scoreboard did not report the corrupted job(s) {missed}"
-            for name, needle in self.expect_reports.items():
-                assert needle in got[name], f"{name}: report {got[name]!r} does not mention {needle!r}"
-            self.logger.info("scoreboard self-test: all %d corruptions reported where they were made",
-                             len(self.expect_reports))
-        unexpected = [(n, t) for n, t in self.reports if n not in self.expect_reports]
-        assert not unexpected, (f"{len(unexpected)} of {self.checked} jobs mismatched; first: {unexpected[0][1]}; "
-                                f"reproduce: {reproduce_command()}")

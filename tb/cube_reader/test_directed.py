@@ -32,7 +32,7 @@ from models.core.fp16 import fp16_classes
 from tb.agents import stalls
 
 from .registers import JobStatus, program
-from .env import CubeReaderTB
+from .env import CubeReaderTB, cube_regions
 from .items import CubeItem, Kind, Knobs
 from .registers import REGS as rm
 from .scoreboard import decode_user
@@ -356,7 +356,7 @@ async def start_while_busy(dut):
     d = nvdla_feature(8, 4, 2, 1, base=0x90000, line_gap=32)
     lo, img = tb.load(d, rng_for("start_busy"))
     tb.tb.ready.set(stalls.profile("quarter", tb.tb.rng))
-    tb.tb.reads.expect(tb.tb.regions(d))
+    tb.tb.reads.expect(cube_regions(d, tb.bw))
     await program(tb.csr, d)
     tb.log.take()
     await tb.csr.start()
