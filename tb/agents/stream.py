@@ -66,11 +66,8 @@ class AxiStreamMonitor:
         self.period_ns = period_ns
         self.ap = AnalysisPort(f"{prefix}.ap")
         self.violation_ap = AnalysisPort(f"{prefix}.violation_ap")
-        self.stall_cycles = 0
-        self._task = cocotb.start_soon(self._run())
-
-    def stop(self) -> None:
-        self._task.cancel()
+        self.stall_cycles = 0      # cycles with TVALID high and TREADY low (backpressure seen)
+        cocotb.start_soon(self._run())
 
     def _snapshot(self):
         p = self.port

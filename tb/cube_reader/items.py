@@ -32,21 +32,17 @@ class Knobs:
     """Timing knobs of one job (names end up in coverage and in mismatch reports)."""
 
     latency: int = 0              # memory read latency, cycles
-    ar_stall: str = "none"        # ARREADY withheld: none | every4 | random | bursty
-    r_gap: str = "none"           # RVALID gaps: none | every4 | random | bursty
-    backpressure: str = "none"    # TREADY withheld: none | every4 | random | bursty
+    ar_stall: str = "none"        # ARREADY withheld: a profile of tb.agents.stalls
+    r_gap: str = "none"           # RVALID gaps: a profile of tb.agents.stalls
+    backpressure: str = "none"    # TREADY withheld: a profile of tb.agents.stalls
 
     def __str__(self) -> str:
         return f"latency={self.latency} ar={self.ar_stall} r={self.r_gap} tready={self.backpressure}"
 
-    @property
-    def any_stall(self) -> bool:
-        return self.ar_stall != "none" or self.r_gap != "none" or self.backpressure != "none" or self.latency > 0
-
 
 @dataclass
 class JobResult:
-    """What the driver observed for one job."""
+    """What happened in one job: the monitors' transactions and the driver's status read-back."""
 
     beats: list                 # tb.agents.stream.Beat, in arrival order
     status: object              # tb.cube_reader.registers.JobStatus
@@ -87,10 +83,6 @@ class CubeItem(uvm_sequence_item):
     @property
     def family(self) -> str:
         return self.cube.family if self.cube is not None else "illegal"
-
-    @property
-    def image_base(self) -> int:
-        return self.cube.desc.base
 
     def use_fp16(self) -> bool:
         d = self.desc
