@@ -9,7 +9,7 @@ One agent for every reader DUT (cube reader, weight reader, pixel reader, the re
   burst), ARREADY stalls (pause generator on ``ar_channel``), RVALID gaps (pause generator on ``r_channel``),
   SLVERR/DECERR injection on address ranges (:meth:`inject`);
 * analysis ports: ``ar_ap`` publishes a :class:`Burst` (id, addr, len, size, burst, cycle) for every accepted AR,
-  ``r_ap`` an :class:`RBeat` (bus-word address, RRESP, RLAST, cycle) for every R beat handed to the bus.
+  ``r_ap`` an :class:`RBeat` (bus-word address, RRESP, RLAST, cycle) for every R beat at its handshake.
   Protocol and footprint checks subscribe to them (:mod:`tb.checkers.axi_read`); the agent checks nothing itself.
 
 Bursts are served in order (one AXI ID stream, as the DUTs use): the AR side accepts bursts as fast as the
@@ -19,6 +19,7 @@ ARREADY pause generator allows and queues them; the R side starts each burst no 
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterator, Optional, Union
 
@@ -26,7 +27,7 @@ import cocotb
 import numpy as np
 from cocotb.queue import Queue
 from cocotb.simtime import get_sim_time
-from cocotb.triggers import ClockCycles
+from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiBurstType, AxiReadBus, AxiResp, AxiSlaveRead
 
 from models.core.arith import as_bytes
@@ -110,7 +111,7 @@ class RBeat:
     addr: int     # bus-aligned address of the beat
     resp: int     # RRESP (AxiResp value)
     last: bool    # RLAST
-    cycle: int    # clock cycle it was queued for the bus
+    cycle: int    # clock cycle of its handshake (RVALID & RREADY)
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,8 @@ class AxiMemAgent(AxiSlaveRead):
                  period_ns: float = 10.0, fill: int = GUARD, log_level: int = logging.WARNING) -> None:
         # set before super().__init__: the base class starts the processes from inside its constructor
         self._pending: Queue = Queue()
-        self._ar_cr = self._r_cr = None
+        self._ar_cr = self._r_cr = self._watch_cr = None
+        self._sent: deque = deque()      # (word, resp, last) of beats handed to the R channel, not yet accepted
         self._period_ns = period_ns
         self.latency: Union[int, Callable[[], int]] = 0
         self.faults: list[Fault] = []
@@ -205,10 +207,11 @@ class AxiMemAgent(AxiSlaveRead):
     # ------------------------------------------------------------------ BFM processes
     def _handle_reset(self, state) -> None:
         if state:
-            for cr in (self._ar_cr, self._r_cr):
+            for cr in (self._ar_cr, self._r_cr, self._watch_cr):
                 if cr is not None:
                     cr.cancel()
-            self._ar_cr = self._r_cr = None
+            self._ar_cr = self._r_cr = self._watch_cr = None
+            self._sent.clear()
             self.ar_channel.clear()
             self.r_channel.clear()
             while not self._pending.empty():
@@ -218,6 +221,7 @@ class AxiMemAgent(AxiSlaveRead):
             if self._ar_cr is None:
                 self._ar_cr = cocotb.start_soon(self._accept_ar())
                 self._r_cr = cocotb.start_soon(self._serve_r())
+                self._watch_cr = cocotb.start_soon(self._watch_r())
 
     async def _accept_ar(self) -> None:
         while True:
@@ -229,6 +233,23 @@ class AxiMemAgent(AxiSlaveRead):
             self._inflight_beats += b.beats
             self.ar_ap.write(b)
             self._pending.put_nowait(b)
+
+    async def _watch_r(self) -> None:
+        """Publish each R beat at its handshake (RVALID & RREADY at a rising edge); sleeps while RVALID is low."""
+        bus = self.r_channel.bus
+        clk, rise = RisingEdge(self.clock), RisingEdge(bus.rvalid)
+        while True:
+            await clk
+            valid = bus.rvalid.value
+            if not (valid.is_resolvable and int(valid)):
+                await rise
+                continue
+            ready = bus.rready.value
+            if ready.is_resolvable and int(ready) and self._sent:
+                word, resp, last = self._sent.popleft()
+                self.beats_served += 1
+                self._inflight_beats -= 1
+                self.r_ap.write(RBeat(word, resp, last, self.cycle()))
 
     async def _serve_r(self) -> None:
         bw = self.bus_bytes
@@ -256,9 +277,7 @@ class AxiMemAgent(AxiSlaveRead):
                     resp = resp if resp != AxiResp.OKAY else AxiResp.DECERR
                 r.rresp = resp
                 r.rdata = int.from_bytes(data, "little")
+                self._sent.append((word, int(resp), n == b.len))
                 await self.r_channel.send(r)
-                self.beats_served += 1
-                self._inflight_beats -= 1
-                self.r_ap.write(RBeat(word, int(resp), n == b.len, self.cycle()))
                 if b.burst != AxiBurstType.FIXED:
                     addr += nb
