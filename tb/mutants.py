@@ -1,7 +1,7 @@
 """`make mutants`: prove that the cube-reader tests catch real RTL bugs (mutation check).
 
 Each mutant of :data:`MUTANTS` is one realistic bug written as exact text substitutions on a COPY of
-``rtl_stubs/`` (``sim_build/mutants/<name>/rtl_stubs/``; the real RTL is never touched). Every substitution's
+``rtl_stubs/`` (``sim_build/mutants/<sim>/<name>/rtl_stubs/``; the real RTL is never touched). Every substitution's
 old text must occur exactly once in its file, otherwise the check stops before simulating anything: an RTL edit
 must never turn a mutant silently into a no-op. A substitution that leaves the file unchanged is refused too.
 
@@ -13,8 +13,8 @@ rtl_dir=...)`` into its own build directories (config ``mutant-<name>-<build>``)
 A mutant is KILLED when at least one test fails (or the simulation dies, or exceeds ``--timeout``: a test run
 that never ends is a failed run), SURVIVED when every test passes, BROKEN when its copy does not build (a
 mutant must be a legal design: fix the mutant). The table names the tests that failed. Exit status 0 only when
-the baseline passes and every mutant is killed. Report: ``sim_build/mutants/report.json``; per mutant, the log
-of its builds and runs and the JUnit files in ``sim_build/mutants/<name>/``.
+the baseline passes and every mutant is killed. Report: ``sim_build/mutants/<sim>/report.json``; per mutant, the log
+of its builds and runs and the JUnit files in ``sim_build/mutants/<sim>/<name>/``.
 
 Each mutant runs in a child process (its own process group, so a hung simulator is stopped on ``--timeout``),
 one after the other: builds use the machine's cores already (Verilator ~30-60 s per build with ccache).
@@ -38,7 +38,12 @@ from pathlib import Path
 
 from tb import regress, runner, testplan
 
-OUT = runner.SIM_BUILD / "mutants"
+OUT_ROOT = runner.SIM_BUILD / "mutants"
+
+
+def out_dir(sim: str) -> Path:
+    """Per simulator, so that Verilator and Icarus mutation runs can go on side by side."""
+    return OUT_ROOT / sim
 
 
 # ---------------------------------------------------------------------------------------------- the mutants
@@ -230,7 +235,7 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool) -> Ou
     out = Outcome(name)
     if mutant:
         out.family, out.bug, out.files = mutant.family, mutant.bug, sorted(mutant.files)
-    dest = OUT / name
+    dest = out_dir(sim) / name
     copy = make_copy(mutant, dest)
     builds: dict[str, runner.Build] = {}
     build_dirs: list[Path] = []
@@ -381,6 +386,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{m.name:34s} {', '.join(sorted(m.files)):18s} {m.bug}")
         return 0
 
+    OUT = out_dir(args.sim)
     OUT.mkdir(parents=True, exist_ok=True)
     print(f"mutants: SIM={args.sim} SEED={args.seed} COUNT={args.count}, {len(chosen)} mutants; logs in "
           f"{OUT.relative_to(runner.ROOT)}/<name>/", flush=True)
@@ -426,7 +432,7 @@ def _write_report(args, rows: list[Outcome], total: float) -> Path:
                     "broken": [o.name for o in muts if o.status == "BROKEN"]},
         "mutants": [asdict(o) for o in muts],
     }
-    path = OUT / "report.json"
+    path = out_dir(args.sim) / "report.json"
     path.write_text(json.dumps(report, indent=1))
     return path
 

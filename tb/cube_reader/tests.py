@@ -24,7 +24,6 @@ from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiResp
 from pyuvm import ConfigDB, uvm_test
 
-
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
 from .items import Knobs
