@@ -262,15 +262,16 @@ def families() -> dict[str, dict[str, Any]]:
     return {p: {"examples": list(f.examples), "summary": f.summary} for p, f in _FAMILIES.items()}
 
 
-def _door(name: object, shape: object, dtype: Any, opts: Mapping[str, Any]) -> tuple[Format, tuple[int, ...], np.dtype, dict[str, Any]]:
+def _door(name: object, shape: object, dtype: Any, opts: Mapping[str, Any]) -> tuple[Format, tuple[int, ...], np.dtype, dict[str, Any], dict]:
     """The one validation door (:mod:`models.core.validate`): every argument checked, and every surface
     sized with Python ints against ``MAX_SURFACE_BYTES``, before any work."""
     fmt = get_format(check_name(name))
-    dt = fmt.check_dtype(dtype)
+    dt = fmt.check_dtype(dtype).newbyteorder("=")  # formats see native types only
     shp = fmt.check_shape(shape, dt.itemsize)
     resolved = fmt.resolve_options(opts)
-    check_sizes(fmt.name, surface_sizes(_guarded(fmt.info, shp, dt, **resolved)))
-    return fmt, shp, dt, resolved
+    about = _guarded(fmt.info, shp, dt, **resolved)
+    check_sizes(fmt.name, surface_sizes(about))
+    return fmt, shp, dt, resolved, about
 
 
 def _guarded(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -287,7 +288,7 @@ def pack(name: str, tensor: np.ndarray, **opts: Any) -> MemoryImage:
     Any byte order, memory order or strided view of the same values gives the same image.
     """
     arr = as_tensor(tensor)
-    fmt, _, dt, resolved = _door(name, arr.shape, arr.dtype, opts)
+    fmt, _, dt, resolved, _ = _door(name, arr.shape, arr.dtype, opts)
     return _guarded(fmt.pack, native(arr), **resolved)
 
 
@@ -296,15 +297,14 @@ def unpack(name: str, image: ImageLike, shape: Sequence[int], dtype: Any, **opts
 
     Returns a new, writable, C-ordered array in native byte order that the caller owns.
     """
-    fmt, shp, dt, resolved = _door(name, shape, dtype, opts)
+    fmt, shp, dt, resolved, _ = _door(name, shape, dtype, opts)
     img = as_image(image, fmt.surfaces)
-    return owned(_guarded(fmt.unpack, img, shp, dt.newbyteorder("="), **resolved), dt)
+    return owned(_guarded(fmt.unpack, img, shp, dt, **resolved), dt)
 
 
 def info(name: str, shape: Sequence[int], dtype: Any, **opts: Any) -> dict:
     """Sizes, strides, surfaces and alignments of format ``name`` for a tensor of ``shape``/``dtype``."""
-    fmt, shp, dt, resolved = _door(name, shape, dtype, opts)
-    return fmt.info(shp, dt.newbyteorder("="), **resolved)
+    return _door(name, shape, dtype, opts)[4]
 
 
 def descriptor(name: str, shape: Sequence[int], dtype: Any, base: int = 0, **opts: Any):
@@ -313,5 +313,5 @@ def descriptor(name: str, shape: Sequence[int], dtype: Any, base: int = 0, **opt
     if fmt.descriptor is None:
         raise FormatError("descriptor.none", f"{name} is not an activation layout; it has no BlockedCubeDescriptor")
     b = check_base(base)
-    fmt, shp, dt, resolved = _door(name, shape, dtype, opts)
-    return fmt.descriptor(shp, dt.newbyteorder("="), base=b, **resolved)
+    fmt, shp, dt, resolved, _ = _door(name, shape, dtype, opts)
+    return fmt.descriptor(shp, dt, base=b, **resolved)

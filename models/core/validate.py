@@ -107,10 +107,13 @@ def owned(arr: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def surface_sizes(info: Mapping[str, Any]) -> dict[str, int]:
-    """Byte sizes of the surfaces an ``info`` dict announces (its ``surfaces`` list, else its ``bytes``)."""
+    """Byte sizes of the surfaces an ``info`` dict announces (its ``surfaces`` list, else its ``bytes``).
+
+    A data-dependent surface (compressed weights) counts with its upper bound (``max_bytes``).
+    """
     def size(entry: Mapping[str, Any]) -> int | None:
         n = entry.get("bytes")
-        n = entry.get("max_bytes") if n is None else n  # data-dependent surfaces (compressed weights): the bound
+        n = entry.get("max_bytes") if n is None else n
         return None if n is None else int(n)
 
     listed = info.get("surfaces")
