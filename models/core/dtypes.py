@@ -32,10 +32,5 @@ def resolve_dtype(dtype: object) -> np.dtype:
         return np.dtype(_ALIASES[key])
     try:
         return np.dtype(dtype)  # type: ignore[arg-type]
-    except TypeError as exc:
+    except Exception as exc:  # numpy reports malformed specs as TypeError, ValueError, SyntaxError ...
         raise FormatError("dtype.unknown", f"unknown element type {dtype!r}") from exc
-
-
-def dtype_name(dtype: object) -> str:
-    """Canonical numpy name of a dtype (``int8``, ``float16`` ...)."""
-    return resolve_dtype(dtype).name

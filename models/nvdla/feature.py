@@ -43,7 +43,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..blocked import BlockedCubeDescriptor, Layout
-from ..core.arith import ceil_div, round_up
+from ..core.arith import ceil_div
 from ..core.errors import FormatError, require
 from ..core.memimage import MemoryImage
 from ..core.registry import Format, Option, register

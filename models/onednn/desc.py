@@ -35,7 +35,7 @@ from typing import Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..core.arith import as_uint8, ceil_div, round_up
+from ..core.arith import as_uint8, round_up
 from ..core.dtypes import resolve_dtype
 from ..core.errors import FormatError
 from ..core.memimage import MemoryImage

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ...core.arith import ceil_div, round_up
+from ...core.arith import round_up
 from ...core.dtypes import resolve_dtype
 from ...core.errors import FormatError, require
 from ...core.memimage import MemoryImage, Surface
