@@ -128,7 +128,7 @@ garbage = st.one_of(
     st.sampled_from(BAD_SHAPES + BAD_DTYPES + BAD_OPTION_VALUES + BAD_BASES + BAD_TENSORS + BAD_IMAGES + SHORT_IMAGES))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
 @given(name=st.sampled_from(ALL_FORMATS), data=st.data())
 def test_random_garbage_only_ever_raises_format_error(name, data):
     """Any argument of any kind in any position: the call succeeds or raises FormatError, nothing else."""
@@ -175,7 +175,7 @@ def _containers(img: models.MemoryImage, which: str):
             "uint8": np.frombuffer(raw, np.uint8).copy()}[which]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(name=st.sampled_from(ALL_FORMATS), data=st.data())
 def test_valid_input_round_trips_bit_for_bit_whatever_its_order_and_container(name, data):
     shape, dt = data.draw(st.sampled_from(valid_cases(name)))

@@ -139,7 +139,7 @@ words = st.one_of(st.text(alphabet="0123456789,x.-=abcINFnan ", max_size=12),
                   st.integers(-(2 ** 70), 2 ** 70).map(str), st.sampled_from(["inf", "nan", "1.5", "", "0x", "-1"]))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(name=st.sampled_from(ALL_FORMATS), data=st.data())
 def test_random_cli_arguments_fail_cleanly_or_succeed(tmp_path_factory, name, data):
     work = tmp_path_factory.mktemp("cli")
