@@ -7,9 +7,15 @@
 * ``info FORMAT --shape ... --dtype ... [--opt ...]``: sizes, strides, surfaces and alignments as JSON
   (plus the BlockedCubeDescriptor of activation layouts).
 
-A rule of a spec broken by the input (``FormatError``), a missing file or a malformed argument exits with
-status 2 and one line on stderr; no partial output file is left behind (outputs are written to a temporary
-name and renamed only when complete).
+Exit statuses: 0 success; 2 for every failure (a rule of a spec broken by the input, ``FormatError``; a
+malformed argument; a missing, unreadable or garbage input; any OS error while writing, disk full included),
+with one line on stderr. A failed call leaves the disk as it was.
+
+Overwrite rule (issue 14): the CLI writes only what it produced. An output that is an existing folder is
+never written into, replaced or deleted: it is refused (exit 2). The folder of a multi-surface format must
+not exist yet. A single output file (one-surface ``pack``, ``unpack``) may replace an existing regular file.
+The output's parent folder must exist (nothing is created around the output). Every output is written
+under a temporary name in the same folder and renamed into place only when complete.
 """
 from __future__ import annotations
 
@@ -26,6 +32,7 @@ import numpy as np
 
 from .core.errors import FormatError
 from .core.memimage import MemoryImage, Surface
+from .core.validate import check_base
 from .core.registry import descriptor, families, format_names, get_format, info, pack, unpack
 
 
@@ -91,18 +98,21 @@ def _cmd_formats(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_atomic(path: Path, writer) -> None:
-    """Write via a temporary sibling and rename, so a failure leaves nothing behind."""
-    path = path.resolve()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+def _write_atomic(path: Path, writer, folder: bool = False) -> None:
+    """Write via a temporary sibling and rename (see the overwrite rule in the module docstring).
+
+    ``writer(tmp)`` fills the temporary folder ``tmp`` and returns the file or folder to rename into place.
+    """
+    path = Path(os.path.abspath(path))
+    if path.is_dir() and not path.is_symlink():
+        raise _UsageError(f"output {path} is an existing folder; it is never replaced (give a new name)")
+    if folder and (path.exists() or path.is_symlink()):
+        raise _UsageError(f"output {path} exists; a multi-surface format writes a new folder (give a new name)")
+    if not path.parent.is_dir():
+        raise _UsageError(f"parent {path.parent} of the output is not an existing folder")
+    tmp = Path(tempfile.mkdtemp(prefix=".models-", dir=path.parent))
     try:
-        target = writer(tmp)
-        if path.is_dir():
-            shutil.rmtree(path)
-        elif path.exists():
-            path.unlink()
-        os.replace(target, path)
+        os.replace(writer(tmp), path)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -122,7 +132,7 @@ def _cmd_pack(args: argparse.Namespace) -> int:
             (folder / f"{s.name}.bin").write_bytes(s.tobytes())
         return folder
 
-    _write_atomic(Path(args.output), writer)
+    _write_atomic(Path(args.output), writer, folder=len(img) > 1)
     return 0
 
 
@@ -130,9 +140,14 @@ def _load_npy(path: Path) -> np.ndarray:
     if not path.is_file():
         raise FileNotFoundError(f"no such input file: {path}")
     try:
-        return np.load(path, allow_pickle=False)
-    except ValueError as exc:
-        raise FormatError("cli.npy", f"{path} is not a .npy array file ({exc})") from None
+        arr = np.load(path, allow_pickle=False)
+    except OSError:
+        raise
+    except Exception as exc:  # np.load reports garbage as ValueError, EOFError, UnicodeError ... by content
+        raise FormatError("cli.npy", f"{path} is not a .npy array file ({type(exc).__name__}: {exc})") from None
+    if not isinstance(arr, np.ndarray):
+        raise FormatError("cli.npy", f"{path} is an .npz archive, not a .npy array file")
+    return arr
 
 
 def _load_image(path: Path, fmt_surfaces: tuple[str, ...]) -> MemoryImage:
@@ -164,9 +179,13 @@ def _cmd_unpack(args: argparse.Namespace) -> int:
 
 def _cmd_info(args: argparse.Namespace) -> int:
     shape, opts = _shape(args.shape), _opts(args.opt)
+    check_base(args.base)
     doc = dict(info(args.format, shape, args.dtype, **opts))
-    if get_format(args.format).descriptor is not None:
+    doc["descriptor"], doc["descriptor_unavailable"] = None, None
+    try:  # a valid tensor is described even when the RTL cannot read it: info says why instead (issue 14, 6)
         doc["descriptor"] = descriptor(args.format, shape, args.dtype, base=args.base, **opts).to_dict()
+    except FormatError as exc:
+        doc["descriptor_unavailable"] = str(exc)
     print(json.dumps(_jsonable(doc), indent=2))
     return 0
 
@@ -200,8 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         return int(args.func(args))
-    except (_UsageError, FormatError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except (_UsageError, FormatError, OSError) as exc:
+        print("error: " + " ".join(str(exc).split()), file=sys.stderr)
         return 2
 
 

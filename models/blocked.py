@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from .core.arith import as_bytes
 from .core.errors import FormatError
 
 
@@ -214,7 +215,7 @@ class BlockedCubeDescriptor:
     def gather(self, memory: np.ndarray | bytes, mem_base: int = 0) -> np.ndarray:
         """The atom stream a correct reader returns from ``memory`` (which starts at ``mem_base``):
         a (num_atoms, atom_bytes) uint8 array in canonical order."""
-        mem = np.frombuffer(memory, dtype=np.uint8) if isinstance(memory, (bytes, bytearray)) else np.asarray(memory, np.uint8).reshape(-1)
+        mem = np.frombuffer(as_bytes(memory), dtype=np.uint8)
         starts = self.atom_addresses().reshape(-1) - mem_base
         if starts.size and (starts.min() < 0 or starts.max() + self.atom_bytes > mem.size):
             raise FormatError("descriptor.out_of_image", f"descriptor reaches outside the {mem.size}-byte image at 0x{mem_base:x}")

@@ -6,6 +6,8 @@ MACE images: float32 / float16 (CL_FLOAT / CL_HALF_FLOAT).
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .errors import FormatError
@@ -31,11 +33,8 @@ def resolve_dtype(dtype: object) -> np.dtype:
             raise FormatError("dtype.unknown", f"unknown element type {dtype!r}; known: {sorted(set(_ALIASES))}")
         return np.dtype(_ALIASES[key])
     try:
-        return np.dtype(dtype)  # type: ignore[arg-type]
-    except TypeError as exc:
+        with warnings.catch_warnings():  # a deprecated spec ("a", ...) is refused rather than warned about
+            warnings.simplefilter("error")
+            return np.dtype(dtype)  # type: ignore[arg-type]
+    except Exception as exc:  # numpy reports malformed specs as TypeError, ValueError, SyntaxError ...
         raise FormatError("dtype.unknown", f"unknown element type {dtype!r}") from exc
-
-
-def dtype_name(dtype: object) -> str:
-    """Canonical numpy name of a dtype (``int8``, ``float16`` ...)."""
-    return resolve_dtype(dtype).name

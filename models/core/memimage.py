@@ -13,6 +13,7 @@ from typing import Iterator, Mapping, Union
 
 import numpy as np
 
+from .arith import as_bytes
 from .errors import FormatError
 
 
@@ -29,7 +30,7 @@ class Surface:
     align: int = 1
 
     def __post_init__(self) -> None:
-        arr = np.ascontiguousarray(self.data).view(np.uint8).reshape(-1)
+        arr = _bytes_array(self.data)
         arr.setflags(write=False)
         object.__setattr__(self, "data", arr)
 
@@ -102,10 +103,16 @@ def as_image(obj: ImageLike, names: tuple[str, ...] = ("data",)) -> MemoryImage:
 
 
 def _bytes_array(v: object) -> np.ndarray:
+    """A new 1-D ``uint8`` array object over the bytes of ``v`` (:func:`~models.core.arith.as_bytes`).
+
+    A C-contiguous ``uint8`` array is not copied, but a new view is returned so that marking it
+    read-only never changes the caller's array.
+    """
     if isinstance(v, Surface):
         return v.data
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return np.frombuffer(bytes(v), dtype=np.uint8)
-    if isinstance(v, np.ndarray):
-        return np.ascontiguousarray(v).view(np.uint8).reshape(-1)
-    raise FormatError("image.type", f"cannot read bytes from {type(v).__name__}")
+    if isinstance(v, np.ndarray) and v.dtype == np.uint8 and v.flags.c_contiguous:
+        return v.reshape(-1).view()
+    try:
+        return np.frombuffer(as_bytes(v), dtype=np.uint8)
+    except FormatError as exc:
+        raise FormatError("image.type", str(exc)) from None

@@ -16,6 +16,7 @@ checked, converted and completed with their defaults):
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
@@ -24,6 +25,8 @@ import numpy as np
 from .dtypes import resolve_dtype
 from .errors import FormatError
 from .memimage import ImageLike, MemoryImage, as_image
+from .validate import (as_int, as_tensor, check_base, check_dims, check_magnitude, check_name, check_sizes,
+                       check_tensor_bytes, native, owned, surface_sizes)
 
 
 def _parse_bool(text: str) -> bool:
@@ -52,6 +55,43 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
 }
 
 
+def _to_int(value: Any, what: str) -> int:
+    return check_magnitude(as_int(value, what), what)
+
+
+def _to_bool(value: Any, what: str) -> bool:
+    if isinstance(value, (bool, np.bool_)) or (not isinstance(value, float) and value in (0, 1)
+                                               and not isinstance(value, (np.ndarray, str, bytes))):
+        return bool(value)
+    raise TypeError(f"not a boolean: {value!r:.60}")
+
+
+def _to_float(value: Any, what: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"not a number: {value!r:.60}")
+    if not math.isfinite(float(value)):
+        raise ValueError(f"not finite: {value!r}")
+    return float(value)
+
+
+def _to_str(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"not a str: {type(value).__name__}")
+    return value
+
+
+def _to_ints(value: Any, what: str) -> tuple[int, ...]:
+    if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise TypeError(f"not a sequence of integers: {value!r:.60}")
+    return tuple(_to_int(v, f"{what}[{i}]") for i, v in enumerate(value))
+
+
+#: Python value -> option value, per kind: the one place option values are checked (models.core.validate).
+_CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
+    "int": _to_int, "bool": _to_bool, "float": _to_float, "str": _to_str, "ints": _to_ints,
+}
+
+
 @dataclass(frozen=True)
 class Option:
     """One format option, named with the spec's words in snake case.
@@ -71,21 +111,15 @@ class Option:
         """Convert a CLI string or Python value to this option's type, checking choices."""
         if value is None:
             return None
+        what = f"{fmt}: option {self.name}"
         try:
             if isinstance(value, str) and self.kind != "str":
                 value = _PARSERS[self.kind](value)
-            elif self.kind == "int":
-                if isinstance(value, bool) or int(value) != value:
-                    raise ValueError(f"not an integer: {value!r}")
-                value = int(value)
-            elif self.kind == "bool":
-                value = bool(value)
-            elif self.kind == "float":
-                value = float(value)
-            elif self.kind == "ints":
-                value = tuple(int(v) for v in value)
-        except (ValueError, TypeError) as exc:
-            raise FormatError("option.type", f"{fmt}: option {self.name}={value!r} is not of type {self.kind} ({exc})") from None
+            value = _CONVERTERS[self.kind](value, what)
+        except FormatError:
+            raise
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise FormatError("option.type", f"{what}={value!r:.60} is not of type {self.kind} ({exc})") from None
         if self.choices is not None and value not in self.choices:
             raise FormatError("option.choice", f"{fmt}: option {self.name}={value!r} is not one of {list(self.choices)}")
         return value
@@ -118,6 +152,8 @@ class Format:
         """Check names and types of ``opts`` and fill in defaults."""
         out: dict[str, Any] = {}
         for key, value in opts.items():
+            if not isinstance(key, str):
+                raise FormatError("option.unknown", f"{self.name}: option names are str, got {key!r:.60}")
             out[key] = self.option(key).convert(value, self.name)
         for o in self.options:
             if o.name not in out or out[o.name] is None:
@@ -130,18 +166,22 @@ class Format:
 
     def check_dtype(self, dtype: Any) -> np.dtype:
         dt = resolve_dtype(dtype)
+        if dt.fields is not None or dt.subdtype is not None:
+            raise FormatError("dtype.unsupported", f"{self.name}: element type {dt} is structured; valid: {list(self.dtypes)}")
         if dt.name not in self.dtypes:
             raise FormatError("dtype.unsupported", f"{self.name}: element type {dt.name} is not valid; valid: {list(self.dtypes)}")
         return dt
 
-    def check_shape(self, shape: Sequence[int]) -> tuple[int, ...]:
-        shape = tuple(int(d) for d in shape)
+    def check_shape(self, shape: Sequence[int], itemsize: int = 1) -> tuple[int, ...]:
+        """Rank, positive integer dims, and the tensor under the size limit (``models.core.validate``)."""
+        shape = check_dims(shape)
         lo, hi = len(self.axes) - self.optional_leading_axes, len(self.axes)
         if not lo <= len(shape) <= hi:
             want = f"{lo}..{hi}" if lo != hi else f"{hi}"
             raise FormatError("shape.rank", f"{self.name}: shape {shape} has rank {len(shape)}, want {want} axes {self.axes}")
         if any(d <= 0 for d in shape):
             raise FormatError("shape.empty", f"{self.name}: every dimension must be >= 1, got {shape}")
+        check_tensor_bytes(shape, itemsize)
         return shape
 
     def describe(self) -> dict[str, Any]:
@@ -222,36 +262,56 @@ def families() -> dict[str, dict[str, Any]]:
     return {p: {"examples": list(f.examples), "summary": f.summary} for p, f in _FAMILIES.items()}
 
 
+def _door(name: object, shape: object, dtype: Any, opts: Mapping[str, Any]) -> tuple[Format, tuple[int, ...], np.dtype, dict[str, Any], dict]:
+    """The one validation door (:mod:`models.core.validate`): every argument checked, and every surface
+    sized with Python ints against ``MAX_SURFACE_BYTES``, before any work."""
+    fmt = get_format(check_name(name))
+    dt = fmt.check_dtype(dtype).newbyteorder("=")  # formats see native types only
+    shp = fmt.check_shape(shape, dt.itemsize)
+    resolved = fmt.resolve_options(opts)
+    about = _guarded(fmt.info, shp, dt, **resolved)
+    check_sizes(fmt.name, surface_sizes(about))
+    return fmt, shp, dt, resolved, about
+
+
+def _guarded(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run a format callable; arithmetic that still overflows becomes a ``FormatError`` (``size.limit``)."""
+    try:
+        return call(*args, **kwargs)
+    except (OverflowError, MemoryError) as exc:
+        raise FormatError("size.limit", f"sizes overflow ({type(exc).__name__}: {exc})") from None
+
+
 def pack(name: str, tensor: np.ndarray, **opts: Any) -> MemoryImage:
-    """Pack a logical tensor into the memory image of format ``name``."""
-    fmt = get_format(name)
-    tensor = np.asarray(tensor)
-    fmt.check_dtype(tensor.dtype)
-    fmt.check_shape(tensor.shape)
-    return fmt.pack(tensor, **fmt.resolve_options(opts))
+    """Pack a logical tensor into the memory image of format ``name``.
+
+    Any byte order, memory order or strided view of the same values gives the same image.
+    """
+    arr = as_tensor(tensor)
+    fmt, _, dt, resolved, _ = _door(name, arr.shape, arr.dtype, opts)
+    return _guarded(fmt.pack, native(arr), **resolved)
 
 
 def unpack(name: str, image: ImageLike, shape: Sequence[int], dtype: Any, **opts: Any) -> np.ndarray:
-    """Read the logical tensor of ``shape`` and ``dtype`` back from a memory image of format ``name``."""
-    fmt = get_format(name)
-    dt = fmt.check_dtype(dtype)
-    shp = fmt.check_shape(shape)
-    return fmt.unpack(as_image(image, fmt.surfaces), shp, dt, **fmt.resolve_options(opts))
+    """Read the logical tensor of ``shape`` and ``dtype`` back from a memory image of format ``name``.
+
+    Returns a new, writable, C-ordered array in native byte order that the caller owns.
+    """
+    fmt, shp, dt, resolved, _ = _door(name, shape, dtype, opts)
+    img = as_image(image, fmt.surfaces)
+    return owned(_guarded(fmt.unpack, img, shp, dt, **resolved), dt)
 
 
 def info(name: str, shape: Sequence[int], dtype: Any, **opts: Any) -> dict:
     """Sizes, strides, surfaces and alignments of format ``name`` for a tensor of ``shape``/``dtype``."""
-    fmt = get_format(name)
-    dt = fmt.check_dtype(dtype)
-    shp = fmt.check_shape(shape)
-    return fmt.info(shp, dt, **fmt.resolve_options(opts))
+    return _door(name, shape, dtype, opts)[4]
 
 
 def descriptor(name: str, shape: Sequence[int], dtype: Any, base: int = 0, **opts: Any):
     """The :class:`~models.blocked.BlockedCubeDescriptor` of an activation layout."""
-    fmt = get_format(name)
+    fmt = get_format(check_name(name))
     if fmt.descriptor is None:
         raise FormatError("descriptor.none", f"{name} is not an activation layout; it has no BlockedCubeDescriptor")
-    dt = fmt.check_dtype(dtype)
-    shp = fmt.check_shape(shape)
-    return fmt.descriptor(shp, dt, base=base, **fmt.resolve_options(opts))
+    b = check_base(base)
+    fmt, shp, dt, resolved, _ = _door(name, shape, dtype, opts)
+    return fmt.descriptor(shp, dt, base=b, **resolved)

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..blocked import BlockedCubeDescriptor, Layout
+from ..core.arith import ceil_div
 from ..core.dtypes import resolve_dtype
 from ..core.errors import FormatError
 from ..core.memimage import MemoryImage, as_image
@@ -64,8 +65,8 @@ KINDS: dict[str, tuple[tuple[str, ...], str]] = {
 
 
 def cdiv4(n: int) -> int:
-    """``(n + 3) // 4`` (MACE RoundUpDiv4)."""
-    return (n + 3) // 4
+    """``ceil(n / 4)`` (MACE RoundUpDiv4)."""
+    return ceil_div(n, 4)
 
 
 def _kind(kind: str) -> str:

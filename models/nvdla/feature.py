@@ -43,6 +43,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..blocked import BlockedCubeDescriptor, Layout
+from ..core.arith import ceil_div
 from ..core.errors import FormatError, require
 from ..core.memimage import MemoryImage
 from ..core.registry import Format, Option, register
@@ -53,14 +54,6 @@ ATOM_BYTES = 32
 MAX_DIM = 8192      # 13-bit W/H/C register fields (clarifications 10)
 MAX_BATCH = 32      # D_BATCH_NUMBER.BATCHES is 5 bits, value N-1 (clarifications 1.6)
 START_ALIGN = 32    # Table 35
-
-
-def ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
-
-
-def round_up(a: int, b: int) -> int:
-    return ceil_div(a, b) * b
 
 
 # ----------------------------------------------------------------------------------------------------------

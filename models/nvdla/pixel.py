@@ -57,7 +57,8 @@ from ..core.errors import FormatError, require
 from ..core.memimage import MemoryImage, Surface
 from ..core.registry import Format, Option, register
 from . import alignment
-from .precision import check_conversion, int_to_fp16, normalize_precision, round_shift, saturate
+from .precision import (check_conversion, int_to_fp16, normalize_precision, register_pixel_inputs, round_shift,
+                        saturate)
 
 PREFIX = "nvdla.pixel."
 MAX_DIM = 8192
@@ -198,6 +199,7 @@ def parse_name(name: str) -> PixelFormat:
 
 
 PIXEL_FORMATS: dict[str, PixelFormat] = {n: parse_name(n) for n in ENUM_ORDER}
+register_pixel_inputs({n: f.precision == "fp16" for n, f in PIXEL_FORMATS.items()})
 
 
 def get(name: str) -> PixelFormat:

@@ -30,6 +30,7 @@ from typing import Union
 import numpy as np
 
 from ..core.errors import FormatError, require
+from ..core.fp16 import fp16_classes
 
 INVALID = "invalid"
 
@@ -104,6 +105,16 @@ def normalize_precision(name: str) -> str:
     return _PREC_ALIASES[key]
 
 
+#: Pixel format name -> ``image_int`` / ``image_fp16``, filled by :mod:`models.nvdla.pixel` through
+#: :func:`register_pixel_inputs` (this module imports nothing of the pixel model: no import cycle).
+_PIXEL_INPUTS: dict[str, str] = {}
+
+
+def register_pixel_inputs(fp16_by_name: dict[str, bool]) -> None:
+    """Make pixel format names (``T_A8R8G8B8`` ...) valid input formats of :func:`pipeline_precision`."""
+    _PIXEL_INPUTS.update({n: "image_fp16" if fp16 else "image_int" for n, fp16 in fp16_by_name.items()})
+
+
 def _norm_input(fmt: str) -> str:
     key = str(fmt).strip()
     low = key.lower().replace(" ", "_").replace("_feature_data", "").replace("_feature", "")
@@ -114,10 +125,9 @@ def _norm_input(fmt: str) -> str:
         return _PREC_ALIASES[low]
     name = key[len("nvdla.pixel."):] if key.startswith("nvdla.pixel.") else key
     if name.startswith("T_"):
-        from .pixel import PIXEL_FORMATS  # lazy: pixel imports this module
-        if name not in PIXEL_FORMATS:
+        if name not in _PIXEL_INPUTS:
             raise FormatError("precision.unknown_input", f"unknown pixel format {fmt!r}")
-        return "image_fp16" if PIXEL_FORMATS[name].precision == "fp16" else "image_int"
+        return _PIXEL_INPUTS[name]
     raise FormatError("precision.unknown_input",
                       f"unknown input format {fmt!r}; known: {list(INPUT_FORMATS)} or a pixel format name T_*")
 
@@ -218,14 +228,12 @@ def _fp16_bits(x: ArrayLike) -> np.ndarray:
 
 def is_nan(x: ArrayLike) -> np.ndarray:
     """NaN = exponent 31 with a non-zero mantissa (clarifications 9); float16 or uint16-bit input."""
-    b = _fp16_bits(x)
-    return ((b & 0x7C00) == 0x7C00) & ((b & 0x03FF) != 0)
+    return fp16_classes(_fp16_bits(x))[0]
 
 
 def is_inf(x: ArrayLike) -> np.ndarray:
     """INF = exponent 31 with a zero mantissa."""
-    b = _fp16_bits(x)
-    return (b & 0x7FFF) == 0x7C00
+    return fp16_classes(_fp16_bits(x))[1]
 
 
 def is_denormal(x: ArrayLike) -> np.ndarray:

@@ -64,7 +64,8 @@ from ..core.errors import require
 from ..core.memimage import MemoryImage
 from ..core.registry import Format, Option, register
 from . import alignment
-from .feature import ceil_div, cube_extent, le, place_atoms, take_atoms
+from ..core.arith import ceil_div
+from .feature import cube_extent, le, place_atoms, take_atoms
 from .precision import check_conversion, int_to_fp16, normalize_precision, round_shift, saturate, to_fp16
 
 MAX_DIM = 8192

@@ -34,6 +34,7 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
+from ..core.arith import as_uint8, ceil_div, round_up
 from ..core.errors import FormatError, require
 
 #: Every WMB, compressed-weight and WGS surface is a multiple of 128 bytes (Table 35).
@@ -44,26 +45,21 @@ GroupElems = Union[int, Sequence[int]]
 __all__ = ["compress", "decompress", "wmb_bytes", "wgs_bytes", "SIZE_ALIGN"]
 
 
-def _round_up(n: int, a: int = SIZE_ALIGN) -> int:
-    return -(-int(n) // a) * a
-
-
 def wmb_bytes(n_elems: int) -> int:
     """Size of the WMB surface for a stream of ``n_elems`` elements (one bit each, padded to 128 B)."""
-    return _round_up(-(-int(n_elems) // 8))
+    return round_up(ceil_div(n_elems, 8), SIZE_ALIGN)
 
 
 def wgs_bytes(n_groups: int) -> int:
     """Size of the WGS surface for ``n_groups`` kernel groups (4 B each, padded to 128 B, Table 35)."""
-    return _round_up(4 * int(n_groups))
+    return round_up(4 * int(n_groups), SIZE_ALIGN)
 
 
 def _as_bytes(buf: Any, what: str) -> np.ndarray:
-    if isinstance(buf, (bytes, bytearray, memoryview)):
-        return np.frombuffer(bytes(buf), dtype=np.uint8)
-    if isinstance(buf, np.ndarray):
-        return np.ascontiguousarray(buf).view(np.uint8).reshape(-1)
-    raise FormatError("sparse.buffer_type", f"{what}: cannot read bytes from {type(buf).__name__}")
+    try:
+        return as_uint8(buf)
+    except FormatError as exc:
+        raise FormatError("sparse.buffer_type", f"{what}: {exc}") from None
 
 
 def _check_elem_bytes(elem_bytes: int) -> int:
@@ -128,7 +124,7 @@ def compress(dense_surface_bytes: Any, elem_bytes: int,
     packed = np.packbits(mask, bitorder="little")
     wmb[:packed.size] = packed
     kept = raw[: n * e].reshape(n, e)[mask].reshape(-1)
-    weight = np.zeros(_round_up(kept.size), dtype=np.uint8)
+    weight = np.zeros(round_up(kept.size, SIZE_ALIGN), dtype=np.uint8)
     weight[:kept.size] = kept
     cs = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(mask, dtype=np.int64)))
     ends = np.cumsum(sizes)
@@ -162,7 +158,7 @@ def decompress(weight: Any, wmb: Any, wgs: Any, elem_bytes: int, group_elems: Gr
     n_dense = int(dense_bytes) // e
     sizes = _group_sizes(group_elems, n_dense)
     n = int(sizes.sum())
-    need_wmb = -(-n // 8)
+    need_wmb = ceil_div(n, 8)
     require(m_raw.size >= need_wmb, "sparse.wmb_length",
             f"WMB has {m_raw.size} bytes, {n} elements need {need_wmb}")
     bits = np.unpackbits(m_raw, bitorder="little")

@@ -35,6 +35,7 @@ from typing import Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from ..core.arith import as_uint8, round_up
 from ..core.dtypes import resolve_dtype
 from ..core.errors import FormatError
 from ..core.memimage import MemoryImage
@@ -46,16 +47,9 @@ ONEDNN_DTYPES: dict[str, str] = {"float32": "f32", "float16": "f16", "uint16": "
 _EXACT_OVERLAP_LIMIT = 1 << 22
 
 
-def as_bytes(data: object) -> np.ndarray:
-    """A 1-D uint8 view of bytes, bytearray, memoryview, a numpy array or a one-surface MemoryImage."""
-    if isinstance(data, MemoryImage):
-        return data.data()
-    if isinstance(data, np.ndarray):
-        return np.ascontiguousarray(data).reshape(-1).view(np.uint8)
-    try:
-        return np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as exc:
-        raise FormatError("onednn.buffer", f"cannot read bytes from {type(data).__name__} ({exc})") from None
+def buffer_bytes(data: object) -> np.ndarray:
+    """A 1-D uint8 array of a buffer (:func:`models.core.arith.as_bytes`) or of a one-surface MemoryImage."""
+    return as_uint8(data.data() if isinstance(data, MemoryImage) else data)
 
 
 def onednn_dtype(dtype: object) -> np.dtype:
@@ -122,7 +116,7 @@ class MemoryDesc:
             raise FormatError("onednn.dims", f"every dim must be >= 1, got {dims}")
         if strides is None:
             blk = [pt.block_product(d) for d in range(pt.ndims)]
-            padded = [-(-dims[d] // blk[d]) * blk[d] for d in range(pt.ndims)]
+            padded = [round_up(dims[d], blk[d]) for d in range(pt.ndims)]
             out = [0] * pt.ndims
             run = 1
             for b in pt.inner_blks:
@@ -161,7 +155,7 @@ class MemoryDesc:
     @property
     def padded_dims(self) -> tuple[int, ...]:
         """Dims rounded up to a multiple of the product of their inner blocks (seed: C=17 -> 24)."""
-        return tuple(-(-d // self.block_product(i)) * self.block_product(i) for i, d in enumerate(self.dims))
+        return tuple(round_up(d, self.block_product(i)) for i, d in enumerate(self.dims))
 
     @property
     def outer_counts(self) -> tuple[int, ...]:
@@ -279,7 +273,7 @@ class MemoryDesc:
 
     # ------------------------------------------------------------------ memory <-> tensor
     def _buffer(self, data: object) -> np.ndarray:
-        raw = as_bytes(data)
+        raw = buffer_bytes(data)
         if raw.size < self.size:
             raise FormatError("onednn.buffer_size", f"buffer of {raw.size} bytes is shorter than the {self.size} bytes "
                                                     f"of {self.tag or 'descriptor'} dims {self.dims} {self.data_type}")

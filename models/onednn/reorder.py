@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import FormatError
-from .desc import MemoryDesc, as_bytes
+from .desc import MemoryDesc, buffer_bytes
 
 
 def reorder(src_bytes: object, src_desc: MemoryDesc, dst_desc: MemoryDesc) -> np.ndarray:
@@ -29,7 +29,7 @@ def reorder(src_bytes: object, src_desc: MemoryDesc, dst_desc: MemoryDesc) -> np
     if src_desc.dtype != dst_desc.dtype:
         raise FormatError("onednn.reorder", f"reorder needs equal data types, got {src_desc.data_type} and "
                                             f"{dst_desc.data_type} (this model does not convert)")
-    raw = as_bytes(src_bytes)
+    raw = buffer_bytes(src_bytes)
     if raw.size < src_desc.size:
         raise FormatError("onednn.buffer_size", f"source buffer of {raw.size} bytes is shorter than the "
                                                 f"{src_desc.size} bytes of {src_desc.tag or 'the source descriptor'}")

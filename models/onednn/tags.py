@@ -109,10 +109,6 @@ class ParsedTag:
         return len(self.inner_blks)
 
     @property
-    def is_plain(self) -> bool:
-        return not self.inner_blks
-
-    @property
     def axes(self) -> tuple[str, ...]:
         """Logical axis names for the registry: the letters in logical order, uppercase."""
         return tuple(c.upper() for c in self.letters)

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arith import ceil_div
 from ...core.memimage import MemoryImage
 from ...core.registry import Format, Option
 from . import groups as G
@@ -74,7 +75,7 @@ def info(shape: tuple[int, ...], dtype: Any, compress: bool = False, post_extens
     comp = _check(compress, post_extension)
     k, c, r, s = G.weight_shape(NAME, shape)
     out = {"format": NAME, "shape": [k, c, r, s], "dtype": dt.name,
-           "c_blocks": G.ceil_div(c, G.C_BLOCK)}
+           "c_blocks": ceil_div(c, G.C_BLOCK)}
     out.update(G.stream_info(NAME, shape, dt, r * s * c, k, comp))
     return out
 

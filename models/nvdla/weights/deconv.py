@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arith import ceil_div
 from ...core.memimage import MemoryImage
 from ...core.registry import Format, Option
 from . import groups as G
@@ -53,7 +54,7 @@ def _check(shape: tuple[int, ...], stride_x: int, stride_y: int,
     sx = G.check_stride(NAME, "deconv", "stride_x", stride_x)
     sy = G.check_stride(NAME, "deconv", "stride_y", stride_y)
     G.check_post_extension(NAME, "deconv", post_extension)
-    return k, c, G.ceil_div(r, sy), G.ceil_div(s, sx), sx, sy
+    return k, c, ceil_div(r, sy), ceil_div(s, sx), sx, sy
 
 
 def split(tensor: np.ndarray, stride_x: int = 1, stride_y: int = 1) -> dict[tuple[int, int], np.ndarray]:

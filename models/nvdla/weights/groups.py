@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ...core.arith import round_up
 from ...core.dtypes import resolve_dtype
 from ...core.errors import FormatError, require
 from ...core.memimage import MemoryImage, Surface
@@ -40,13 +41,6 @@ START_ALIGN = 256
 PRECISION_CODE: dict[str, int] = {"int8": 0, "int16": 1, "float16": 2}
 
 
-def round_up(n: int, a: int) -> int:
-    """``n`` rounded up to a multiple of ``a``."""
-    return -(-int(n) // a) * a
-
-
-def ceil_div(n: int, d: int) -> int:
-    return -(-int(n) // int(d))
 
 
 def weight_dtype(fmt: str, dtype: Any) -> np.dtype:

@@ -36,6 +36,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ...core.arith import ceil_div
 from ...core.errors import require
 from ...core.memimage import MemoryImage
 from ...core.registry import Format, Option
@@ -129,7 +130,7 @@ def info(shape: tuple[int, ...], dtype: Any, channels: Optional[int] = None, pos
     k, c, r, s, ci, n = _params(tuple(shape), channels, post_extension, stride_x)
     out: dict[str, Any] = {"format": NAME, "shape": [k, c, r, s], "dtype": dt.name, "image_channels": ci,
                            "extended_shape": [k, s * ci, r, 1], "post_extension": n,
-                           "c_blocks": G.ceil_div(s * ci, G.C_BLOCK)}
+                           "c_blocks": ceil_div(s * ci, G.C_BLOCK)}
     out.update(G.stream_info(NAME, shape, dt, r * s * ci, k, bool(compress)))
     out["registers"]["D_POST_Y_EXTENSION.Y_EXTENSION"] = Y_EXTENSION_CODE[n]
     return out

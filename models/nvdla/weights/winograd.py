@@ -58,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core.arith import ceil_div, round_up
 from ...core.errors import FormatError, require
 from ...core.memimage import MemoryImage
 from ...core.registry import Format, Option
@@ -74,7 +75,7 @@ CUBE_ELEMS = 64
 
 def padded_channels(c: int, dtype: Any) -> int:
     """C padded to a multiple of 32 bytes (clarifications §5)."""
-    return G.round_up(c, 32 // np.dtype(dtype).itemsize)
+    return round_up(c, 32 // np.dtype(dtype).itemsize)
 
 
 def _geometry(shape: tuple[int, ...], dtype: Any, stride_x: int, stride_y: int) -> tuple[int, int, int, int, int, int]:
@@ -82,7 +83,7 @@ def _geometry(shape: tuple[int, ...], dtype: Any, stride_x: int, stride_y: int) 
     k, c, r, s = G.weight_shape(NAME, shape)
     sx = G.check_stride(NAME, "winograd", "stride_x", stride_x)
     sy = G.check_stride(NAME, "winograd", "stride_y", stride_y)
-    nr, ns = G.ceil_div(r, sy), G.ceil_div(s, sx)
+    nr, ns = ceil_div(r, sy), ceil_div(s, sx)
     require(nr == 3 and ns == 3, "winograd.kernel_3x3",
             f"{NAME}: a {r}x{s} (RxS) kernel with stride_y={sy}, stride_x={sx} extends to {nr}x{ns}, "
             f"Winograd needs exactly 3x3 (clarifications 5)")
