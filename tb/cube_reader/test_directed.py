@@ -216,7 +216,7 @@ async def packed_nvdla_int8(dut):
     d = nvdla_feature(w=7, h=5, groups=3, n=2, base=0x10000)
     lo, img = tb.load(d, rng_for("packed"))
     st = await tb.check_good_job(d, img, lo)
-    assert len(tb.ars) == -(-d.num_atoms * 32 // 4096), f"{len(tb.ars)} bursts for one packed run"
+    assert len(tb.ars) == ceil_div(d.num_atoms * 32, 4096), f"{len(tb.ars)} bursts for one packed run"
     assert int(dut.irq.value) == 1 and st.status == rm.STATUS_DONE
 
 
