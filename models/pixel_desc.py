@@ -248,10 +248,12 @@ def descriptor(fmt: PixelFormat, shape: Sequence[int], dtype: Any, base: int = 0
                cvt_truncate: int = 0, mean: Optional[Sequence[int]] = None) -> PixelDescriptor:
     """The :class:`PixelDescriptor` of a picture of ``shape`` (H, W, C) in ``fmt``: plane 0 at ``base``,
     plane 1 at ``base1`` or else right after plane 0 (``MemoryImage.placed(base)``'s layout of the packed
-    image); ``out_precision`` defaults to the format's pipeline precision (Table 33), ``sign_override`` to
+    image; FormatError ``pixel.base1_single_plane`` for a one-plane format); ``out_precision`` defaults to the format's pipeline precision (Table 33), ``sign_override`` to
     the one NVIDIA uses for the format (signed for ``T_R16_I``). Its keyword arguments after
     ``uv_line_stride`` are :data:`models.nvdla.pixel.DESCRIPTOR_PARAMS`. The result is validated."""
     g = geometry(fmt, shape, x_offset, line_stride, uv_line_stride)
+    require(base1 is None or fmt.semi_planar, "pixel.base1_single_plane",
+            f"{fmt.name} has one plane; base1={base1} would be ignored")
     b1 = 0
     if fmt.semi_planar:
         b1 = back_to_back([g.plane_bytes(0), 0], [START_ALIGN, START_ALIGN], base)[1] if base1 is None else base1
