@@ -54,17 +54,19 @@ describes a picture the model can pack.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, Optional, Sequence, Union
+from dataclasses import dataclass
+from typing import Any, ClassVar, Optional, Sequence, Union
 
 import numpy as np
 
-from .core.errors import FormatError, require
+from .core.errors import require
 from .core.memimage import back_to_back
+from .core.rules import RuleChecked
 from .nvdla.alignment import ROWS
 from .nvdla.pixel import (DESCRIPTOR_PARAMS, ENUM_ORDER, MAX_DIM, PIXEL_FORMATS, PixelFormat, PixelGeometry,
                           convert_pixels, geometry)
 from .nvdla.pixel import _int16_reg as int16_register
+from .nvdla.pixel import _signed_override as signed_override
 from .nvdla.precision import INVALID, OUTPUT_PRECISIONS, normalize_precision, pipeline_precision
 
 #: Validator rules, one error bit each (bit index = position).
@@ -96,8 +98,11 @@ def precision_code(precision: Union[str, int]) -> int:
 
 
 @dataclass(frozen=True)
-class PixelDescriptor:
+class PixelDescriptor(RuleChecked):
     """Registers of a pixel reader job (see the module docstring for fields and rules)."""
+
+    ERROR_RULES: ClassVar[tuple[str, ...]] = ERROR_RULES
+    RULE_PREFIX: ClassVar[str] = "pixel_desc"
 
     format_code: int
     width: int
@@ -119,7 +124,8 @@ class PixelDescriptor:
     def __post_init__(self) -> None:
         int16_register("offset", self.cvt_offset)
         int16_register("scale", self.cvt_scale)
-        require(len(self.mean) == 4, "pixel.cvt_mean_channels", f"mean needs 4 values (RY, GU, BV, AX), got {self.mean}")
+        require(len(self.mean) == 4, "pixel.cvt_mean_channels",
+                f"mean needs 4 values (RY, GU, BV, AX), got {self.mean}")
         object.__setattr__(self, "mean", tuple(int(v) for v in int16_register("mean", self.mean)))
         require(0 <= int(self.cvt_truncate) <= MAX_TRUNCATE, "pixel.cvt_truncate_range",
                 f"CVT_TRUNCATE {self.cvt_truncate} outside 0..{MAX_TRUNCATE}")
@@ -159,14 +165,8 @@ class PixelDescriptor:
         bases = (self.base0, self.base1)
         return {name: (bases[i], g.min_bytes(i)) for i, name in enumerate(g.surface_names())}
 
-    def with_(self, **changes: Any) -> "PixelDescriptor":
-        """A copy with some fields changed (for illegal-descriptor sequences)."""
-        d = asdict(self)
-        d.update(changes)
-        return PixelDescriptor(**d)
-
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = super().to_dict()
         d["format_name"] = self.format_name
         d["precision_name"] = self.precision_name
         return d
@@ -219,16 +219,6 @@ class PixelDescriptor:
             bad.append("addr_overflow")
         return bad
 
-    def error_bits(self, addr_bits: int = 64) -> int:
-        """The validator's error word: bit i set when rule ``ERROR_RULES[i]`` is broken."""
-        return sum(1 << ERROR_RULES.index(r) for r in self.errors(addr_bits))
-
-    def validate(self, addr_bits: int = 64) -> "PixelDescriptor":
-        """Raise :class:`FormatError` ``pixel_desc.<first rule>`` naming every broken rule; return ``self``."""
-        bad = self.errors(addr_bits)
-        if bad:
-            raise FormatError("pixel_desc." + bad[0], f"illegal PixelDescriptor ({', '.join(bad)}): {self.to_dict()}")
-        return self
 
     # ------------------------------------------------------------------ what a reader delivers
     def convert(self, tensor: np.ndarray) -> np.ndarray:
@@ -244,11 +234,12 @@ class PixelDescriptor:
 def descriptor(fmt: PixelFormat, shape: Sequence[int], dtype: Any, base: int = 0, x_offset: int = 0,
                line_stride: Optional[int] = None, uv_line_stride: Optional[int] = None,
                base1: Optional[int] = None, out_precision: Union[str, int, None] = None, cvt_en: bool = True,
-               sign_override: Optional[bool] = None, cvt_offset: int = 0, cvt_scale: int = 1,
+               sign_override: Union[bool, str, None] = None, cvt_offset: int = 0, cvt_scale: int = 1,
                cvt_truncate: int = 0, mean: Optional[Sequence[int]] = None) -> PixelDescriptor:
     """The :class:`PixelDescriptor` of a picture of ``shape`` (H, W, C) in ``fmt``: plane 0 at ``base``,
     plane 1 at ``base1`` or else right after plane 0 (``MemoryImage.placed(base)``'s layout of the packed
-    image; FormatError ``pixel.base1_single_plane`` for a one-plane format); ``out_precision`` defaults to the format's pipeline precision (Table 33), ``sign_override`` to
+    image; FormatError ``pixel.base1_single_plane`` for a one-plane format); ``out_precision``
+    defaults to the format's pipeline precision (Table 33), ``sign_override`` to
     the one NVIDIA uses for the format (signed for ``T_R16_I``). Its keyword arguments after
     ``uv_line_stride`` are :data:`models.nvdla.pixel.DESCRIPTOR_PARAMS`. The result is validated."""
     g = geometry(fmt, shape, x_offset, line_stride, uv_line_stride)
@@ -257,10 +248,11 @@ def descriptor(fmt: PixelFormat, shape: Sequence[int], dtype: Any, base: int = 0
     b1 = 0
     if fmt.semi_planar:
         b1 = back_to_back([g.plane_bytes(0), 0], [START_ALIGN, START_ALIGN], base)[1] if base1 is None else base1
-    sign = fmt.signed_default if sign_override is None else bool(sign_override)
+    sign = fmt.signed_default if sign_override is None else signed_override(sign_override)
+    out = precision_code(fmt.precision if out_precision is None else out_precision)
     return PixelDescriptor(
         format_code=fmt.enum, width=g.w, height=g.h, x_offset=g.x_offset, base0=int(base),
-        line_stride0=g.line_stride, out_precision=precision_code(fmt.precision if out_precision is None else out_precision),
+        line_stride0=g.line_stride, out_precision=out,
         base1=int(b1), line_stride1=int(g.uv_line_stride or 0), cvt_en=bool(cvt_en), sign_override=sign,
         cvt_offset=int(cvt_offset), cvt_scale=int(cvt_scale), cvt_truncate=int(cvt_truncate),
         mean_en=mean is not None, mean=tuple(int(v) for v in mean) if mean is not None else (0, 0, 0, 0),

@@ -63,11 +63,12 @@ Choices written down here (tested in ``tests/models/test_weight_desc.py``):
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Sequence
 
 from .core.errors import FormatError
 from .core.memimage import MemoryImage
+from .core.rules import RuleChecked
 from .nvdla.alignment import ROWS
 
 #: Validator rules, one error bit each (bit index = position).
@@ -98,8 +99,11 @@ SURFACE_NAMES: tuple[str, str, str] = ("weight", "wmb", "wgs")
 
 
 @dataclass(frozen=True)
-class WeightSurfaceDescriptor:
+class WeightSurfaceDescriptor(RuleChecked):
     """Registers of a weight reader job (see the module docstring for fields and rules)."""
+
+    ERROR_RULES: ClassVar[tuple[str, ...]] = ERROR_RULES
+    RULE_PREFIX: ClassVar[str] = "weight_desc"
 
     compressed: bool
     elem_bytes: int
@@ -139,14 +143,8 @@ class WeightSurfaceDescriptor:
             out["wgs"] = (self.wgs_base, self.wgs_bytes)
         return out
 
-    def with_(self, **changes: Any) -> "WeightSurfaceDescriptor":
-        """A copy with some fields changed (for illegal-descriptor sequences)."""
-        d = asdict(self)
-        d.update(changes)
-        return WeightSurfaceDescriptor(**d)
-
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = super().to_dict()
         d["dense_bytes"] = self.dense_bytes
         return d
 
@@ -210,14 +208,3 @@ class WeightSurfaceDescriptor:
             bad.append("addr_overflow")
         return bad
 
-    def error_bits(self, addr_bits: int = 64) -> int:
-        """The validator's error word: bit i set when rule ``ERROR_RULES[i]`` is broken."""
-        return sum(1 << ERROR_RULES.index(r) for r in self.errors(addr_bits))
-
-    def validate(self, addr_bits: int = 64) -> "WeightSurfaceDescriptor":
-        """Raise :class:`FormatError` ``weight_desc.<first rule>`` naming every broken rule; return ``self``."""
-        bad = self.errors(addr_bits)
-        if bad:
-            raise FormatError("weight_desc." + bad[0],
-                              f"illegal WeightSurfaceDescriptor ({', '.join(bad)}): {self.to_dict()}")
-        return self

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import models
+from .descriptor_helpers import assert_breaks_only
 from models import FormatError, PixelDescriptor as D
 from models.nvdla.pixel import ENUM_ORDER
 from models.pixel_desc import ERROR_RULES
@@ -51,12 +52,7 @@ def test_legal_descriptor_and_the_bytes_it_reads():
     (dict(base1=-0x2000), "addr_overflow"),
 ])
 def test_each_rule_broken_alone_sets_its_own_bit(change, rule):
-    d = LEGAL.with_(**change)
-    assert d.errors() == [rule]
-    assert d.error_bits() == 1 << RULES_IN_BIT_ORDER.index(rule)
-    with pytest.raises(FormatError) as exc:
-        d.validate()
-    assert exc.value.rule == "pixel_desc." + rule
+    assert_breaks_only(LEGAL.with_(**change), rule, RULES_IN_BIT_ORDER, "pixel_desc")
 
 
 @pytest.mark.parametrize("change", [
@@ -153,8 +149,12 @@ def test_converter_worked_examples_of_clarifications_2_3():
                           cvt_scale=3, cvt_truncate=2)
     x = np.array([200, 130, 126, 255, 0], np.uint8).reshape(1, 5, 1)
     assert d.convert(x).ravel().tolist() == [54, 2, -2, 95, -96]
-    signed = d.with_(sign_override=True, cvt_offset=0, cvt_scale=1, cvt_truncate=0)
+    signed = models.descriptor("nvdla.pixel.T_R8", (1, 1, 1), "uint8", sign_override="signed")
+    assert signed.sign_override is True
     assert signed.convert(np.array([[[0x87]]], np.uint8)).ravel().tolist() == [-121]
+    assert d.with_(cvt_offset=0, cvt_scale=1, cvt_truncate=0).convert(np.array([[[0x87]]], np.uint8)).ravel() == 127
+    assert models.descriptor("nvdla.pixel.T_R8", (1, 1, 1), "uint8", sign_override="unsigned").sign_override is False
+    assert models.descriptor("nvdla.pixel.T_R16_I", (1, 1, 1), "int16").sign_override is True   # NVIDIA's default
     fp = models.descriptor("nvdla.pixel.T_R16", (1, 4, 1), "uint16", out_precision="fp16")
     got = fp.convert(np.array([65519, 65520, 2049, 2051], np.uint16).reshape(1, 4, 1)).ravel()
     assert got.tolist() == [65504.0, 65504.0, 2048.0, 2052.0]
@@ -255,3 +255,12 @@ def test_descriptor_agrees_with_the_packed_image(name, edge):
         words = pix.reshape(h, w, -1).view("<u2" if width == 2 else np.uint8)   # the components of a pixel
         raw = channels.view(np.uint16 if width == 2 else np.uint8)
         np.testing.assert_array_equal(np.sort(words, axis=2), np.sort(raw, axis=2))
+
+
+def test_descriptor_params_name_exactly_the_non_option_arguments():
+    import inspect
+
+    from models.nvdla.pixel import DESCRIPTOR_PARAMS
+    from models.pixel_desc import descriptor
+    params = list(inspect.signature(descriptor).parameters)
+    assert params[params.index("uv_line_stride") + 1:] == list(DESCRIPTOR_PARAMS)

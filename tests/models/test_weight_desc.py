@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import models
+from .descriptor_helpers import assert_breaks_only
 from models import FormatError, WeightSurfaceDescriptor as D
 from models.weight_desc import ERROR_RULES, MAX_DENSE_BYTES, MAX_GROUPS
 
@@ -54,12 +55,7 @@ def test_legal_descriptor_and_its_derived_values():
     (dict(wgs_base=2 ** 64 - 256, wgs_bytes=384), "addr_overflow"),
 ])
 def test_each_rule_broken_alone_sets_its_own_bit(change, rule):
-    d = LEGAL.with_(**change)
-    assert d.errors() == [rule]
-    assert d.error_bits() == 1 << RULES_IN_BIT_ORDER.index(rule)
-    with pytest.raises(FormatError) as exc:
-        d.validate()
-    assert exc.value.rule == "weight_desc." + rule
+    assert_breaks_only(LEGAL.with_(**change), rule, RULES_IN_BIT_ORDER, "weight_desc")
 
 
 @pytest.mark.parametrize("change", [
