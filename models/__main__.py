@@ -162,11 +162,23 @@ def _cmd_unpack(args: argparse.Namespace) -> int:
     return 0
 
 
+def _descriptor_doc(name: str, shape: Sequence[int], dtype: str, base: int, opts: dict) -> Any:
+    """The format's descriptor as JSON data: one object, ``{set: object}`` for deconvolution sets, or
+    ``None`` for compressed weights (their sizes come from the packed image, not from the shape)."""
+    try:
+        desc = descriptor(name, shape, dtype, base=base, **opts)
+    except FormatError as exc:
+        if exc.rule == "weight.descriptor_image":
+            return None
+        raise
+    return {k: d.to_dict() for k, d in desc.items()} if isinstance(desc, dict) else desc.to_dict()
+
+
 def _cmd_info(args: argparse.Namespace) -> int:
     shape, opts = _shape(args.shape), _opts(args.opt)
     doc = dict(info(args.format, shape, args.dtype, **opts))
     if get_format(args.format).descriptor is not None:
-        doc["descriptor"] = descriptor(args.format, shape, args.dtype, base=args.base, **opts).to_dict()
+        doc["descriptor"] = _descriptor_doc(args.format, shape, args.dtype, args.base, opts)
     print(json.dumps(_jsonable(doc), indent=2))
     return 0
 

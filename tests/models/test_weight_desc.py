@@ -1,6 +1,10 @@
 """WeightSurfaceDescriptor: validator rules one by one, hand-worked descriptors, and agreement with the
 packed images of every weight format (dense and sparse-compressed)."""
+import json
+import subprocess
+import sys
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -228,3 +232,21 @@ def test_descriptor_agrees_with_the_packed_image(fmt, shape, opts, dtype):
         wgs = placed_comp[names["wgs"]].data[:4 * groups].view("<u4")
         np.testing.assert_array_equal(wgs, nonzero * e)
         assert cd.weight_bytes == _round_up(int(wgs.sum()), 128)
+
+
+# --------------------------------------------------------------------------- the CLI shows them
+
+def _info(*args):
+    out = subprocess.run([sys.executable, "-m", "models", "info", *args], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)["descriptor"]
+
+
+def test_cli_info_prints_the_weight_descriptor():
+    got = _info("nvdla.weight.dc", "--shape", "17,3,1,1", "--dtype", "int16", "--base", "0x20000")
+    assert (got["weight_base"], got["groups"], got["group_bytes"], got["dense_bytes"]) == (0x20000, 2, 96, 102)
+    sets = _info("nvdla.weight.deconv", "--shape", "1,64,3,3", "--dtype", "int8", "--opt", "stride_x=2")
+    assert [s["weight_base"] for s in sets.values()] == [0, 0x200]
+    # compressed sizes depend on the weights, not on the shape: no descriptor from the shape alone
+    assert _info("nvdla.weight.dc", "--shape", "1,16,1,1", "--dtype", "int8", "--opt", "compress=1") is None
