@@ -59,7 +59,7 @@ from typing import Any, ClassVar, Optional, Sequence, Union
 
 import numpy as np
 
-from .core.errors import require
+from .core.errors import FormatError, require
 from .core.memimage import back_to_back
 from .core.rules import RuleChecked
 from .nvdla.alignment import ROWS
@@ -154,7 +154,8 @@ class PixelDescriptor(RuleChecked):
 
     def _geometry(self) -> PixelGeometry:
         fmt = self.format
-        assert fmt is not None
+        if fmt is None:
+            raise FormatError("pixel_desc.format", f"PIXEL_FORMAT {self.format_code} is not a Table 33 code 0..35")
         return PixelGeometry(fmt, self.height, self.width, self.x_offset, self.line_stride0,
                              self.line_stride1 if fmt.semi_planar else None)
 

@@ -93,7 +93,11 @@ def test_single_plane_formats_ignore_plane_1():
 
 
 def test_an_unknown_format_sets_only_its_own_bit():
-    assert LEGAL.with_(format_code=63, x_offset=31, line_stride0=32, line_stride1=32).errors() == ["format"]
+    unknown = LEGAL.with_(format_code=63, x_offset=31, line_stride0=32, line_stride1=32)
+    assert unknown.errors() == ["format"]
+    with pytest.raises(FormatError) as exc:
+        unknown.ranges()                      # no format, no plane sizes
+    assert exc.value.rule == "pixel_desc.format"
 
 
 def test_several_broken_rules_set_several_bits():
