@@ -177,13 +177,21 @@ def _cmd_unpack(args: argparse.Namespace) -> int:
     return 0
 
 
+def _descriptor_doc(name: str, shape: Sequence[int], dtype: str, base: int, opts: dict) -> Any:
+    """The format's descriptor as JSON data: one object, or ``{set: object}`` for deconvolution sets. Compressed
+    weights raise ``weight.descriptor_image`` (their sizes come from the packed image, not from the shape), which
+    ``info`` reports as ``descriptor_unavailable``."""
+    desc = descriptor(name, shape, dtype, base=base, **opts)
+    return {k: d.to_dict() for k, d in desc.items()} if isinstance(desc, dict) else desc.to_dict()
+
+
 def _cmd_info(args: argparse.Namespace) -> int:
     shape, opts = _shape(args.shape), _opts(args.opt)
     check_base(args.base)
     doc = dict(info(args.format, shape, args.dtype, **opts))
     doc["descriptor"], doc["descriptor_unavailable"] = None, None
     try:  # a valid tensor is described even when the RTL cannot read it: info says why instead (issue 14, 6)
-        doc["descriptor"] = descriptor(args.format, shape, args.dtype, base=args.base, **opts).to_dict()
+        doc["descriptor"] = _descriptor_doc(args.format, shape, args.dtype, args.base, opts)
     except FormatError as exc:
         doc["descriptor_unavailable"] = str(exc)
     print(json.dumps(_jsonable(doc), indent=2))

@@ -5,15 +5,22 @@ e.g. the weight, WMB and WGS surfaces of sparse weights, or the two planes of a
 semi-planar pixel format). Each surface is a flat run of bytes that starts at an
 address with a required alignment (NVDLA Table 35) and includes every padding and
 alignment byte the format defines.
+
+Where surfaces live: every :class:`Surface` carries its ``base`` address (0 unless placed).
+``pack`` returns an image at base 0; :meth:`MemoryImage.placed` lays it out in memory (back to back
+from one base, each surface at the next multiple of its alignment, or at explicit bases) and
+:meth:`MemoryImage.memory` lists ``(address, bytes)`` pairs ready to load into a memory model.
+Choice: placed surfaces must not share a byte (``image.overlap``); a base must be a non-negative
+integer and a multiple of the surface's ``align`` (``image.base``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Iterator, Mapping, Union
+from dataclasses import dataclass, field, replace
+from typing import Iterator, Mapping, Sequence, Union
 
 import numpy as np
 
-from .arith import as_bytes
+from .arith import as_bytes, round_up
 from .errors import FormatError
 
 
@@ -22,21 +29,34 @@ class Surface:
     """One contiguous memory region of a packed format.
 
     ``data`` is a read-only 1-D ``uint8`` array, ``align`` the start-address alignment in
-    bytes the spec requires for it (1 when the spec sets none).
+    bytes the spec requires for it (1 when the spec sets none), ``base`` the address of its
+    first byte (a non-negative multiple of ``align``; FormatError ``image.base`` otherwise).
     """
 
     name: str
     data: np.ndarray
     align: int = 1
+    base: int = 0
 
     def __post_init__(self) -> None:
         arr = _bytes_array(self.data)
         arr.setflags(write=False)
         object.__setattr__(self, "data", arr)
+        base = self.base
+        if isinstance(base, (bool, np.bool_)) or not isinstance(base, (int, np.integer)) or base < 0 \
+                or base % max(int(self.align), 1):
+            raise FormatError("image.base", f"surface {self.name!r}: base {base!r} is not a non-negative "
+                              f"integer multiple of its {self.align}-byte alignment")
+        object.__setattr__(self, "base", int(base))
 
     @property
     def nbytes(self) -> int:
         return int(self.data.size)
+
+    @property
+    def end(self) -> int:
+        """One past the address of the last byte."""
+        return self.base + self.nbytes
 
     def tobytes(self) -> bytes:
         return self.data.tobytes()
@@ -87,6 +107,49 @@ class MemoryImage:
     @property
     def nbytes(self) -> int:
         return sum(s.nbytes for s in self.surfaces)
+
+    def placed(self, bases: Union[int, Mapping[str, int]]) -> "MemoryImage":
+        """The same image with its surfaces at addresses.
+
+        An ``int``: the first surface at ``bases`` (which must suit its alignment), every next surface
+        at the first multiple of its own alignment after the end of the previous one (in surface order).
+        A mapping ``{name: base}``: those surfaces at those bases, the others keep theirs. FormatError
+        ``image.base`` for a misaligned or negative base, ``image.surface_missing`` for an unknown name,
+        ``image.overlap`` when two surfaces would share a byte.
+        """
+        if isinstance(bases, Mapping):
+            for name in bases:
+                self[name]  # raises image.surface_missing
+            new = {s.name: bases.get(s.name, s.base) for s in self.surfaces}
+        else:
+            starts = back_to_back([s.nbytes for s in self.surfaces], [s.align for s in self.surfaces], bases)
+            new = {s.name: b for s, b in zip(self.surfaces, starts)}
+        image = MemoryImage(tuple(replace(s, base=new[s.name]) for s in self.surfaces), self.meta)
+        image._check_overlap()
+        return image
+
+    def _check_overlap(self) -> None:
+        spans = sorted((s.base, s.end, s.name) for s in self.surfaces if s.nbytes)
+        for (_, end0, name0), (start1, _, name1) in zip(spans, spans[1:]):
+            if start1 < end0:
+                raise FormatError("image.overlap", f"surfaces {name0!r} and {name1!r} share bytes "
+                                  f"(0x{start1:x} < 0x{end0:x})")
+
+    def memory(self) -> list[tuple[int, bytes]]:
+        """``(address, bytes)`` of every surface, in surface order (what a memory model loads)."""
+        return [(s.base, s.tobytes()) for s in self.surfaces]
+
+
+def back_to_back(sizes: Sequence[int], aligns: Sequence[int], base: int) -> list[int]:
+    """Start addresses of regions of ``sizes`` bytes laid out in order from ``base``: the first at
+    ``base``, each next one at the first multiple of its alignment at or after the previous end."""
+    starts: list[int] = []
+    cursor = int(base)
+    for i, (size, align) in enumerate(zip(sizes, aligns)):
+        start = cursor if i == 0 else round_up(cursor, max(int(align), 1))
+        starts.append(start)
+        cursor = start + int(size)
+    return starts
 
 
 ImageLike = Union[MemoryImage, bytes, bytearray, memoryview, np.ndarray, Mapping[str, object]]

@@ -11,7 +11,11 @@ checked, converted and completed with their defaults):
 * ``pack(tensor, **opts) -> MemoryImage``
 * ``unpack(image: MemoryImage, shape: tuple[int, ...], dtype: np.dtype, **opts) -> np.ndarray``
 * ``info(shape, dtype, **opts) -> dict`` (JSON-serialisable: sizes, strides, surfaces, alignments)
-* ``descriptor(shape, dtype, base=0, **opts) -> BlockedCubeDescriptor`` (activation layouts only)
+* ``descriptor(shape, dtype, base=0, **opts, **params)``: the block descriptor a reader is programmed
+  from: a ``BlockedCubeDescriptor`` (activation layouts), a ``WeightSurfaceDescriptor`` (weights) or
+  a ``PixelDescriptor`` (pixel formats). ``params`` are the keyword arguments named in
+  ``Format.descriptor_params``: values that are not format options (the packed image of compressed
+  weights, the pixel converter's registers).
 """
 from __future__ import annotations
 
@@ -137,6 +141,7 @@ class Format:
     info: Callable[..., dict]
     options: tuple[Option, ...] = ()
     descriptor: Optional[Callable[..., Any]] = None
+    descriptor_params: tuple[str, ...] = ()
     surfaces: tuple[str, ...] = ("data",)
     optional_leading_axes: int = 0
     summary: str = ""
@@ -308,10 +313,13 @@ def info(name: str, shape: Sequence[int], dtype: Any, **opts: Any) -> dict:
 
 
 def descriptor(name: str, shape: Sequence[int], dtype: Any, base: int = 0, **opts: Any):
-    """The :class:`~models.blocked.BlockedCubeDescriptor` of an activation layout."""
+    """The descriptor a reader of format ``name`` is programmed from (see the module docstring): ``opts`` are
+    format options, checked by the validation door, except the names in ``Format.descriptor_params`` (the packed
+    ``image`` of compressed weights, the pixel converter's registers), which the descriptor itself checks."""
     fmt = get_format(check_name(name))
     if fmt.descriptor is None:
-        raise FormatError("descriptor.none", f"{name} is not an activation layout; it has no BlockedCubeDescriptor")
+        raise FormatError("descriptor.none", f"{name} exports no descriptor")
     b = check_base(base)
+    params = {k: opts.pop(k) for k in fmt.descriptor_params if k in opts}
     fmt, shp, dt, resolved, _ = _door(name, shape, dtype, opts)
-    return fmt.descriptor(shp, dt, base=b, **resolved)
+    return fmt.descriptor(shp, dt, base=b, **resolved, **params)

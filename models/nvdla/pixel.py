@@ -53,6 +53,7 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
+from ..core.arith import round_up
 from ..core.errors import FormatError, require
 from ..core.memimage import MemoryImage, Surface
 from ..core.registry import Format, Option, register
@@ -211,7 +212,7 @@ def get(name: str) -> PixelFormat:
 
 
 def _round32(v: int) -> int:
-    return -(-v // 32) * 32
+    return round_up(v, 32)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -523,6 +524,17 @@ def convert_pixels(name: str, tensor: np.ndarray, out_precision: str, *, cvt_en:
 # ----------------------------------------------------------------------------------------------------------
 # registration: one format per Table 33 row
 
+#: Keyword arguments of ``models.descriptor`` for pixel formats that are not format options
+#: (:func:`models.pixel_desc.descriptor`: plane 1 base, output precision, converter registers).
+DESCRIPTOR_PARAMS: tuple[str, ...] = ("base1", "out_precision", "cvt_en", "sign_override", "cvt_offset",
+                                      "cvt_scale", "cvt_truncate", "mean")
+
+
+def _descriptor(fmt: PixelFormat, shape: Sequence[int], dtype: Any, base: int = 0, **opts: Any) -> Any:
+    """:func:`models.pixel_desc.descriptor` (imported here: it builds on this module)."""
+    from ..pixel_desc import descriptor
+    return descriptor(fmt, shape, dtype, base=base, **opts)
+
 def _register(fmt: PixelFormat) -> Format:
     options = [
         Option("x_offset", "int", 0, f"PIXEL_X_OFFSET in pixels, 0..{fmt.x_offset_max} (Table 33)"),
@@ -538,6 +550,8 @@ def _register(fmt: PixelFormat) -> Format:
         pack=partial(pack, fmt),
         unpack=partial(unpack, fmt),
         info=partial(info, fmt),
+        descriptor=partial(_descriptor, fmt),
+        descriptor_params=DESCRIPTOR_PARAMS,
         options=tuple(options),
         surfaces=("plane0", "plane1") if fmt.semi_planar else ("data",),
         summary=(f"NVDLA pixel {fmt.name} (PIXEL_FORMAT {fmt.enum}): {fmt.channels} channel(s) "

@@ -23,7 +23,7 @@ reject values other than 1 (Table 34). ``pack`` stores the register values in ``
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from ...core.arith import ceil_div
 from ...core.memimage import MemoryImage
 from ...core.registry import Format, Option
 from . import groups as G
+
+if TYPE_CHECKING:
+    from ...weight_desc import WeightSurfaceDescriptor
 
 NAME = "nvdla.weight.dc"
 
@@ -80,6 +83,16 @@ def info(shape: tuple[int, ...], dtype: Any, compress: bool = False, post_extens
     return out
 
 
+def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, compress: bool = False,
+               post_extension: int = 1, image: Optional[MemoryImage] = None) -> WeightSurfaceDescriptor:
+    """The reader's :class:`~models.weight_desc.WeightSurfaceDescriptor`, surfaces from ``base``
+    (compressed: ``image`` = the packed image gives the sizes)."""
+    dt = G.weight_dtype(NAME, dtype)
+    comp = _check(compress, post_extension)
+    k, c, r, s = G.weight_shape(NAME, shape)
+    return G.descriptors(NAME, dt, k, r * s * c, comp, base, image)[0]
+
+
 OPTIONS = (
     Option("compress", "bool", False, "sparse compression (surfaces weight, wmb, wgs; clarifications §7)"),
     Option("post_extension", "int", 1, "channel post-extension: NOT supported for DC weights (Table 34); only 1"),
@@ -87,7 +100,7 @@ OPTIONS = (
 
 FORMAT = Format(
     name=NAME, axes=("K", "C", "R", "S"), dtypes=G.DTYPES, pack=pack, unpack=unpack, info=info,
-    options=OPTIONS, surfaces=("weight", "wmb", "wgs"),
+    options=OPTIONS, surfaces=("weight", "wmb", "wgs"), descriptor=descriptor, descriptor_params=("image",),
     summary="NVDLA direct-convolution weights: kernel groups of 32 (int8) / 16, 64-element C' blocks, "
             "scan C'->K->W->H->C, 128-B padded; optional sparse compression",
     spec="NVDLA seed 'Basic Weight for Direct Convolution', Fig. 13, Tables 34-35; clarifications §3, §7, §10",

@@ -26,7 +26,7 @@ original tensor from the sets (the zero taps outside the kernel are not read bac
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from ...core.arith import ceil_div
 from ...core.memimage import MemoryImage
 from ...core.registry import Format, Option
 from . import groups as G
+
+if TYPE_CHECKING:
+    from ...weight_desc import WeightSurfaceDescriptor
 
 NAME = "nvdla.weight.deconv"
 
@@ -129,6 +132,19 @@ def info(shape: tuple[int, ...], dtype: Any, stride_x: int = 1, stride_y: int = 
             "alignment": G.START_ALIGN, "compressed": bool(compress), "surfaces": surfaces, "sets": per_set}
 
 
+def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, stride_x: int = 1, stride_y: int = 1,
+               compress: bool = False, post_extension: int = 1,
+               image: Optional[MemoryImage] = None) -> dict[str, WeightSurfaceDescriptor]:
+    """One :class:`~models.weight_desc.WeightSurfaceDescriptor` per set (every set is its own layer,
+    clarifications 6), ``{set name: descriptor}`` in set order, the sets' surfaces back to back from
+    ``base`` in surface order (compressed: ``image`` gives the sizes)."""
+    dt = G.weight_dtype(NAME, dtype)
+    k, c, rp, sp, sx, sy = _check(tuple(shape), stride_x, stride_y, post_extension)
+    names = [set_name(x, y) for x, y in sets(sx, sy)]
+    descs = G.descriptors(NAME, dt, k, rp * sp * c, bool(compress), base, image, [n + "." for n in names])
+    return dict(zip(names, descs))
+
+
 OPTIONS = (
     Option("stride_x", "int", 1, "deconvolution x stride: number of sets along W (clarifications 6)"),
     Option("stride_y", "int", 1, "deconvolution y stride: number of sets along H (clarifications 6)"),
@@ -138,7 +154,7 @@ OPTIONS = (
 
 FORMAT = Format(
     name=NAME, axes=("K", "C", "R", "S"), dtypes=G.DTYPES, pack=pack, unpack=unpack, info=info,
-    options=OPTIONS, surfaces=("set_x0_y0",),
+    options=OPTIONS, surfaces=("set_x0_y0",), descriptor=descriptor, descriptor_params=("image",),
     summary="NVDLA deconvolution weights: stride_x*stride_y sets (y outer, x inner), each rotated 180 degrees "
             "and DC-mapped into its own surface set_x{x}_y{y} (compressed: set_x{x}_y{y}.weight/.wmb/.wgs)",
     spec="NVDLA seed 'Weight Format', Tables 34-35; clarifications §6, §3, §7, §12.6",

@@ -13,15 +13,18 @@ gathers it back; both are single vectorised numpy operations.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
 from ...core.arith import round_up
 from ...core.dtypes import resolve_dtype
 from ...core.errors import FormatError, require
-from ...core.memimage import MemoryImage, Surface
+from ...core.memimage import MemoryImage, Surface, back_to_back
 from .. import sparse
+
+if TYPE_CHECKING:
+    from ...weight_desc import WeightSurfaceDescriptor
 
 #: Weight precisions (seed "Precision Type"); the element type IS the precision.
 DTYPES: tuple[str, ...] = ("int8", "int16", "float16")
@@ -252,6 +255,34 @@ def stream_info(fmt: str, shape: Sequence[int], dtype: np.dtype, kernel_elems: i
         out["surfaces"] = [{"name": names[0], "bytes": padded, "align": START_ALIGN}]
     out["registers"] = regs
     return out
+
+
+def descriptors(fmt: str, dtype: np.dtype, n_kernels: int, kernel_elems: int, compress: bool, base: int,
+                image: Optional[MemoryImage], prefixes: Sequence[str] = ("",)) -> list[WeightSurfaceDescriptor]:
+    """The :class:`~models.weight_desc.WeightSurfaceDescriptor` of every mapped stream (one per prefix:
+    deconvolution sets), surfaces placed back to back from ``base`` in surface order (the order of
+    :meth:`MemoryImage.placed`), each validated (FormatError ``weight_desc.<rule>``).
+
+    Dense: sizes follow from the shape; ``image``, when given, must be the packed dense image.
+    Compressed: the weight surface size depends on the values, so ``image`` (the packed image) is
+    required (FormatError ``weight.descriptor_image``); its surfaces give every size.
+    """
+    from ...weight_desc import WeightSurfaceDescriptor  # here: weight_desc reads Table 35 from models.nvdla
+
+    e = np.dtype(dtype).itemsize
+    sizes = group_sizes(n_kernels, kernels_per_group(dtype), kernel_elems)
+    if image is None:
+        require(not compress, "weight.descriptor_image",
+                f"{fmt}: compressed surface sizes depend on the weights; pass image=models.pack(...)")
+        padded = round_up(n_kernels * kernel_elems * e, SIZE_ALIGN)
+        bases = back_to_back([padded] * len(prefixes), [START_ALIGN] * len(prefixes), base)
+        out = [WeightSurfaceDescriptor(False, e, len(sizes), sizes[0] * e, sizes[-1] * e, b, padded) for b in bases]
+    else:
+        require(("wmb" in image.names() or f"{prefixes[0]}wmb" in image.names()) == bool(compress),
+                "weight.compress_mismatch", f"{fmt}: image surfaces {image.names()} do not match compress={compress}")
+        placed = image.placed(base)
+        out = [WeightSurfaceDescriptor.from_image(placed, e, sizes, surface_names(p, compress)) for p in prefixes]
+    return [d.validate() for d in out]
 
 
 def check_post_extension(fmt: str, kind: str, value: int) -> None:

@@ -32,7 +32,7 @@ Unpack returns the original ``K x C x R x S`` tensor (padding channels are dropp
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -41,6 +41,9 @@ from ...core.errors import require
 from ...core.memimage import MemoryImage
 from ...core.registry import Format, Option
 from . import groups as G
+
+if TYPE_CHECKING:
+    from ...weight_desc import WeightSurfaceDescriptor
 
 NAME = "nvdla.weight.image"
 #: Channel counts of the pixel formats (seed Table 33; clarifications §4.1).
@@ -136,6 +139,16 @@ def info(shape: tuple[int, ...], dtype: Any, channels: Optional[int] = None, pos
     return out
 
 
+def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, channels: Optional[int] = None,
+               post_extension: int = 1, stride_x: int = 1, compress: bool = False,
+               image: Optional[MemoryImage] = None) -> WeightSurfaceDescriptor:
+    """The reader's :class:`~models.weight_desc.WeightSurfaceDescriptor` of the extended kernels
+    (``R*S*Ci`` elements per kernel), surfaces from ``base`` (compressed: ``image`` gives the sizes)."""
+    dt = G.weight_dtype(NAME, dtype)
+    k, c, r, s, ci, _ = _params(tuple(shape), channels, post_extension, stride_x)
+    return G.descriptors(NAME, dt, k, r * s * ci, bool(compress), base, image)[0]
+
+
 OPTIONS = (
     Option("channels", "int", None, "image channel count Ci (1, 3 or 4; >= C; default C): kernels are zero-padded to it"),
     Option("post_extension", "int", 1, "channel post-extension N (1, 2, 4; clarifications 4.2)", choices=(1, 2, 4)),
@@ -145,7 +158,7 @@ OPTIONS = (
 
 FORMAT = Format(
     name=NAME, axes=("K", "C", "R", "S"), dtypes=G.DTYPES, pack=pack, unpack=unpack, info=info,
-    options=OPTIONS, surfaces=("weight", "wmb", "wgs"),
+    options=OPTIONS, surfaces=("weight", "wmb", "wgs"), descriptor=descriptor, descriptor_params=("image",),
     summary="NVDLA image-input weights: pad C to the image channels, pre-extend 1xRx(S*Ci) (c'=w*Ci+c), "
             "optional post-extension 2/4, DC mapping; optional sparse compression",
     spec="NVDLA seed 'Basic Weight for image input', Fig. 14, Fig. 16, Tables 34-35; clarifications §4, §7, §11.3",

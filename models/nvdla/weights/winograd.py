@@ -54,7 +54,7 @@ The round-trip property is ``unpack(pack(g)) == transform(g)`` (same options). W
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -63,6 +63,9 @@ from ...core.errors import FormatError, require
 from ...core.memimage import MemoryImage
 from ...core.registry import Format, Option
 from . import groups as G
+
+if TYPE_CHECKING:
+    from ...weight_desc import WeightSurfaceDescriptor
 
 NAME = "nvdla.weight.winograd"
 #: Weight transform matrix of the seed ("Matrix for weight transfer for Winograd").
@@ -239,6 +242,17 @@ def info(shape: tuple[int, ...], dtype: Any, stride_x: int = 1, stride_y: int = 
     return out
 
 
+def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, stride_x: int = 1, stride_y: int = 1,
+               rounding: str = "compiler", post_extension: int = 1, compress: bool = False,
+               transformed: bool = False, image: Optional[MemoryImage] = None) -> WeightSurfaceDescriptor:
+    """The reader's :class:`~models.weight_desc.WeightSurfaceDescriptor` of the transformed kernels
+    (``16*Cext`` elements per kernel), surfaces from ``base`` (compressed: ``image`` gives the sizes)."""
+    dt = G.weight_dtype(NAME, dtype)
+    _check(post_extension, rounding, dt)
+    k, cext = _layout_geometry(tuple(shape), dt, stride_x, stride_y, transformed)
+    return G.descriptors(NAME, dt, k, 16 * cext, bool(compress), base, image)[0]
+
+
 OPTIONS = (
     Option("stride_x", "int", 1, "convolution x stride: channel extension to 3x3 (clarifications 5)"),
     Option("stride_y", "int", 1, "convolution y stride: channel extension to 3x3 (clarifications 5)"),
@@ -251,7 +265,7 @@ OPTIONS = (
 
 FORMAT = Format(
     name=NAME, axes=("K", "C", "R", "S"), dtypes=G.DTYPES, pack=pack, unpack=unpack, info=info,
-    options=OPTIONS, surfaces=("weight", "wmb", "wgs"),
+    options=OPTIONS, surfaces=("weight", "wmb", "wgs"), descriptor=descriptor, descriptor_params=("image",),
     summary="NVDLA Winograd weights: pad C to 32 B, stride extension to 3x3, U = G g G^T (documented "
             "rounding), 4x4x4 cubes per 4-channel block -> kernel; unpack returns U (K x Cext x 4 x 4)",
     spec="NVDLA seed 'Basic Weight for Winograd Convolution', Fig. 15, Tables 34-35; clarifications §5, §7, §12.2",
