@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from .core.arith import as_bytes
 from .core.errors import FormatError
+from .core.rules import RuleChecked
 
 
 class Layout(enum.IntEnum):
@@ -91,8 +92,13 @@ LAYOUT_ALIGN: dict[Layout, int] = {
 
 
 @dataclass(frozen=True)
-class BlockedCubeDescriptor:
-    """Atoms of ``atom_bytes`` bytes placed by four strides (see the module docstring)."""
+class BlockedCubeDescriptor(RuleChecked):
+    """Atoms of ``atom_bytes`` bytes placed by four strides (see the module docstring). ``error_bits()``,
+    ``validate()`` and ``with_()`` come from :class:`~models.core.rules.RuleChecked`, as for every block's
+    descriptor."""
+
+    ERROR_RULES: ClassVar[tuple[str, ...]] = ERROR_RULES
+    RULE_PREFIX: ClassVar[str] = "descriptor"
 
     base: int
     atom_bytes: int
@@ -137,12 +143,6 @@ class BlockedCubeDescriptor:
         layout_align = LAYOUT_ALIGN.get(self.layout, 1) if int(self.layout) in Layout._value2member_map_ else 1
         return max(self.atom_bytes, layout_align, 1)
 
-    def with_(self, **changes: Any) -> "BlockedCubeDescriptor":
-        """A copy with some fields changed (for illegal-descriptor sequences)."""
-        d = asdict(self)
-        d.update(changes)
-        return BlockedCubeDescriptor(**d)
-
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["layout"] = Layout(self.layout).name if self.layout in Layout._value2member_map_ else int(self.layout)
@@ -181,10 +181,6 @@ class BlockedCubeDescriptor:
             bad.append("addr_overflow")
         return bad
 
-    def error_bits(self, addr_bits: int = 64) -> int:
-        """The validator's error word: bit i set when rule ``ERROR_RULES[i]`` is broken."""
-        return sum(1 << ERROR_RULES.index(r) for r in self.errors(addr_bits))
-
     def _overlaps(self) -> bool:
         dims = sorted((s, c) for c, s in zip(self.counts, self.strides) if c > 1)
         inner = self.atom_bytes
@@ -193,13 +189,6 @@ class BlockedCubeDescriptor:
                 return True
             inner += (count - 1) * stride
         return False
-
-    def validate(self, addr_bits: int = 64) -> "BlockedCubeDescriptor":
-        """Raise :class:`FormatError` naming every broken rule; return ``self`` when legal."""
-        bad = self.errors(addr_bits)
-        if bad:
-            raise FormatError("descriptor." + bad[0], f"illegal BlockedCubeDescriptor ({', '.join(bad)}): {self.to_dict()}")
-        return self
 
     # ------------------------------------------------------------------ what a reader returns
     def atom_addresses(self) -> np.ndarray:
