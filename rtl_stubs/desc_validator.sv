@@ -19,7 +19,9 @@
 //
 // Interface: pulse `start` with the descriptor on the inputs (they are latched on that cycle; a start
 // while busy is ignored). `busy` is high until `done` pulses for one cycle; `errors` then holds the error
-// word until the next start.
+// word until the next start. In the cube reader, cr_job_ctrl hands over the fields of dla_pkg::cube_desc_t
+// (the descriptor registers as programmed) on the START cycle, when it latches the same struct for the job;
+// the flat ports keep this block testable alone (tb/desc_validator).
 // Latency: 3 cycles after start when the alignment is a power of two (every legal descriptor), 67
 // otherwise.
 `timescale 1ns/1ps

@@ -120,10 +120,20 @@ def parse_register_comment(text: str) -> dict[str, tuple[int, str]]:
             for m in re.finditer(r"\b0x([0-9A-Fa-f]+)\s+([A-Z][A-Z0-9_]*)\s+(RO|RW|WO)\b", "\n".join(lead))}
 
 
-def parse_markdown_table(text: str) -> dict[str, tuple[int, str]]:
-    """Register rows of a Markdown table, ``| 0x20 | ATOM_BYTES | RW | ... |`` -> ``{"ATOM_BYTES": (0x20, "RW")}``."""
-    return {m.group(2): (int(m.group(1), 16), m.group(3))
-            for m in re.finditer(r"^\|\s*0x([0-9A-Fa-f]+)\s*\|\s*([A-Z][A-Z0-9_]*)\s*\|\s*(RO|RW|WO)\s*\|", text, re.M)}
+def parse_markdown_tables(text: str) -> list[dict[str, tuple[int, str]]]:
+    """The register tables of a Markdown text, one per run of consecutive table lines: rows
+    ``| 0x20 | ATOM_BYTES | RW | ... |`` -> ``{"ATOM_BYTES": (0x20, "RW")}`` (tables without such rows are left out)."""
+    tables: list[dict[str, tuple[int, str]]] = []
+    current: dict[str, tuple[int, str]] = {}
+    for line in text.splitlines() + [""]:
+        m = re.match(r"^\|\s*0x([0-9A-Fa-f]+)\s*\|\s*([A-Z][A-Z0-9_]*)\s*\|\s*(RO|RW|WO)\s*\|", line)
+        if m:
+            current[m.group(2)] = (int(m.group(1), 16), m.group(3))
+        elif not line.startswith("|"):
+            if current:
+                tables.append(current)
+            current = {}
+    return tables
 
 
 def _group(params: Mapping[str, int], prefix: str) -> dict[str, int]:

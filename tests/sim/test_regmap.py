@@ -61,17 +61,22 @@ def test_register_comment_of_the_block_file_matches_the_package(prefix):
     assert regmap.parse_register_comment(text) == regmap.BLOCKS[prefix].table()
 
 
-def test_readme_register_table_matches_the_package():
-    assert regmap.parse_markdown_table(README.read_text()) == regmap.CUBE_READER.table()
+def test_readme_register_tables_match_the_package():
+    # every register table of the README is exactly one block's map, and every block has its table
+    tables = regmap.parse_markdown_tables(README.read_text())
+    maps = [m.table() for m in regmap.BLOCKS.values()]
+    assert all(t in maps for t in tables), [t for t in tables if t not in maps]
+    assert all(m in tables for m in maps)
 
 
 def test_table_parsers_see_a_wrong_offset_a_missing_register_and_a_wrong_access():
     good = regmap.CUBE_READER.table()
     rows = "\n".join(f"| 0x{o:02X} | {n} | {a} | text |" for n, (o, a) in good.items())
-    assert regmap.parse_markdown_table(rows) == good
-    assert regmap.parse_markdown_table(rows.replace("| 0x20 | ATOM_BYTES", "| 0x24 | ATOM_BYTES")) != good
-    assert regmap.parse_markdown_table(re.sub(r"^\| 0x54 .*$", "", rows, flags=re.M)) != good
-    assert regmap.parse_markdown_table(rows.replace("| CFG | RW", "| CFG | RO")) != good
+    assert regmap.parse_markdown_tables(rows) == [good]
+    assert regmap.parse_markdown_tables(rows.replace("| 0x20 | ATOM_BYTES", "| 0x24 | ATOM_BYTES")) != [good]
+    assert regmap.parse_markdown_tables(re.sub(r"\n\| 0x54 [^\n]*", "", rows)) != [good]
+    assert regmap.parse_markdown_tables(rows.replace("| CFG | RW", "| CFG | RO")) != [good]
+    assert regmap.parse_markdown_tables(f"text\n{rows}\n\nmore\n| 0x00 | ID | RO |\n") == [good, {"ID": (0, "RO")}]
     comment = "\n".join(f"//   0x{o:02X} {n:12s} {a}  text" for n, (o, a) in good.items()) + "\n`timescale 1ns/1ps\n"
     assert regmap.parse_register_comment(comment) == good
     assert regmap.parse_register_comment(comment.replace("0x18 BASE_LO", "0x1C BASE_LO")) != good
