@@ -27,7 +27,7 @@ all: test
 help:
 	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=)"
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
-	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/"
+	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module of files.f as a top"
 	@echo "make bench    model throughput benchmarks (MB/s) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make doctor   tool versions, and how to install what is missing"
@@ -54,8 +54,8 @@ test-sim: $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests/sim
 
 lint: $(STAMP)
-	$(WITH_VERILATOR) cd rtl_stubs && for top in cube_reader desc_validator axi_rd_engine; do \
-	  verilator --lint-only -Wall --timing -f files.f --top-module $$top || exit 1; done
+	$(WITH_VERILATOR) cd rtl_stubs && for f in $$(grep -v '_pkg\.sv$$' files.f); do \
+	  verilator --lint-only -Wall --timing -f files.f --top-module $$(basename $$f .sv) || exit 1; done
 	@echo "lint: clean"
 
 bench: $(STAMP)

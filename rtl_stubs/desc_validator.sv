@@ -1,25 +1,27 @@
 // desc_validator: checks a blocked-cube descriptor before a reader touches the bus.
 //
 // Reference model: models/blocked.py BlockedCubeDescriptor.errors() / error_bits(ADDR_W). One rule per
-// error bit, bit positions ERR_* of dla_pkg (0 layout .. 9 addr_overflow). Every rule is evaluated on
+// error bit, bit positions CR_ERR_* of dla_pkg (0 layout .. 9 addr_overflow). Every rule is evaluated on
 // the raw register values, independently of the others (a descriptor can break several at once):
-//   ERR_LAYOUT          layout code not 0..4
-//   ERR_ATOM_SIZE       atom not in {8,16,32,64,128}, or not in the layout's set (NVDLA feature 32;
+//   CR_ERR_LAYOUT        layout code not 0..4
+//   CR_ERR_ATOM_SIZE     atom not in {8,16,32,64,128}, or not in the layout's set (NVDLA feature 32;
 //                       NVDLA operand 32/64/128; MACE 8/16 and atom == 4*elem)
-//   ERR_ELEM_SIZE       elem not in {1,2,4}, elem > atom, not in the layout's set (NVDLA 1/2, MACE 2/4),
+//   CR_ERR_ELEM_SIZE     elem not in {1,2,4}, elem > atom, not in the layout's set (NVDLA 1/2, MACE 2/4),
 //                       or fp16 with elem != 2
-//   ERR_COUNT           a count outside 1..65535
-//   ERR_ALIGN_*         base / stride not a multiple of align = max(atom, 32 for NVDLA layouts else 1, 1)
+//   CR_ERR_COUNT         a count outside 1..65535
+//   CR_ERR_ALIGN_*       base / stride not a multiple of align = max(atom, 32 for NVDLA layouts else 1, 1)
 //                       (checked whatever the counts; a non-power-of-two align from an illegal atom size
 //                       is handled exactly by a 64-cycle serial remainder)
-//   ERR_OVERLAP         dims with count > 1 sorted by (stride, count): each stride must be at least
+//   CR_ERR_OVERLAP       dims with count > 1 sorted by (stride, count): each stride must be at least
 //                       atom + sum of (count-1)*stride of the dims before it
-//   ERR_ADDR_OVERFLOW   base + max(extent, 1) > 2**ADDR_W, extent = sum((count-1)*stride) + atom
+//   CR_ERR_ADDR_OVERFLOW base + max(extent, 1) > 2**ADDR_W, extent = sum((count-1)*stride) + atom
 //                       (signed: a zero count contributes -stride, as in the model)
 //
 // Interface: pulse `start` with the descriptor on the inputs (they are latched on that cycle; a start
 // while busy is ignored). `busy` is high until `done` pulses for one cycle; `errors` then holds the error
-// word until the next start.
+// word until the next start. In the cube reader, cr_job_ctrl hands over the fields of dla_pkg::cube_desc_t
+// (the descriptor registers as programmed) on the START cycle, when it latches the same struct for the job;
+// the flat ports keep this block testable alone (tb/desc_validator).
 // Latency: 3 cycles after start when the alignment is a power of two (every legal descriptor), 67
 // otherwise.
 `timescale 1ns/1ps
@@ -45,7 +47,7 @@ module desc_validator
   input  logic [31:0]           stride_n,
   output logic                  busy,
   output logic                  done,
-  output logic [ERR_ADDR_OVERFLOW:0] errors      // bit ERR_* set = rule broken
+  output logic [CR_ERR_ADDR_OVERFLOW:0] errors      // bit CR_ERR_* set = rule broken
 );
 
   localparam int SW = 72;                              // signed width of extent arithmetic
@@ -72,31 +74,31 @@ module desc_validator
 
   always_comb begin
     known_layout = (l_layout <= 4'd4);
-    nvdla_layout = (l_layout == 4'(LAYOUT_NVDLA_FEATURE)) || (l_layout == 4'(LAYOUT_NVDLA_OPERAND));
+    nvdla_layout = (l_layout == 4'(CR_LAYOUT_NVDLA_FEATURE)) || (l_layout == 4'(CR_LAYOUT_NVDLA_OPERAND));
     atom_std = (l_atom == 32'd8) || (l_atom == 32'd16) || (l_atom == 32'd32) || (l_atom == 32'd64)
             || (l_atom == 32'd128);
     elem_std = (l_elem == 32'd1) || (l_elem == 32'd2) || (l_elem == 32'd4);
     atom_ok  = atom_std;
     elem_ok  = elem_std && (l_elem <= l_atom) && (!l_fp16 || l_elem == 32'd2);
     case (l_layout)
-      4'(LAYOUT_NVDLA_FEATURE): begin
+      4'(CR_LAYOUT_NVDLA_FEATURE): begin
         atom_ok = l_atom == 32'd32;
         elem_ok = elem_ok && (l_elem != 32'd4);
       end
-      4'(LAYOUT_NVDLA_OPERAND): begin
+      4'(CR_LAYOUT_NVDLA_OPERAND): begin
         atom_ok = (l_atom == 32'd32) || (l_atom == 32'd64) || (l_atom == 32'd128);
         elem_ok = elem_ok && (l_elem != 32'd4);
       end
-      4'(LAYOUT_MACE): begin
+      4'(CR_LAYOUT_MACE): begin
         atom_ok = ((l_atom == 32'd8) || (l_atom == 32'd16)) && ({2'b00, l_atom} == {l_elem, 2'b00});
         elem_ok = elem_ok && (l_elem != 32'd1);
       end
-      4'(LAYOUT_GENERIC), 4'(LAYOUT_ONEDNN): ;   // any standard atom, elements 1/2/4
+      4'(CR_LAYOUT_GENERIC), 4'(CR_LAYOUT_ONEDNN): ;   // any standard atom, elements 1/2/4
       default: ;                                 // unknown layout: only the generic sets apply
     endcase
     count_ok = 1'b1;
     for (int d = 0; d < 4; d++) begin
-      if (l_cnt[d] == 32'd0 || l_cnt[d] > 32'(MAX_COUNT)) count_ok = 1'b0;
+      if (l_cnt[d] == 32'd0 || l_cnt[d] > 32'(CR_MAX_COUNT)) count_ok = 1'b0;
     end
     align      = (nvdla_layout && l_atom < 32'd32) ? 32'd32 : (l_atom == 32'd0 ? 32'd1 : l_atom);
     align_m1   = align - 32'd1;
@@ -204,16 +206,16 @@ module desc_validator
           if (div_cnt == 7'd63) state <= S_FINAL;
         end
         S_FINAL: begin
-          errors[ERR_LAYOUT]         <= r_simple[0];
-          errors[ERR_ATOM_SIZE]      <= r_simple[1];
-          errors[ERR_ELEM_SIZE]      <= r_simple[2];
-          errors[ERR_COUNT]          <= r_simple[3];
-          errors[ERR_ALIGN_BASE]     <= align_pow2 ? r_mis[0] : (div_r[0] != 33'd0);
-          errors[ERR_ALIGN_STRIDE_H] <= align_pow2 ? r_mis[1] : (div_r[1] != 33'd0);
-          errors[ERR_ALIGN_STRIDE_C] <= align_pow2 ? r_mis[2] : (div_r[2] != 33'd0);
-          errors[ERR_ALIGN_STRIDE_N] <= align_pow2 ? r_mis[3] : (div_r[3] != 33'd0);
-          errors[ERR_OVERLAP]        <= ovl;
-          errors[ERR_ADDR_OVERFLOW]  <= ovf;
+          errors[CR_ERR_LAYOUT]         <= r_simple[0];
+          errors[CR_ERR_ATOM_SIZE]      <= r_simple[1];
+          errors[CR_ERR_ELEM_SIZE]      <= r_simple[2];
+          errors[CR_ERR_COUNT]          <= r_simple[3];
+          errors[CR_ERR_ALIGN_BASE]     <= align_pow2 ? r_mis[0] : (div_r[0] != 33'd0);
+          errors[CR_ERR_ALIGN_STRIDE_H] <= align_pow2 ? r_mis[1] : (div_r[1] != 33'd0);
+          errors[CR_ERR_ALIGN_STRIDE_C] <= align_pow2 ? r_mis[2] : (div_r[2] != 33'd0);
+          errors[CR_ERR_ALIGN_STRIDE_N] <= align_pow2 ? r_mis[3] : (div_r[3] != 33'd0);
+          errors[CR_ERR_OVERLAP]        <= ovl;
+          errors[CR_ERR_ADDR_OVERFLOW]  <= ovf;
           done  <= 1'b1;
           state <= S_IDLE;
         end

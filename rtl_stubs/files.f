@@ -2,4 +2,10 @@ dla_pkg.sv
 axil_regs.sv
 desc_validator.sv
 axi_rd_engine.sv
+cr_fp16_scan.sv
+cr_atom_fifo.sv
+cr_atom_assembler.sv
+cr_run_walker.sv
+cr_counters.sv
+cr_job_ctrl.sv
 cube_reader.sv

@@ -1,11 +1,19 @@
-"""tb.regmap (the Python mirror of rtl_stubs/dla_pkg.sv) agrees with models.blocked and with itself.
+"""tb.regmap (the Python mirror of rtl_stubs/dla_pkg.sv) agrees with models.blocked, with itself, with the
+register comment at the top of each block's RTL file and with the README's register table.
 
 No simulator: this checks the parse of the package that both the RTL and the testbench use.
 """
+import re
+from pathlib import Path
+
 import pytest
 
 from models.blocked import ERROR_RULES, MAX_COUNT, Layout
-from tb import regmap
+from tb import regmap, runner
+
+README = runner.ROOT / "README.md"
+#: the RTL file of each block of the package (a new block adds its line here)
+BLOCK_FILES = {"CR": "cube_reader.sv"}
 
 
 def test_every_validator_rule_has_its_bit_at_its_rule_index():
@@ -34,8 +42,85 @@ def test_register_offsets_are_unique_and_word_aligned():
     assert all(o % 4 == 0 and 0 <= o < 256 for o in offs)  # 8-bit AXI4-Lite address, 32-bit registers
 
 
-def test_offsets_match_the_documented_table_in_the_package_header():
-    assert regmap.parse_header_table(regmap.PKG_TEXT) == regmap.REG
+def test_every_block_has_its_rtl_file_and_the_common_pattern():
+    assert set(regmap.BLOCKS) == set(BLOCK_FILES)
+    assert regmap.CUBE_READER is regmap.BLOCKS["CR"]
+    for m in regmap.BLOCKS.values():
+        # ID/PARAMS/CTRL/STATUS/ERROR at the same offsets in every block, written by hand from the package header
+        assert {k: m.REG[k] for k in ("ID", "PARAMS", "CTRL", "STATUS", "ERROR")} == \
+            {"ID": 0x00, "PARAMS": 0x04, "CTRL": 0x08, "STATUS": 0x10, "ERROR": 0x14}
+        assert (m.ctrl_start, m.status_busy, m.status_done, m.status_error) == (1, 1, 2, 4)
+        offs = list(m.REG.values())
+        assert offs == sorted(offs) and len(offs) == len(set(offs))
+        assert all(o % 4 == 0 and 0 <= o < 256 for o in offs)
+
+
+@pytest.mark.parametrize("prefix", sorted(BLOCK_FILES))
+def test_register_comment_of_the_block_file_matches_the_package(prefix):
+    text = (runner.RTL / BLOCK_FILES[prefix]).read_text()
+    assert regmap.parse_register_comment(text) == regmap.BLOCKS[prefix].table()
+
+
+def test_readme_register_tables_match_the_package():
+    # every register table of the README is exactly one block's map, and every block has its table
+    tables = regmap.parse_markdown_tables(README.read_text())
+    maps = [m.table() for m in regmap.BLOCKS.values()]
+    assert all(t in maps for t in tables), [t for t in tables if t not in maps]
+    assert all(m in tables for m in maps)
+
+
+def test_table_parsers_see_a_wrong_offset_a_missing_register_and_a_wrong_access():
+    good = regmap.CUBE_READER.table()
+    rows = "\n".join(f"| 0x{o:02X} | {n} | {a} | text |" for n, (o, a) in good.items())
+    assert regmap.parse_markdown_tables(rows) == [good]
+    assert regmap.parse_markdown_tables(rows.replace("| 0x20 | ATOM_BYTES", "| 0x24 | ATOM_BYTES")) != [good]
+    assert regmap.parse_markdown_tables(re.sub(r"\n\| 0x54 [^\n]*", "", rows)) != [good]
+    assert regmap.parse_markdown_tables(rows.replace("| CFG | RW", "| CFG | RO")) != [good]
+    assert regmap.parse_markdown_tables(f"text\n{rows}\n\nmore\n| 0x00 | ID | RO |\n") == [good, {"ID": (0, "RO")}]
+    comment = "\n".join(f"//   0x{o:02X} {n:12s} {a}  text" for n, (o, a) in good.items()) + "\n`timescale 1ns/1ps\n"
+    assert regmap.parse_register_comment(comment) == good
+    assert regmap.parse_register_comment(comment.replace("0x18 BASE_LO", "0x1C BASE_LO")) != good
+    # only the leading comment counts: a register named in the body is not documentation
+    assert regmap.parse_register_comment("`timescale 1ns/1ps\n// 0x00 ID RO\n") == {}
+
+
+def test_write_masks_come_from_the_fields():
+    m = regmap.CUBE_READER
+    # CFG: LAYOUT [3:0], FP16 bit 8, NAN_TO_ZERO bit 9 -> 0x30F, written out by hand
+    assert m.WMASK["CFG"] == 0x30F == m.field_mask("CFG_LAYOUT") | m.bit("CFG_FP16") | m.bit("CFG_NAN_TO_ZERO")
+    assert {n for n, (_, a) in m.table().items() if a == "RW"} == {
+        "CFG", "BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C", "COUNT_N",
+        "STRIDE_H", "STRIDE_C", "STRIDE_N"}
+    assert m.access("CTRL") == "WO" and m.access("CYCLES") == "RO"
+    # cube_reader.sv builds its write-mask vector from the package names, not from literals
+    rtl = (runner.RTL / "cube_reader.sv").read_text()
+    for name in m.WMASK:
+        assert f"CR_WMASK_{name})" in rtl and f"(8 * CR_REG_{name}))" in rtl, name
+    assert not re.search(r"32'h[0-9A-Fa-f_]+\}?\s*<<\s*\(8 \*", rtl)
+
+
+def test_descriptor_struct_is_in_the_package_and_used_by_the_reader():
+    assert re.search(r"typedef struct packed \{.*?\} cube_desc_t;", regmap.PKG_TEXT, re.S)
+    assert "cube_desc_t" in (runner.RTL / "cube_reader.sv").read_text()
+    assert "cube_desc_t" in (runner.RTL / "cr_job_ctrl.sv").read_text()
+
+
+def test_block_map_helpers():
+    m = regmap.CUBE_READER
+    assert m.reg_name(0x0C) == "CFG" and m.reg_name(0x58) == "0x58"
+    assert m.decode_errors(m.error_mask(["overlap", "bus_decerr"])) == ["overlap", "bus_decerr"]
+    assert m.error_mask() == 0x303FF
+    assert m.CONST["LAYOUT_MACE"] == 4 and m.ID == 0xC0BE0001
+    with pytest.raises(KeyError):
+        m.access("NOPE")
+
+
+def test_module_level_names_are_the_cube_readers():
+    m = regmap.CUBE_READER
+    assert regmap.REG is m.REG and regmap.ERR is m.ERR and regmap.FIELD is m.FIELD and regmap.ID == m.ID
+    assert regmap.reg_name(0x20) == "ATOM_BYTES" and regmap.CTRL_START == 1
+    assert (regmap.CFG_LAYOUT_MASK, regmap.CFG_FP16, regmap.CFG_NAN_TO_ZERO) == (0xF, 0x100, 0x200)
+    assert (regmap.BUS_SLVERR, regmap.BUS_DECERR) == (1 << 16, 1 << 17)
 
 
 def test_descriptor_registers_exist():
@@ -81,5 +166,20 @@ def test_package_parser_ignores_comments_and_refuses_duplicates():
     assert regmap.parse_package(text) == {"X_ID": 0xDEADBEEF, "REG_A": 4}
     with pytest.raises(ValueError, match="twice"):
         regmap.parse_package("localparam int A = 1;\nlocalparam int A = 2;")
-    with pytest.raises(ValueError, match="literal"):
+    with pytest.raises(ValueError, match="before it is defined"):
         regmap.parse_package("localparam int A = B + 1;")
+    with pytest.raises(ValueError, match="expression"):
+        regmap.parse_package("localparam int A = f(1);")
+    with pytest.raises(ValueError, match="expression"):
+        regmap.parse_package("localparam int A = 1 ? 2 : 3;")
+    with pytest.raises(ValueError, match="does not fit"):
+        regmap.parse_package("localparam logic [3:0] A = 'h10;")
+
+
+def test_package_parser_evaluates_constant_expressions_over_earlier_names():
+    text = """localparam int W = 4;
+      localparam int LSB = 2;
+      localparam logic [31:0] M = ((32'd1 << W) - 32'd1) << LSB
+                                | (32'd1 << 9);   // spans two lines
+      localparam int N = 'h54 / 4 + 1;"""
+    assert regmap.parse_package(text) == {"W": 4, "LSB": 2, "M": 0x23C, "N": 22}

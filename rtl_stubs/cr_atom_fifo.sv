@@ -1,0 +1,75 @@
+// cr_atom_fifo: the cube reader's 2-entry output queue of atoms, driving m_axis.
+//
+// Interface:
+//   push (with data/user/last and the atom's fp16 nan/inf counts)   one atom in; the writer must not push
+//                                  when count == 2 (cr_atom_assembler lowers RREADY instead)
+//   m_axis_tvalid/tready/tdata/tuser/tlast   the head atom (tkeep is the job's, driven by the assembler)
+//   pop, pop_nan, pop_inf          an atom left (tvalid && tready) and its fp16 counts, for the counters
+//   count                          occupancy 0..2
+`timescale 1ns/1ps
+module cr_atom_fifo #(
+  parameter int AB = 128                 // bytes of the largest atom
+) (
+  input  logic            clk,
+  input  logic            rst,
+  input  logic            push,
+  input  logic [AB*8-1:0] push_data,
+  input  logic [63:0]     push_user,
+  input  logic            push_last,
+  input  logic [7:0]      push_nan,
+  input  logic [7:0]      push_inf,
+  output logic [AB*8-1:0] m_axis_tdata,
+  output logic            m_axis_tlast,
+  output logic [63:0]     m_axis_tuser,
+  output logic            m_axis_tvalid,
+  input  logic            m_axis_tready,
+  output logic            pop,
+  output logic [7:0]      pop_nan,
+  output logic [7:0]      pop_inf,
+  output logic [1:0]      count
+);
+
+  logic [AB*8-1:0] q_data [2];
+  logic [63:0]     q_user [2];
+  logic            q_last [2];
+  logic [7:0]      q_nan  [2];
+  logic [7:0]      q_inf  [2];
+  logic            q_wp, q_rp;
+  logic [1:0]      q_cnt;
+
+  assign count         = q_cnt;
+  assign m_axis_tvalid = (q_cnt != 2'd0);
+  assign m_axis_tdata  = q_data[q_rp];
+  assign m_axis_tuser  = q_user[q_rp];
+  assign m_axis_tlast  = q_last[q_rp];
+  assign pop           = m_axis_tvalid && m_axis_tready;
+  assign pop_nan       = q_nan[q_rp];
+  assign pop_inf       = q_inf[q_rp];
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      q_wp  <= 1'b0;
+      q_rp  <= 1'b0;
+      q_cnt <= '0;
+      for (int i = 0; i < 2; i++) begin
+        q_data[i] <= '0;
+        q_user[i] <= '0;
+        q_last[i] <= 1'b0;
+        q_nan[i]  <= '0;
+        q_inf[i]  <= '0;
+      end
+    end else begin
+      if (push) begin
+        q_data[q_wp] <= push_data;
+        q_user[q_wp] <= push_user;
+        q_last[q_wp] <= push_last;
+        q_nan[q_wp]  <= push_nan;
+        q_inf[q_wp]  <= push_inf;
+        q_wp         <= !q_wp;
+      end
+      if (pop) q_rp <= !q_rp;
+      q_cnt <= q_cnt + 2'(push) - 2'(pop);
+    end
+  end
+
+endmodule
