@@ -19,10 +19,8 @@ Names in a map are the package's names without their prefix::
     CUBE_READER.FIELD["CFG_FP16_BIT"] -> 8     CUBE_READER.WMASK["CFG"] -> 0x30F
     CUBE_READER.CONST["LAYOUT_MACE"] -> 4      CUBE_READER.ID -> 0xC0BE0001
 
-The module-level names of the single-block era (``REG``, ``ERR``, ``FIELD``, ``LAYOUT``, ``ID``, ``MAX_COUNT``,
-``CTRL_START``, ``CFG_*``, ``STATUS_*``, ``RULE_BITS``, ``VALIDATOR_MASK``, ``BUS_SLVERR``, ``BUS_DECERR``,
-``cfg_word``, ``decode_errors``, ``reg_name``) are aliases of the cube reader's map, kept until the testbench
-callers use ``CUBE_READER`` directly.
+A block's own helpers built on its map (the cube reader's CFG word, validator mask and bus-error bits) live with
+its testbench (``tb/cube_reader/registers.py``); this module knows no block in particular.
 """
 from __future__ import annotations
 
@@ -238,36 +236,3 @@ BLOCKS: dict[str, BlockMap] = {k[:-3]: BlockMap.from_params(k[:-3], PARAMS) for 
 
 #: the cube reader (cube_reader.sv), prefix CR
 CUBE_READER: BlockMap = BLOCKS["CR"]
-
-# ---- cube-reader specifics: the validator rules of models.blocked and the CFG word
-#: validator rule name (models.blocked.ERROR_RULES spelling) -> bit position
-RULE_BITS: dict[str, int] = {k.lower(): v for k, v in CUBE_READER.ERR.items() if not k.startswith("BUS_")}
-VALIDATOR_MASK: int = CUBE_READER.error_mask(list(RULE_BITS))
-BUS_SLVERR: int = CUBE_READER.error_mask(["BUS_SLVERR"])
-BUS_DECERR: int = CUBE_READER.error_mask(["BUS_DECERR"])
-
-
-def cfg_word(layout: int, fp16: bool = False, nan_to_zero: bool = False) -> int:
-    """The cube reader's CFG register value for a layout code and the two fp16 flags."""
-    m = CUBE_READER
-    return ((int(layout) << m.FIELD["CFG_LAYOUT_LSB"]) & m.field_mask("CFG_LAYOUT")) \
-        | (m.bit("CFG_FP16") if fp16 else 0) | (m.bit("CFG_NAN_TO_ZERO") if nan_to_zero else 0)
-
-
-# ---- aliases of the cube reader's map (the single-block names; callers move to CUBE_READER, then these go)
-REG: dict[str, int] = CUBE_READER.REG
-ERR: dict[str, int] = CUBE_READER.ERR
-FIELD: dict[str, int] = CUBE_READER.FIELD
-LAYOUT: dict[str, int] = _group(CUBE_READER.CONST, "LAYOUT_")
-ID: int = CUBE_READER.ID
-MAX_COUNT: int = CUBE_READER.CONST["MAX_COUNT"]
-CTRL_START: int = CUBE_READER.ctrl_start
-CFG_LAYOUT_LSB: int = CUBE_READER.FIELD["CFG_LAYOUT_LSB"]
-CFG_LAYOUT_MASK: int = CUBE_READER.field_mask("CFG_LAYOUT")
-CFG_FP16: int = CUBE_READER.bit("CFG_FP16")
-CFG_NAN_TO_ZERO: int = CUBE_READER.bit("CFG_NAN_TO_ZERO")
-STATUS_BUSY: int = CUBE_READER.status_busy
-STATUS_DONE: int = CUBE_READER.status_done
-STATUS_ERROR: int = CUBE_READER.status_error
-decode_errors = CUBE_READER.decode_errors
-reg_name = CUBE_READER.reg_name

@@ -1,10 +1,10 @@
 """Register agent: programs any reader over AXI4-Lite (cocotbext-axi AxiLiteMaster) by register name.
 
-The agent is block-neutral: it takes the block's register map (``tb.regmap``: ``REG`` offsets, ``reg_name``, and
-the common ``CTRL_START`` / ``STATUS_DONE`` bits every block shares) and knows nothing of descriptors. Each block
+The agent is block-neutral: it takes the block's register map (a ``tb.regmap.BlockMap``: ``REG`` offsets,
+``reg_name``, and the common ``ctrl_start`` / ``status_done`` bits every block shares) and knows nothing of descriptors. Each block
 turns its descriptor into register values itself (``tb/cube_reader/registers.py``). Typical use::
 
-    csr = CsrAgent(dut, dut.clk, dut.rst, regmap, irq=dut.irq)
+    csr = CsrAgent(dut, dut.clk, dut.rst, regmap.CUBE_READER, irq=dut.irq)
     await csr.write_many({"BASE_LO": ..., "COUNT_W": ...})   # pipelined writes
     await csr.start()                                        # CTRL.START (clears DONE/ERROR)
     done, waited = await csr.wait_done(timeout_cycles)       # sleeps on the irq line (no register polling)
@@ -105,7 +105,7 @@ class CsrAgent:
 
     # ------------------------------------------------------------------ job control
     async def start(self) -> None:
-        await self.write("CTRL", self.regs.CTRL_START)
+        await self.write("CTRL", self.regs.ctrl_start)
 
     async def wait_done(self, timeout_cycles: int) -> tuple[bool, int]:
         """Wait for DONE after a START: the irq level (STATUS polling if there is no irq line).
@@ -125,7 +125,7 @@ class CsrAgent:
         else:
             done = False
             for _ in range(max(1, timeout_cycles // 16)):
-                if await self.read("STATUS") & self.regs.STATUS_DONE:
+                if await self.read("STATUS") & self.regs.status_done:
                     done = True
                     break
                 await ClockCycles(self.clock, 16)

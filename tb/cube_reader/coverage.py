@@ -22,7 +22,7 @@ from pyuvm import uvm_subscriber
 from models.blocked import ERROR_RULES, Layout
 from models.core.fp16 import fp16_classes
 
-from .registers import REGS as regmap
+from .registers import REGS
 
 from .items import CubeItem, Kind
 
@@ -122,7 +122,7 @@ def sample_item(item: CubeItem, families) -> None:
     cube = item.cube
     res = item.result
     tags = set(cube.tags) if cube is not None and item.kind is not Kind.ILLEGAL else set()
-    errors = set(regmap.decode_errors(res.status.error)) if res is not None else set()
+    errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
     fp16 = set()
     if cube is not None and item.use_fp16() and d.elem_bytes == 2 and item.kind is not Kind.ILLEGAL:
         raw = cube.all_bytes()

@@ -11,7 +11,21 @@ from typing import Optional
 from models.blocked import BlockedCubeDescriptor
 from tb import regmap
 
-REGS = regmap
+#: the cube reader's register map (prefix CR of dla_pkg.sv)
+REGS = regmap.CUBE_READER
+#: validator rule name (models.blocked.ERROR_RULES spelling) -> ERROR bit position
+RULE_BITS: dict[str, int] = {k.lower(): v for k, v in REGS.ERR.items() if not k.startswith("BUS_")}
+VALIDATOR_MASK: int = REGS.error_mask(list(RULE_BITS))
+BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
+BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
+#: CFG's defined bits (what a write of all ones reads back as)
+CFG_BITS: int = REGS.field_mask("CFG_LAYOUT") | REGS.bit("CFG_FP16") | REGS.bit("CFG_NAN_TO_ZERO")
+
+
+def cfg_word(layout: int, fp16: bool = False, nan_to_zero: bool = False) -> int:
+    """The CFG register value for a layout code and the two fp16 flags."""
+    return ((int(layout) << REGS.FIELD["CFG_LAYOUT_LSB"]) & REGS.field_mask("CFG_LAYOUT")) \
+        | (REGS.bit("CFG_FP16") if fp16 else 0) | (REGS.bit("CFG_NAN_TO_ZERO") if nan_to_zero else 0)
 STATUS_REGS = ("STATUS", "ERROR", "ATOMS_SENT", "NAN_COUNT", "INF_COUNT", "CYCLES", "BEATS")
 #: the descriptor registers (read-write), in offset order
 DESC_REGS = ("CFG", "BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C", "COUNT_N",
@@ -34,7 +48,7 @@ class JobStatus:
 
     @property
     def busy(self) -> bool:
-        return bool(self.status & REGS.STATUS_BUSY)
+        return bool(self.status & REGS.status_busy)
 
     def __str__(self) -> str:
         return (f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
@@ -46,7 +60,7 @@ def descriptor_values(desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp
     """Register values of a descriptor (written modulo 2**32, as the bus does)."""
     use_fp16 = desc.fp16 if fp16 is None else fp16
     values = {
-        "CFG": REGS.cfg_word(int(desc.layout), use_fp16, nan_to_zero),
+        "CFG": cfg_word(int(desc.layout), use_fp16, nan_to_zero),
         "BASE_LO": desc.base,
         "BASE_HI": desc.base >> 32,
         "ATOM_BYTES": desc.atom_bytes,

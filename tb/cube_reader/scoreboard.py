@@ -25,7 +25,7 @@ from models.core.fp16 import fp16_classes as _fp16_masks
 from tb.platform import JobScoreboard
 
 from .items import CubeItem, JobResult, Kind
-from .registers import REGS as regmap
+from .registers import BUS_DECERR, BUS_SLVERR, REGS
 
 
 def fp16_classes(atoms: np.ndarray, elem_bytes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -85,7 +85,7 @@ def expected_for(item: CubeItem, addr_bits: int) -> Expected:
     error, max_atoms, exact = 0, k, True
     if item.kind is Kind.BUS_ERROR:
         resp = {r for _, _, r in item.faults}
-        error = sum(regmap.BUS_SLVERR if r == "SLVERR" else regmap.BUS_DECERR for r in resp)
+        error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in resp)
         first = first_fault_atom(d, item.faults)
         max_atoms, exact = (first if first is not None else k), False
     elif item.kind is Kind.RESET:
@@ -169,10 +169,10 @@ class CubeScoreboard(JobScoreboard):
             return self._check_reset(item, exp)
         # --- status / error word
         if st.error != exp.error:
-            out.append(f"ERROR register 0x{st.error:x} {regmap.decode_errors(st.error)}, expected 0x{exp.error:x} "
-                       f"{regmap.decode_errors(exp.error)}")
-        want_status = regmap.STATUS_DONE | (regmap.STATUS_ERROR if exp.error else 0)
-        if st.status & (regmap.STATUS_DONE | regmap.STATUS_ERROR | regmap.STATUS_BUSY) != want_status:
+            out.append(f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
+                       f"{REGS.decode_errors(exp.error)}")
+        want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
+        if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
             out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
         # --- the stream
         out += self._check_stream(item, exp)
@@ -254,7 +254,7 @@ class CubeScoreboard(JobScoreboard):
         res = item.result
         st = res.status
         out = []
-        if st.status & (regmap.STATUS_BUSY | regmap.STATUS_DONE):
+        if st.status & (REGS.status_busy | REGS.status_done):
             out.append(f"after a reset during the job STATUS=0x{st.status:x}, expected idle (not BUSY, not DONE)")
         if res.irq_after:
             out.append("irq high after reset")

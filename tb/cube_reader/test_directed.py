@@ -34,7 +34,7 @@ from tb.agents import stalls
 from .registers import JobStatus, program
 from .env import CubeReaderTB, cube_regions
 from .items import CubeItem, Kind, Knobs
-from .registers import REGS as rm
+from .registers import BUS_DECERR, BUS_SLVERR, REGS, VALIDATOR_MASK, cfg_word
 from .scoreboard import decode_user
 
 
@@ -139,8 +139,8 @@ class Directed:
                              nan_to_zero: bool = False, knobs: Knobs | None = None) -> JobStatus:
         st = await self.run(d, nan_to_zero, knobs)
         exp, nan, inf = self.expected_atoms(d, img, img_base, nan_to_zero)
-        assert st.error == 0, f"ERROR {st.error:#x} ({rm.decode_errors(st.error)}) on a legal job"
-        assert st.status == rm.STATUS_DONE, f"STATUS {st.status:#x}"
+        assert st.error == 0, f"ERROR {st.error:#x} ({REGS.decode_errors(st.error)}) on a legal job"
+        assert st.status == REGS.status_done, f"STATUS {st.status:#x}"
         self.check_stream(d, exp)
         self.check_ars()
         bursts = self.expected_bursts(d)
@@ -180,31 +180,31 @@ def rng_for(test: str) -> np.random.Generator:
 async def registers(dut):
     """ID/PARAMS, CFG reserved bits, 32-bit RW registers, RO writes ignored, unmapped offsets SLVERR."""
     tb = await setup(dut)
-    assert await tb.reg("ID") == rm.ID
+    assert await tb.reg("ID") == REGS.ID
     params = await tb.reg("PARAMS")
     assert params & 0xFFFF == tb.bw * 8 and params >> 24 == tb.aw, f"PARAMS {params:#x}"
     assert (params >> 16) & 0xFF >= 1
     assert await tb.reg("STATUS") == 0 and await tb.reg("ERROR") == 0 and int(dut.irq.value) == 0
     axil = tb.csr.axil          # raw AXI4-Lite access: byte strobes and unmapped offsets
-    await axil.write_dword(rm.REG["CFG"], 0xFFFFFFFF)
-    assert await tb.reg("CFG") == rm.cfg_word(0xF, True, True), "CFG keeps only LAYOUT/FP16/NAN_TO_ZERO"
+    await axil.write_dword(REGS.REG["CFG"], 0xFFFFFFFF)
+    assert await tb.reg("CFG") == cfg_word(0xF, True, True), "CFG keeps only LAYOUT/FP16/NAN_TO_ZERO"
     for i, name in enumerate(("BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C",
                               "COUNT_N", "STRIDE_H", "STRIDE_C", "STRIDE_N")):
         value = (0x9E3779B9 * (i + 1)) & 0xFFFFFFFF
-        await axil.write_dword(rm.REG[name], value)
+        await axil.write_dword(REGS.REG[name], value)
         assert await tb.reg(name) == value, name
-    await axil.write(rm.REG["STRIDE_H"] + 1, b"\xab")      # WSTRB 0b0010: one byte changes
+    await axil.write(REGS.REG["STRIDE_H"] + 1, b"\xab")      # WSTRB 0b0010: one byte changes
     want = (0x9E3779B9 * 9) & 0xFFFFFFFF & ~0xFF00 | 0xAB00
     assert await tb.reg("STRIDE_H") == want, "byte strobes"
-    await axil.write_dword(rm.REG["ID"], 0)
-    assert await tb.reg("ID") == rm.ID, "ID is read-only"
+    await axil.write_dword(REGS.REG["ID"], 0)
+    assert await tb.reg("ID") == REGS.ID, "ID is read-only"
     assert await tb.reg("CTRL") == 0, "CTRL reads 0"
-    last = max(rm.REG.values())
+    last = max(REGS.REG.values())
     r = await axil.read(last + 4, 4)
     assert int(r.resp) == int(AxiResp.SLVERR), f"read of unmapped 0x{last + 4:x}: {r.resp}"
     w = await axil.write(0xFC, b"\x01\x00\x00\x00")
     assert int(w.resp) == int(AxiResp.SLVERR), f"write of unmapped 0xFC: {w.resp}"
-    r = await axil.read(rm.REG["COUNT_W"], 4)
+    r = await axil.read(REGS.REG["COUNT_W"], 4)
     assert int(r.resp) == int(AxiResp.OKAY)
     assert not tb.log.take()["ar"], "register accesses issued AXI reads"
 
@@ -217,7 +217,7 @@ async def packed_nvdla_int8(dut):
     lo, img = tb.load(d, rng_for("packed"))
     st = await tb.check_good_job(d, img, lo)
     assert len(tb.ars) == ceil_div(d.num_atoms * 32, 4096), f"{len(tb.ars)} bursts for one packed run"
-    assert int(dut.irq.value) == 1 and st.status == rm.STATUS_DONE
+    assert int(dut.irq.value) == 1 and st.status == REGS.status_done
 
 
 @cocotb.test(timeout_time=5, timeout_unit="ms")
@@ -310,9 +310,9 @@ async def bus_error(dut, resp, case):
     word = (addrs[k0] + d.atom_bytes - 1) // tb.bw * tb.bw
     knobs = Knobs(backpressure="half" if case == "nvdla_32" else "none")
     st = await tb.run(d, knobs=knobs, faults=[(word, word + tb.bw, resp)], kind=Kind.BUS_ERROR)
-    want_bit = rm.BUS_DECERR if resp == "DECERR" else rm.BUS_SLVERR
+    want_bit = BUS_DECERR if resp == "DECERR" else BUS_SLVERR
     assert st.error == want_bit, f"ERROR {st.error:#x}, want {want_bit:#x}"
-    assert st.status == rm.STATUS_DONE | rm.STATUS_ERROR, f"STATUS {st.status:#x}"
+    assert st.status == REGS.status_done | REGS.status_error, f"STATUS {st.status:#x}"
     first_bad = next(i for i, a in enumerate(addrs) if a < word + tb.bw and a + d.atom_bytes > word)
     exp, _, _ = tb.expected_atoms(d, img, lo)
     tb.check_stream(d, exp, count=first_bad)
@@ -361,7 +361,7 @@ async def start_while_busy(dut):
     tb.log.take()
     await tb.csr.start()
     await ClockCycles(dut.clk, 20)
-    assert await tb.reg("STATUS") == rm.STATUS_BUSY
+    assert await tb.reg("STATUS") == REGS.status_busy
     await tb.csr.write("COUNT_W", 1)          # the running job latched its descriptor
     await tb.csr.start()
     done, _ = await tb.csr.wait_done(20_000)
@@ -369,7 +369,7 @@ async def start_while_busy(dut):
     n_ars = len(tb.log["ar"])
     await ClockCycles(dut.clk, 100)
     assert int(dut.irq.value) == 1 and len(tb.log["ar"]) == n_ars, "a second job ran (DONE dropped or new reads)"
-    assert await tb.reg("STATUS") == rm.STATUS_DONE
+    assert await tb.reg("STATUS") == REGS.status_done
     tb.seen = tb.log.take()
     exp, _, _ = tb.expected_atoms(d, img, lo)
     tb.check_stream(d, exp)
@@ -431,9 +431,9 @@ async def _check_illegal(tb: Directed, name: str, d: BlockedCubeDescriptor) -> N
     want = d.error_bits(tb.aw)
     assert want, f"{name}: the model accepts {d}"
     st = await tb.run(d, kind=Kind.ILLEGAL)
-    assert st.error == want, (f"{name}: ERROR {st.error:#x} {rm.decode_errors(st.error)}, want {want:#x} "
+    assert st.error == want, (f"{name}: ERROR {st.error:#x} {REGS.decode_errors(st.error)}, want {want:#x} "
                               f"{d.errors(tb.aw)} for {d}")
-    assert st.status == rm.STATUS_DONE | rm.STATUS_ERROR, f"{name}: STATUS {st.status:#x}"
+    assert st.status == REGS.status_done | REGS.status_error, f"{name}: STATUS {st.status:#x}"
     seen = tb.seen
     assert not seen["ar"] and not seen["r"] and not seen["out"] and not seen["violations"], \
         f"{name}: AXI traffic for an illegal descriptor: {seen['violations'][:1]}"
@@ -449,7 +449,7 @@ async def illegal_descriptors(dut):
     for name, d in cases.items():
         await _check_illegal(tb, name, d)
         seen |= d.error_bits(tb.aw)
-    assert seen == rm.VALIDATOR_MASK, f"rules never exercised: {rm.decode_errors(rm.VALIDATOR_MASK & ~seen)}"
+    assert seen == VALIDATOR_MASK, f"rules never exercised: {REGS.decode_errors(VALIDATOR_MASK & ~seen)}"
     rng = random.Random(cocotb.RANDOM_SEED)
     for i in range(40):
         await _check_illegal(tb, f"random{i}", _random_illegal(rng, tb.aw))

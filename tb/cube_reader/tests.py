@@ -27,7 +27,7 @@ from pyuvm import ConfigDB, uvm_test
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
 from .items import Knobs
-from .registers import REGS as regmap
+from .registers import BUS_DECERR, CFG_BITS, REGS
 from .scoreboard import Expected, regression_seed
 from .sequences import (BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq)
 
@@ -87,8 +87,8 @@ class RegisterTest(CubeTestBase):
         csr, tb = self.tb.csr, self.tb
         errors = []
         ident = await csr.read("ID")
-        if ident != regmap.ID:
-            errors.append(f"ID 0x{ident:08x}, expected 0x{regmap.ID:08x}")
+        if ident != REGS.ID:
+            errors.append(f"ID 0x{ident:08x}, expected 0x{REGS.ID:08x}")
         params = await csr.read("PARAMS")
         if params & 0xFFFF != tb.bus_bytes * 8 or params >> 24 != tb.addr_bits:
             errors.append(f"PARAMS 0x{params:08x}: data width {params & 0xFFFF} (bus {tb.bus_bytes * 8}), "
@@ -100,12 +100,12 @@ class RegisterTest(CubeTestBase):
         await csr.write_many(values)
         back = await csr.read_many(list(values))
         for r, v in values.items():
-            want = v & (regmap.CFG_LAYOUT_MASK | regmap.CFG_FP16 | regmap.CFG_NAN_TO_ZERO) if r == "CFG" else v
+            want = v & CFG_BITS if r == "CFG" else v
             if back[r] != want:
                 errors.append(f"{r}: wrote 0x{v:08x}, read 0x{back[r]:08x}, expected 0x{want:08x}")
         if await csr.read("CTRL") != 0:
             errors.append("CTRL does not read as 0")
-        unmapped = max(regmap.REG.values()) + 4
+        unmapped = max(REGS.REG.values()) + 4
         resp = await csr.read_resp(unmapped)
         if resp.resp != AxiResp.SLVERR:
             errors.append(f"unmapped offset 0x{unmapped:02x} answered {resp.resp.name}, expected SLVERR")
@@ -206,7 +206,7 @@ def _nan_count(item, exp: Expected) -> str:
 
 
 def _error_bit(item, exp: Expected) -> str:
-    exp.error ^= regmap.BUS_DECERR
+    exp.error ^= BUS_DECERR
     return "ERROR register"
 
 

@@ -10,34 +10,36 @@ import pytest
 
 from models.blocked import ERROR_RULES, MAX_COUNT, Layout
 from tb import regmap, runner
+from tb.cube_reader import registers as R
 
 README = runner.ROOT / "README.md"
 #: the RTL file of each block of the package (a new block adds its line here)
 BLOCK_FILES = {"CR": "cube_reader.sv"}
+CR = regmap.CUBE_READER
 
 
 def test_every_validator_rule_has_its_bit_at_its_rule_index():
     # models.blocked.ERROR_RULES is the reference model's bit order: bit i <=> rule i
-    assert regmap.RULE_BITS == {rule: i for i, rule in enumerate(ERROR_RULES)}
+    assert R.RULE_BITS == {rule: i for i, rule in enumerate(ERROR_RULES)}
 
 
 def test_bus_error_bits_are_above_the_validator_bits_and_distinct():
-    assert regmap.ERR["BUS_SLVERR"] >= 16 and regmap.ERR["BUS_DECERR"] >= 16
-    assert regmap.ERR["BUS_SLVERR"] != regmap.ERR["BUS_DECERR"]
-    assert regmap.VALIDATOR_MASK & (regmap.BUS_SLVERR | regmap.BUS_DECERR) == 0
-    assert regmap.VALIDATOR_MASK == (1 << len(ERROR_RULES)) - 1
+    assert CR.ERR["BUS_SLVERR"] >= 16 and CR.ERR["BUS_DECERR"] >= 16
+    assert CR.ERR["BUS_SLVERR"] != CR.ERR["BUS_DECERR"]
+    assert R.VALIDATOR_MASK & (R.BUS_SLVERR | R.BUS_DECERR) == 0
+    assert R.VALIDATOR_MASK == (1 << len(ERROR_RULES)) - 1
 
 
 def test_layout_codes_match_the_model_enum():
-    assert regmap.LAYOUT == {layout.name: int(layout) for layout in Layout}
+    assert {k[len("LAYOUT_"):]: v for k, v in CR.CONST.items() if k.startswith("LAYOUT_")} == {layout.name: int(layout) for layout in Layout}
 
 
 def test_max_count_matches_the_model():
-    assert regmap.MAX_COUNT == MAX_COUNT == 65535
+    assert CR.CONST["MAX_COUNT"] == MAX_COUNT == 65535
 
 
 def test_register_offsets_are_unique_and_word_aligned():
-    offs = list(regmap.REG.values())
+    offs = list(CR.REG.values())
     assert len(offs) == len(set(offs))
     assert all(o % 4 == 0 and 0 <= o < 256 for o in offs)  # 8-bit AXI4-Lite address, 32-bit registers
 
@@ -115,38 +117,30 @@ def test_block_map_helpers():
         m.access("NOPE")
 
 
-def test_module_level_names_are_the_cube_readers():
-    m = regmap.CUBE_READER
-    assert regmap.REG is m.REG and regmap.ERR is m.ERR and regmap.FIELD is m.FIELD and regmap.ID == m.ID
-    assert regmap.reg_name(0x20) == "ATOM_BYTES" and regmap.CTRL_START == 1
-    assert (regmap.CFG_LAYOUT_MASK, regmap.CFG_FP16, regmap.CFG_NAN_TO_ZERO) == (0xF, 0x100, 0x200)
-    assert (regmap.BUS_SLVERR, regmap.BUS_DECERR) == (1 << 16, 1 << 17)
-
-
 def test_descriptor_registers_exist():
     for name in ("CTRL", "CFG", "STATUS", "ERROR", "BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W",
                  "COUNT_H", "COUNT_C", "COUNT_N", "STRIDE_H", "STRIDE_C", "STRIDE_N", "ATOMS_SENT", "NAN_COUNT",
                  "INF_COUNT"):
-        assert name in regmap.REG, name
-    assert regmap.ID == 0xC0BE0001
+        assert name in CR.REG, name
+    assert CR.ID == 0xC0BE0001
 
 
 def test_field_masks_are_single_bits_that_do_not_collide():
-    cfg = [regmap.CFG_FP16, regmap.CFG_NAN_TO_ZERO, regmap.CFG_LAYOUT_MASK]
+    cfg = [CR.bit("CFG_FP16"), CR.bit("CFG_NAN_TO_ZERO"), CR.field_mask("CFG_LAYOUT")]
     assert cfg[0] & cfg[1] == 0 and (cfg[0] | cfg[1]) & cfg[2] == 0
-    status = [regmap.STATUS_BUSY, regmap.STATUS_DONE, regmap.STATUS_ERROR]
+    status = [CR.status_busy, CR.status_done, CR.status_error]
     assert len(set(status)) == 3 and all(bin(s).count("1") == 1 for s in status)
 
 
 def test_cfg_word_packs_layout_and_flags():
     # written out by hand from the package: LAYOUT in [3:0], FP16 bit 8, NAN_TO_ZERO bit 9
-    assert regmap.cfg_word(Layout.MACE, fp16=True, nan_to_zero=True) == 0x304
-    assert regmap.cfg_word(Layout.NVDLA_OPERAND) == 0x002
+    assert R.cfg_word(Layout.MACE, fp16=True, nan_to_zero=True) == 0x304
+    assert R.cfg_word(Layout.NVDLA_OPERAND) == 0x002
 
 
 def test_decode_errors_names_bits():
-    assert regmap.decode_errors((1 << 4) | (1 << 8) | (1 << 16)) == ["align_base", "overlap", "bus_slverr"]
-    assert regmap.decode_errors(1 << 30) == ["bit30"]
+    assert CR.decode_errors((1 << 4) | (1 << 8) | (1 << 16)) == ["align_base", "overlap", "bus_slverr"]
+    assert CR.decode_errors(1 << 30) == ["bit30"]
 
 
 @pytest.mark.parametrize("text, value", [
