@@ -3,8 +3,11 @@
 Make variables arrive as environment variables, in cocotb's own spelling:
 ``SIM`` (verilator | icarus), ``TESTCASE`` (a test name or regex), ``SEED`` (reproducible randomization;
 default: a fresh seed, printed), ``WAVES=1`` (FST/VCD waveforms under sim_build/), ``COUNT`` (random items per
-layout family, default: the suite's count, 200). The runs are the ``sim`` suite of ``tb/testplan.yaml``. Exit
-status 0 only when every test of every run passed.
+layout family, default: the suite's count, 200). The runs are the ``sim`` suite of ``tb/testplan.yaml``, or
+``SUITE=<suite>`` (``--suite``), or one run of it (``RUN=<run>``, ``--exact-run``): the rerun commands of
+``make regress`` name both, so a job of any suite reruns alone. A ``TESTCASE`` that is exactly a test name of a
+run selects that test only (with its parametrizations), not every test whose name contains it. Exit status 0 only
+when every test of every run passed.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sim", default=os.getenv("SIM", "verilator"), choices=runner.SIMULATORS)
     ap.add_argument("--suite", default="sim", help="the testplan suite to run (default: sim)")
     ap.add_argument("--run", action="append", help="only runs whose name contains this text")
+    ap.add_argument("--exact-run", help="only the run of this exact name")
     args = ap.parse_args(argv)
 
     seed_text = os.getenv("SEED", "").strip()
@@ -44,9 +48,14 @@ def main(argv: list[str] | None = None) -> int:
         run = entry.run
         if args.run and not any(s in run.name for s in args.run):
             continue
+        if args.exact_run and run.name != args.exact_run:
+            continue
+        selected = testcase
+        if testcase and testcase in testplan.module_tests(run.module):
+            selected = [testcase]  # the test of that name alone, not every name containing it
         try:
             b = build_run(args.sim, run, waves=waves)
-            xml = runner.run(b, run.module, seed, testcase or (list(run.tests) or None), entry.environment(count),
+            xml = runner.run(b, run.module, seed, selected or (list(run.tests) or None), entry.environment(count),
                              waves=waves, tag=run.name.replace("/", "-"))
             results = runner.read_results(xml)
         except Exception as exc:  # a build or harness failure is a failed run, reported in the table
