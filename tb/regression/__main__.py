@@ -75,7 +75,8 @@ def cmd_run(a: argparse.Namespace) -> int:
     coverage = a.coverage == "1"
     (regdir / "manifest.json").write_text(json.dumps({
         "suite": a.suite, "sims": sims, "seeds": seeds, "shard": f"{index}/{total}", "coverage": coverage,
-        "tests": a.tests or "", "count": a.count or "", "jobs": [j.key for j in mine]}, indent=1))
+        "tests": a.tests or "", "count": a.count or "", "rtl": a.rtl or str(runner.RTL),
+        "jobs": [j.key for j in mine]}, indent=1))
     print(f"regress: suite {a.suite} on {','.join(sims)}, seeds {seeds[0]}..{seeds[-1]} ({len(seeds)}), "
           f"shard {index}/{total}: {len(mine)} of {len(all_jobs)} jobs, {a.jobs} at a time, in {regdir}", flush=True)
     if any(s == "verilator" for s in sims):
@@ -88,7 +89,8 @@ def cmd_run(a: argparse.Namespace) -> int:
         print(f"[{done[0]:4d}/{len(mine)}] {mark} {rec['sim']} {rec['run']}::{rec['test']} seed={rec['seed']} "
               f"({rec['wall_s']:.0f}s)" + ("" if rec["status"] == "pass" else f"  {rec['first_error']}"), flush=True)
 
-    execute.run_shard(regdir, plan, a.suite, mine, a.jobs, coverage, bool(a.count), progress)
+    execute.run_shard(regdir, plan, a.suite, mine, a.jobs, coverage, bool(a.count), progress,
+                      Path(a.rtl) if a.rtl else None)
     if not a.report:
         return 0
     out = Path(a.report_dir)
@@ -118,6 +120,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--launcher", default=_env("LAUNCHER", "local"), choices=("local", "slurm"))
     r.add_argument("--wait", default=_env("WAIT", "1"), help="Slurm: 0 returns after submitting")
     r.add_argument("--coverage", default=_env("COVERAGE", "1"), help="1: Verilator code coverage builds")
+    r.add_argument("--rtl", default=_env("RTL"), help="compile files.f of this folder instead of rtl_stubs/")
     r.add_argument("--name", default="", help="regression folder name under sim_build/regress/")
     r.add_argument("--out", default="", help="regression folder (default sim_build/regress/<name>)")
     r.add_argument("--report-dir", default=_env("REPORT", str(REPORT_DIR)))

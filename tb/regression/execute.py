@@ -36,15 +36,17 @@ def build_dir(regdir: Path, sim: str, build: str) -> Path:
     return regdir / "builds" / sim / build
 
 
-def compile_builds(regdir: Path, plan: testplan.Plan, jobs: list[Job], coverage: bool) -> dict[tuple[str, str], str]:
-    """Compile every build the jobs need, once; returns (sim, build) -> error text for the builds that failed."""
+def compile_builds(regdir: Path, plan: testplan.Plan, jobs: list[Job], coverage: bool,
+                   rtl: Optional[Path] = None) -> dict[tuple[str, str], str]:
+    """Compile every build the jobs need, once (from ``rtl``, default rtl_stubs/); returns (sim, build) -> error
+    text for the builds that failed."""
     failed: dict[tuple[str, str], str] = {}
     for sim, name in sorted({(j.sim, plan.runs[j.run].build.name) for j in jobs}):
         b = plan.builds[name]
         log = build_dir(regdir, sim, name).with_suffix(".log")
         log.parent.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-m", "tb.regression.execute", "--build", sim, name, str(regdir),
-               "--coverage" if coverage else "--no-coverage"]
+               "--coverage" if coverage else "--no-coverage", str(rtl or runner.RTL)]
         t0 = time.monotonic()
         with log.open("w") as fh:
             rc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT).returncode
@@ -106,9 +108,11 @@ def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_er
 
 
 def run_shard(regdir: Path, plan: testplan.Plan, suite: str, jobs: list[Job], workers: int, coverage: bool,
-              count_overridden: bool, on_done: Callable[[dict], None] = lambda r: None) -> list[dict]:
-    """Compile the builds, then run the jobs ``workers`` at a time; the records in job order."""
-    build_errors = compile_builds(regdir, plan, jobs, coverage)
+              count_overridden: bool, on_done: Callable[[dict], None] = lambda r: None,
+              rtl: Optional[Path] = None) -> list[dict]:
+    """Compile the builds (from ``rtl``, default rtl_stubs/), then run the jobs ``workers`` at a time; the records
+    in job order."""
+    build_errors = compile_builds(regdir, plan, jobs, coverage, rtl)
 
     def one(job: Job) -> dict:
         rec = run_job(regdir, job, suite, count_overridden, build_errors.get((job.sim, plan.runs[job.run].build.name)))
@@ -120,11 +124,11 @@ def run_shard(regdir: Path, plan: testplan.Plan, suite: str, jobs: list[Job], wo
 
 
 # ---------------------------------------------------------------------------- child processes
-def _child_build(sim: str, name: str, regdir: Path, coverage: bool) -> None:
+def _child_build(sim: str, name: str, regdir: Path, coverage: bool, rtl: Path) -> None:
     plan = testplan.load()
     b = plan.builds[name]
     runner.build(sim, b.toplevel, name, b.parameters, build_dir=build_dir(regdir, sim, name),
-                 coverage=coverage and sim == "verilator")
+                 coverage=coverage and sim == "verilator", rtl_dir=rtl)
 
 
 def _child_job(job: Job, regdir: Path, suite: str) -> None:
@@ -142,12 +146,12 @@ def _child_job(job: Job, regdir: Path, suite: str) -> None:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--build"]:
-        _child_build(argv[1], argv[2], Path(argv[3]), argv[4] == "--coverage")
+        _child_build(argv[1], argv[2], Path(argv[3]), argv[4] == "--coverage", Path(argv[5]))
         return 0
     if argv[:1] == ["--job"]:
         _child_job(Job(**json.loads(argv[1])), Path(argv[2]), argv[3])
         return 0
-    print("usage: python -m tb.regression.execute --build SIM BUILD REGDIR --coverage|--no-coverage | "
+    print("usage: python -m tb.regression.execute --build SIM BUILD REGDIR --coverage|--no-coverage RTL_DIR | "
           "--job JOB_JSON REGDIR SUITE", file=sys.stderr)
     return 2
 

@@ -40,7 +40,7 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
     root = shlex.quote(str(execute.ROOT))
     opts = [f"--sim={a.sim}", f"--suite={a.suite}", f"--jobs={a.jobs}", f"--coverage={a.coverage}"]
     opts += [f"--{k}={v}" for k, v in (("seeds", a.seeds), ("seed-list", a.seed_list), ("tests", a.tests),
-                                       ("count", a.count)) if v]
+                                       ("count", a.count), ("rtl", a.rtl)) if v]
     shard_cmd = (f"cd {root} && {py} -m tb.regression run {' '.join(map(shlex.quote, opts))} --launcher=local "
                  f"--shard=$SLURM_ARRAY_TASK_ID/{n} --out={shlex.quote(str(base))}/shard$SLURM_ARRAY_TASK_ID "
                  "--no-report")
