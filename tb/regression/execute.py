@@ -3,7 +3,9 @@
 Layout of a regression folder (``sim_build/regress/<name>/``)::
 
     manifest.json                       suite, simulators, seeds, shard, coverage switch, the job list
-    builds/<sim>/<build>/               one compiled model per plan build (Verilator: with --coverage)
+    builds/<sim>/<build>/               one compiled model per plan build (Verilator: with --coverage);
+                                        builds/status.json: the builds that failed. Under Slurm one build job
+                                        compiles them for all shards, whose builds/ links to it
     runs/<sim>/<run>/<test>/seed<N>/    one job: sim.log, results.xml, job.json, fcov_*.xml, coverage.dat
 
 A job runs as its own process (``python -m tb.regression.execute JOB_JSON``) so that its environment, its log and
@@ -54,7 +56,30 @@ def compile_builds(regdir: Path, plan: testplan.Plan, jobs: list[Job], coverage:
               flush=True)
         if rc != 0:
             failed[(sim, name)] = f"build {sim}/{b.name} failed: {first_error(log)} (see {log})"
+    status = regdir / "builds" / "status.json"
+    old = json.loads(status.read_text()) if status.is_file() else {}
+    status.write_text(json.dumps({**old, **{f"{s}/{n}": failed.get((s, n), "")
+                                            for s, n in {(j.sim, plan.runs[j.run].build.name) for j in jobs}}},
+                                 indent=1, sort_keys=True))
     return failed
+
+
+def prebuilt(regdir: Path, builds: Path, plan: testplan.Plan, jobs: list[Job]) -> dict[tuple[str, str], str]:
+    """Use builds compiled by an earlier step (the Slurm build job): ``regdir/builds`` links to ``builds``;
+    returns the build errors it recorded (a build it did not record is an error too)."""
+    link = regdir / "builds"
+    if not link.exists():
+        link.symlink_to(builds.resolve(), target_is_directory=True)
+    status = builds / "status.json"
+    known = json.loads(status.read_text()) if status.is_file() else {}
+    out = {}
+    for sim, name in {(j.sim, plan.runs[j.run].build.name) for j in jobs}:
+        err = known.get(f"{sim}/{name}")
+        if err is None:
+            out[(sim, name)] = f"build {sim}/{name} missing from {builds}"
+        elif err:
+            out[(sim, name)] = err
+    return out
 
 
 def first_error(log: Path) -> str:
@@ -109,10 +134,10 @@ def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_er
 
 def run_shard(regdir: Path, plan: testplan.Plan, suite: str, jobs: list[Job], workers: int, coverage: bool,
               count_overridden: bool, on_done: Callable[[dict], None] = lambda r: None,
-              rtl: Optional[Path] = None) -> list[dict]:
-    """Compile the builds (from ``rtl``, default rtl_stubs/), then run the jobs ``workers`` at a time; the records
-    in job order."""
-    build_errors = compile_builds(regdir, plan, jobs, coverage, rtl)
+              rtl: Optional[Path] = None, builds: Optional[Path] = None) -> list[dict]:
+    """Compile the builds (from ``rtl``, default rtl_stubs/; or use the ``builds`` folder already compiled), then
+    run the jobs ``workers`` at a time; the records in job order."""
+    build_errors = prebuilt(regdir, builds, plan, jobs) if builds else compile_builds(regdir, plan, jobs, coverage, rtl)
 
     def one(job: Job) -> dict:
         rec = run_job(regdir, job, suite, count_overridden, build_errors.get((job.sim, plan.runs[job.run].build.name)))

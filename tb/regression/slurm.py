@@ -1,7 +1,9 @@
 """``LAUNCHER=slurm``: a regression as a Slurm job array of shards plus a merge job that depends on all of them.
 
-Each array task runs ``python -m tb.regression run --shard $SLURM_ARRAY_TASK_ID/N --no-report`` into its own
-shard folder (it compiles its builds once, on its node); the merge job (``--dependency=afterany:<array>``, so it
+A build job compiles every build of the regression once (``run --build-only`` into ``<base>/builds``); each array
+task, after it (``--dependency=afterany``: a failed build is reported by the shards as failed jobs), runs
+``python -m tb.regression run --shard $SLURM_ARRAY_TASK_ID/N --prebuilt <base>/builds --no-report`` into its own
+shard folder; the merge job (``--dependency=afterany:<array>``, so it
 runs even when a shard failed) runs ``python -m tb.regression report`` over the shard folders. The submitting
 environment is exported to the jobs (``sbatch``'s default), so they see the same checkout, venv and simulators:
 the checkout must be on storage every node shares. ``WAIT=1`` polls ``squeue`` until the merge job left the queue
@@ -41,22 +43,25 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
     opts = [f"--sim={a.sim}", f"--suite={a.suite}", f"--jobs={a.jobs}", f"--coverage={a.coverage}"]
     opts += [f"--{k}={v}" for k, v in (("seeds", a.seeds), ("seed-list", a.seed_list), ("tests", a.tests),
                                        ("count", a.count), ("rtl", a.rtl)) if v]
-    shard_cmd = (f"cd {root} && {py} -m tb.regression run {' '.join(map(shlex.quote, opts))} --launcher=local "
-                 f"--shard=$SLURM_ARRAY_TASK_ID/{n} --out={shlex.quote(str(base))}/shard$SLURM_ARRAY_TASK_ID "
-                 "--no-report")
+    common = f"cd {root} && {py} -m tb.regression run {' '.join(map(shlex.quote, opts))} --launcher=local"
+    build_cmd = f"{common} --build-only --out={shlex.quote(str(base))}"
+    shard_cmd = (f"{common} --shard=$SLURM_ARRAY_TASK_ID/{n} --out={shlex.quote(str(base))}/shard$SLURM_ARRAY_TASK_ID "
+                 f"--prebuilt={shlex.quote(str(base / 'builds'))} --no-report")
     report = Path(a.report_dir)
     collect = f"cd {root} && {py} -m tb.regression report {shlex.quote(str(base))} --out={shlex.quote(str(report))}"
-    array = _sbatch([f"--array=1-{n}", "--job-name=regress", f"--cpus-per-task={max(1, a.jobs)}",
+    build = _sbatch(["--job-name=regress-build", f"--cpus-per-task={max(1, a.jobs)}",
+                     f"--output={base}/slurm-build-%j.out", "--wrap", build_cmd])
+    array = _sbatch([f"--array=1-{n}", "--job-name=regress", f"--dependency=afterany:{build}", f"--cpus-per-task={max(1, a.jobs)}",
                      f"--output={base}/slurm-%A_%a.out", "--wrap", shard_cmd])
     merge = _sbatch([f"--dependency=afterany:{array}", "--job-name=regress-report",
                      f"--output={base}/slurm-report-%j.out", "--wrap", collect])
-    print(f"slurm: job array {array} ({n} shards, {njobs} jobs) and merge job {merge} submitted; "
+    print(f"slurm: build job {build}, job array {array} ({n} shards, {njobs} jobs) and merge job {merge} submitted; "
           f"shard folders in {base}", flush=True)
     if a.wait == "0":
         print(f"collect the report when job {merge} has finished:\n  make report INPUTS={base}\n"
               f"  (or: {collect})")
         return 0
-    while in_queue(array) or in_queue(merge):
+    while in_queue(build) or in_queue(array) or in_queue(merge):
         time.sleep(POLL_S)
     summary = report / "summary.md"
     if not summary.is_file():
