@@ -92,14 +92,15 @@ def first_error(log: Path) -> str:
     return "no error line in the log"
 
 
-def rerun_command(job: Job, suite: str, count_overridden: bool) -> str:
+def rerun_command(job: Job, suite: str, count_overridden: bool, rtl: Optional[Path] = None) -> str:
     """The ``make sim`` command that reruns one job alone with waves (see tb/regress.py)."""
-    count = f" COUNT={job.count}" if count_overridden else ""
-    return (f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{count} "
+    extra = (f" COUNT={job.count}" if count_overridden else "") + (f" RTL={rtl}" if rtl else "")
+    return (f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{extra} "
             "WAVES=1")
 
 
-def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_error: Optional[str] = None) -> dict:
+def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_error: Optional[str] = None,
+            rtl: Optional[Path] = None) -> dict:
     """Run one job in its folder (a child process) and write/return its record (``job.json``)."""
     folder = regdir / job.folder()
     folder.mkdir(parents=True, exist_ok=True)
@@ -126,7 +127,7 @@ def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_er
         "log": str(log.relative_to(regdir)), "wall_s": round(wall, 2),
         "sim_time_ns": round(sum(r.sim_time_ns for r in rows), 1),
         "tests": [{"name": r.name, "passed": r.passed} for r in rows],
-        "rerun": rerun_command(job, suite, count_overridden),
+        "rerun": rerun_command(job, suite, count_overridden, rtl),
     }
     (folder / "job.json").write_text(json.dumps(record, indent=1, sort_keys=True))
     return record
@@ -140,7 +141,8 @@ def run_shard(regdir: Path, plan: testplan.Plan, suite: str, jobs: list[Job], wo
     build_errors = prebuilt(regdir, builds, plan, jobs) if builds else compile_builds(regdir, plan, jobs, coverage, rtl)
 
     def one(job: Job) -> dict:
-        rec = run_job(regdir, job, suite, count_overridden, build_errors.get((job.sim, plan.runs[job.run].build.name)))
+        rec = run_job(regdir, job, suite, count_overridden, build_errors.get((job.sim, plan.runs[job.run].build.name)),
+                      rtl)
         on_done(rec)
         return rec
 

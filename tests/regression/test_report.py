@@ -62,7 +62,7 @@ def test_broken_rtl_is_reported_with_rerun_commands(tmp_path):
     assert (f["sim"], f["run"], f["test"], f["seed"]) == ("verilator", "axi_rd_engine/directed", "outstanding_limit", 1)
     assert f["first_error"] and Path(f["log"]).is_file()
     assert f["rerun"] == ("make sim SIM=verilator SUITE=smoke RUN=axi_rd_engine/directed TESTCASE=outstanding_limit "
-                          "SEED=1 WAVES=1")
+                          f"SEED=1 RTL={rtl} WAVES=1")
     assert f["rerun"] in p.stdout                      # the summary printed on stdout
     junit = ET.parse(tmp_path / "report" / "junit.xml").getroot()
     assert [c.get("name") for c in junit.iter("testcase") if c.find("failure") is not None] == ["outstanding_limit[seed=1]"]
