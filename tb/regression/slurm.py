@@ -58,7 +58,7 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
     print(f"slurm: build job {build}, job array {array} ({n} shards, {njobs} jobs) and merge job {merge} submitted; "
           f"shard folders in {base}", flush=True)
     if a.wait == "0":
-        print(f"collect the report when job {merge} has finished:\n  make report INPUTS={base}\n"
+        print(f"collect the report when job {merge} has finished:\n  make report INPUTS={base} REPORT={report}\n"
               f"  (or: {collect})")
         return 0
     while in_queue(build) or in_queue(array) or in_queue(merge):
