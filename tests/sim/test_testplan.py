@@ -3,6 +3,7 @@ every name it uses exists (tests, runs, builds, suites, covergroups). No simulat
 from __future__ import annotations
 
 import pytest
+import yaml
 from cocotb_coverage.coverage import coverage_db
 
 from tb import testplan
@@ -53,15 +54,16 @@ def test_every_suite_has_runs(name):
 
 
 def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_names(tmp_path):
-    text = testplan.PLAN_PATH.read_text().replace("  exclusions: []\n", """  exclusions:
-    - {covergroup: cube_reader.count_n, bin: "max", tag: unreachable, reason: "65535 batches need 64 GB"}
-    - {covergroup: cube_reader.count_n, bin: "1024-65534", tag: wontfix, reason: "slow"}
-    - {covergroup: cube_reader.latency, bin: "long", tag: low_risk}
-    - {covergroup: cube_reader.nosuch, bin: "x", tag: unsupported, reason: "gone"}
-""").replace("  code_waivers: []\n", """  code_waivers:
-    - {file: cube_reader.sv, lines: [10, 12], tag: unreachable, reason: "default arm of a full case"}
-    - {file: nosuch.sv, lines: 3, tag: low_risk, reason: "x"}
-""")
+    raw = yaml.safe_load(testplan.PLAN_PATH.read_text())
+    raw["coverage"]["exclusions"] = [
+        {"covergroup": "cube_reader.count_n", "bin": "max", "tag": "unreachable", "reason": "65535 batches need 64 GB"},
+        {"covergroup": "cube_reader.count_n", "bin": "1024-65534", "tag": "wontfix", "reason": "slow"},
+        {"covergroup": "cube_reader.latency", "bin": "long", "tag": "low_risk"},
+        {"covergroup": "cube_reader.nosuch", "bin": "x", "tag": "unsupported", "reason": "gone"}]
+    raw["coverage"]["code_waivers"] = [
+        {"file": "cube_reader.sv", "lines": [10, 12], "tag": "unreachable", "reason": "default arm of a full case"},
+        {"file": "nosuch.sv", "lines": 3, "tag": "low_risk", "reason": "x"}]
+    text = yaml.safe_dump(raw)
     p = tmp_path / "plan.yaml"
     p.write_text(text)
     plan = testplan.load(p)
