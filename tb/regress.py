@@ -3,8 +3,12 @@
 Make variables arrive as environment variables, in cocotb's own spelling:
 ``SIM`` (verilator | icarus), ``TESTCASE`` (a test name or regex), ``SEED`` (reproducible randomization;
 default: a fresh seed, printed), ``WAVES=1`` (FST/VCD waveforms under sim_build/), ``COUNT`` (random items per
-layout family, default: the suite's count, 200). The runs are the ``sim`` suite of ``tb/testplan.yaml``. Exit
-status 0 only when every test of every run passed.
+layout family, default: the suite's count, 200). The runs are the ``sim`` suite of ``tb/testplan.yaml``, or
+``SUITE=<suite>`` (``--suite``), or one run of it (``RUN=<run>``, ``--exact-run``): the rerun commands of
+``make regress`` name both, so a job of any suite reruns alone. A ``TESTCASE`` that is exactly a test name of a
+run selects that test only (with its parametrizations), not every test whose name contains it. Exit status 0 only
+when every test of every run passed. ``RTL=<dir>`` compiles ``files.f`` of another folder (a broken copy that a
+``make regress RTL=<dir>`` reported).
 """
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import argparse
 import os
 import random
 import sys
+import zlib
 
 from tb import runner, testplan
 
@@ -27,11 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sim", default=os.getenv("SIM", "verilator"), choices=runner.SIMULATORS)
     ap.add_argument("--suite", default="sim", help="the testplan suite to run (default: sim)")
     ap.add_argument("--run", action="append", help="only runs whose name contains this text")
+    ap.add_argument("--exact-run", help="only the run of this exact name")
     args = ap.parse_args(argv)
 
     seed_text = os.getenv("SEED", "").strip()
     seed = int(seed_text) if seed_text else random.SystemRandom().randrange(1, 1 << 31)
     testcase = os.getenv("TESTCASE", "").strip() or None
+    rtl = os.getenv("RTL", "").strip() or None  # another RTL folder (files.f), e.g. a mutant's copy
     waves = os.getenv("WAVES", "0") not in ("", "0")
     suite = testplan.load().suite(args.suite)
     count = os.getenv("COUNT", "").strip() or str(suite.count)
@@ -44,9 +51,15 @@ def main(argv: list[str] | None = None) -> int:
         run = entry.run
         if args.run and not any(s in run.name for s in args.run):
             continue
+        if args.exact_run and run.name != args.exact_run:
+            continue
+        selected = testcase
+        if testcase and testcase in testplan.module_tests(run.module):
+            selected = [testcase]  # the test of that name alone, not every name containing it
         try:
-            b = build_run(args.sim, run, waves=waves)
-            xml = runner.run(b, run.module, seed, testcase or (list(run.tests) or None), entry.environment(count),
+            b = build_run(args.sim, run, waves=waves, rtl_dir=rtl,
+                          config=f"{run.build.name}-rtl{zlib.crc32(str(rtl).encode()):08x}" if rtl else None)
+            xml = runner.run(b, run.module, seed, selected or (list(run.tests) or None), entry.environment(count),
                              waves=waves, tag=run.name.replace("/", "-"))
             results = runner.read_results(xml)
         except Exception as exc:  # a build or harness failure is a failed run, reported in the table

@@ -21,6 +21,8 @@ import yaml
 
 PLAN_PATH = Path(__file__).resolve().parent / "testplan.yaml"
 SUITE_NAMES = ("smoke", "sim", "nightly", "mutants")
+EXCLUSION_TAGS = ("unreachable", "unsupported", "low_risk")
+DEFAULT_GOAL = 100.0
 
 
 @dataclass(frozen=True)
@@ -77,11 +79,46 @@ class Testpoint:
 
 
 @dataclass(frozen=True)
+class Exclusion:
+    """A functional-coverage bin (``bin`` is a glob over the bin's printed value) left out of its covergroup."""
+    covergroup: str
+    bin: str
+    tag: str                           # one of EXCLUSION_TAGS
+    reason: str
+
+
+@dataclass(frozen=True)
+class CodeWaiver:
+    """RTL lines (``first``..``last`` of ``file`` under rtl_stubs/) left out of code coverage."""
+    file: str
+    first: int
+    last: int
+    tag: str
+    reason: str
+
+    def covers(self, file: str, line: int) -> bool:
+        return Path(file).name == self.file and self.first <= line <= self.last
+
+
+@dataclass(frozen=True)
+class CoveragePlan:
+    """The ``coverage:`` section: goals (percent of bins per covergroup), exclusions and code waivers."""
+    goals: dict = field(default_factory=dict)
+    exclusions: tuple[Exclusion, ...] = ()
+    code_waivers: tuple[CodeWaiver, ...] = ()
+    line_goal: float = 90.0            # percent of rtl_stubs/ lines (after waivers)
+
+    def goal(self, covergroup: str) -> float:
+        return float(self.goals.get(covergroup, self.goals.get("default", DEFAULT_GOAL)))
+
+
+@dataclass(frozen=True)
 class Plan:
     builds: dict
     runs: dict
     suites: dict
     testpoints: tuple[Testpoint, ...]
+    coverage: CoveragePlan = field(default_factory=CoveragePlan)
 
     def suite(self, name: str) -> Suite:
         if name not in self.suites:
@@ -117,7 +154,19 @@ def load(path: Path = PLAN_PATH) -> Plan:
     tps = tuple(Testpoint(t["name"], " ".join(str(t.get("desc", "")).split()), str(t.get("stimulus", "")),
                           str(t.get("checks", "")), tuple(t.get("tests") or ()), tuple(t.get("covergroups") or ()))
                 for t in raw["testpoints"])
-    return Plan(builds, runs, suites, tps)
+    return Plan(builds, runs, suites, tps, _coverage(raw.get("coverage") or {}))
+
+
+def _coverage(raw: dict) -> CoveragePlan:
+    excl = tuple(Exclusion(str(e["covergroup"]), str(e["bin"]), str(e.get("tag", "")),
+                           " ".join(str(e.get("reason", "")).split())) for e in raw.get("exclusions") or ())
+    waivers = []
+    for w in raw.get("code_waivers") or ():
+        lines = w["lines"] if isinstance(w["lines"], list) else [w["lines"], w["lines"]]
+        waivers.append(CodeWaiver(str(w["file"]), int(lines[0]), int(lines[-1]), str(w.get("tag", "")),
+                                  " ".join(str(w.get("reason", "")).split())))
+    goals = {str(k): float(v) for k, v in (raw.get("goals") or {}).items()}
+    return CoveragePlan(goals, excl, tuple(waivers), float(raw.get("line_goal", 90.0)))
 
 
 @lru_cache(maxsize=None)
@@ -171,7 +220,21 @@ def problems(plan: Plan, covergroups: Optional[set[str]] = None) -> list[str]:
     used = {e.run.name for s in plan.suites.values() for e in s.runs}
     out += [f"run {n} is in no suite" for n in sorted(set(plan.runs) - used)]
     out += [f"suite {n} is missing" for n in SUITE_NAMES if n not in plan.suites]
+    cov = plan.coverage
+    for what, name, tag, reason in [("exclusion", f"{e.covergroup}/{e.bin}", e.tag, e.reason) for e in cov.exclusions] + \
+            [("code waiver", f"{w.file}:{w.first}-{w.last}", w.tag, w.reason) for w in cov.code_waivers]:
+        if tag not in EXCLUSION_TAGS:
+            out.append(f"{what} {name} has tag {tag!r}, not one of {', '.join(EXCLUSION_TAGS)}")
+        if not reason:
+            out.append(f"{what} {name} gives no reason")
+    rtl = Path(__file__).resolve().parents[1] / "rtl_stubs"
+    out += [f"code waiver names {w.file}, which is not in rtl_stubs/" for w in cov.code_waivers
+            if not (rtl / w.file).is_file()]
     if covergroups is not None:
         out += [f"testpoint {tp.name} names covergroup {c}, which no coverage model defines"
                 for tp in plan.testpoints for c in tp.covergroups if c not in covergroups]
+        out += [f"exclusion names covergroup {e.covergroup}, which no coverage model defines"
+                for e in cov.exclusions if e.covergroup not in covergroups]
+        out += [f"coverage goal names covergroup {g}, which no coverage model defines"
+                for g in cov.goals if g != "default" and g not in covergroups]
     return out

@@ -35,6 +35,9 @@ STRIDE_TAGS = ["packed_h", "gapped_h", "packed_c", "gapped_c", "packed_n", "gapp
 BASE_TAGS = ["base_page", "base_below_page", "base_any", "base_cross_4g", "base_top", "crosses_4k", "huge_stride"]
 STALLS = ["none", "every4", "random", "bursty"]   # the profiles (tb.agents.stalls) the sequences draw
 ERROR_NAMES = list(ERROR_RULES) + ["bus_slverr", "bus_decerr"]
+BURST_BINS = [(1, 1), (2, 15), (16, 255), (256, 256)]
+BURST_LABELS = ["1", "2-15", "16-255", "256"]
+PAGE = 4096
 DTYPES = ["int8", "uint8", "int16", "uint16", "float16", "int32", "uint32", "float32"]
 
 
@@ -44,6 +47,25 @@ def _in(v, b) -> bool:
 
 def _member(v, b) -> bool:
     return b in v
+
+
+def _any_in(values, b) -> bool:
+    return any(b[0] <= v <= b[1] for v in values)
+
+
+def split_at_4k(bursts) -> bool:
+    """True when one AR burst ends on a 4 KB boundary and the next one starts there (AXI4 A3.4.1: a burst must
+    not cross 4 KB, so a run across the boundary is split)."""
+    ends = {b.addr + (b.beats << b.size) for b in bursts}
+    return any(b.addr % PAGE == 0 and b.addr in ends for b in bursts)
+
+
+def axi_resp(errors: set[str], kind: str) -> Optional[str]:
+    if "bus_slverr" in errors:
+        return "SLVERR"
+    if "bus_decerr" in errors:
+        return "DECERR"
+    return "OKAY" if kind == Kind.CUBE.value and not errors else None
 
 
 def channel_class(channels: int, epa: int) -> str:
@@ -101,6 +123,13 @@ def _build(families):
                    inj=False),
         CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_atom", "mid_stream"]),
         CoverPoint(f"{P}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
+        CoverPoint(f"{P}.ar_4k_split", xf=lambda s: s.split_4k, bins=["split_at_4k", "within_pages"]),
+        CoverPoint(f"{P}.burst_beats", xf=lambda s: s.burst_beats, rel=_any_in, bins=BURST_BINS,
+                   bins_labels=BURST_LABELS, inj=False),
+        CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=list(ERROR_RULES)),
+        CoverPoint(f"{P}.error_together", xf=lambda s: s.errors & set(ERROR_RULES),
+                   rel=lambda e, b: b in e and len(e) > 1, bins=list(ERROR_RULES), inj=False),
+        CoverPoint(f"{P}.axi_resp", xf=lambda s: s.resp, bins=["OKAY", "SLVERR", "DECERR"]),
     ]
     for dim in ("w", "h", "c", "n"):
         items.append(CoverPoint(f"{P}.count_{dim}", xf=lambda s, dim=dim: s.counts[dim], rel=_in, bins=COUNT_BINS,
@@ -153,6 +182,10 @@ def sample_item(item: CubeItem, families) -> None:
         counts={"w": d.count_w, "h": d.count_h, "c": d.count_c, "n": d.count_n},
     )
     s.layout_dtype = f"{s.layout}/{s.dtype}" if item.kind is not Kind.ILLEGAL else None
+    bursts = res.bursts if res is not None else []
+    s.split_4k = None if not bursts else "split_at_4k" if split_at_4k(bursts) else "within_pages"
+    s.burst_beats = {b.beats for b in bursts}
+    s.resp = axi_resp(errors, s.kind)
     s.midjob = item.midjob is not None
     _sample(s)
 

@@ -3,6 +3,7 @@ every name it uses exists (tests, runs, builds, suites, covergroups). No simulat
 from __future__ import annotations
 
 import pytest
+import yaml
 from cocotb_coverage.coverage import coverage_db
 
 from tb import testplan
@@ -50,3 +51,40 @@ def test_module_tests_finds_cocotb_and_pyuvm_tests():
 @pytest.mark.parametrize("name", testplan.SUITE_NAMES)
 def test_every_suite_has_runs(name):
     assert testplan.load().suite(name).runs
+
+
+def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_names(tmp_path):
+    raw = yaml.safe_load(testplan.PLAN_PATH.read_text())
+    raw["coverage"]["exclusions"] = [
+        {"covergroup": "cube_reader.count_n", "bin": "max", "tag": "unreachable", "reason": "65535 batches need 64 GB"},
+        {"covergroup": "cube_reader.count_n", "bin": "1024-65534", "tag": "wontfix", "reason": "slow"},
+        {"covergroup": "cube_reader.latency", "bin": "long", "tag": "low_risk"},
+        {"covergroup": "cube_reader.nosuch", "bin": "x", "tag": "unsupported", "reason": "gone"}]
+    raw["coverage"]["code_waivers"] = [
+        {"file": "cube_reader.sv", "lines": [10, 12], "tag": "unreachable", "reason": "default arm of a full case"},
+        {"file": "nosuch.sv", "lines": 3, "tag": "low_risk", "reason": "x"}]
+    text = yaml.safe_dump(raw)
+    p = tmp_path / "plan.yaml"
+    p.write_text(text)
+    plan = testplan.load(p)
+    probs = testplan.problems(plan, covergroup_names())
+    assert "exclusion cube_reader.count_n/1024-65534 has tag 'wontfix', not one of unreachable, unsupported, low_risk" in probs
+    assert "exclusion cube_reader.latency/long gives no reason" in probs
+    assert "exclusion names covergroup cube_reader.nosuch, which no coverage model defines" in probs
+    assert "code waiver names nosuch.sv, which is not in rtl_stubs/" in probs
+    assert len(probs) == 4, probs                              # the well-formed entries are accepted
+    w = plan.coverage.code_waivers[0]
+    assert (w.first, w.last) == (10, 12) and w.covers("cube_reader.sv", 11) and not w.covers("cube_reader.sv", 13)
+    assert plan.coverage.code_waivers[1].first == plan.coverage.code_waivers[1].last == 3
+
+
+def test_coverage_goals_default_and_per_covergroup():
+    cov = testplan.CoveragePlan(goals={"default": 95, "cube_reader.kind": 100})
+    assert cov.goal("cube_reader.kind") == 100 and cov.goal("cube_reader.layout") == 95
+    assert testplan.CoveragePlan().goal("x") == testplan.DEFAULT_GOAL
+
+
+def test_the_new_covergroups_are_in_the_plan():
+    planned = {c for tp in testplan.load().testpoints for c in tp.covergroups}
+    for name in ("ar_4k_split", "burst_beats", "error_alone", "error_together", "axi_resp"):
+        assert f"cube_reader.{name}" in planned

@@ -1,0 +1,56 @@
+"""Read regressions back: run folders, shard folders, or ``.tar.gz`` archives of them copied from other machines.
+
+Every input is searched for ``manifest.json`` files (one per regression or shard folder, written by the launcher);
+each job record (``job.json``) is read with the paths of its coverage files. Jobs are keyed by
+``sim:run:test:seed``; a job found twice (the same shard collected twice) counts once, the last input winning.
+"""
+from __future__ import annotations
+
+import json
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Collected:
+    manifests: list[dict] = field(default_factory=list)
+    jobs: dict[str, dict] = field(default_factory=dict)          # key -> job record (+ "folder")
+    fcov_files: list[Path] = field(default_factory=list)
+    code_files: list[Path] = field(default_factory=list)
+
+
+def _unpack(archive: Path, into: Path) -> Path:
+    dest = into / archive.name.removesuffix(".tar.gz").removesuffix(".tgz")
+    if not dest.is_dir():
+        dest.mkdir(parents=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(dest, filter="data")
+    return dest
+
+
+def collect(inputs: list[Path], scratch: Path) -> Collected:
+    """Gather every regression folder below each input (a folder or an archive; archives unpack into scratch)."""
+    out = Collected()
+    for inp in inputs:
+        inp = Path(inp)
+        if inp.is_file() and inp.name.endswith((".tar.gz", ".tgz")):
+            inp = _unpack(inp, scratch)
+        if not inp.is_dir():
+            raise FileNotFoundError(f"no regression folder or archive at {inp}")
+        manifests = sorted(inp.rglob("manifest.json"))
+        if not manifests:
+            raise FileNotFoundError(f"{inp} holds no regression (no manifest.json below it)")
+        for mf in manifests:
+            reg = mf.parent
+            out.manifests.append({**json.loads(mf.read_text()), "folder": str(reg)})
+            for jf in sorted(reg.glob("runs/*/*/*/seed*/job.json")):
+                rec = json.loads(jf.read_text())
+                rec["folder"] = str(jf.parent)
+                rec["log"] = str(reg / rec["log"])
+                out.jobs[rec["key"]] = rec
+    for rec in out.jobs.values():
+        folder = Path(rec["folder"])
+        out.fcov_files += sorted(folder.glob("fcov_*.xml"))
+        out.code_files += sorted(folder.glob("coverage.dat"))
+    return out

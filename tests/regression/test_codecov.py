@@ -1,0 +1,83 @@
+"""tb.regression.codecov: Verilator coverage.dat files merge with Debian's verilator_coverage (hits add up per
+point), and are scored per RTL file (line, branch, toggle) with the testplan's waivers. The inputs are written in
+Verilator's coverage.dat format by hand, so the expected numbers are known."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tb import testplan
+from tb.regression import codecov
+
+
+def _rec(file: Path, line: int, page: str, comment: str, hier: str, hits: int) -> str:
+    kind = page.removeprefix("v_")
+    key = f"\x01f\x02{file}\x01l\x02{line}\x01n\x021\x01t\x02{kind}\x01page\x02{page}/m\x01o\x02{comment}\x01h\x02{hier}"
+    return f"C '{key}' {hits}\n"
+
+
+def _dat(path: Path, records: list[str]) -> Path:
+    path.write_text("# SystemC::Coverage-3\n" + "".join(records))
+    return path
+
+
+def _rtl(tmp_path: Path) -> Path:
+    rtl = tmp_path / "rtl"
+    rtl.mkdir()
+    (rtl / "m.sv").write_text("module m; endmodule\n" * 20)
+    return rtl
+
+
+def test_verilator_coverage_is_available():
+    assert codecov.tool("verilator_coverage"), f"verilator_coverage missing: {codecov.INSTALL}"
+    assert codecov.tool("genhtml"), f"genhtml missing: {codecov.INSTALL}"
+
+
+def test_merge_adds_hits_and_scores_lines_branches_toggles(tmp_path):
+    rtl = _rtl(tmp_path)
+    f = rtl / "m.sv"
+    a = _dat(tmp_path / "a.dat", [_rec(f, 3, "v_line", "block", "top.m", 1), _rec(f, 5, "v_branch", "if", "top.m", 0),
+                                  _rec(f, 5, "v_branch", "else", "top.m", 2), _rec(f, 7, "v_line", "block", "top.m", 0),
+                                  _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0)])
+    b = _dat(tmp_path / "b.dat", [_rec(f, 5, "v_branch", "if", "top.m", 1), _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0),
+                                  _rec(f, 11, "v_line", "block", "top.m", 0),
+                                  _rec(tmp_path / "other.sv", 1, "v_line", "block", "top.o", 0)])
+    merged = codecov.merge([a, b], tmp_path / "out")
+    files = codecov.score(merged, testplan.CoveragePlan(), rtl)
+    assert [x.file for x in files] == ["m.sv"]                 # files outside the RTL folder are ignored
+    d = files[0].to_dict()
+    assert d["line"] == [2, 4, 50.0]                             # lines 3 and 5 hit (5: both branches), 7 and 11 not
+    assert d["missed_lines"] == [7, 11]
+    assert d["branch"] == [2, 2, 100.0]
+    assert d["toggle"] == [0, 1, 0.0]
+    assert codecov.totals(files)["lines"] == [2, 4, 50.0]
+
+
+def test_a_line_is_covered_only_when_every_point_on_it_was_hit(tmp_path):
+    rtl = _rtl(tmp_path)
+    f = rtl / "m.sv"
+    a = _dat(tmp_path / "a.dat", [_rec(f, 5, "v_branch", "if", "top.m", 3), _rec(f, 5, "v_branch", "else", "top.m", 0)])
+    files = codecov.score(codecov.merge([a], tmp_path / "out"), testplan.CoveragePlan(), rtl)
+    assert files[0].to_dict()["line"] == [0, 1, 0.0]
+
+
+def test_waived_lines_leave_the_denominator(tmp_path):
+    rtl = _rtl(tmp_path)
+    f = rtl / "m.sv"
+    a = _dat(tmp_path / "a.dat", [_rec(f, 3, "v_line", "block", "top.m", 1), _rec(f, 7, "v_line", "block", "top.m", 0)])
+    plan = testplan.CoveragePlan(code_waivers=(testplan.CodeWaiver("m.sv", 6, 8, "unreachable", "default arm"),))
+    d = codecov.score(codecov.merge([a], tmp_path / "out"), plan, rtl)[0].to_dict()
+    assert d["line"] == [1, 1, 100.0]
+    assert d["waived"] == {"7": {"tag": "unreachable", "reason": "default arm"}}
+
+
+def test_lcov_data_and_annotated_pages(tmp_path):
+    rtl = _rtl(tmp_path)
+    f = rtl / "m.sv"
+    a = _dat(tmp_path / "a.dat", [_rec(f, 3, "v_line", "block", "top.m", 1), _rec(f, 7, "v_line", "block", "top.m", 0)])
+    out = tmp_path / "report" / "code"
+    merged = codecov.merge([a], out)
+    files = codecov.score(merged, testplan.CoveragePlan(), rtl)
+    info = codecov.html(merged, out, files)
+    text = info.read_text()
+    assert f"SF:{f}" in text and "DA:3,1" in text and "DA:7,0" in text
+    assert files[0].html.endswith("m.sv.gcov.html") and (tmp_path / "report" / files[0].html).is_file()
