@@ -20,6 +20,7 @@ from typing import Optional
 import yaml
 
 PLAN_PATH = Path(__file__).resolve().parent / "testplan.yaml"
+RTL_DIR = Path(__file__).resolve().parents[1] / "rtl_stubs"
 SUITE_NAMES = ("smoke", "sim", "nightly", "mutants")
 EXCLUSION_TAGS = ("unreachable", "unsupported", "low_risk")
 DEFAULT_GOAL = 100.0
@@ -89,12 +90,16 @@ class Exclusion:
 
 @dataclass(frozen=True)
 class CodeWaiver:
-    """RTL lines (``first``..``last`` of ``file`` under rtl_stubs/) left out of code coverage."""
+    """RTL lines (``first``..``last`` of ``file`` under rtl_stubs/) left out of code coverage. In the plan a waiver
+    names its line by text (``match``: a piece of the line that occurs on exactly one line of the file), so an RTL
+    edit that moves the line moves the waiver, and one that removes or duplicates it is reported."""
     file: str
     first: int
     last: int
     tag: str
     reason: str
+    match: str = ""
+    matches: int = 1                   # lines of the file holding ``match`` (must be 1)
 
     def covers(self, file: str, line: int) -> bool:
         return Path(file).name == self.file and self.first <= line <= self.last
@@ -162,9 +167,16 @@ def _coverage(raw: dict) -> CoveragePlan:
                            " ".join(str(e.get("reason", "")).split())) for e in raw.get("exclusions") or ())
     waivers = []
     for w in raw.get("code_waivers") or ():
+        tag, reason = str(w.get("tag", "")), " ".join(str(w.get("reason", "")).split())
+        if "match" in w:
+            path = RTL_DIR / str(w["file"])
+            text = path.read_text().splitlines() if path.is_file() else []
+            hits = [i + 1 for i, line in enumerate(text) if str(w["match"]) in line]
+            first = hits[0] if len(hits) == 1 else 0
+            waivers.append(CodeWaiver(str(w["file"]), first, first, tag, reason, str(w["match"]), len(hits)))
+            continue
         lines = w["lines"] if isinstance(w["lines"], list) else [w["lines"], w["lines"]]
-        waivers.append(CodeWaiver(str(w["file"]), int(lines[0]), int(lines[-1]), str(w.get("tag", "")),
-                                  " ".join(str(w.get("reason", "")).split())))
+        waivers.append(CodeWaiver(str(w["file"]), int(lines[0]), int(lines[-1]), tag, reason))
     goals = {str(k): float(v) for k, v in (raw.get("goals") or {}).items()}
     return CoveragePlan(goals, excl, tuple(waivers), float(raw.get("line_goal", 90.0)))
 
@@ -227,9 +239,11 @@ def problems(plan: Plan, covergroups: Optional[set[str]] = None) -> list[str]:
             out.append(f"{what} {name} has tag {tag!r}, not one of {', '.join(EXCLUSION_TAGS)}")
         if not reason:
             out.append(f"{what} {name} gives no reason")
-    rtl = Path(__file__).resolve().parents[1] / "rtl_stubs"
+    rtl = RTL_DIR
     out += [f"code waiver names {w.file}, which is not in rtl_stubs/" for w in cov.code_waivers
             if not (rtl / w.file).is_file()]
+    out += [f"code waiver of {w.file} matches {w.matches} lines with {w.match!r} (must be exactly one)"
+            for w in cov.code_waivers if (rtl / w.file).is_file() and w.match and w.matches != 1]
     if covergroups is not None:
         out += [f"testpoint {tp.name} names covergroup {c}, which no coverage model defines"
                 for tp in plan.testpoints for c in tp.covergroups if c not in covergroups]

@@ -62,7 +62,9 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
         {"covergroup": "cube_reader.nosuch", "bin": "x", "tag": "unsupported", "reason": "gone"}]
     raw["coverage"]["code_waivers"] = [
         {"file": "cube_reader.sv", "lines": [10, 12], "tag": "unreachable", "reason": "default arm of a full case"},
-        {"file": "nosuch.sv", "lines": 3, "tag": "low_risk", "reason": "x"}]
+        {"file": "nosuch.sv", "lines": 3, "tag": "low_risk", "reason": "x"},
+        {"file": "desc_validator.sv", "match": "endcase", "tag": "low_risk", "reason": "matches several lines"},
+        {"file": "cr_job_ctrl.sv", "match": "default: state <= ST_IDLE;", "tag": "unreachable", "reason": "arm"}]
     text = yaml.safe_dump(raw)
     p = tmp_path / "plan.yaml"
     p.write_text(text)
@@ -72,10 +74,15 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     assert "exclusion cube_reader.latency/long gives no reason" in probs
     assert "exclusion names covergroup cube_reader.nosuch, which no coverage model defines" in probs
     assert "code waiver names nosuch.sv, which is not in rtl_stubs/" in probs
-    assert len(probs) == 4, probs                              # the well-formed entries are accepted
+    assert any(p.startswith("code waiver of desc_validator.sv matches") and "'endcase'" in p for p in probs), probs
+    assert len(probs) == 5, probs                              # the well-formed entries are accepted
     w = plan.coverage.code_waivers[0]
     assert (w.first, w.last) == (10, 12) and w.covers("cube_reader.sv", 11) and not w.covers("cube_reader.sv", 13)
     assert plan.coverage.code_waivers[1].first == plan.coverage.code_waivers[1].last == 3
+    line = (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines().index(
+        next(l for l in (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines() if "default: state <= ST_IDLE;" in l)) + 1
+    w = plan.coverage.code_waivers[3]
+    assert (w.first, w.last) == (line, line) and w.covers("cube_reader/cr_job_ctrl.sv", line)
 
 
 def test_coverage_goals_default_and_per_covergroup():
