@@ -104,7 +104,8 @@ def _read_hex(path: Path, n: int, width: int) -> np.ndarray:
 
 
 def _counts(path: Path) -> list[int]:
-    return [int(l, 16) for l in path.read_text().split() if not l.startswith("//")]
+    lines = (l.strip() for l in path.read_text().splitlines())
+    return [int(l, 16) for l in lines if l and not l.startswith("//")]   # Icarus writes // address comments
 
 
 class HdlImage:
@@ -288,8 +289,10 @@ class HdlHarness:
     def __init__(self, dut, clock, folder: Optional[Path] = None) -> None:
         self.dut, self.clock = dut, clock
         self.folder = Path(folder or os.getcwd())
-        self.bus_bytes = int(dut.tb_data_w.value) // 8
-        self.addr_bits = int(dut.tb_addr_w.value)
+        # the build's parameters (tb.runner exports them; the wrapper's defaults otherwise): the width ports are
+        # not yet driven at time 0 on Icarus, so they are checked against these at the first commit
+        self.bus_bytes = int(os.getenv("PARAM_AXI_DATA_W", "256")) // 8
+        self.addr_bits = int(os.getenv("PARAM_AXI_ADDR_W", "40"))
         self.mem_words = (1 << 24) // self.bus_bytes   # cube_reader_hdl.sv MEM_WORDS
         self.data_bytes = 128                            # cube_reader_hdl.sv MAX_ATOM_BYTES (TDATA bytes)
         self.mem = HdlMemAgent(self)
@@ -304,6 +307,10 @@ class HdlHarness:
 
     def commit(self) -> None:
         """Write the job's memory image and knobs; the HDL loads them on the next rising edge."""
+        seen = (int(self.dut.tb_data_w.value) // 8, int(self.dut.tb_addr_w.value))
+        if seen != (self.bus_bytes, self.addr_bits):
+            raise RuntimeError(f"the wrapper has {seen[0]}-byte data and {seen[1]}-bit addresses; the TB assumed "
+                               f"{self.bus_bytes} and {self.addr_bits} (PARAM_AXI_DATA_W / PARAM_AXI_ADDR_W)")
         cfg = [0] * NCFG
         words = self.mem.config(cfg)
         self.out.config(cfg)
