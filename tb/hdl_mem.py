@@ -27,6 +27,7 @@ memory segments or 4 fault ranges, images larger than the wrapper's ``MEM_WORDS`
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
@@ -91,16 +92,25 @@ def _hex_words(img: np.ndarray, width: int) -> bytes:
     return np.hstack([text, np.full((text.shape[0], 1), ord("\n"), np.uint8)]).tobytes()
 
 
+_NIBBLE = np.zeros(256, np.uint8)
+_NIBBLE[np.frombuffer(b"0123456789abcdef", np.uint8)] = np.arange(16, dtype=np.uint8)
+_NIBBLE[np.frombuffer(b"ABCDEF", np.uint8)] = np.arange(10, 16, dtype=np.uint8)   # X/Z digits read as 0
+
+
 def _read_hex(path: Path, n: int, width: int) -> np.ndarray:
-    """The first ``n`` lines of a $writememh file of ``width``-byte words as (n, width) little-endian uint8
-    (X/Z digits read as 0: the HDL reports them separately)."""
+    """The first ``n`` lines of a $writememh file of ``width``-byte words as (n, width) little-endian uint8.
+    Vectorized: every data line has the same length; Icarus' ``// 0x...`` address comments are dropped first.
+    X/Z digits read as 0 (the HDL reports them separately)."""
     if n == 0:
         return np.zeros((0, width), np.uint8)
-    lines = [l for l in path.read_bytes().split(b"\n") if l and not l.startswith(b"//")][:n]
-    text = b"".join(lines)
-    for ch in b"xXzZ":
-        text = text.replace(bytes([ch]), b"0")
-    return np.frombuffer(bytes.fromhex(text.decode()), np.uint8).reshape(n, width)[:, ::-1]
+    raw = path.read_bytes()
+    if b"//" in raw:
+        raw = b"\n".join(l for l in raw.split(b"\n") if not l.startswith(b"//"))
+    line = 2 * width + 1
+    text = np.frombuffer(raw, np.uint8, count=n * line - 1)
+    text = np.concatenate([text, np.frombuffer(b"\n", np.uint8)]).reshape(n, line)[:, :-1]
+    nib = _NIBBLE[text]
+    return (nib[:, 0::2] << 4 | nib[:, 1::2])[:, ::-1]
 
 
 def _counts(path: Path) -> list[int]:
@@ -263,7 +273,7 @@ class HdlStreamCapture:
             cfg[33:36] = [self.pattern.mode, self.pattern.param, self.pattern.seed]
 
     def publish(self, folder: Path) -> None:
-        n, stalls, viols, first, kinds, ovf = _counts(folder / "hdl_ocnt.hex")[:6]
+        n, stalls, viols, first, kinds, ovf, chunks = _counts(folder / "hdl_ocnt.hex")[:7]
         if ovf:
             raise RuntimeError("HDL capture overflow: more transfers than the wrapper's OUT_DEPTH")
         self.stall_cycles += stalls
@@ -271,16 +281,18 @@ class HdlStreamCapture:
             text = "; ".join(t for k, t in STREAM_VIOLATIONS.items() if kinds & k)
             self.violation_ap.write(f"cycle {first}: {text} ({viols} cycle(s))")
         meta = _read_hex(folder / "hdl_om.hex", n, 32)
-        data = _read_hex(folder / "hdl_od.hex", n, self.h.data_bytes)
-        keeps = [int.from_bytes(row[:16].tobytes(), "little") for row in meta]
-        tail = meta[:, 16:].copy().view("<u8")       # user, {cycle, last}, ...
-        for i, keep in enumerate(keeps):
+        data = _read_hex(folder / "hdl_od.hex", chunks, 8).tobytes()
+        keep_words = meta[:, :16].copy().view("<u8")
+        keeps = [lo | hi << 64 for lo, hi in keep_words.tolist()]
+        users, tails = meta[:, 16:24].copy().view("<u8").ravel().tolist(), meta[:, 24:32].copy().view("<u8").ravel().tolist()
+        off = 0
+        write = self.ap.write
+        for keep, user, w in zip(keeps, users, tails):
             nbytes = keep.bit_length()
             if keep != (1 << nbytes) - 1:
-                self.violation_ap.write(f"cycle {int(tail[i, 1]) >> 8}: TKEEP 0x{keep:x} is not a contiguous run "
-                                        "of low bytes")
-            w = int(tail[i, 1])
-            self.ap.write(Beat(data[i, :nbytes].tobytes(), keep, bool(w & 1), int(tail[i, 0]), (w >> 8) & (2**40 - 1)))
+                self.violation_ap.write(f"cycle {w >> 8}: TKEEP 0x{keep:x} is not a contiguous run of low bytes")
+            write(Beat(data[off:off + nbytes], keep, bool(w & 1), user, w >> 8 & 0xFF_FFFF_FFFF))
+            off += -(-nbytes // 8) * 8
 
 
 class HdlHarness:
@@ -294,12 +306,12 @@ class HdlHarness:
         self.bus_bytes = int(os.getenv("PARAM_AXI_DATA_W", "256")) // 8
         self.addr_bits = int(os.getenv("PARAM_AXI_ADDR_W", "40"))
         self.mem_words = (1 << 24) // self.bus_bytes   # cube_reader_hdl.sv MEM_WORDS
-        self.data_bytes = 128                            # cube_reader_hdl.sv MAX_ATOM_BYTES (TDATA bytes)
         self.mem = HdlMemAgent(self)
         self.out = HdlStreamCapture(self)
         dut.tb_load.value = 0
         dut.tb_dump.value = 0
         self._load = self._dump = 0
+        self.seconds = {"commit": 0.0, "dump": 0.0, "publish": 0.0}   # wall time of the per-job exchange
 
     @staticmethod
     def stall(name: str, rng: np.random.Generator) -> Optional[HdlStall]:
@@ -311,6 +323,7 @@ class HdlHarness:
         if seen != (self.bus_bytes, self.addr_bits):
             raise RuntimeError(f"the wrapper has {seen[0]}-byte data and {seen[1]}-bit addresses; the TB assumed "
                                f"{self.bus_bytes} and {self.addr_bits} (PARAM_AXI_DATA_W / PARAM_AXI_ADDR_W)")
+        t0 = time.perf_counter()
         cfg = [0] * NCFG
         words = self.mem.config(cfg)
         self.out.config(cfg)
@@ -318,11 +331,16 @@ class HdlHarness:
         (self.folder / "hdl_cfg.hex").write_text("".join(f"{v & (2**64 - 1):016x}\n" for v in cfg))
         self._load ^= 1
         self.dut.tb_load.value = self._load
+        self.seconds["commit"] += time.perf_counter() - t0
 
     async def flush(self) -> None:
         """Have the HDL write its logs, then publish them on the agents' analysis ports."""
+        t0 = time.perf_counter()
         self._dump ^= 1
         self.dut.tb_dump.value = self._dump
         await ClockCycles(self.clock, 2)
+        t1 = time.perf_counter()
         self.mem.publish(self.folder)
         self.out.publish(self.folder)
+        self.seconds["dump"] += t1 - t0
+        self.seconds["publish"] += time.perf_counter() - t1

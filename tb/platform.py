@@ -18,6 +18,7 @@ pattern, an ``irq`` (DONE) line and an AXI4-Stream output ``m_axis_*``. A block'
 from __future__ import annotations
 
 import os
+import time
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -145,6 +146,7 @@ class JobScoreboard(uvm_subscriber):
         self.ap = uvm_analysis_port("ap", self)
         self.log: Optional[JobLog] = None
         self.checked = 0
+        self.check_seconds = 0.0     # wall time spent comparing with the models (make bench reports it)
         self.errors = 0
         self.reports: list[tuple[str, str]] = []   # (item name, the report in one line)
         self.corrupt = None
@@ -155,8 +157,10 @@ class JobScoreboard(uvm_subscriber):
         self.log = tb.observe()
 
     def write(self, item) -> None:
+        t0 = time.perf_counter()
         item.result = self.observed(item, self.log.take())
         problems = self.problems(item)
+        self.check_seconds += time.perf_counter() - t0
         self.checked += 1
         if problems:
             self.report(item, problems)
