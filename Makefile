@@ -28,7 +28,7 @@ help:
 	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=)"
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/"
-	@echo "make bench    model throughput benchmarks (MB/s) into sim_build/bench/"
+	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make doctor   tool versions, and how to install what is missing"
 	@echo "make clean    remove sim_build/ and generated reports"
@@ -59,7 +59,7 @@ lint: $(STAMP)
 	@echo "lint: clean"
 
 bench: $(STAMP)
-	$(PY) -m tests.bench
+	$(WITH_VERILATOR) $(PY) -m tests.bench
 
 mutants: $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tb.mutants --sim $(SIM)

@@ -308,8 +308,9 @@ class HdlHarness:
         self.mem_words = (1 << 24) // self.bus_bytes   # cube_reader_hdl.sv MEM_WORDS
         self.mem = HdlMemAgent(self)
         self.out = HdlStreamCapture(self)
-        dut.tb_load.value = 0
-        dut.tb_dump.value = 0
+        if dut is not None:   # None: only files are written and read (the SystemVerilog ceiling of make bench)
+            dut.tb_load.value = 0
+            dut.tb_dump.value = 0
         self._load = self._dump = 0
         self.seconds = {"commit": 0.0, "dump": 0.0, "publish": 0.0}   # wall time of the per-job exchange
 
@@ -317,18 +318,22 @@ class HdlHarness:
     def stall(name: str, rng: np.random.Generator) -> Optional[HdlStall]:
         return hdl_stall(name, rng)
 
-    def commit(self) -> None:
-        """Write the job's memory image and knobs; the HDL loads them on the next rising edge."""
-        seen = (int(self.dut.tb_data_w.value) // 8, int(self.dut.tb_addr_w.value))
-        if seen != (self.bus_bytes, self.addr_bits):
-            raise RuntimeError(f"the wrapper has {seen[0]}-byte data and {seen[1]}-bit addresses; the TB assumed "
-                               f"{self.bus_bytes} and {self.addr_bits} (PARAM_AXI_DATA_W / PARAM_AXI_ADDR_W)")
-        t0 = time.perf_counter()
+    def write_files(self) -> None:
+        """Write the job's memory image and knobs (``hdl_mem.hex``, ``hdl_cfg.hex``) into the run folder."""
         cfg = [0] * NCFG
         words = self.mem.config(cfg)
         self.out.config(cfg)
         (self.folder / "hdl_mem.hex").write_bytes(words)
         (self.folder / "hdl_cfg.hex").write_text("".join(f"{v & (2**64 - 1):016x}\n" for v in cfg))
+
+    def commit(self) -> None:
+        """Write the job's files; the HDL loads them on the next rising edge."""
+        t0 = time.perf_counter()
+        seen = (int(self.dut.tb_data_w.value) // 8, int(self.dut.tb_addr_w.value))
+        if seen != (self.bus_bytes, self.addr_bits):
+            raise RuntimeError(f"the wrapper has {seen[0]}-byte data and {seen[1]}-bit addresses; the TB assumed "
+                               f"{self.bus_bytes} and {self.addr_bits} (PARAM_AXI_DATA_W / PARAM_AXI_ADDR_W)")
+        self.write_files()
         self._load ^= 1
         self.dut.tb_load.value = self._load
         self.seconds["commit"] += time.perf_counter() - t0
