@@ -37,7 +37,7 @@ help:
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=...)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/regression/slurm_cluster.sh)"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module of files.f as a top"
-	@echo "make bench    model throughput benchmarks (MB/s) into sim_build/bench/"
+	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make doctor   tool versions, and how to install what is missing"
 	@echo "make clean    remove sim_build/ and generated reports"
@@ -80,7 +80,7 @@ lint: $(STAMP)
 	@echo "lint: clean"
 
 bench: $(STAMP)
-	$(PY) -m tests.bench
+	$(WITH_VERILATOR) $(PY) -m tests.bench
 
 mutants: $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tb.mutants --sim $(SIM)

@@ -18,6 +18,7 @@ pattern, an ``irq`` (DONE) line and an AXI4-Stream output ``m_axis_*``. A block'
 from __future__ import annotations
 
 import os
+import time
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -31,6 +32,7 @@ from tb.agents.axi_mem import AxiMemAgent
 from tb.agents.csr import CsrAgent
 from tb.agents.stream import AxiStreamMonitor, StreamReadyDriver
 from tb.checkers.axi_read import AxiReadChecker, Region
+from tb.hdl_mem import HdlHarness, is_hdl_top
 
 PERIOD_NS = 10
 JOBLOG = os.getenv("JOBLOG", "0") not in ("", "0")   # JOBLOG=1: one INFO line per job
@@ -46,10 +48,15 @@ class ReaderTB:
         self.clock = Clock(dut.clk, PERIOD_NS, unit="ns")
         self.clock.start(start_high=False)
         dut.rst.value = 1
-        self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", period_ns=PERIOD_NS)
+        # the fast path (a tb/hdl/ wrapper as HDL top): memory and capture in HDL, exchanged per job
+        self.hdl = HdlHarness(dut, dut.clk) if is_hdl_top(dut) else None
+        if self.hdl is not None:
+            self.mem, self.out, self.ready = self.hdl.mem, self.hdl.out, self.hdl.out
+        else:
+            self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", period_ns=PERIOD_NS)
+            self.out = AxiStreamMonitor(dut, dut.clk, dut.rst, "m_axis", period_ns=PERIOD_NS)
+            self.ready = StreamReadyDriver(dut, dut.clk, "m_axis")
         self.csr = CsrAgent(dut, dut.clk, dut.rst, regs, "s_axil", irq=dut.irq, period_ns=PERIOD_NS)
-        self.out = AxiStreamMonitor(dut, dut.clk, dut.rst, "m_axis", period_ns=PERIOD_NS)
-        self.ready = StreamReadyDriver(dut, dut.clk, "m_axis")
         self.bus_bytes = self.mem.bus_bytes
         self.addr_bits = self.mem.address_width
         self.reads = AxiReadChecker(self.bus_bytes)
@@ -71,10 +78,11 @@ class ReaderTB:
 
     def apply_knobs(self, knobs) -> None:
         """Latency and the named stall profiles (``tb.agents.stalls``) of a job's knobs."""
+        pattern = self.hdl.stall if self.hdl is not None else stalls.profile
         self.mem.set_latency(knobs.latency)
-        self.mem.set_ar_stalls(stalls.profile(knobs.ar_stall, self.rng))
-        self.mem.set_r_gaps(stalls.profile(knobs.r_gap, self.rng))
-        self.ready.set(stalls.profile(knobs.backpressure, self.rng))
+        self.mem.set_ar_stalls(pattern(knobs.ar_stall, self.rng))
+        self.mem.set_r_gaps(pattern(knobs.r_gap, self.rng))
+        self.ready.set(pattern(knobs.backpressure, self.rng))
 
     def prepare(self, item, pieces: Optional[Sequence[tuple[int, Any]]], faults: Sequence[tuple[int, int, str]],
                 legal: bool) -> None:
@@ -92,6 +100,14 @@ class ReaderTB:
             self.reads.expect(self.regions(item))
         else:
             self.reads.expect_none()
+        if self.hdl is not None:
+            self.hdl.commit()
+
+    async def flush(self) -> None:
+        """After a job (and at the end of a test): on the fast path, publish what the HDL logged since the last
+        flush on the agents' ports; the default agents publish as it happens, so this is a no-op there."""
+        if self.hdl is not None:
+            await self.hdl.flush()
 
     # ------------------------------------------------------------------ per block
     def regions(self, item) -> list[Region]:
@@ -112,6 +128,7 @@ class JobDriver(uvm_driver):
         while True:
             item = await self.seq_item_port.get_next_item()
             await self.tb.run_job(item)
+            await self.tb.flush()
             if JOBLOG:
                 self.logger.info("job %s: %s", item.label(), item.status)
             self.ap.write(item)
@@ -129,6 +146,7 @@ class JobScoreboard(uvm_subscriber):
         self.ap = uvm_analysis_port("ap", self)
         self.log: Optional[JobLog] = None
         self.checked = 0
+        self.check_seconds = 0.0     # wall time spent comparing with the models (make bench reports it)
         self.errors = 0
         self.reports: list[tuple[str, str]] = []   # (item name, the report in one line)
         self.corrupt = None
@@ -139,8 +157,10 @@ class JobScoreboard(uvm_subscriber):
         self.log = tb.observe()
 
     def write(self, item) -> None:
+        t0 = time.perf_counter()
         item.result = self.observed(item, self.log.take())
         problems = self.problems(item)
+        self.check_seconds += time.perf_counter() - t0
         self.checked += 1
         if problems:
             self.report(item, problems)

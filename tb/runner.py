@@ -15,6 +15,7 @@ from typing import Mapping, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 RTL = ROOT / "rtl_stubs"
+HDL_TB = ROOT / "tb" / "hdl"
 SIM_BUILD = ROOT / "sim_build"
 SIMULATORS = ("verilator", "icarus")
 
@@ -110,7 +111,11 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
             # (V3Ast.h "AstNode is not of expected type" at desc_validator.sv:103): line, toggle and user only
             build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
     runner = get_runner(sim)
-    runner.build(sources=rtl_sources(rtl_dir), hdl_toplevel=toplevel, parameters=params, build_dir=build_dir,
+    sources = rtl_sources(rtl_dir)
+    wrapper = HDL_TB / f"{toplevel}.sv"
+    if wrapper.exists():  # a fast-path testbench wrapper (tb/hdl/) around the RTL
+        sources += [HDL_TB / l for l in (HDL_TB / "files.f").read_text().split() if l.endswith(".sv")]
+    runner.build(sources=sources, hdl_toplevel=toplevel, parameters=params, build_dir=build_dir,
                  timescale=("1ns", "1ps"), build_args=build_args, waves=waves, always=False)
     return Build(sim, toplevel, build_dir, params, runner)
 

@@ -20,7 +20,7 @@ from typing import Union
 
 import cocotb
 from cocotb.simtime import get_sim_time
-from cocotb.triggers import ClockCycles, FallingEdge, First, RisingEdge
+from cocotb.triggers import ClockCycles, FallingEdge, First, RisingEdge, Timer
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
 
 Reg = Union[str, int]
@@ -120,7 +120,8 @@ class CsrAgent:
                 if self._irq_high():
                     self.violations.append("irq (DONE) still high 8 cycles after START")
             if not self._irq_high():
-                await First(RisingEdge(self.irq), ClockCycles(self.clock, timeout_cycles))
+                # the timeout as one simulator timer: ClockCycles would wake Python on every clock edge
+                await First(RisingEdge(self.irq), Timer(timeout_cycles * self.period_ns, "ns"))
             done = self._irq_high()
         else:
             done = False

@@ -69,6 +69,7 @@ class CubeTestBase(uvm_test):
         await self.body()
         self.tb.reads.close()          # nothing may be read after the last job
         await ClockCycles(cocotb.top.clk, 10)
+        await self.tb.flush()
         self.drop_objection()
 
     async def body(self) -> None:

@@ -77,4 +77,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from . import throughput   # testbench throughput on both simulators (issue 12)
+    sys.exit(main() or throughput.main())

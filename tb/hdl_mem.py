@@ -1,0 +1,351 @@
+"""The fast path (HDL-side memory and capture): Python works per job, the simulator per cycle.
+
+A build whose HDL top is a testbench wrapper of ``tb/hdl/`` (``cube_reader_hdl``: the reader, ``hdl_axi_mem``
+on its AXI4 read port, ``hdl_stream_capture`` on its AXI4-Stream output) runs with no per-cycle coroutine at all.
+:class:`HdlHarness` gives :class:`tb.platform.ReaderTB` the same agent interface as the default path:
+
+* :class:`HdlMemAgent` (``ar_ap``, ``r_ap``, ``load``, ``inject``, ``clear_faults``, ``set_latency``,
+  ``set_ar_stalls``, ``set_r_gaps``, ``inflight_beats``, ``mem.clear()``);
+* :class:`HdlStreamCapture` (``ap``, ``violation_ap``, ``set`` like ``StreamReadyDriver``).
+
+Per job: :meth:`HdlHarness.commit` (end of ``ReaderTB.prepare``) writes the memory image as bus words
+(``hdl_mem.hex``) and the knobs (``hdl_cfg.hex``: up to 8 memory segments, latency, the three stall patterns, up to
+4 fault ranges) into the run folder and toggles ``tb_load``; the HDL reads them with ``$readmemh`` on the next
+rising edge. :meth:`HdlHarness.flush` (after the job, ``ReaderTB.flush``) toggles ``tb_dump``; the HDL writes its
+logs with ``$writememh`` and they are published on the same analysis ports as the default agents publish, with
+the same transaction classes (:class:`~tb.agents.axi_mem.Burst`, :class:`~tb.agents.axi_mem.RBeat`,
+:class:`~tb.agents.stream.Beat`) and the same cycle numbers (rising edges since time 0), so the same
+``AxiReadChecker`` and the same scoreboard check every AR and every byte. The stream's handshake rules are checked
+in the HDL (payload stable while stalled, TVALID held until TREADY, no X/Z) and the kinds seen are published on
+``violation_ap``; TKEEP contiguity is checked here.
+
+Stall profiles keep their names (:data:`tb.agents.stalls.PROFILES`) but the HDL draws its own cycles (a
+xorshift generator seeded from the TB's RNG): same profile, not the same cycle-by-cycle pattern as the default
+path. Not supported here (use the default path): a latency callable, reset in the middle of a job, more than 8
+memory segments or 4 fault ranges, images larger than the wrapper's ``MEM_WORDS``.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Union
+
+import numpy as np
+from cocotb.triggers import ClockCycles
+
+from models.core.arith import as_bytes
+from tb.agents.analysis import AnalysisPort
+from tb.agents.axi_mem import GUARD, Burst, RBeat
+from tb.agents.stream import Beat
+
+NSEG, NFAULT, NCFG = 8, 4, 64
+RESP = {"OKAY": 0, "EXOKAY": 1, "SLVERR": 2, "DECERR": 3}
+STREAM_VIOLATIONS = {1: "TDATA/TKEEP/TUSER/TLAST changed while TVALID was held without TREADY",
+                     2: "TVALID dropped before TREADY accepted the transfer",
+                     4: "X/Z in TKEEP/TUSER/TLAST or in the kept bytes of TDATA"}
+
+
+def is_hdl_top(dut) -> bool:
+    """True when the HDL top is a fast-path wrapper of ``tb/hdl/`` (it has the ``tb_load`` control)."""
+    try:
+        getattr(dut, "tb_load")
+        return True
+    except AttributeError:
+        return False
+
+
+@dataclass(frozen=True)
+class HdlStall:
+    """One stall knob for ``hdl_stall.sv``: mode (0 none, 1 periodic, 2 random, 3 bursty), param, seed."""
+
+    name: str
+    mode: int
+    param: int
+    seed: int
+
+
+def hdl_stall(name: str, rng: np.random.Generator) -> Optional[HdlStall]:
+    """The HDL form of the named profile of :func:`tb.agents.stalls.profile` (None for ``none``); draws from
+    ``rng`` exactly when ``stalls.profile`` does, so both paths leave the TB's RNG in the same state."""
+    if name == "none":
+        return None
+    if name == "every4":
+        return HdlStall(name, 1, 4 | (0b0001 << 16), 0)
+    if name == "quarter":
+        return HdlStall(name, 1, 4 | (0b1000 << 16), 0)
+    seed = int(rng.integers(1 << 32)) or 1
+    if name == "random":
+        return HdlStall(name, 2, int(0.3 * 65536), seed)
+    if name == "half":
+        return HdlStall(name, 2, int(0.5 * 65536), seed)
+    if name == "bursty":
+        return HdlStall(name, 3, 12 | (6 << 8), seed)
+    raise ValueError(f"unknown stall profile {name!r}")
+
+
+def _hex_words(img: np.ndarray, width: int) -> bytes:
+    """``img`` (uint8, a multiple of ``width`` bytes, little-endian words) as $readmemh lines."""
+    words = img.reshape(-1, width)[:, ::-1]
+    text = np.frombuffer(np.ascontiguousarray(words).tobytes().hex().encode(), np.uint8).reshape(-1, 2 * width)
+    return np.hstack([text, np.full((text.shape[0], 1), ord("\n"), np.uint8)]).tobytes()
+
+
+_NIBBLE = np.zeros(256, np.uint8)
+_NIBBLE[np.frombuffer(b"0123456789abcdef", np.uint8)] = np.arange(16, dtype=np.uint8)
+_NIBBLE[np.frombuffer(b"ABCDEF", np.uint8)] = np.arange(10, 16, dtype=np.uint8)   # X/Z digits read as 0
+
+
+def _read_hex(path: Path, n: int, width: int) -> np.ndarray:
+    """The first ``n`` lines of a $writememh file of ``width``-byte words as (n, width) little-endian uint8.
+    Vectorized: every data line has the same length; Icarus' ``// 0x...`` address comments are dropped first.
+    X/Z digits read as 0 (the HDL reports them separately)."""
+    if n == 0:
+        return np.zeros((0, width), np.uint8)
+    raw = path.read_bytes()
+    if b"//" in raw:
+        raw = b"\n".join(l for l in raw.split(b"\n") if not l.startswith(b"//"))
+    line = 2 * width + 1
+    text = np.frombuffer(raw, np.uint8, count=n * line - 1)
+    text = np.concatenate([text, np.frombuffer(b"\n", np.uint8)]).reshape(n, line)[:, :-1]
+    nib = _NIBBLE[text]
+    return (nib[:, 0::2] << 4 | nib[:, 1::2])[:, ::-1]
+
+
+def _counts(path: Path) -> list[int]:
+    lines = (l.strip() for l in path.read_text().splitlines())
+    return [int(l, 16) for l in lines if l and not l.startswith("//")]   # Icarus writes // address comments
+
+
+class HdlImage:
+    """The job's memory image, kept as the writes made to it (in order) until :meth:`segments` lays them out."""
+
+    def __init__(self, size: int, fill: int = GUARD) -> None:
+        self.size = size
+        self.fill = fill
+        self.writes: list[tuple[int, bytes]] = []
+
+    def clear(self) -> None:
+        self.writes.clear()
+
+    def write(self, address: int, data) -> None:
+        buf = as_bytes(data)
+        if address < 0 or address + len(buf) > self.size:
+            raise ValueError(f"access 0x{address:x}+{len(buf)} outside the {self.size:#x}-byte memory")
+        self.writes.append((address, bytes(buf)))
+
+    def segments(self, bus_bytes: int, gap_words: int = 64) -> list[tuple[int, np.ndarray]]:
+        """Merged bus-word ranges holding every write: [(first word, uint8 image of whole words)]; ranges less
+        than ``gap_words`` apart share a segment (the gap reads as ``fill`` either way)."""
+        spans = sorted((a // bus_bytes, -(-(a + len(b)) // bus_bytes)) for a, b in self.writes if b)
+        merged: list[list[int]] = []
+        for lo, hi in spans:
+            if merged and lo <= merged[-1][1] + gap_words:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        out = []
+        for lo, hi in merged:
+            img = np.full((hi - lo) * bus_bytes, self.fill, np.uint8)
+            base = lo * bus_bytes
+            for a, b in self.writes:
+                if lo * bus_bytes <= a < hi * bus_bytes:
+                    img[a - base:a - base + len(b)] = np.frombuffer(b, np.uint8)
+            out.append((lo, img))
+        return out
+
+
+class HdlMemAgent:
+    """The memory side of the fast path, with the interface of :class:`tb.agents.axi_mem.AxiMemAgent`."""
+
+    def __init__(self, harness: "HdlHarness") -> None:
+        self.h = harness
+        self.bus_bytes = harness.bus_bytes
+        self.byte_lanes = harness.bus_bytes
+        self.address_width = harness.addr_bits
+        self.mem = HdlImage(1 << self.address_width)
+        self.ar_ap = AnalysisPort("ar_ap")
+        self.r_ap = AnalysisPort("r_ap")
+        self.latency = 0
+        self.ar_stall: Optional[HdlStall] = None
+        self.r_gap: Optional[HdlStall] = None
+        self.faults: list[tuple[int, int, int]] = []
+        self.beats_served = 0
+
+    def load(self, base: int, blob: Union[bytes, np.ndarray], guard: int = 64) -> None:
+        """Write ``blob`` at ``base`` with 0xA5 guard bands of ``guard`` bytes on both sides."""
+        data = as_bytes(blob)
+        lo, hi = max(0, base - guard), min(self.mem.size, base + len(data) + guard)
+        self.mem.write(lo, bytes([GUARD]) * (hi - lo))
+        self.mem.write(base, data)
+
+    def set_latency(self, latency: int) -> None:
+        if callable(latency):
+            raise TypeError("the HDL memory takes a fixed latency per job (use the default path for a callable)")
+        self.latency = int(latency)
+
+    def set_ar_stalls(self, stall: Optional[HdlStall]) -> None:
+        self.ar_stall = stall
+
+    def set_r_gaps(self, stall: Optional[HdlStall]) -> None:
+        self.r_gap = stall
+
+    def inject(self, lo: int, hi: int, resp: Union[str, int] = "SLVERR") -> None:
+        code = RESP[resp.upper()] if isinstance(resp, str) else int(resp)
+        if len(self.faults) == NFAULT:
+            raise ValueError(f"the HDL memory holds at most {NFAULT} fault ranges")
+        self.faults.append((lo, hi, code))
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+
+    @property
+    def inflight_beats(self) -> int:
+        return int(self.h.dut.tb_inflight.value)
+
+    def idle(self) -> bool:
+        return self.inflight_beats == 0
+
+    # ------------------------------------------------------------------ per job
+    def config(self, cfg: list[int]) -> bytes:
+        """Fill the memory's words of ``cfg``; return the bus words to load."""
+        segs = self.mem.segments(self.bus_bytes)
+        if len(segs) > NSEG:
+            raise ValueError(f"the job's memory image needs {len(segs)} segments; the HDL memory holds {NSEG}")
+        words = sum(img.size for _, img in segs) // self.bus_bytes
+        if words > self.h.mem_words:
+            raise ValueError(f"the job's memory image needs {words} bus words; the HDL memory holds "
+                             f"{self.h.mem_words}")
+        cfg[0], cfg[1] = words, len(segs)
+        off = 0
+        for s, (lo, img) in enumerate(segs):
+            cfg[2 + 3 * s:5 + 3 * s] = [lo, img.size // self.bus_bytes, off]
+            off += img.size // self.bus_bytes
+        cfg[26] = self.latency
+        for i, st in ((27, self.ar_stall), (30, self.r_gap)):
+            if st is not None:
+                cfg[i:i + 3] = [st.mode, st.param, st.seed]
+        cfg[36] = len(self.faults)
+        for f, (lo, hi, code) in enumerate(self.faults):
+            cfg[37 + 3 * f:40 + 3 * f] = [lo, hi, code]
+        return b"".join(_hex_words(img, self.bus_bytes) for _, img in segs)
+
+    def publish(self, folder: Path) -> None:
+        """Publish the AR bursts and R beats the HDL logged since the last dump."""
+        n_ar, n_r, ovf = _counts(folder / "hdl_mcnt.hex")[:3]
+        if ovf:
+            raise RuntimeError(f"HDL memory log overflow (flags {ovf}): the job is too large for the fast path")
+        ar = _read_hex(folder / "hdl_ar.hex", n_ar, 16)
+        for row in ar:
+            v = int.from_bytes(row.tobytes(), "little")
+            self.ar_ap.write(Burst((v >> 80) & 0xFF, v & (2**64 - 1), (v >> 64) & 0xFF, (v >> 72) & 7,
+                                   (v >> 76) & 3, v >> 88))
+        r = _read_hex(folder / "hdl_r.hex", n_r, 16)
+        addr = r[:, :8].copy().view("<u8").reshape(-1)
+        hi = r[:, 8:].copy().view("<u8").reshape(-1)
+        for a, h in zip(addr.tolist(), hi.tolist()):
+            self.r_ap.write(RBeat(a, h & 3, bool(h >> 2 & 1), h >> 24))
+        self.beats_served += n_r
+
+
+class HdlStreamCapture:
+    """The output side of the fast path: publishes like :class:`tb.agents.stream.AxiStreamMonitor` and takes
+    TREADY knobs like :class:`tb.agents.stream.StreamReadyDriver`."""
+
+    def __init__(self, harness: "HdlHarness") -> None:
+        self.h = harness
+        self.ap = AnalysisPort("m_axis.ap")
+        self.violation_ap = AnalysisPort("m_axis.violation_ap")
+        self.stall_cycles = 0
+        self.pattern: Optional[HdlStall] = None
+
+    def set(self, stall: Optional[HdlStall]) -> None:
+        """Withhold TREADY following ``stall`` (None: always ready)."""
+        self.pattern = stall
+
+    @property
+    def active(self) -> bool:
+        return self.pattern is not None
+
+    def config(self, cfg: list[int]) -> None:
+        if self.pattern is not None:
+            cfg[33:36] = [self.pattern.mode, self.pattern.param, self.pattern.seed]
+
+    def publish(self, folder: Path) -> None:
+        n, stalls, viols, first, kinds, ovf, chunks = _counts(folder / "hdl_ocnt.hex")[:7]
+        if ovf:
+            raise RuntimeError("HDL capture overflow: more transfers than the wrapper's OUT_DEPTH")
+        self.stall_cycles += stalls
+        if viols:
+            text = "; ".join(t for k, t in STREAM_VIOLATIONS.items() if kinds & k)
+            self.violation_ap.write(f"cycle {first}: {text} ({viols} cycle(s))")
+        meta = _read_hex(folder / "hdl_om.hex", n, 32)
+        data = _read_hex(folder / "hdl_od.hex", chunks, 8).tobytes()
+        keep_words = meta[:, :16].copy().view("<u8")
+        keeps = [lo | hi << 64 for lo, hi in keep_words.tolist()]
+        users, tails = meta[:, 16:24].copy().view("<u8").ravel().tolist(), meta[:, 24:32].copy().view("<u8").ravel().tolist()
+        off = 0
+        write = self.ap.write
+        for keep, user, w in zip(keeps, users, tails):
+            nbytes = keep.bit_length()
+            if keep != (1 << nbytes) - 1:
+                self.violation_ap.write(f"cycle {w >> 8}: TKEEP 0x{keep:x} is not a contiguous run of low bytes")
+            write(Beat(data[off:off + nbytes], keep, bool(w & 1), user, w >> 8 & 0xFF_FFFF_FFFF))
+            off += -(-nbytes // 8) * 8
+
+
+class HdlHarness:
+    """The two fast-path agents of one wrapper and the per-job file exchange with the HDL."""
+
+    def __init__(self, dut, clock, folder: Optional[Path] = None) -> None:
+        self.dut, self.clock = dut, clock
+        self.folder = Path(folder or os.getcwd())
+        # the build's parameters (tb.runner exports them; the wrapper's defaults otherwise): the width ports are
+        # not yet driven at time 0 on Icarus, so they are checked against these at the first commit
+        self.bus_bytes = int(os.getenv("PARAM_AXI_DATA_W", "256")) // 8
+        self.addr_bits = int(os.getenv("PARAM_AXI_ADDR_W", "40"))
+        self.mem_words = (1 << 24) // self.bus_bytes   # cube_reader_hdl.sv MEM_WORDS
+        self.mem = HdlMemAgent(self)
+        self.out = HdlStreamCapture(self)
+        if dut is not None:   # None: only files are written and read (the SystemVerilog ceiling of make bench)
+            dut.tb_load.value = 0
+            dut.tb_dump.value = 0
+        self._load = self._dump = 0
+        self.seconds = {"commit": 0.0, "dump": 0.0, "publish": 0.0}   # wall time of the per-job exchange
+
+    @staticmethod
+    def stall(name: str, rng: np.random.Generator) -> Optional[HdlStall]:
+        return hdl_stall(name, rng)
+
+    def write_files(self) -> None:
+        """Write the job's memory image and knobs (``hdl_mem.hex``, ``hdl_cfg.hex``) into the run folder."""
+        cfg = [0] * NCFG
+        words = self.mem.config(cfg)
+        self.out.config(cfg)
+        (self.folder / "hdl_mem.hex").write_bytes(words)
+        (self.folder / "hdl_cfg.hex").write_text("".join(f"{v & (2**64 - 1):016x}\n" for v in cfg))
+
+    def commit(self) -> None:
+        """Write the job's files; the HDL loads them on the next rising edge."""
+        t0 = time.perf_counter()
+        seen = (int(self.dut.tb_data_w.value) // 8, int(self.dut.tb_addr_w.value))
+        if seen != (self.bus_bytes, self.addr_bits):
+            raise RuntimeError(f"the wrapper has {seen[0]}-byte data and {seen[1]}-bit addresses; the TB assumed "
+                               f"{self.bus_bytes} and {self.addr_bits} (PARAM_AXI_DATA_W / PARAM_AXI_ADDR_W)")
+        self.write_files()
+        self._load ^= 1
+        self.dut.tb_load.value = self._load
+        self.seconds["commit"] += time.perf_counter() - t0
+
+    async def flush(self) -> None:
+        """Have the HDL write its logs, then publish them on the agents' analysis ports."""
+        t0 = time.perf_counter()
+        self._dump ^= 1
+        self.dut.tb_dump.value = self._dump
+        await ClockCycles(self.clock, 2)
+        t1 = time.perf_counter()
+        self.mem.publish(self.folder)
+        self.out.publish(self.folder)
+        self.seconds["dump"] += t1 - t0
+        self.seconds["publish"] += time.perf_counter() - t1

@@ -1,0 +1,109 @@
+"""cocotb module of the testbench-throughput benchmark (``tests/bench/throughput.py`` runs it): one 4 MiB NVDLA
+int8 feature cube (1x256x128x128, packed, latency 0, no stalls) through the cube reader, every byte compared.
+
+* ``naive``: the baseline of issue 12: cocotbext-axi's ``AxiRamRead`` and a Python loop that awaits every rising
+  edge and compares each transfer's bytes with the model's atom (``desc.gather``) as it arrives.
+* ``PlatformBench``: the pyuvm platform (``CubeReaderTB``, the env, ``CubeScoreboard``); on the default build it
+  uses the default agents, on the ``cube_reader_hdl`` build the fast path (``tb/hdl_mem.py``).
+
+Each writes ``bench.json`` into its run folder: wall and CPU seconds of the simulator process for the job (programming, simulation, check),
+simulated cycles of the job, bytes compared, mismatches. The scoreboard's verdict fails the test, as always.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import cocotb
+import numpy as np
+import pyuvm
+from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.clock import Clock
+from cocotb.simtime import get_sim_time
+from cocotbext.axi import AxiReadBus, AxiRamRead
+
+from tb.cube_reader import registers
+from tb.cube_reader.families import Layout, _finish
+from tb.cube_reader.items import Kind, Knobs
+from tb.cube_reader.sequences import CubeSeqBase
+from tb.cube_reader.tests import CubeTestBase
+from tb.agents.csr import CsrAgent
+from tb.platform import PERIOD_NS
+
+SHAPE = (1, 256, 128, 128)   # int8: 4 MiB
+
+
+def bench_cube(rng: np.random.Generator, addr_bits: int = 40):
+    tensor = rng.integers(-128, 128, SHAPE, dtype=np.int8)
+    return _finish("nvdla.feature", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", SHAPE, {}, tensor, rng, 32,
+                   SHAPE[1], addr_bits, "page")
+
+
+def _write(result: dict) -> None:
+    Path("bench.json").write_text(json.dumps(result))
+
+
+def _cycle() -> int:
+    return int(get_sim_time("ns") // PERIOD_NS)
+
+
+@cocotb.test()
+async def naive(dut) -> None:
+    """AxiRamRead + a Python loop awaiting every rising edge, comparing every byte as it arrives."""
+    Clock(dut.clk, PERIOD_NS, unit="ns").start(start_high=False)
+    dut.rst.value = 1
+    dut.m_axis_tready.value = 1
+    ram = AxiRamRead(AxiReadBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=1 << 40)
+    csr = CsrAgent(dut, dut.clk, dut.rst, registers.REGS, "s_axil", irq=dut.irq, period_ns=PERIOD_NS)
+    await ClockCycles(dut.clk, 4)
+    dut.rst.value = 0
+    await ClockCycles(dut.clk, 2)
+    cube = bench_cube(np.random.default_rng(1))
+    d = cube.desc
+    ram.write(d.base, cube.image.tobytes())
+    expected = d.gather(cube.image, d.base)
+    t0, p0, c0 = time.perf_counter(), time.process_time(), _cycle()
+    await registers.program(csr, d)
+    await csr.start()
+    n = bad = 0
+    ab = d.atom_bytes
+    mask = (1 << (8 * ab)) - 1
+    while n < expected.shape[0]:
+        await RisingEdge(dut.clk)
+        if dut.m_axis_tvalid.value and dut.m_axis_tready.value:
+            got = (dut.m_axis_tdata.value.to_unsigned() & mask).to_bytes(ab, "little")
+            if got != expected[n].tobytes():
+                bad += 1
+            n += 1
+    wall, cpu, cycles = time.perf_counter() - t0, time.process_time() - p0, _cycle() - c0
+    _write({"wall_s": wall, "cpu_s": cpu, "cycles": cycles, "bytes": int(expected.size), "mismatches": bad})
+    assert bad == 0, f"{bad} atoms differ"
+
+
+class _BenchSeq(CubeSeqBase):
+    def __init__(self, name: str, cube) -> None:
+        super().__init__(name)
+        self.cube = cube
+
+    async def body(self) -> None:
+        item = self.new_item(Kind.CUBE, self.cube)
+        item.knobs = Knobs()
+        item.nan_to_zero = False
+        await self.send(item)
+
+
+@pyuvm.test(timeout_time=2000, timeout_unit="ms")
+class PlatformBench(CubeTestBase):
+    """The 4 MiB cube through the pyuvm platform (default agents or the fast path, by build)."""
+
+    async def body(self) -> None:
+        cube = bench_cube(np.random.default_rng(1), self.tb.addr_bits)   # stimulus made before the clock starts
+        t0, p0, c0 = time.perf_counter(), time.process_time(), _cycle()
+        await self.run_seq(_BenchSeq("bench", cube))
+        wall, cpu, cycles = time.perf_counter() - t0, time.process_time() - p0, _cycle() - c0
+        sb = self.env.scoreboard
+        _write({"wall_s": wall, "cpu_s": cpu, "cycles": cycles, "bytes": int(np.prod(SHAPE)), "mismatches": sb.errors,
+                "atoms_checked": sb.atoms_checked, "fast_path": self.tb.hdl is not None,
+                "hdl_exchange_s": self.tb.hdl.seconds if self.tb.hdl is not None else None,
+                "check_s": sb.check_seconds})
