@@ -1,0 +1,174 @@
+"""Cube-reader bus utilization against memory latency (issue 15), on the env's ``CubeReaderTB``.
+
+Utilization = AXI data beats / cycles of the job (the BEATS and CYCLES registers: START to DONE). The cubes are
+4096 int8 NVDLA feature atoms of 32 bytes (:data:`LAYOUTS`). Every job is also checked for correctness: ERROR 0,
+every atom in order and equal to ``BlockedCubeDescriptor.gather`` over the loaded bytes, and no violation from
+the memory agent's AR monitor (4 KB, INCR, footprint).
+
+* ``one_atom_lines_latency32``: in ``make test`` (``tests/sim/test_latency.py``): utilization at latency 32 on
+  one-atom lines >= 0.95 of the one-atom-per-transfer limit (1.0 on the 256-bit bus);
+* ``bus_error_with_all_slots_in_flight`` / ``reset_with_all_slots_in_flight`` (also in ``make test``): a SLVERR or
+  DECERR beat, and a reset, while every read slot is in flight (one-atom lines, latency 200);
+* ``latency_table``: the whole table for ``make bench`` (``tests/bench/latency.py``), written as JSON to
+  ``$LATENCY_JSON``; it asserts only correctness, never a bound.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import cocotb
+import numpy as np
+from cocotb.triggers import ClockCycles
+
+from models.blocked import BlockedCubeDescriptor, Layout
+from tb import regmap
+
+from .env import CubeReaderTB
+
+ATOM = 32
+BASE = 0x40000
+LATENCIES = (0, 8, 32, 128)
+# name -> (W, H, channel groups, gap after each line in bytes); 4096 atoms each
+LAYOUTS = {
+    "one_atom_lines": (1, 64, 64, ATOM),
+    "eight_atom_lines": (8, 16, 32, ATOM),
+    "packed": (32, 32, 4, 0),
+}
+
+
+def cube(layout: str) -> BlockedCubeDescriptor:
+    w, h, groups, gap = LAYOUTS[layout]
+    sh = w * ATOM + gap
+    return BlockedCubeDescriptor(base=BASE, atom_bytes=ATOM, elem_bytes=1, count_w=w, count_h=h, count_c=groups,
+                                 count_n=1, stride_h=sh, stride_c=h * sh, stride_n=groups * h * sh,
+                                 layout=Layout.NVDLA_FEATURE)
+
+
+def output_limit(bus_bytes: int) -> float:
+    """Beats per cycle at which the one-atom-per-transfer output saturates (issue 15, Targets)."""
+    return min(1.0, ATOM / bus_bytes)
+
+
+async def measure(tb: CubeReaderTB, layout: str, latency: int) -> dict:
+    """One job of ``layout`` at ``latency``: its utilization, after checking that it read the right bytes."""
+    d = cube(layout)
+    img = tb.rng.integers(0, 256, d.extent, dtype=np.uint8)
+    tb.mem.set_latency(latency)
+    tb.mem.load(d.base, img)
+    tb.mem.expect(d)
+    tb.mem.take()
+    tb.out.take()
+    st = await tb.csr.run(d, timeout_cycles=20_000 + d.num_atoms * (latency + 8))
+    beats, stream_bad = tb.out.take()
+    _, mem_bad = tb.mem.take()
+    where = f"{layout} at latency {latency}"
+    assert st.done and st.error == 0, f"{where}: {st}"
+    assert not stream_bad and not mem_bad and not tb.csr.violations, \
+        f"{where}: {(stream_bad + mem_bad + tb.csr.violations)[:4]}"
+    got = np.frombuffer(b"".join(b.data[:ATOM] for b in beats), np.uint8).reshape(-1, ATOM)
+    assert got.shape[0] == d.num_atoms, f"{where}: {got.shape[0]} atoms, want {d.num_atoms}"
+    assert np.array_equal(got, d.gather(img, d.base)), f"{where}: atom data differs from the model"
+    util = st.beats / st.cycles
+    return {"layout": layout, "latency": latency, "bus_bits": tb.bus_bytes * 8, "beats": st.beats,
+            "cycles": st.cycles, "utilization": util, "of_limit": util / output_limit(tb.bus_bytes)}
+
+
+async def start(dut) -> CubeReaderTB:
+    tb = CubeReaderTB(dut, np.random.default_rng(cocotb.RANDOM_SEED))
+    await tb.reset()
+    return tb
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def one_atom_lines_latency32(dut):
+    """Issue 15 target: one-atom lines at latency 32 keep >= 95 % of the output limit busy."""
+    tb = await start(dut)
+    row = await measure(tb, "one_atom_lines", 32)
+    bound = 0.95 * output_limit(tb.bus_bytes)
+    dut._log.info("one-atom lines, latency 32: %d beats in %d cycles = %.4f (bound %.3f)",
+                  row["beats"], row["cycles"], row["utilization"], bound)
+    assert row["utilization"] >= bound, f"utilization {row['utilization']:.4f} < {bound:.3f}"
+
+
+async def fill_slots(tb: CubeReaderTB, d: BlockedCubeDescriptor, latency: int = 200) -> np.ndarray:
+    """Start a one-atom-line job at ``latency`` and return once the reader has as many reads in flight as it
+    will ever have (latency > slots: the engine's limit, PARAMS[23:16]); returns the loaded image."""
+    img = tb.rng.integers(0, 256, d.extent, dtype=np.uint8)
+    tb.mem.set_latency(latency)
+    tb.mem.load(d.base, img)
+    tb.mem.expect(d)
+    tb.mem.take()
+    tb.out.take()
+    slots = (await tb.csr.read("PARAMS") >> 16) & 0xFF
+    await tb.csr.program(d)
+    await tb.csr.start()
+    for _ in range(2 * latency):
+        await ClockCycles(tb.dut.clk, 1)
+        if tb.mem.inflight_beats >= slots:
+            break
+    assert tb.mem.inflight_beats == slots, f"{tb.mem.inflight_beats} reads in flight, PARAMS says {slots}"
+    return img
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+@cocotb.parametrize(resp=["SLVERR", "DECERR"])
+async def bus_error_with_all_slots_in_flight(dut, resp):
+    """An error beat right after every slot filled: the first error is reported (its bit only), the reader
+    stops issuing, drains what is in flight (the memory agent ends idle), streams only atoms before the bad
+    one, and the next job is exact."""
+    tb = await start(dut)
+    d = cube("one_atom_lines")
+    addrs = d.atom_addresses().reshape(-1)
+    bad = 200            # past the first MAX_OUTSTANDING atoms: its read is issued once slots free up
+    tb.mem.inject(int(addrs[bad]), int(addrs[bad]) + ATOM, resp)
+    tb.mem.inject(int(addrs[bad + 3]), int(addrs[bad + 3]) + ATOM, "DECERR" if resp == "SLVERR" else "SLVERR")
+    img = await fill_slots(tb, d)
+    slots = tb.mem.inflight_beats
+    done, _ = await tb.csr.wait_done(20_000 + d.num_atoms * 210)
+    st = await tb.csr.job_status(done)
+    beats, stream_bad = tb.out.take()
+    bursts, mem_bad = tb.mem.take()
+    want = regmap.BUS_SLVERR if resp == "SLVERR" else regmap.BUS_DECERR
+    assert st.done and st.error == want, f"{st}: want ERROR {want:#x} (the first error only)"
+    assert not stream_bad and not mem_bad, (stream_bad + mem_bad)[:4]
+    assert tb.mem.idle(), f"{tb.mem.inflight_beats} beats still in flight after DONE: not drained"
+    issued = sum(b.beats for b in bursts)
+    assert st.beats == issued, f"BEATS {st.beats}, {issued} beats issued: not drained"
+    assert issued <= bad + 1 + slots + 2, f"{issued} reads issued, error at read {bad}: issue did not stop"
+    got = np.frombuffer(b"".join(b.data[:ATOM] for b in beats), np.uint8).reshape(-1, ATOM)
+    assert np.array_equal(got, d.gather(img, d.base)[:bad]), f"{len(got)} atoms streamed, want the first {bad}"
+    tb.mem.clear_faults()
+    await measure(tb, "one_atom_lines", 128)
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def reset_with_all_slots_in_flight(dut):
+    """Reset while every slot is in flight: no read after it, registers cleared, the next job is exact."""
+    tb = await start(dut)
+    d = cube("one_atom_lines")
+    await fill_slots(tb, d)
+    await tb.reset()
+    tb.mem.expect(None)          # nothing may be read after the reset
+    await ClockCycles(tb.dut.clk, 200)
+    _, mem_bad = tb.mem.take()
+    assert not mem_bad, mem_bad[:4]
+    st = await tb.csr.job_status()
+    assert st.status == 0 and st.atoms_sent == 0, f"registers not cleared by reset: {st}"
+    tb.out.take()
+    await measure(tb, "one_atom_lines", 128)
+
+
+@cocotb.test(timeout_time=200, timeout_unit="ms")
+async def latency_table(dut):
+    """Every layout at every latency; rows to ``$LATENCY_JSON`` (make bench). Asserts correctness only."""
+    tb = await start(dut)
+    rows = []
+    for layout in LAYOUTS:
+        for latency in LATENCIES:
+            rows.append(await measure(tb, layout, latency))
+            dut._log.info("%s latency %d: %.4f", layout, latency, rows[-1]["utilization"])
+    out = os.getenv("LATENCY_JSON")
+    if out:
+        with open(out, "w") as f:
+            json.dump(rows, f, indent=2)
