@@ -88,6 +88,26 @@ async def one_atom_lines_latency32(dut):
     assert row["utilization"] >= 0.95, f"utilization {row['utilization']:.4f} < 0.95"
 
 
+async def fill_slots(tb: CubeReaderTB, d: BlockedCubeDescriptor, latency: int = 200) -> np.ndarray:
+    """Start a one-atom-line job at ``latency`` and return once the reader has as many reads in flight as it
+    will ever have (latency > slots: the engine's limit, PARAMS[23:16]); returns the loaded image."""
+    img = tb.rng.integers(0, 256, d.extent, dtype=np.uint8)
+    tb.mem.set_latency(latency)
+    tb.mem.load(d.base, img)
+    tb.mem.expect(d)
+    tb.mem.take()
+    tb.out.take()
+    slots = (await tb.csr.read("PARAMS") >> 16) & 0xFF
+    await tb.csr.program(d)
+    await tb.csr.start()
+    for _ in range(2 * latency):
+        await ClockCycles(tb.dut.clk, 1)
+        if tb.mem.inflight_beats >= slots:
+            break
+    assert tb.mem.inflight_beats == slots, f"{tb.mem.inflight_beats} reads in flight, PARAMS says {slots}"
+    return img
+
+
 @cocotb.test(timeout_time=20, timeout_unit="ms")
 @cocotb.parametrize(resp=["SLVERR", "DECERR"])
 async def bus_error_with_all_slots_in_flight(dut, resp):
