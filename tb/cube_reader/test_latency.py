@@ -47,15 +47,22 @@ def cube(layout: str) -> BlockedCubeDescriptor:
                                  layout=Layout.NVDLA_FEATURE)
 
 
-async def measure(tb: CubeReaderTB, layout: str, latency: int) -> dict:
-    """One job of ``layout`` at ``latency``: its utilization, after checking that it read the right bytes."""
-    d = cube(layout)
+def prepare(tb: CubeReaderTB, d: BlockedCubeDescriptor, latency: int) -> np.ndarray:
+    """Random bytes over the cube's footprint, the latency knob, the footprint check armed, monitors emptied;
+    returns the loaded image."""
     img = tb.rng.integers(0, 256, d.extent, dtype=np.uint8)
     tb.mem.set_latency(latency)
     tb.mem.load(d.base, img)
     tb.mem.expect(d)
     tb.mem.take()
     tb.out.take()
+    return img
+
+
+async def measure(tb: CubeReaderTB, layout: str, latency: int) -> dict:
+    """One job of ``layout`` at ``latency``: its utilization, after checking that it read the right bytes."""
+    d = cube(layout)
+    img = prepare(tb, d, latency)
     st = await tb.csr.run(d, timeout_cycles=20_000 + d.num_atoms * (latency + 8))
     beats, stream_bad = tb.out.take()
     _, mem_bad = tb.mem.take()
@@ -91,12 +98,7 @@ async def one_atom_lines_latency32(dut):
 async def fill_slots(tb: CubeReaderTB, d: BlockedCubeDescriptor, latency: int = 200) -> np.ndarray:
     """Start a one-atom-line job at ``latency`` and return once the reader has as many reads in flight as it
     will ever have (latency > slots: the engine's limit, PARAMS[23:16]); returns the loaded image."""
-    img = tb.rng.integers(0, 256, d.extent, dtype=np.uint8)
-    tb.mem.set_latency(latency)
-    tb.mem.load(d.base, img)
-    tb.mem.expect(d)
-    tb.mem.take()
-    tb.out.take()
+    img = prepare(tb, d, latency)
     slots = (await tb.csr.read("PARAMS") >> 16) & 0xFF
     await tb.csr.program(d)
     await tb.csr.start()
