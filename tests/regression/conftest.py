@@ -16,7 +16,8 @@ import pytest
 
 from tb import runner
 
-TESTS = "axi_rd_engine/directed::*,RegisterTest"
+TESTS = ("axi_rd_engine/directed::byte_granular_commands,axi_rd_engine/directed::outstanding_limit,"
+         "axi_rd_engine/directed::stop_drains,cube_reader/uvm::RegisterTest")
 SEEDS = "1,2"
 BASE = runner.SIM_BUILD / "regress-tests"
 
