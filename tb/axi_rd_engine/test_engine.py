@@ -6,20 +6,29 @@ against an oracle written here: the bus words of each command in order, with rd_
 byte lanes rd_lo/rd_hi of its first/last word, the data from the memory, ARSIZE/ARBURST/4 KB rules on every AR,
 at most MAX_OUTSTANDING bursts in flight, and ``stop``: no beat offered after it, every outstanding beat drained,
 ``busy`` falls, and the next command is exact; ``stop`` and reset also with every burst slot in flight.
-Run by ``tests/sim/test_cube_reader_directed.py`` with the engine's defaults.
+
+The AXI side uses the shared agents: the memory agent (``tb.agents.axi_mem``, publishing AR bursts and R beats)
+and the shared read checker (``tb.checkers.axi_read``: ARSIZE, INCR, 4 KB) subscribed to it. Only the engine's
+own client interface (``cmd_*``, ``rd_*``) is driven and sampled here. Run by the testplan's
+``axi_rd_engine/directed`` run with the engine's defaults.
 """
 from __future__ import annotations
 
-import logging
 import os
 import random
 import re
 from pathlib import Path
 
 import cocotb
+import numpy as np
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
-from cocotbext.axi import AxiRamRead, AxiReadBus
+
+from models.core.arith import ceil_div
+from tb.agents import stalls
+from tb.agents.analysis import JobLog
+from tb.agents.axi_mem import AxiMemAgent
+from tb.checkers.axi_read import AxiReadChecker
 
 MEM = 1 << 20
 ENGINE_SV = Path(__file__).resolve().parents[2] / "rtl_stubs" / "axi_rd_engine.sv"
@@ -43,39 +52,46 @@ class EngineTB:
         self.bw = len(dut.rd_data) // 8
         self.rng = random.Random(seed)
         Clock(dut.clk, 10, unit="ns").start(start_high=False)
-        logging.getLogger(f"cocotb.{dut._name}.m_axi").setLevel(logging.WARNING)
         dut.rst.value = 1
         dut.cmd_valid.value = 0
         dut.cmd_addr.value = 0
         dut.cmd_len.value = 0
         dut.stop.value = 0
         dut.rd_ready.value = 1
-        self.ram = AxiRamRead(AxiReadBus.from_prefix(dut, "m_axi"), dut.clk, dut.rst, size=MEM)
-        self.ram.write(0, self.rng.randbytes(MEM))
+        self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", size=MEM)
+        self.mem.mem.write(0, self.rng.randbytes(MEM))
+        self.reads = AxiReadChecker(self.bw)          # ARSIZE, INCR, 4 KB on every AR
+        self.mem.ar_ap.connect(self.reads)
+        self.log = JobLog(ar=self.mem.ar_ap, r=self.mem.r_ap)
         self.ready_p = 1.0
         self.beats: list[tuple] = []
-        self.ars: list[tuple[int, int, int, int]] = []
-        self.r_fires = 0
-        self.max_outstanding = 0
         self.offered_while_stopped = 0
         cocotb.start_soon(self._monitor())
 
+    @property
+    def ars(self) -> list:
+        """Every AR burst the memory accepted (tb.agents.axi_mem.Burst), in order."""
+        return self.log["ar"]
+
+    @property
+    def r_fires(self) -> int:
+        """R beats handed over (RVALID & RREADY)."""
+        return len(self.log["r"])
+
+    def set_stalls(self, p: float) -> None:
+        """ARREADY and RVALID withheld with probability ``p`` each cycle (tb.agents.stalls: 1 = stall)."""
+        self.mem.set_ar_stalls(stalls.random_stalls(np.random.default_rng(self.rng.randrange(1 << 32)), p))
+        self.mem.set_r_gaps(stalls.random_stalls(np.random.default_rng(self.rng.randrange(1 << 32)), p))
+
     async def _monitor(self) -> None:
+        """Drives rd_ready and samples the engine's client side (the AXI side is the memory agent's)."""
         d = self.dut
-        in_flight = 0
         while True:
             await RisingEdge(d.clk)
             d.rd_ready.value = int(self.rng.random() < self.ready_p)
             await ReadOnly()
             if int(d.rst.value):
                 continue
-            if int(d.m_axi_arvalid.value) and int(d.m_axi_arready.value):
-                self.ars.append((d.m_axi_araddr.value.to_unsigned(), d.m_axi_arlen.value.to_unsigned(),
-                                 d.m_axi_arsize.value.to_unsigned(), d.m_axi_arburst.value.to_unsigned()))
-                in_flight += d.m_axi_arlen.value.to_unsigned() + 1
-            if int(d.m_axi_rvalid.value) and int(d.m_axi_rready.value):
-                self.r_fires += 1
-                in_flight -= 1
             if int(d.stop.value) and int(d.rd_valid.value):
                 self.offered_while_stopped += 1
             if int(d.rd_valid.value) and int(d.rd_ready.value):
@@ -119,16 +135,15 @@ class EngineTB:
             words = range(addr // self.bw, end // self.bw + 1)
             for i, w in enumerate(words):
                 first, last = i == 0, i == len(words) - 1
-                data = int.from_bytes(self.ram.read(w * self.bw, self.bw), "little")
+                data = int.from_bytes(self.mem.read(w * self.bw, self.bw), "little")
                 out.append((w * self.bw, int(first), int(last), addr % self.bw if first else 0,
                             end % self.bw if last else self.bw - 1, 0, data))
         return out
 
     def check_ars(self) -> None:
-        for addr, alen, size, burst in self.ars:
-            assert size == (self.bw - 1).bit_length() and burst == 1, f"AR size {size} burst {burst}"
-            assert addr % self.bw == 0 and (addr % 4096) + (alen + 1) * self.bw <= 4096, \
-                f"burst 0x{addr:x} len {alen} crosses 4 KB"
+        assert self.ars, "no AR at all"
+        assert not self.reads.violations, f"AXI read rules broken: {self.reads.violations[:3]}"
+        assert all(a.addr % self.bw == 0 for a in self.ars), "AR address not bus aligned"
 
 
 def random_cmds(rng: random.Random, n: int, bw: int) -> list[tuple[int, int]]:
@@ -148,8 +163,7 @@ async def byte_granular_commands(dut, ready):
     await tb.reset()
     tb.ready_p = ready
     if ready < 1:
-        tb.ram.r_channel.set_pause_generator(iter(lambda: int(tb.rng.random() < 0.3), None))
-        tb.ram.ar_channel.set_pause_generator(iter(lambda: int(tb.rng.random() < 0.3), None))
+        tb.set_stalls(0.3)
     cmds = random_cmds(tb.rng, 40, tb.bw)
     for c in cmds:
         await tb.send(*c)
@@ -160,16 +174,16 @@ async def byte_granular_commands(dut, ready):
         assert g == w, f"beat {i}: (addr, first, last, lo, hi, resp) {g[:6]} want {w[:6]}" + \
             (" (data differs)" if g[:6] == w[:6] else "")
     tb.check_ars()
-    assert tb.r_fires == sum(a[1] + 1 for a in tb.ars) == len(want)
+    assert tb.r_fires == sum(a.beats for a in tb.ars) == len(want)
 
 
 def in_flight(tb: EngineTB) -> int:
     """Bursts accepted on AR and not fully returned on R."""
     returned, beats = 0, tb.r_fires
-    for _, alen, _, _ in tb.ars:
-        if beats < alen + 1:
+    for a in tb.ars:
+        if beats < a.beats:
             break
-        beats -= alen + 1
+        beats -= a.beats
         returned += 1
     return len(tb.ars) - returned
 
@@ -182,7 +196,7 @@ def one_beat_cmds(n: int, bw: int, base: int = 0x2000) -> list[tuple[int, int]]:
 async def fill_slots(tb: EngineTB, cmds: list[tuple[int, int]]):
     """Hold rd_ready low and send one-beat commands until every burst slot is in flight; returns the sender."""
     tb.ready_p = 0.0
-    tb.ram.ar_channel.queue_occupancy_limit = 4 * MAX_OUTSTANDING     # the memory accepts every AR at once
+    tb.mem.ar_channel.queue_occupancy_limit = 4 * MAX_OUTSTANDING     # the memory accepts every AR at once
 
     async def sender() -> None:
         for c in cmds:
@@ -279,16 +293,18 @@ async def stop_drains(dut):
     tb = EngineTB(dut, cocotb.RANDOM_SEED)
     await tb.reset()
     tb.ready_p = 0.5
-    cocotb.start_soon(tb.send(0x3000 + 5, 200000))
+    # 900 KB: about 220 bursts of 4 KB, more than MAX_OUTSTANDING, so a stop in mid-command must cut the issue
+    length = 900_000
+    cocotb.start_soon(tb.send(0x3000 + 5, length))
     while len(tb.beats) < 100:
         await RisingEdge(dut.clk)
     dut.stop.value = 1
     await tb.idle()
     dut.stop.value = 0
     assert tb.offered_while_stopped == 0, f"{tb.offered_while_stopped} beats offered while stopped"
-    issued = sum(a[1] + 1 for a in tb.ars)
+    issued = sum(a.beats for a in tb.ars)
     assert tb.r_fires == issued, f"{tb.r_fires} R beats accepted, {issued} requested: not drained"
-    assert issued < -(-200005 // tb.bw), "the whole command was read although stopped"
+    assert issued < ceil_div(5 + length, tb.bw), "the whole command was read although stopped"
     tb.beats.clear()
     await tb.send(0x9000 + 3, 700)
     await tb.idle()
