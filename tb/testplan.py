@@ -27,7 +27,7 @@ DEFAULT_GOAL = 100.0
 
 
 @dataclass(frozen=True)
-class Build:
+class PlannedBuild:
     name: str
     toplevel: str
     parameters: dict
@@ -37,7 +37,7 @@ class Build:
 @dataclass(frozen=True)
 class Run:
     name: str
-    build: Build
+    build: PlannedBuild
     module: str
     tests: tuple[str, ...] = ()       # a subset of the module's tests (empty: all of them)
     env: dict = field(default_factory=dict)
@@ -138,7 +138,7 @@ def _strs(values) -> dict:
 def load(path: Path = PLAN_PATH) -> Plan:
     """Read and cross-link the plan (a name that does not exist raises ValueError)."""
     raw = yaml.safe_load(Path(path).read_text())
-    builds = {n: Build(n, b["toplevel"], dict(b.get("parameters") or {}),
+    builds = {n: PlannedBuild(n, b["toplevel"], dict(b.get("parameters") or {}),
                        frozenset(b["rtl"]) if b.get("rtl") else None) for n, b in raw["builds"].items()}
     runs = {}
     for n, r in raw["runs"].items():
