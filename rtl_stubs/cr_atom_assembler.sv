@@ -15,7 +15,7 @@
 // a beat); larger atoms are assembled from ATOM/BW beats. When the 2-entry queue is full RREADY falls.
 `timescale 1ns/1ps
 module cr_atom_assembler
-  import dla_pkg::*;
+  import accel_pkg::*;
 #(
   parameter int AXI_DATA_W     = 256,
   parameter int MAX_ATOM_BYTES = 128

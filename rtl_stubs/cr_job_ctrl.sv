@@ -1,7 +1,7 @@
 // cr_job_ctrl: the cube reader's job sequencer: descriptor latch, validator hand-off, job state,
 // ERROR and DONE.
 //
-// Interface (all inside cube_reader; registers are dla_pkg's CR_* map):
+// Interface (all inside cube_reader; registers are accel_pkg's CR_* map):
 //   start_req   START written (CTRL.START); taken only when idle
 //   reg_desc    the descriptor registers as programmed (cube_desc_t); latched into `job` on START and
 //               handed, field by field, to desc_validator on the same cycle
@@ -20,7 +20,7 @@
 //   done_q      STATUS.DONE (cleared by START)
 `timescale 1ns/1ps
 module cr_job_ctrl
-  import dla_pkg::*;
+  import accel_pkg::*;
 #(
   parameter int AXI_ADDR_W = 40
 ) (

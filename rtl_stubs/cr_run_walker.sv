@@ -16,7 +16,7 @@
 // bounds); runs are then walked h fastest, then c, then n.
 `timescale 1ns/1ps
 module cr_run_walker
-  import dla_pkg::*;
+  import accel_pkg::*;
 #(
   parameter int AXI_ADDR_W = 40,
   parameter int LEN_W      = AXI_ADDR_W + 1

@@ -2,8 +2,8 @@
 // streams its atoms in canonical order n -> channel group -> h -> w (w fastest).
 //
 // Register map (AXI4-Lite, 32-bit registers; the source of every offset, field, write mask and error bit
-// is dla_pkg.sv: common REG_* and CR_*; tests/sim/test_regmap.py checks this table against it):
-//   0x00 ID          RO  dla_pkg::CR_ID
+// is accel_pkg.sv: common REG_* and CR_*; tests/sim/test_regmap.py checks this table against it):
+//   0x00 ID          RO  accel_pkg::CR_ID
 //   0x04 PARAMS      RO  [15:0] AXI_DATA_W, [23:16] MAX_OUTSTANDING, [31:24] AXI_ADDR_W
 //   0x08 CTRL        WO  [0] START (ignored while busy); reads 0
 //   0x0C CFG         RW  [3:0] LAYOUT, [8] FP16, [9] NAN_TO_ZERO (other bits read 0: CR_WMASK_CFG)
@@ -29,7 +29,7 @@
 //   Unmapped offsets (0x58..0xFC) answer SLVERR; writes to RO registers answer OKAY and are ignored.
 //
 // Structure (one module per file):
-//   axil_regs          AXI4-Lite register file (write masks CR_WMASK_* of dla_pkg)
+//   axil_regs          AXI4-Lite register file (write masks CR_WMASK_* of accel_pkg)
 //   cr_job_ctrl        START, descriptor latch (cube_desc_t), desc_validator hand-off, job state, ERROR, DONE
 //   cr_run_walker      descriptor -> contiguous runs -> axi_rd_engine commands
 //   axi_rd_engine      AXI4 read master: INCR bursts, 4 KB split, MAX_OUTSTANDING bursts in flight
@@ -58,7 +58,7 @@
 //   * irq = STATUS.DONE (level).
 `timescale 1ns/1ps
 module cube_reader
-  import dla_pkg::*;
+  import accel_pkg::*;
 #(
   parameter int AXI_DATA_W      = 256,     // 64 .. 8*MAX_ATOM_BYTES, power of two (256 and 512 tested)
   parameter int AXI_ADDR_W      = 40,      // 12 .. 64
@@ -120,7 +120,7 @@ module cube_reader
   localparam int NR     = CR_REG_BEATS / 4 + 1;      // registers 0x00 .. 0x54
 
   // ---------------------------------------------------------------- register file
-  // write masks from dla_pkg: only the RW registers have one
+  // write masks from accel_pkg: only the RW registers have one
   localparam logic [NR*32-1:0] WMASK =
       ((NR*32)'(CR_WMASK_CFG)        << (8 * CR_REG_CFG))
     | ((NR*32)'(CR_WMASK_BASE_LO)    << (8 * CR_REG_BASE_LO))

@@ -1,7 +1,7 @@
 // desc_validator: checks a blocked-cube descriptor before a reader touches the bus.
 //
 // Reference model: models/blocked.py BlockedCubeDescriptor.errors() / error_bits(ADDR_W). One rule per
-// error bit, bit positions CR_ERR_* of dla_pkg (0 layout .. 9 addr_overflow). Every rule is evaluated on
+// error bit, bit positions CR_ERR_* of accel_pkg (0 layout .. 9 addr_overflow). Every rule is evaluated on
 // the raw register values, independently of the others (a descriptor can break several at once):
 //   CR_ERR_LAYOUT        layout code not 0..4
 //   CR_ERR_ATOM_SIZE     atom not in {8,16,32,64,128}, or not in the layout's set (NVDLA feature 32;
@@ -19,14 +19,14 @@
 //
 // Interface: pulse `start` with the descriptor on the inputs (they are latched on that cycle; a start
 // while busy is ignored). `busy` is high until `done` pulses for one cycle; `errors` then holds the error
-// word until the next start. In the cube reader, cr_job_ctrl hands over the fields of dla_pkg::cube_desc_t
+// word until the next start. In the cube reader, cr_job_ctrl hands over the fields of accel_pkg::cube_desc_t
 // (the descriptor registers as programmed) on the START cycle, when it latches the same struct for the job;
 // the flat ports keep this block testable alone (tb/desc_validator).
 // Latency: 3 cycles after start when the alignment is a power of two (every legal descriptor), 67
 // otherwise.
 `timescale 1ns/1ps
 module desc_validator
-  import dla_pkg::*;
+  import accel_pkg::*;
 #(
   parameter int ADDR_W = 40            // address bits of the bus the cube is read from (1..64)
 ) (
@@ -186,7 +186,7 @@ module desc_validator
         S_CALC: begin
           r_simple <= {!count_ok, !elem_ok, !atom_ok, !known_layout};
           r_mis    <= mis_pow2;
-          for (int d = 0; d < 4; d++) r_prod[d] <= 64'(l_cnt[d] - 32'd1) * 64'(l_str[d]);
+          for (int d = 0; d < 4; d++) r_prod[d] <= 64'(32'(l_cnt[d] - 32'd1)) * 64'(l_str[d]);
           div_q[0] <= l_base;
           for (int d = 1; d < 4; d++) div_q[d] <= {32'd0, l_str[d]};
           for (int d = 0; d < 4; d++) div_r[d] <= '0;

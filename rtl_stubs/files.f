@@ -1,4 +1,4 @@
-dla_pkg.sv
+accel_pkg.sv
 axil_regs.sv
 desc_validator.sv
 axi_rd_engine.sv

@@ -1,6 +1,6 @@
-"""Python mirror of ``rtl_stubs/dla_pkg.sv``: one register map per DLA block.
+"""Python mirror of ``rtl_stubs/accel_pkg.sv``: one register map per DLA block.
 
-``dla_pkg.sv`` is the single source of truth (ARCHITECTURE.md, "every knob has one source of truth"). This
+``accel_pkg.sv`` is the single source of truth (ARCHITECTURE.md, "every knob has one source of truth"). This
 module parses its ``localparam`` lines when it is imported, so a change in the package reaches the testbench
 without a second list. ``tests/sim/test_regmap.py`` checks the parse against ``models.blocked`` (error rules,
 layout codes), the register comment at the top of each block's RTL file and the README tables against it.
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
 
-PKG_PATH = Path(__file__).resolve().parents[1] / "rtl_stubs" / "dla_pkg.sv"
+PKG_PATH = Path(__file__).resolve().parents[1] / "rtl_stubs" / "accel_pkg.sv"
 
 _LOCALPARAM = re.compile(r"^\s*localparam\s+(?P<type>[^=]*?)\s*(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<value>[^;]+);", re.M)
 _SIZED = re.compile(r"^(?:(\d+)\s*)?'\s*([sS]?)([hHdDbBoO])\s*([0-9a-fA-F_xXzZ]+)$")
@@ -53,7 +53,7 @@ def parse_number(text: str) -> int:
         return int(m.group(4).replace("_", ""), _BASES[m.group(3).lower()])
     if re.fullmatch(r"\d[\d_]*", t):
         return int(t.replace("_", ""))
-    raise ValueError(f"dla_pkg.sv: cannot read the literal {text!r} (only plain SV integer literals are supported)")
+    raise ValueError(f"accel_pkg.sv: cannot read the literal {text!r} (only plain SV integer literals are supported)")
 
 
 def evaluate(text: str, known: Mapping[str, int]) -> int:
@@ -69,19 +69,19 @@ def evaluate(text: str, known: Mapping[str, int]) -> int:
             return node.value
         if isinstance(node, ast.Name):
             if node.id not in known:
-                raise ValueError(f"dla_pkg.sv: {node.id} is used before it is defined in {text!r}")
+                raise ValueError(f"accel_pkg.sv: {node.id} is used before it is defined in {text!r}")
             return known[node.id]
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             return _BINOPS[type(node.op)](ev(node.left), ev(node.right))
-        raise ValueError(f"dla_pkg.sv: cannot read the literal or expression {text!r}")
+        raise ValueError(f"accel_pkg.sv: cannot read the literal or expression {text!r}")
 
     try:
         tree = ast.parse("(" + " ".join(py.split()) + ")", mode="eval")   # one line: a value may span several
     except SyntaxError:
-        raise ValueError(f"dla_pkg.sv: cannot read the literal or expression {text!r}") from None
+        raise ValueError(f"accel_pkg.sv: cannot read the literal or expression {text!r}") from None
     value = ev(tree)
     if value < 0:
-        raise ValueError(f"dla_pkg.sv: {text!r} is negative")
+        raise ValueError(f"accel_pkg.sv: {text!r} is negative")
     return value
 
 
@@ -97,11 +97,11 @@ def parse_package(text: str) -> dict[str, int]:
     for m in _LOCALPARAM.finditer(_strip_comments(text)):
         name = m.group("name")
         if name in out:
-            raise ValueError(f"dla_pkg.sv: localparam {name} defined twice")
+            raise ValueError(f"accel_pkg.sv: localparam {name} defined twice")
         value = evaluate(m.group("value"), out)
         width = _PACKED_WIDTH.search(m.group("type"))
         if width and value >> (int(width.group(1)) + 1):
-            raise ValueError(f"dla_pkg.sv: {name} = {value:#x} does not fit {m.group('type').strip()}")
+            raise ValueError(f"accel_pkg.sv: {name} = {value:#x} does not fit {m.group('type').strip()}")
         out[name] = value
     return out
 
@@ -150,7 +150,7 @@ WRITE_ONLY: frozenset[str] = frozenset({"CTRL"})
 
 @dataclass(frozen=True)
 class BlockMap:
-    """The register map of one block: the common pattern plus the block's ``<prefix>_*`` names of dla_pkg."""
+    """The register map of one block: the common pattern plus the block's ``<prefix>_*`` names of accel_pkg."""
 
     prefix: str
     ID: int
@@ -164,14 +164,14 @@ class BlockMap:
     def from_params(cls, prefix: str, params: Mapping[str, int]) -> "BlockMap":
         own = _group(params, prefix + "_")
         if "ID" not in own:
-            raise ValueError(f"dla_pkg.sv: block {prefix} has no {prefix}_ID")
+            raise ValueError(f"accel_pkg.sv: block {prefix} has no {prefix}_ID")
         reg = dict(sorted({**COMMON_REG, **_group(own, "REG_")}.items(), key=lambda kv: kv[1]))   # by offset
         if len(reg) != len(COMMON_REG) + len(_group(own, "REG_")):
-            raise ValueError(f"dla_pkg.sv: block {prefix} redefines a common register")
+            raise ValueError(f"accel_pkg.sv: block {prefix} redefines a common register")
         err, wmask = _group(own, "ERR_"), _group(own, "WMASK_")
         unknown = set(wmask) - set(reg)
         if unknown:
-            raise ValueError(f"dla_pkg.sv: {prefix}_WMASK_ of unknown registers {sorted(unknown)}")
+            raise ValueError(f"accel_pkg.sv: {prefix}_WMASK_ of unknown registers {sorted(unknown)}")
         fields = {k: v for k, v in own.items()
                   if any(k.startswith(r + "_") for r in reg) and not k.startswith(("REG_", "WMASK_"))}
         const = {k: v for k, v in own.items()

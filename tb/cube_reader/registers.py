@@ -1,6 +1,6 @@
 """The cube reader's register programming: a ``BlockedCubeDescriptor`` as register values, and its status set.
 
-Register names, offsets and fields come from the one register-map source (``rtl_stubs/dla_pkg.sv`` parsed by
+Register names, offsets and fields come from the one register-map source (``rtl_stubs/accel_pkg.sv`` parsed by
 ``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and reads them.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Optional
 from models.blocked import BlockedCubeDescriptor
 from tb import regmap
 
-#: the cube reader's register map (prefix CR of dla_pkg.sv)
+#: the cube reader's register map (prefix CR of accel_pkg.sv)
 REGS = regmap.CUBE_READER
 #: validator rule name (models.blocked.ERROR_RULES spelling) -> ERROR bit position
 RULE_BITS: dict[str, int] = {k.lower(): v for k, v in REGS.ERR.items() if not k.startswith("BUS_")}

@@ -1,4 +1,4 @@
-"""tb.regmap (the Python mirror of rtl_stubs/dla_pkg.sv) agrees with models.blocked, with itself, with the
+"""tb.regmap (the Python mirror of rtl_stubs/accel_pkg.sv) agrees with models.blocked, with itself, with the
 register comment at the top of each block's RTL file and with the README's register table.
 
 No simulator: this checks the parse of the package that both the RTL and the testbench use.

@@ -1,4 +1,7 @@
-// dla_pkg: the one register-map source of the DLA format readers.
+// accel_pkg: the one register-map source of the DLA format readers.
+//
+// The file name sorts before every module file on purpose: a bare `verilator --lint-only rtl_stubs/*.sv` then
+// parses the package (and its descriptor types) before the modules that import it.
 //
 // Every register offset, field, write mask, error bit and descriptor type of every block is defined here,
 // once. The RTL imports this package; the testbench parses its localparams (tb/regmap.py builds one map
@@ -21,7 +24,7 @@
 // Waiver, UNUSEDPARAM: this package is the one list of constants shared by every DLA reader; a block
 // linted on its own (desc_validator, axi_rd_engine, axil_regs) uses only part of it by design.
 /* verilator lint_off UNUSEDPARAM */
-package dla_pkg;
+package accel_pkg;
 
   // ================================================================ common register pattern
   localparam int REG_ID     = 'h00;
