@@ -12,9 +12,11 @@ Per job: :meth:`HdlHarness.commit` (end of ``ReaderTB.prepare``) writes the memo
 (``hdl_mem.hex``) and the knobs (``hdl_cfg.hex``: up to 8 memory segments, latency, the three stall patterns, up to
 4 fault ranges) into the run folder and toggles ``tb_load``; the HDL reads them with ``$readmemh`` on the next
 rising edge. :meth:`HdlHarness.flush` (after the job, ``ReaderTB.flush``) toggles ``tb_dump``; the HDL writes its
-logs with ``$writememh`` and they are published on the same analysis ports as the default agents publish, with
-the same transaction classes (:class:`~tb.agents.axi_mem.Burst`, :class:`~tb.agents.axi_mem.RBeat`,
-:class:`~tb.agents.stream.Beat`) and the same cycle numbers (rising edges since time 0), so the same
+logs with ``$writememh`` and they are published on the same analysis ports as the default agents publish: the AR
+bursts as :class:`~tb.agents.axi_mem.Burst` objects, the R beats and stream transfers of the job as one columnar
+batch each (:class:`~tb.agents.axi_mem.RBeatBatch`, :class:`~tb.agents.stream.BeatBatch`: sequences of the
+default path's ``RBeat`` and ``Beat``, without an object per beat), with the same cycle numbers (rising edges since
+time 0; the wrapper generates the clock, with the period of ``tb.platform.PERIOD_NS``), so the same
 ``AxiReadChecker`` and the same scoreboard check every AR and every byte. The stream's handshake rules are checked
 in the HDL (payload stable while stalled, TVALID held until TREADY, no X/Z) and the kinds seen are published on
 ``violation_ap``; TKEEP contiguity is checked here.
@@ -37,8 +39,8 @@ from cocotb.triggers import ClockCycles
 
 from models.core.arith import as_bytes
 from tb.agents.analysis import AnalysisPort
-from tb.agents.axi_mem import GUARD, Burst, RBeat
-from tb.agents.stream import Beat
+from tb.agents.axi_mem import GUARD, Burst, RBeatBatch
+from tb.agents.stream import BeatBatch
 
 NSEG, NFAULT, NCFG = 8, 4, 64
 RESP = {"OKAY": 0, "EXOKAY": 1, "SLVERR": 2, "DECERR": 3}
@@ -244,8 +246,9 @@ class HdlMemAgent:
         r = _read_hex(folder / "hdl_r.hex", n_r, 16)
         addr = r[:, :8].copy().view("<u8").reshape(-1)
         hi = r[:, 8:].copy().view("<u8").reshape(-1)
-        for a, h in zip(addr.tolist(), hi.tolist()):
-            self.r_ap.write(RBeat(a, h & 3, bool(h >> 2 & 1), h >> 24))
+        if n_r:   # one batch per job: a Python object per beat would cost more than the simulation
+            self.r_ap.write(RBeatBatch(addr, (hi & 3).astype(np.int64), (hi >> 2 & 1).astype(bool),
+                                       (hi >> 24).astype(np.int64)))
         self.beats_served += n_r
 
 
@@ -282,17 +285,44 @@ class HdlStreamCapture:
             self.violation_ap.write(f"cycle {first}: {text} ({viols} cycle(s))")
         meta = _read_hex(folder / "hdl_om.hex", n, 32)
         data = _read_hex(folder / "hdl_od.hex", chunks, 8).tobytes()
-        keep_words = meta[:, :16].copy().view("<u8")
-        keeps = [lo | hi << 64 for lo, hi in keep_words.tolist()]
-        users, tails = meta[:, 16:24].copy().view("<u8").ravel().tolist(), meta[:, 24:32].copy().view("<u8").ravel().tolist()
-        off = 0
-        write = self.ap.write
-        for keep, user, w in zip(keeps, users, tails):
-            nbytes = keep.bit_length()
-            if keep != (1 << nbytes) - 1:
-                self.violation_ap.write(f"cycle {w >> 8}: TKEEP 0x{keep:x} is not a contiguous run of low bytes")
-            write(Beat(data[off:off + nbytes], keep, bool(w & 1), user, w >> 8 & 0xFF_FFFF_FFFF))
-            off += -(-nbytes // 8) * 8
+        keep = meta[:, :16].copy().view("<u8").reshape(-1, 2)
+        lo, hi = keep[:, 0], keep[:, 1]
+        users = meta[:, 16:24].copy().view("<u8").reshape(-1)
+        tails = meta[:, 24:32].copy().view("<u8").reshape(-1)
+        # TKEEP must be a contiguous run of low bytes: lo + 1 a power of two (or lo all ones and then hi so)
+        full = lo == np.uint64(2**64 - 1)
+        low_run = (lo & (lo + np.uint64(1))) == 0
+        high_run = (hi & (hi + np.uint64(1))) == 0
+        ok = np.where(hi == 0, low_run, full & high_run)
+        for i in np.flatnonzero(~ok).tolist():
+            self.violation_ap.write(f"cycle {int(tails[i]) >> 8}: TKEEP 0x{int(lo[i]) | int(hi[i]) << 64:x} is not a "
+                                    f"contiguous run of low bytes")
+        # bytes kept: the bit length of TKEEP (its run of low ones when contiguous)
+        sizes = np.where(hi == 0, _bit_length(lo), 64 + _bit_length(hi)).astype(np.int64)
+        chunks_of = -(-sizes // 8)
+        raw = _read_hex(folder / "hdl_od.hex", chunks, 8)
+        if int(chunks_of.sum()) != chunks:
+            raise RuntimeError(f"HDL capture: {chunks} data chunks logged for {int(chunks_of.sum())} expected")
+        if (sizes % 8 == 0).all():
+            data = raw.reshape(-1)
+        else:   # drop the unused tail bytes of each transfer's last 8-byte chunk
+            first = np.repeat(np.cumsum(chunks_of) - chunks_of, chunks_of)
+            valid = np.clip(np.repeat(sizes, chunks_of) - 8 * (np.arange(chunks) - first), 0, 8)
+            data = raw[np.arange(8)[None, :] < valid[:, None]]
+        if n:
+            self.ap.write(BeatBatch(data, sizes, lo, hi, (tails & 1).astype(bool), users,
+                                    (tails >> 8 & np.uint64(0xFF_FFFF_FFFF)).astype(np.int64)))
+
+
+def _bit_length(v: np.ndarray) -> np.ndarray:
+    """Bit length of every uint64 of ``v`` (0 for 0), by binary search over the shifts (exact, vectorized)."""
+    v = v.astype(np.uint64, copy=True)
+    n = np.zeros(v.shape, np.int64)
+    for s in (32, 16, 8, 4, 2, 1):
+        high = (v >> np.uint64(s)) != 0
+        n[high] += s
+        v[high] >>= np.uint64(s)
+    return n + (v != 0)
 
 
 class HdlHarness:

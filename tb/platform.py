@@ -45,11 +45,11 @@ class ReaderTB:
     def __init__(self, dut, regs, rng: Optional[np.random.Generator] = None) -> None:
         self.dut = dut
         self.rng = rng if rng is not None else np.random.default_rng(0)
-        self.clock = Clock(dut.clk, PERIOD_NS, unit="ns")
-        self.clock.start(start_high=False)
-        dut.rst.value = 1
-        # the fast path (a tb/hdl/ wrapper as HDL top): memory and capture in HDL, exchanged per job
+        # the fast path (a tb/hdl/ wrapper as HDL top): memory, capture and the clock in HDL, exchanged per job
         self.hdl = HdlHarness(dut, dut.clk) if is_hdl_top(dut) else None
+        if self.hdl is None:
+            Clock(dut.clk, PERIOD_NS, unit="ns").start(start_high=False)
+        dut.rst.value = 1
         if self.hdl is not None:
             self.mem, self.out, self.ready = self.hdl.mem, self.hdl.out, self.hdl.out
         else:

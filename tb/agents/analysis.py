@@ -8,7 +8,9 @@ a checker of ``tb/checkers``, or a :class:`JobLog`.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterator, Protocol
+
+import numpy as np
 
 
 class Subscriber(Protocol):
@@ -33,6 +35,58 @@ class AnalysisPort:
 
     def __repr__(self) -> str:
         return f"AnalysisPort({self.name!r}, {len(self.subscribers)} subscriber(s))"
+
+
+class Batch:
+    """Many transactions of one kind published in one ``write``, held as columns (numpy arrays).
+
+    The fast path (``tb/hdl_mem.py``) publishes a whole job's R beats or stream transfers this way instead of one
+    object per beat: building 131,072 objects for a 4 MiB cube cost more than simulating it. A batch is a read-only
+    sequence of the transaction objects (``len``, indexing, slicing, iteration build them on access), so a
+    subscriber written for single transactions still works; hot consumers use the columns directly
+    (:func:`tb.agents.stream.payload`). Subclasses give ``_row(i)`` (one object) and ``_rows(idx)`` (a batch of
+    the rows ``idx``, an int64 index array)."""
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def _row(self, i: int) -> Any:
+        raise NotImplementedError
+
+    def _rows(self, idx: np.ndarray) -> "Batch":
+        raise NotImplementedError
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return self._rows(np.arange(len(self), dtype=np.int64)[i])
+        n = len(self)
+        i = int(i)
+        if not -n <= i < n:
+            raise IndexError(f"transaction {i} of a batch of {n}")
+        return self._row(i % n)
+
+    def __iter__(self) -> Iterator[Any]:
+        for i in range(len(self)):
+            yield self._row(i)
+
+    def __eq__(self, other: object) -> bool:
+        try:
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))   # type: ignore[arg-type]
+        except TypeError:
+            return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self)} transactions)"
+
+
+def merged(items: list) -> Any:
+    """One job's observations of a port: the list as published, except that batches are kept whole when they
+    are all there is (one batch: returned as is) and spliced into the list otherwise."""
+    if not any(isinstance(t, Batch) for t in items):
+        return items
+    if len(items) == 1:
+        return items[0]
+    return [x for t in items for x in (t if isinstance(t, Batch) else (t,))]
 
 
 class _Sink:
@@ -62,10 +116,11 @@ class JobLog:
         self._lists.setdefault(name, [])
         port.connect(_Sink(lambda t, name=name: self._lists[name].append(t)))
 
-    def __getitem__(self, name: str) -> list:
-        return self._lists[name]
+    def __getitem__(self, name: str) -> Any:
+        return merged(self._lists[name])
 
-    def take(self) -> dict[str, list]:
+    def take(self) -> dict[str, Any]:
+        """Everything published since the last take, per name (a list, or a :class:`Batch` on the fast path)."""
         out = self._lists
         self._lists = {k: [] for k in out}
-        return out
+        return {k: merged(v) for k, v in out.items()}

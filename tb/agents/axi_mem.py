@@ -32,7 +32,7 @@ from cocotbext.axi import AxiBurstType, AxiReadBus, AxiResp, AxiSlaveRead
 
 from models.core.arith import as_bytes
 
-from .analysis import AnalysisPort
+from .analysis import AnalysisPort, Batch
 
 PAGE = 4096
 GUARD = 0xA5
@@ -112,6 +112,23 @@ class RBeat:
     resp: int     # RRESP (AxiResp value)
     last: bool    # RLAST
     cycle: int    # clock cycle of its handshake (RVALID & RREADY)
+
+
+class RBeatBatch(Batch):
+    """A job's R beats as columns (published by the fast path's memory, ``tb/hdl_mem.py``): address, RRESP, RLAST
+    and cycle arrays. Indexing gives :class:`RBeat` objects."""
+
+    def __init__(self, addr: np.ndarray, resp: np.ndarray, last: np.ndarray, cycle: np.ndarray) -> None:
+        self.addr, self.resp, self.last, self.cycle = addr, resp, last, cycle
+
+    def __len__(self) -> int:
+        return int(self.addr.size)
+
+    def _row(self, i: int) -> RBeat:
+        return RBeat(int(self.addr[i]), int(self.resp[i]), bool(self.last[i]), int(self.cycle[i]))
+
+    def _rows(self, idx: np.ndarray) -> "RBeatBatch":
+        return RBeatBatch(self.addr[idx], self.resp[idx], self.last[idx], self.cycle[idx])
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,14 @@ in which coroutines wake; with no pattern TREADY stays high and the driver does 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Sequence, Union
 
 import cocotb
+import numpy as np
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import FallingEdge, RisingEdge
 
-from .analysis import AnalysisPort
+from .analysis import AnalysisPort, Batch
 
 
 @dataclass
@@ -36,6 +37,53 @@ class Beat:
     last: bool
     user: int
     cycle: int
+
+
+class BeatBatch(Batch):
+    """A job's stream transfers as columns (published by the fast path's capture, ``tb/hdl_mem.py``): the kept bytes
+    of every transfer back to back (``data``, uint8) with ``sizes`` (bytes per transfer), TKEEP as two uint64 halves,
+    TLAST, TUSER and the cycle. Indexing gives :class:`Beat` objects."""
+
+    def __init__(self, data: np.ndarray, sizes: np.ndarray, keep_lo: np.ndarray, keep_hi: np.ndarray,
+                 last: np.ndarray, user: np.ndarray, cycle: np.ndarray) -> None:
+        self.data, self.sizes = data, sizes.astype(np.int64, copy=False)
+        self.keep_lo, self.keep_hi, self.last, self.user, self.cycle = keep_lo, keep_hi, last, user, cycle
+        self.offsets = np.concatenate([[0], np.cumsum(self.sizes)]).astype(np.int64)
+
+    def __len__(self) -> int:
+        return int(self.sizes.size)
+
+    def _row(self, i: int) -> Beat:
+        lo, hi = self.offsets[i], self.offsets[i + 1]
+        return Beat(self.data[lo:hi].tobytes(), int(self.keep_lo[i]) | int(self.keep_hi[i]) << 64, bool(self.last[i]),
+                    int(self.user[i]), int(self.cycle[i]))
+
+    def _rows(self, idx: np.ndarray) -> "BeatBatch":
+        if idx.size and (np.diff(idx) == 1).all():   # a contiguous run: its bytes are one slice
+            data = self.data[self.offsets[idx[0]]:self.offsets[idx[-1] + 1]]
+        else:
+            parts = [self.data[self.offsets[i]:self.offsets[i + 1]] for i in idx.tolist()]
+            data = np.concatenate(parts) if parts else np.zeros(0, np.uint8)
+        return BeatBatch(data, self.sizes[idx], self.keep_lo[idx], self.keep_hi[idx], self.last[idx], self.user[idx],
+                         self.cycle[idx])
+
+
+def payload(beats: Union[Sequence[Beat], BeatBatch]) -> tuple[np.ndarray, np.ndarray]:
+    """(the kept bytes of every transfer back to back as uint8, bytes per transfer) of a list of :class:`Beat` or a
+    :class:`BeatBatch` (from its columns, without building a Beat per transfer)."""
+    if isinstance(beats, BeatBatch):
+        return beats.data, beats.sizes
+    sizes = np.fromiter((len(b.data) for b in beats), np.int64, len(beats))
+    return np.frombuffer(b"".join(b.data for b in beats), np.uint8), sizes
+
+
+def sidebands(beats: Union[Sequence[Beat], BeatBatch]) -> tuple[np.ndarray, np.ndarray]:
+    """(TUSER as uint64, TLAST as bool) of every transfer of a list of :class:`Beat` or a :class:`BeatBatch`."""
+    if isinstance(beats, BeatBatch):
+        return beats.user.astype(np.uint64, copy=False), beats.last.astype(bool, copy=False)
+    n = len(beats)
+    return (np.fromiter((b.user & (2**64 - 1) for b in beats), np.uint64, n),
+            np.fromiter((b.last for b in beats), bool, n))
 
 
 def _low_bytes(value, nbytes: int) -> Optional[bytes]:

@@ -12,6 +12,8 @@ from models.blocked import BlockedCubeDescriptor, Layout
 from models.core.arith import ceil_div
 from models.core.fp16 import fp16_classes
 
+from tb.agents.stream import payload
+
 from .env import CubeReaderTB
 from .items import CubeItem, Kind, Knobs
 from .registers import REGS, JobStatus
@@ -102,8 +104,9 @@ class Directed:
         assert len(atoms) == n, f"{len(atoms)} atoms received, want {n}"
         if not n:
             return
-        assert all(len(t.data) == d.atom_bytes for t in atoms), "TKEEP does not cover exactly one atom"
-        got = np.frombuffer(b"".join(t.data for t in atoms), np.uint8).reshape(-1, d.atom_bytes)
+        data, sizes = payload(atoms)
+        assert (sizes == d.atom_bytes).all(), "TKEEP does not cover exactly one atom"
+        got = data.reshape(-1, d.atom_bytes)
         if not np.array_equal(got, exp[:n]):
             i = int(np.argwhere((got != exp[:n]).any(axis=1))[0][0])
             raise AssertionError(f"atom {i} coord {decode_user(atoms[i].user)}: got {got[i].tobytes().hex()} "

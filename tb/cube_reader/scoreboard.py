@@ -22,6 +22,7 @@ from pyuvm import ConfigDB
 
 import models
 from models.core.fp16 import fp16_classes as _fp16_masks
+from tb.agents.stream import payload, sidebands
 from tb.platform import JobScoreboard
 
 from .items import CubeItem, JobResult, Kind
@@ -215,13 +216,13 @@ class CubeScoreboard(JobScoreboard):
         k = min(n, exp.max_atoms)
         if k == 0:
             return out
-        sizes = np.fromiter((len(b.data) for b in beats[:k]), np.int64, k)
+        data, sizes = payload(beats[:k])
         if (sizes != d.atom_bytes).any():
             i = int(np.flatnonzero(sizes != d.atom_bytes)[0])
             out.insert(0, f"atom #{i} {tuple(exp.coords[i])} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), "
                           f"expected {d.atom_bytes} bytes")
             return out
-        got = np.frombuffer(b"".join(b.data for b in beats[:k]), np.uint8).reshape(k, d.atom_bytes)
+        got = data.reshape(k, d.atom_bytes)
         bad = np.flatnonzero((got != exp.atoms[:k]).any(axis=1))
         if bad.size:
             i = int(bad[0])
@@ -234,13 +235,13 @@ class CubeScoreboard(JobScoreboard):
                           f"({bad.size} atom(s) differ) [{fmt} {item.cube.dtype if item.cube else ''}]")
             out.append(f"expected: {_hex(exp.atoms[i], j)}")
             out.append(f"actual:   {_hex(got[i], j)}")
-        coords = np.array([decode_user(b.user) for b in beats[:k]], np.int64)
+        user, last = sidebands(beats[:k])
+        coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in (48, 32, 16, 0)], axis=1).astype(np.int64)
         badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
         if badc.size:
             i = int(badc[0])
             out.append(f"atom #{i}: TUSER (n,c,h,w)={tuple(int(v) for v in coords[i])}, expected "
                        f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} atom(s) with wrong coordinates)")
-        last = np.fromiter((b.last for b in beats[:k]), bool, k)
         want_last = np.zeros(k, bool)
         if exp.exact and k == exp.max_atoms:
             want_last[-1] = True
@@ -270,7 +271,7 @@ class CubeScoreboard(JobScoreboard):
         if cube is None or cube.fmt is None or cube.tensor is None:
             return []
         d = item.desc
-        got = np.frombuffer(b"".join(b.data for b in item.result.beats), np.uint8).reshape(-1, d.atom_bytes)
+        got = payload(item.result.beats)[0].reshape(-1, d.atom_bytes)
         img = np.zeros(cube.image.size, np.uint8)
         offs = (exp.addrs - d.base)[:, None] + np.arange(d.atom_bytes)[None, :]
         img[offs] = got

@@ -19,7 +19,7 @@ module cube_reader_hdl #(
   parameter int MEM_WORDS       = (1 << 24) / (AXI_DATA_W / 8),   // 16 MiB of memory
   parameter int OUT_DEPTH       = 1 << 18
 ) (
-  input  logic        clk,
+  output logic        clk,
   input  logic        rst,
   input  logic [7:0]  s_axil_awaddr,
   input  logic [2:0]  s_axil_awprot,
@@ -62,6 +62,11 @@ module cube_reader_hdl #(
   logic [MAX_ATOM_BYTES-1:0]   tkeep;
   logic                        tlast, tvalid, tready;
   logic [63:0]                 tuser;
+
+  // the clock is generated here, not by cocotb: a cocotb Clock costs a GPI timer callback per edge, which
+  // on Verilator was most of the simulator's time on this path (issue 12)
+  initial clk = 1'b0;
+  always #5 clk = ~clk;
 
   initial tb_cycle = 40'd0;
   always @(posedge clk) tb_cycle <= tb_cycle + 40'd1;
