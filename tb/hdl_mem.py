@@ -9,10 +9,10 @@ on its AXI4 read port, ``hdl_stream_capture`` on its AXI4-Stream output) runs wi
 * :class:`HdlStreamCapture` (``ap``, ``violation_ap``, ``set`` like ``StreamReadyDriver``).
 
 Per job: :meth:`HdlHarness.commit` (end of ``ReaderTB.prepare``) writes the memory image as bus words
-(``hdl_mem.hex``) and the knobs (``hdl_cfg.hex``: up to 8 memory segments, latency, the three stall patterns, up to
-4 fault ranges) into the run folder and toggles ``tb_load``; the HDL reads them with ``$readmemh`` on the next
+(``hdl_mem.bin``) and the knobs (``hdl_cfg.bin``: up to 8 memory segments, latency, the three stall patterns, up to
+4 fault ranges) into the run folder and toggles ``tb_load``; the HDL reads them with ``$fread`` on the next
 rising edge. :meth:`HdlHarness.flush` (after the job, ``ReaderTB.flush``) toggles ``tb_dump``; the HDL writes its
-logs with ``$writememh`` and they are published on the same analysis ports as the default agents publish: the AR
+logs (binary, ``$fwrite "%u"``) and they are published on the same analysis ports as the default agents publish: the AR
 bursts as :class:`~tb.agents.axi_mem.Burst` objects, the R beats and stream transfers of the job as one columnar
 batch each (:class:`~tb.agents.axi_mem.RBeatBatch`, :class:`~tb.agents.stream.BeatBatch`: sequences of the
 default path's ``RBeat`` and ``Beat``, without an object per beat), with the same cycle numbers (rising edges since
@@ -87,37 +87,25 @@ def hdl_stall(name: str, rng: np.random.Generator) -> Optional[HdlStall]:
     raise ValueError(f"unknown stall profile {name!r}")
 
 
-def _hex_words(img: np.ndarray, width: int) -> bytes:
-    """``img`` (uint8, a multiple of ``width`` bytes, little-endian words) as $readmemh lines."""
-    words = img.reshape(-1, width)[:, ::-1]
-    text = np.frombuffer(np.ascontiguousarray(words).tobytes().hex().encode(), np.uint8).reshape(-1, 2 * width)
-    return np.hstack([text, np.full((text.shape[0], 1), ord("\n"), np.uint8)]).tobytes()
+def _bus_words(img: np.ndarray, width: int) -> bytes:
+    """``img`` (uint8, a multiple of ``width`` bytes, little-endian words) as ``$fread`` reads words: most
+    significant byte first."""
+    return np.ascontiguousarray(img.reshape(-1, width)[:, ::-1]).tobytes()
 
 
-_NIBBLE = np.zeros(256, np.uint8)
-_NIBBLE[np.frombuffer(b"0123456789abcdef", np.uint8)] = np.arange(16, dtype=np.uint8)
-_NIBBLE[np.frombuffer(b"ABCDEF", np.uint8)] = np.arange(10, 16, dtype=np.uint8)   # X/Z digits read as 0
-
-
-def _read_hex(path: Path, n: int, width: int) -> np.ndarray:
-    """The first ``n`` lines of a $writememh file of ``width``-byte words as (n, width) little-endian uint8.
-    Vectorized: every data line has the same length; Icarus' ``// 0x...`` address comments are dropped first.
-    X/Z digits read as 0 (the HDL reports them separately)."""
+def _read_words(path: Path, n: int, width: int) -> np.ndarray:
+    """The first ``n`` words of a log written with ``$fwrite("%u")`` (least significant byte first) as (n, width)
+    little-endian uint8. X/Z bits were written as 0 (the HDL reports them separately)."""
     if n == 0:
         return np.zeros((0, width), np.uint8)
-    raw = path.read_bytes()
-    if b"//" in raw:
-        raw = b"\n".join(l for l in raw.split(b"\n") if not l.startswith(b"//"))
-    line = 2 * width + 1
-    text = np.frombuffer(raw, np.uint8, count=n * line - 1)
-    text = np.concatenate([text, np.frombuffer(b"\n", np.uint8)]).reshape(n, line)[:, :-1]
-    nib = _NIBBLE[text]
-    return (nib[:, 0::2] << 4 | nib[:, 1::2])[:, ::-1]
+    raw = np.fromfile(path, np.uint8, count=n * width)
+    if raw.size != n * width:
+        raise RuntimeError(f"{path.name}: {raw.size} bytes, {n} words of {width} expected")
+    return raw.reshape(n, width)
 
 
 def _counts(path: Path) -> list[int]:
-    lines = (l.strip() for l in path.read_text().splitlines())
-    return [int(l, 16) for l in lines if l and not l.startswith("//")]   # Icarus writes // address comments
+    return np.fromfile(path, "<u8").tolist()
 
 
 class HdlImage:
@@ -231,19 +219,19 @@ class HdlMemAgent:
         cfg[36] = len(self.faults)
         for f, (lo, hi, code) in enumerate(self.faults):
             cfg[37 + 3 * f:40 + 3 * f] = [lo, hi, code]
-        return b"".join(_hex_words(img, self.bus_bytes) for _, img in segs)
+        return b"".join(_bus_words(img, self.bus_bytes) for _, img in segs)
 
     def publish(self, folder: Path) -> None:
         """Publish the AR bursts and R beats the HDL logged since the last dump."""
-        n_ar, n_r, ovf = _counts(folder / "hdl_mcnt.hex")[:3]
+        n_ar, n_r, ovf = _counts(folder / "hdl_mcnt.bin")[:3]
         if ovf:
             raise RuntimeError(f"HDL memory log overflow (flags {ovf}): the job is too large for the fast path")
-        ar = _read_hex(folder / "hdl_ar.hex", n_ar, 16)
+        ar = _read_words(folder / "hdl_ar.bin", n_ar, 16)
         for row in ar:
             v = int.from_bytes(row.tobytes(), "little")
             self.ar_ap.write(Burst((v >> 80) & 0xFF, v & (2**64 - 1), (v >> 64) & 0xFF, (v >> 72) & 7,
                                    (v >> 76) & 3, v >> 88))
-        r = _read_hex(folder / "hdl_r.hex", n_r, 16)
+        r = _read_words(folder / "hdl_r.bin", n_r, 16)
         addr = r[:, :8].copy().view("<u8").reshape(-1)
         hi = r[:, 8:].copy().view("<u8").reshape(-1)
         if n_r:   # one batch per job: a Python object per beat would cost more than the simulation
@@ -276,15 +264,14 @@ class HdlStreamCapture:
             cfg[33:36] = [self.pattern.mode, self.pattern.param, self.pattern.seed]
 
     def publish(self, folder: Path) -> None:
-        n, stalls, viols, first, kinds, ovf, chunks = _counts(folder / "hdl_ocnt.hex")[:7]
+        n, stalls, viols, first, kinds, ovf, chunks = _counts(folder / "hdl_ocnt.bin")[:7]
         if ovf:
             raise RuntimeError("HDL capture overflow: more transfers than the wrapper's OUT_DEPTH")
         self.stall_cycles += stalls
         if viols:
             text = "; ".join(t for k, t in STREAM_VIOLATIONS.items() if kinds & k)
             self.violation_ap.write(f"cycle {first}: {text} ({viols} cycle(s))")
-        meta = _read_hex(folder / "hdl_om.hex", n, 32)
-        data = _read_hex(folder / "hdl_od.hex", chunks, 8).tobytes()
+        meta = _read_words(folder / "hdl_om.bin", n, 32)
         keep = meta[:, :16].copy().view("<u8").reshape(-1, 2)
         lo, hi = keep[:, 0], keep[:, 1]
         users = meta[:, 16:24].copy().view("<u8").reshape(-1)
@@ -300,7 +287,7 @@ class HdlStreamCapture:
         # bytes kept: the bit length of TKEEP (its run of low ones when contiguous)
         sizes = np.where(hi == 0, _bit_length(lo), 64 + _bit_length(hi)).astype(np.int64)
         chunks_of = -(-sizes // 8)
-        raw = _read_hex(folder / "hdl_od.hex", chunks, 8)
+        raw = _read_words(folder / "hdl_od.bin", chunks, 8)
         if int(chunks_of.sum()) != chunks:
             raise RuntimeError(f"HDL capture: {chunks} data chunks logged for {int(chunks_of.sum())} expected")
         if (sizes % 8 == 0).all():
@@ -349,12 +336,12 @@ class HdlHarness:
         return hdl_stall(name, rng)
 
     def write_files(self) -> None:
-        """Write the job's memory image and knobs (``hdl_mem.hex``, ``hdl_cfg.hex``) into the run folder."""
+        """Write the job's memory image and knobs (``hdl_mem.bin``, ``hdl_cfg.bin``) into the run folder."""
         cfg = [0] * NCFG
         words = self.mem.config(cfg)
         self.out.config(cfg)
-        (self.folder / "hdl_mem.hex").write_bytes(words)
-        (self.folder / "hdl_cfg.hex").write_text("".join(f"{v & (2**64 - 1):016x}\n" for v in cfg))
+        (self.folder / "hdl_mem.bin").write_bytes(words)
+        (self.folder / "hdl_cfg.bin").write_bytes(np.array([v & (2**64 - 1) for v in cfg], ">u8").tobytes())
 
     def commit(self) -> None:
         """Write the job's files; the HDL loads them on the next rising edge."""

@@ -78,6 +78,29 @@ def worker() -> str:
     return os.getenv("PYTEST_XDIST_WORKER", "main")
 
 
+#: VERILATOR_PUBLIC=1: build with cocotb's --public-flat-rw (every internal signal visible from Python, slower)
+PUBLIC = os.getenv("VERILATOR_PUBLIC", "0") not in ("", "0")
+
+
+def _lean_verilator():
+    """cocotb's Verilator runner without ``--public-flat-rw``: that flag makes every variable of the design visible
+    to VPI and keeps Verilator from optimizing them away; the testbench touches only the top-level ports, which
+    ``--public-depth 1`` keeps visible. Measured on the 4 MiB bench cube: an idle clocked simulation takes 0.19 s
+    instead of 0.41 s of CPU. Tests that need internal signals build with VERILATOR_PUBLIC=1."""
+    from cocotb_tools.runner import Verilator
+
+    class LeanVerilator(Verilator):
+        def _build_command(self):   # cocotb_tools 2.1: the first command is the verilator call
+            cmds = super()._build_command()
+            for cmd in cmds:
+                if "--public-flat-rw" in cmd:
+                    i = cmd.index("--public-flat-rw")
+                    cmd[i:i + 1] = ["--public-depth", "1"]
+            return cmds
+
+    return LeanVerilator()
+
+
 @dataclass
 class Build:
     sim: str
@@ -110,7 +133,7 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
             # --coverage would add expression coverage, on which Verilator 5.048 fails with an internal error
             # (V3Ast.h "AstNode is not of expected type" at desc_validator.sv:103): line, toggle and user only
             build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
-    runner = get_runner(sim)
+    runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
     sources = rtl_sources(rtl_dir)
     wrapper = HDL_TB / f"{toplevel}.sv"
     if wrapper.exists():  # a fast-path testbench wrapper (tb/hdl/) around the RTL

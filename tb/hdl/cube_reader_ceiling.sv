@@ -1,10 +1,10 @@
 // cube_reader_ceiling: the throughput ceiling of `make bench` (issue 12): the fast-path wrapper cube_reader_hdl
 // driven by this SystemVerilog harness alone, no Python in the simulator. Never part of rtl_stubs/.
 //
-// Files (simulator working directory, written by tests/bench/ceiling.py): hdl_cfg.hex and hdl_mem.hex (as for
+// Files (simulator working directory, written by tests/bench/ceiling.py): hdl_cfg.bin and hdl_mem.bin (as for
 // the fast path), hdl_regs.hex: word 0 the number of register writes n, words 1..n {offset[39:32], value[31:0]}.
 // The harness resets the reader, loads the files, writes the registers over AXI4-Lite, writes CTRL.START, waits
-// for irq, has the memory and capture write their logs (hdl_*.hex, checked by the bench in Python afterwards)
+// for irq, has the memory and capture write their logs (hdl_*.bin, checked by the bench in Python afterwards)
 // and prints "CEILING cycles=<START to DONE> total=<cycles>".
 `timescale 1ns / 1ps
 module cube_reader_ceiling;

@@ -4,8 +4,8 @@
 //
 // Ports: clk, rst, the reader's AXI4-Lite slave s_axil_* and irq (driven by the usual CSR agent), and the
 // testbench controls:
-//   tb_load  toggle: memory and capture read hdl_cfg.hex (and hdl_mem.hex) on the next rising edge
-//   tb_dump  toggle: memory and capture write their logs (hdl_ar/r/od/om.hex and the count files)
+//   tb_load  toggle: memory and capture read hdl_cfg.bin (and hdl_mem.bin) on the next rising edge
+//   tb_dump  toggle: memory and capture write their logs (hdl_ar/r/od/om.bin and the count files)
 //   tb_inflight  R beats accepted on AR and not yet returned; tb_data_w / tb_addr_w the AXI widths
 // tb_cycle counts rising edges from time 0: the cycle numbers of the logs are those of
 // tb/agents (sim time // period with the clock starting low).

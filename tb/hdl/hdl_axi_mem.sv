@@ -2,20 +2,21 @@
 // Never part of rtl_stubs/. Python works per job: it writes two files and toggles `load_tgl`, the memory reads
 // them on the next rising edge; after the job it toggles `dump_tgl` and the memory writes its logs.
 //
-// Files (in the simulator's working directory, the cocotb run folder):
-//   hdl_cfg.hex  (read)  64 x 64-bit words:
-//     [0] words of hdl_mem.hex to load   [1] segments in use (<= NSEG)
+// Files (in the simulator's working directory, the cocotb run folder), binary: read with $fread (each word most
+// significant byte first), written with $fwrite "%u" (each word least significant byte first):
+//   hdl_cfg.bin  (read)  64 x 64-bit words:
+//     [0] words of hdl_mem.bin to load   [1] segments in use (<= NSEG)
 //     [2+3s] bus-word index of segment s   [3+3s] its length in words   [4+3s] its offset in the array
 //     [26] read latency (cycles from AR acceptance to the earliest R beat of the burst)
 //     [27] ARREADY stall mode  [28] its param  [29] its seed    (hdl_stall.sv)
 //     [30] RVALID gap mode     [31] its param  [32] its seed
 //     [36] fault ranges in use (<= NFAULT); [37+3f] lo byte address, [38+3f] hi (exclusive), [39+3f] RRESP
-//   hdl_mem.hex  (read)  bus words of every segment, back to back
-//   hdl_ar.hex   (write) one 128-bit line per accepted AR: [63:0] ARADDR, [71:64] ARLEN, [74:72] ARSIZE,
+//   hdl_mem.bin  (read)  bus words of every segment, back to back
+//   hdl_ar.bin   (write) one 128-bit word per accepted AR: [63:0] ARADDR, [71:64] ARLEN, [74:72] ARSIZE,
 //                        [77:76] ARBURST, [87:80] ARID, [127:88] cycle of the handshake
-//   hdl_r.hex    (write) one 128-bit line per R handshake: [63:0] bus-word address, [65:64] RRESP, [66] RLAST,
+//   hdl_r.bin    (write) one 128-bit word per R handshake: [63:0] bus-word address, [65:64] RRESP, [66] RLAST,
 //                        [127:88] cycle
-//   hdl_mcnt.hex (write) [0] AR lines, [1] R lines, [2] overflow flags (1: AR log, 2: R log, 4: AR queue)
+//   hdl_mcnt.bin (write) 4 x 64-bit: [0] AR lines, [1] R lines, [2] overflow flags (1: AR log, 2: R log, 4: AR queue)
 // Behaviour: bursts served in order (one ID stream); a burst's first beat no earlier than acceptance + latency,
 // so outstanding bursts overlap their latency; words outside every segment read as 0xA5 (the guard of
 // tb/agents/axi_mem.py); a beat overlapping a fault range answers its RRESP with zero data. RVALID, once high,
@@ -79,6 +80,7 @@ module hdl_axi_mem #(
   int             n_ar, n_r;
   logic [63:0]    ovf;
   logic           load_seen, dump_seen;
+  integer         fd, rc;
   logic [63:0]    latency;
   logic           ar_stall, r_gap, stall_load;
   logic [63:0]    cur_addr_beat;   // address of the beat on the R channel
@@ -137,8 +139,14 @@ module hdl_axi_mem #(
     // ---- per-job files
     if (load_tgl != load_seen) begin
       load_seen <= load_tgl;
-      $readmemh("hdl_cfg.hex", cfg);
-      if (cfg[0] != 64'd0) $readmemh("hdl_mem.hex", mem, 0, 32'(cfg[0] - 64'd1));
+      fd = $fopen("hdl_cfg.bin", "rb");
+      rc = $fread(cfg, fd);
+      $fclose(fd);
+      if (cfg[0] != 64'd0) begin
+        fd = $fopen("hdl_mem.bin", "rb");
+        rc = $fread(mem, fd, 0, 32'(cfg[0]));
+        $fclose(fd);
+      end
       latency <= cfg[26];
     end
     if (dump_tgl != dump_seen) begin
@@ -147,9 +155,15 @@ module hdl_axi_mem #(
       cnt[1] = 64'(n_r);
       cnt[2] = ovf;
       cnt[3] = 64'd0;
-      $writememh("hdl_ar.hex", arlog, 0, (n_ar > 0) ? n_ar - 1 : 0);
-      $writememh("hdl_r.hex", rlog, 0, (n_r > 0) ? n_r - 1 : 0);
-      $writememh("hdl_mcnt.hex", cnt);
+      fd = $fopen("hdl_ar.bin", "wb");
+      for (int i = 0; i < n_ar && i < ARLOG; i++) $fwrite(fd, "%u", arlog[i]);
+      $fclose(fd);
+      fd = $fopen("hdl_r.bin", "wb");
+      for (int i = 0; i < n_r && i < RLOG; i++) $fwrite(fd, "%u", rlog[i]);
+      $fclose(fd);
+      fd = $fopen("hdl_mcnt.bin", "wb");
+      for (int i = 0; i < 4; i++) $fwrite(fd, "%u", cnt[i]);
+      $fclose(fd);
       n_ar = 0;
       n_r = 0;
       ovf = 64'd0;

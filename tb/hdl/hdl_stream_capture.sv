@@ -2,13 +2,14 @@
 // drives TREADY from a stall pattern (hdl_stall.sv) and records every transfer, so that Python reads a whole
 // job's output in bulk. Never part of rtl_stubs/.
 //
-// Files (simulator working directory):
-//   hdl_cfg.hex  (read, shared with hdl_axi_mem) [33] TREADY stall mode, [34] its param, [35] its seed
-//   hdl_od.hex   (write) the kept bytes of every transfer, back to back in 64-bit chunks: a transfer whose
+// Files (simulator working directory), binary: read with $fread (each word most significant byte first), written
+// with $fwrite "%u" (each word least significant byte first); both simulators agree on these orders:
+//   hdl_cfg.bin  (read, shared with hdl_axi_mem) [33] TREADY stall mode, [34] its param, [35] its seed
+//   hdl_od.bin   (write) the kept bytes of every transfer, back to back in 64-bit chunks: a transfer whose
 //                        highest TKEEP bit is byte b takes the low ceil((b+1)/8) chunks of TDATA
-//   hdl_om.hex   (write) one 256-bit line per transfer: [127:0] TKEEP, [191:128] TUSER, [192] TLAST,
+//   hdl_om.bin   (write) one 256-bit word per transfer: [127:0] TKEEP, [191:128] TUSER, [192] TLAST,
 //                        [239:200] cycle of the handshake
-//   hdl_ocnt.hex (write) [0] transfers, [1] stall cycles (TVALID & !TREADY), [2] protocol violations,
+//   hdl_ocnt.bin (write) 8 x 64-bit: [0] transfers, [1] stall cycles (TVALID & !TREADY), [2] protocol violations,
 //                        [3] cycle of the first violation, [4] kinds seen (1: payload changed while stalled,
 //                        2: TVALID dropped before TREADY, 4: X/Z in TKEEP/TUSER/TLAST or kept TDATA bytes),
 //                        [5] overflow (1: more transfers than DEPTH or chunks than CHUNKS), [6] chunks
@@ -39,6 +40,7 @@ module hdl_stream_capture #(
   int                      n_out, n_ch;
   logic [63:0]             stalls, viols, first_viol, kinds, ovf;
   logic                    load_seen, dump_seen, stall, stalled;
+  integer                  fd, rc;
   logic [DATA_BYTES*8+DATA_BYTES+64:0] held;   // the transfer held by !TREADY
 
   hdl_stall u_tready (.clk, .load(load_tgl != load_seen), .mode_in(cfg[33][1:0]), .param_in(cfg[34][31:0]),
@@ -69,7 +71,9 @@ module hdl_stream_capture #(
     logic [DATA_BYTES*8+DATA_BYTES+64:0] now;
     if (load_tgl != load_seen) begin
       load_seen <= load_tgl;
-      $readmemh("hdl_cfg.hex", cfg);
+      fd = $fopen("hdl_cfg.bin", "rb");
+      rc = $fread(cfg, fd);
+      $fclose(fd);
     end
     if (dump_tgl != dump_seen) begin
       dump_seen <= dump_tgl;
@@ -81,9 +85,15 @@ module hdl_stream_capture #(
       cnt[5] = ovf;
       cnt[6] = 64'(n_ch);
       cnt[7] = 64'd0;
-      $writememh("hdl_od.hex", od, 0, (n_ch > 0) ? n_ch - 1 : 0);
-      $writememh("hdl_om.hex", om, 0, (n_out > 0) ? n_out - 1 : 0);
-      $writememh("hdl_ocnt.hex", cnt);
+      fd = $fopen("hdl_od.bin", "wb");
+      for (int i = 0; i < n_ch && i < CHUNKS; i++) $fwrite(fd, "%u", od[i]);
+      $fclose(fd);
+      fd = $fopen("hdl_om.bin", "wb");
+      for (int i = 0; i < n_out && i < DEPTH; i++) $fwrite(fd, "%u", om[i]);
+      $fclose(fd);
+      fd = $fopen("hdl_ocnt.bin", "wb");
+      for (int i = 0; i < 8; i++) $fwrite(fd, "%u", cnt[i]);
+      $fclose(fd);
       n_out = 0;
       n_ch = 0;
       stalls = 64'd0;
