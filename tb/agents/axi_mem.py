@@ -33,6 +33,7 @@ from cocotbext.axi import AxiBurstType, AxiReadBus, AxiResp, AxiSlaveRead
 from models.core.arith import as_bytes
 
 from .analysis import AnalysisPort, Batch
+from .signals import high
 
 PAGE = 4096
 GUARD = 0xA5
@@ -257,12 +258,10 @@ class AxiMemAgent(AxiSlaveRead):
         clk, rise = RisingEdge(self.clock), RisingEdge(bus.rvalid)
         while True:
             await clk
-            valid = bus.rvalid.value
-            if not (valid.is_resolvable and int(valid)):
+            if not high(bus.rvalid):
                 await rise
                 continue
-            ready = bus.rready.value
-            if ready.is_resolvable and int(ready) and self._sent:
+            if high(bus.rready) and self._sent:
                 word, resp, last = self._sent.popleft()
                 self.beats_served += 1
                 self._inflight_beats -= 1

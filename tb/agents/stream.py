@@ -28,6 +28,7 @@ from cocotb.simtime import get_sim_time
 from cocotb.triggers import FallingEdge, RisingEdge
 
 from .analysis import AnalysisPort, Batch
+from .signals import bits, high, low_bytes, uint
 
 
 @dataclass
@@ -86,17 +87,6 @@ def sidebands(beats: Union[Sequence[Beat], BeatBatch]) -> tuple[np.ndarray, np.n
             np.fromiter((b.last for b in beats), bool, n))
 
 
-def _low_bytes(value, nbytes: int) -> Optional[bytes]:
-    """Low ``nbytes`` of a LogicArray (None if any of those bits is X/Z)."""
-    try:
-        return (value.to_unsigned() & ((1 << (8 * nbytes)) - 1)).to_bytes(nbytes, "little")
-    except ValueError:
-        bits = str(value)[-8 * nbytes:] if nbytes else ""
-        if any(ch not in "01" for ch in bits):
-            return None
-        return int(bits or "0", 2).to_bytes(nbytes, "little")
-
-
 class _Port:
     """The signals ``<prefix>_tdata`` ... of one AXI4-Stream port."""
 
@@ -119,16 +109,14 @@ class AxiStreamMonitor:
 
     def _snapshot(self):
         p = self.port
-        return (str(p.tdata.value), str(p.tkeep.value), str(p.tuser.value), str(p.tlast.value))
+        return (bits(p.tdata), bits(p.tkeep), bits(p.tuser), bits(p.tlast))
 
     def _in_reset(self) -> bool:
-        r = self.reset.value
-        return r.is_resolvable and bool(int(r))
+        return high(self.reset)
 
     @staticmethod
     def _high(sig) -> bool:
-        v = sig.value
-        return v.is_resolvable and bool(v)
+        return high(sig)
 
     async def _run(self) -> None:
         clk = RisingEdge(self.clock)
@@ -162,23 +150,20 @@ class AxiStreamMonitor:
 
     def _sample(self, stalled) -> None:
         p = self.port
-        try:
-            keep = int(p.tkeep.value)
-            user = int(p.tuser.value)
-            last = bool(int(p.tlast.value))
-        except ValueError:
+        keep, user, last = uint(p.tkeep), uint(p.tuser), uint(p.tlast)
+        if keep is None or user is None or last is None:
             self._violation("X/Z on TKEEP/TUSER/TLAST during a transfer")
-            keep, user, last = 0, 0, False
+            keep, user, last = 0, 0, 0
         nbytes = keep.bit_length()
         if keep != (1 << nbytes) - 1:
             self._violation(f"TKEEP 0x{keep:x} is not a contiguous run of low bytes")
-        data = _low_bytes(p.tdata.value, nbytes)
+        data = low_bytes(p.tdata, nbytes)
         if data is None:
             self._violation("X/Z in the kept bytes of TDATA")
             data = bytes(nbytes)
         if stalled is not None and self._snapshot() != stalled:
             self._violation("transfer changed between its stall and its handshake")
-        self.ap.write(Beat(data, keep, last, user, self._cycle()))
+        self.ap.write(Beat(data, keep, bool(last), user, self._cycle()))
 
 
 class StreamReadyDriver:

@@ -46,7 +46,7 @@ def build(sim: str) -> list[str]:
 
 
 def run(sim: str, cmd: list[str], cube, reps: int) -> dict:
-    """Run the 4 MiB job ``reps`` times; check the logs of the last run against the model."""
+    """Run the job ``reps`` times; check the logs of the last run against the model."""
     folder = runner.SIM_BUILD / sim / f"ceiling-{runner.worker()}" / "run"
     folder.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PARAM_AXI_DATA_W", "256")

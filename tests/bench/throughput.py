@@ -1,5 +1,5 @@
 """Testbench throughput of issue 12 (``make bench``): verified bytes per second and simulated cycles per second for
-a 4 MiB NVDLA int8 cube through the cube reader, on Verilator and Icarus, for (a) the naive baseline (AxiRamRead +
+a 4 MiB NVDLA int8 cube through the cube reader on Verilator (512 KiB on Icarus, ``tb_throughput.SHAPES``), for (a) the naive baseline (AxiRamRead +
 a Python loop on every rising edge), (b) the default pyuvm testbench, (c) the fast path (HDL memory and capture,
 ``tb/hdl_mem.py``), each as a ratio to (a). Times are wall seconds of the job inside the simulator process
 (programming, simulation, checking; not the build nor the simulator's start-up). Rates use the CPU time of the
@@ -47,7 +47,7 @@ def measure(sim: str, reps: int) -> list[dict]:
             runs.append(json.loads((xml.parent / "bench.json").read_text()))
         rows.append(_row(sim, label, runs, [r["cpu_s"] for r in runs], [r["wall_s"] for r in runs]))
     cmd = ceiling.build(sim)
-    c = ceiling.run(sim, cmd, bench_cube(np.random.default_rng(1)), reps)
+    c = ceiling.run(sim, cmd, bench_cube(np.random.default_rng(1), sim=sim), reps)
     if c["mismatches"]:
         raise RuntimeError(f"ceiling run on {sim}: the HDL logs do not match the model ({c})")
     rows.append(_row(sim, "d ceiling", [c], c["cpus"], c["walls"]))
