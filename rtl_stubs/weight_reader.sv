@@ -161,9 +161,21 @@ module weight_reader
     .regs_q, .rd_val, .wr_pulse, .wr_data, .wr_strb
   );
 
-  function automatic logic [31:0] reg32(input logic [NR*32-1:0] r, input int off);
-    reg32 = r[8*off +: 32];
-  endfunction
+  // the descriptor registers as programmed (plain part-selects: Icarus 11 mis-evaluates function calls in ports)
+  logic        r_compressed;
+  logic [31:0] r_elem, r_groups, r_gbytes, r_lbytes, r_wbytes, r_mbytes, r_sbytes;
+  logic [63:0] r_wbase, r_mbase, r_gbase;
+  assign r_compressed = regs_q[8*WR_REG_CFG + WR_CFG_COMPRESSED_BIT];
+  assign r_elem       = regs_q[8*WR_REG_ELEM_BYTES +: 32];
+  assign r_groups     = regs_q[8*WR_REG_GROUPS +: 32];
+  assign r_gbytes     = regs_q[8*WR_REG_GROUP_BYTES +: 32];
+  assign r_lbytes     = regs_q[8*WR_REG_LAST_GROUP_BYTES +: 32];
+  assign r_wbase      = {regs_q[8*WR_REG_WEIGHT_BASE_HI +: 32], regs_q[8*WR_REG_WEIGHT_BASE_LO +: 32]};
+  assign r_wbytes     = regs_q[8*WR_REG_WEIGHT_BYTES +: 32];
+  assign r_mbase      = {regs_q[8*WR_REG_WMB_BASE_HI +: 32], regs_q[8*WR_REG_WMB_BASE_LO +: 32]};
+  assign r_mbytes     = regs_q[8*WR_REG_WMB_BYTES +: 32];
+  assign r_gbase      = {regs_q[8*WR_REG_WGS_BASE_HI +: 32], regs_q[8*WR_REG_WGS_BASE_LO +: 32]};
+  assign r_sbytes     = regs_q[8*WR_REG_WGS_BYTES +: 32];
 
   // ---------------------------------------------------------------- job control
   logic        start_req, starting, busy, init, run, stopped, done_q, all_done, eng_busy, out_empty;
@@ -179,17 +191,8 @@ module weight_reader
 
   wr_job_ctrl #(.AXI_ADDR_W(AXI_ADDR_W)) u_ctrl (
     .clk, .rst, .start_req,
-    .r_compressed (regs_q[8*WR_REG_CFG + WR_CFG_COMPRESSED_BIT]),
-    .r_elem   (reg32(regs_q, WR_REG_ELEM_BYTES)),
-    .r_groups (reg32(regs_q, WR_REG_GROUPS)),
-    .r_gbytes (reg32(regs_q, WR_REG_GROUP_BYTES)),
-    .r_lbytes (reg32(regs_q, WR_REG_LAST_GROUP_BYTES)),
-    .r_wbase  ({reg32(regs_q, WR_REG_WEIGHT_BASE_HI), reg32(regs_q, WR_REG_WEIGHT_BASE_LO)}),
-    .r_wbytes (reg32(regs_q, WR_REG_WEIGHT_BYTES)),
-    .r_mbase  ({reg32(regs_q, WR_REG_WMB_BASE_HI), reg32(regs_q, WR_REG_WMB_BASE_LO)}),
-    .r_mbytes (reg32(regs_q, WR_REG_WMB_BYTES)),
-    .r_gbase  ({reg32(regs_q, WR_REG_WGS_BASE_HI), reg32(regs_q, WR_REG_WGS_BASE_LO)}),
-    .r_sbytes (reg32(regs_q, WR_REG_WGS_BYTES)),
+    .r_compressed, .r_elem, .r_groups, .r_gbytes, .r_lbytes, .r_wbase, .r_wbytes, .r_mbase, .r_mbytes,
+    .r_gbase, .r_sbytes,
     .j_compressed, .j_elem, .j_groups, .j_gbytes, .j_lbytes, .j_wbase, .j_wbytes, .j_mbase, .j_gbase,
     .j_dense, .init, .run, .busy, .starting, .stopped,
     .bus_err, .bus_decerr, .bus_surface, .err_mismatch, .err_overrun,

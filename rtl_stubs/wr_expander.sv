@@ -131,7 +131,9 @@ module wr_expander #(
   assign o_bytes = 8'(nbytes);
   assign o_zeros = 8'(n - pc);
   assign o_comp  = 8'(k);
-  assign err_mismatch = can && bad;
+  // a bad beat is reported without waiting for its data or for room: with WGS too small the data it would
+  // need is never fetched (the weight reads stop at the WGS sum)
+  assign err_mismatch = run && have_grp && mask_ok && bad;
 
   // ---------------------------------------------------------------- group start (WGS entry, overrun check)
   logic need, load, ovr;
