@@ -11,7 +11,7 @@ from models.weight_desc import ERROR_RULES, WeightSurfaceDescriptor
 from tb import regmap
 
 #: the weight reader's register map (prefix WR of accel_pkg.sv)
-REGS = regmap.BLOCKS["WR"]
+REGS = regmap.WEIGHT_READER
 #: validator rule name (models.weight_desc.ERROR_RULES spelling) -> ERROR bit position
 RULE_BITS: dict[str, int] = {rule: REGS.ERR[rule.upper()] for rule in ERROR_RULES}
 VALIDATOR_MASK: int = REGS.error_mask(list(ERROR_RULES))

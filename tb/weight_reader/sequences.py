@@ -10,7 +10,7 @@ from typing import Optional
 import numpy as np
 from pyuvm import ConfigDB, uvm_sequence
 
-from models.weight_desc import ERROR_RULES, WeightSurfaceDescriptor
+from models.weight_desc import WeightSurfaceDescriptor
 from tb.cube_reader.items import Knobs
 from tb.cube_reader.sequences import random_knobs
 
@@ -86,7 +86,7 @@ class EdgeSeq(WeightSeqBase):
             await self.send_weights(family=str(self.rng.choice(list(FAMILIES))), mask=mask, small=True)
 
 
-#: one mutation per validator rule that breaks that rule alone (applied to a legal descriptor)
+#: mutations of a legal descriptor that break one validator rule each (``rule/128``: the 128-byte size multiple)
 def _mutations(d: WeightSurfaceDescriptor, addr_bits: int, rng: np.random.Generator) -> dict[str, dict]:
     e = d.elem_bytes
     top = 1 << addr_bits
@@ -96,13 +96,15 @@ def _mutations(d: WeightSurfaceDescriptor, addr_bits: int, rng: np.random.Genera
         "group_size": dict(last_group_bytes=d.group_bytes + e) if rng.random() < 0.5 else dict(group_bytes=0),
         "total_overflow": dict(groups=3, group_bytes=0xFFFFFFFE, last_group_bytes=2),
         "align_weight": dict(weight_base=d.weight_base ^ 128),
-        "size_weight": dict(weight_bytes=d.weight_bytes + 64),
+        "size_weight/128": dict(weight_bytes=d.weight_bytes + 64),
         "addr_overflow": dict(weight_base=top - 256, weight_bytes=max(d.weight_bytes, 512)),
     }
+    if not d.compressed:
+        m["size_weight"] = dict(weight_bytes=d.weight_bytes - 128) if d.weight_bytes >= 128 else {}
     if d.compressed:
         m.update({"align_wmb": dict(wmb_base=d.wmb_base ^ 64), "align_wgs": dict(wgs_base=d.wgs_base ^ 32),
-                  "size_wmb": dict(wmb_bytes=0 if rng.random() < 0.5 else d.wmb_bytes + 32),
-                  "size_wgs": dict(wgs_bytes=0)})
+                  "size_wmb": dict(wmb_bytes=0), "size_wmb/128": dict(wmb_bytes=d.wmb_bytes + 32),
+                  "size_wgs": dict(wgs_bytes=0), "size_wgs/128": dict(wgs_bytes=d.wgs_bytes + 4)})
     return m
 
 
@@ -111,14 +113,11 @@ class IllegalSeq(WeightSeqBase):
     rule."""
 
     async def body(self) -> None:
-        for rule in ERROR_RULES:
-            for comp in (False, True):
-                ws = self.draw(mask="dense" if not comp else "uniform_0.5", small=True)
-                muts = _mutations(ws.desc, self.addr_bits, self.rng)
-                if rule not in muts:
-                    continue
+        for comp in (False, True):
+            ws = self.draw(mask="dense" if not comp else "uniform_0.5", small=True)
+            for rule, fields in _mutations(ws.desc, self.addr_bits, self.rng).items():
                 item = self.new_item(Kind.ILLEGAL, None, Knobs())
-                item.desc = replace(ws.desc, **muts[rule])
+                item.desc = replace(ws.desc, **fields)
                 item.mutation = rule
                 await self.send(item)
             await self.send_weights(Knobs(), small=True)
