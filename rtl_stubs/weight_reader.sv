@@ -46,7 +46,7 @@
 //   wr_fifo        output queue (2 transfers) and every other queue
 //   wr_counters    GROUPS_DONE, DENSE_OUT, COMP_BYTES, ZEROS, CYCLES, BEATS, OUT_BEATS
 //
-// Output: m_axis_tdata carries AXI_DATA_W/8 dense bytes per transfer in the order of the model's
+// Output: m_axis_tdata carries OUT_DATA_W/8 (default AXI_DATA_W/8) dense bytes per transfer in the order of the model's
 // uncompressed pack (the mapped weight stream of any weight format), tkeep = low bytes (partial on the last
 // transfer of a group), tlast on the last transfer of every kernel group, tuser = the group index. Each
 // group starts a new transfer. Dense (CFG.COMPRESSED = 0) is the same data path with the mask taken as all
@@ -65,7 +65,9 @@ module weight_reader
   parameter int AXI_ADDR_W      = 40,      // 12 .. 64
   parameter int AXI_ID_W        = 4,
   parameter int MAX_OUTSTANDING = 32,      // bursts in flight of the read engine (1 .. 255)
-  parameter int DATA_DEPTH      = 32       // weight-data beat queue (beats queued + in flight)
+  parameter int DATA_DEPTH      = 32,      // weight-data beat queue (beats queued + in flight)
+  parameter int OUT_DATA_W      = AXI_DATA_W   // m_axis data width, 64 .. AXI_DATA_W (a narrower output than the
+                                               // bus leaves room for the WMB reads: see the README, throughput)
 ) (
   input  logic                        clk,
   input  logic                        rst,
@@ -107,8 +109,8 @@ module weight_reader
   input  logic                        m_axi_rvalid,
   output logic                        m_axi_rready,
 
-  output logic [AXI_DATA_W-1:0]       m_axis_tdata,
-  output logic [AXI_DATA_W/8-1:0]     m_axis_tkeep,
+  output logic [OUT_DATA_W-1:0]       m_axis_tdata,
+  output logic [OUT_DATA_W/8-1:0]     m_axis_tkeep,
   output logic                        m_axis_tlast,
   output logic [15:0]                 m_axis_tuser,
   output logic                        m_axis_tvalid,
@@ -268,15 +270,16 @@ module weight_reader
     .ent_valid, .ent, .ent_pop, .sum (wgs_sum), .all_in (wgs_all_in)
   );
 
-  localparam int OW = AXI_DATA_W + BW + 1 + 16 + 8;
+  localparam int NB = OUT_DATA_W / 8;
+  localparam int OW = OUT_DATA_W + NB + 1 + 16 + 8;
   logic                  push, o_last, out_full, q_pop;
-  logic [AXI_DATA_W-1:0] o_data;
-  logic [BW-1:0]         o_keep;
+  logic [OUT_DATA_W-1:0] o_data;
+  logic [NB-1:0]         o_keep;
   logic [15:0]           o_user, grp;
   logic [7:0]            o_bytes, o_zeros, o_comp, q_bytes;
   logic [1:0]            q_count;
 
-  wr_expander #(.AXI_DATA_W(AXI_DATA_W)) u_exp (
+  wr_expander #(.AXI_DATA_W(AXI_DATA_W), .OUT_DATA_W(OUT_DATA_W)) u_exp (
     .clk, .rst, .init, .run, .compressed (j_compressed), .e2 (job_e2), .groups (j_groups[15:0]),
     .group_elems, .last_elems, .weight_bytes (j_wbytes),
     .wmb_valid, .wmb_beat, .wmb_pop, .dat_valid, .dat_beat, .dat_pop, .ent_valid, .ent, .ent_pop,

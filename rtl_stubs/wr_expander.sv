@@ -3,8 +3,9 @@
 // Streams in: WMB beats and weight-data beats from wr_fetch ({hi lane, lo lane, data}: only lanes lo..hi
 // belong to the stream), WGS entries from wr_wgs_unpack. Out: dense beats for the output queue.
 //
-// Windows: the mask window holds up to AXI_DATA_W + BW bits of the WMB bit stream (bit n of the stream is bit
-// n mod 8 of WMB byte n div 8: LSB first, clarifications section 7), the data window up to 2*BW bytes of the
+// Widths: BW bytes per bus beat (AXI_DATA_W), NB bytes per output transfer (OUT_DATA_W, default the bus width).
+// Windows: the mask window holds up to AXI_DATA_W + NB bits of the WMB bit stream (bit n of the stream is bit
+// n mod 8 of WMB byte n div 8: LSB first, clarifications section 7), the data window up to BW + NB bytes of the
 // compressed (or dense) byte stream. Each cycle a beat's bits/bytes are consumed and, when there is room, the
 // head queue beat's lanes are appended behind what is left, so the windows never starve a full beat.
 //
@@ -22,7 +23,9 @@
 `timescale 1ns/1ps
 module wr_expander #(
   parameter int AXI_DATA_W = 256,
+  parameter int OUT_DATA_W = AXI_DATA_W,
   localparam int BW        = AXI_DATA_W / 8,
+  localparam int NB        = OUT_DATA_W / 8,
   localparam int LB        = $clog2(BW),
   localparam int QW        = AXI_DATA_W + 2 * LB
 ) (
@@ -49,8 +52,8 @@ module wr_expander #(
 
   input  logic                  out_room,
   output logic                  push,
-  output logic [AXI_DATA_W-1:0] o_data,
-  output logic [BW-1:0]         o_keep,
+  output logic [OUT_DATA_W-1:0] o_data,
+  output logic [NB-1:0]         o_keep,
   output logic                  o_last,
   output logic [15:0]           o_user,
 
@@ -63,8 +66,8 @@ module wr_expander #(
   output logic [7:0]            o_comp         // weight-surface bytes it took
 );
 
-  localparam int MW = AXI_DATA_W + BW;          // mask window, bits
-  localparam int DW = 2 * BW;                   // data window, bytes
+  localparam int MW = AXI_DATA_W + NB;          // mask window, bits
+  localparam int DW = BW + NB;                  // data window, bytes
   localparam int CW = 16;
 
   // ---------------------------------------------------------------- group state
@@ -78,17 +81,17 @@ module wr_expander #(
   // ---------------------------------------------------------------- this cycle's beat
   logic [CW-1:0] ne, n, pc, k;
   logic          last_beat, last_grp, mask_ok, data_ok, can, bad, fire;
-  logic [BW-1:0] m;
-  logic [AXI_DATA_W-1:0] exp1, exp2;
+  logic [NB-1:0] m;
+  logic [OUT_DATA_W-1:0] exp1, exp2;
 
   always_comb begin
-    ne        = e2 ? CW'(BW / 2) : CW'(BW);
+    ne        = e2 ? CW'(NB / 2) : CW'(NB);
     n         = (grp_left < 32'(ne)) ? CW'(grp_left) : ne;
     last_beat = (grp_left <= 32'(ne));
     last_grp  = (grp == groups - 16'd1);
     m  = '0;
     pc = '0;
-    for (int i = 0; i < BW; i++) begin
+    for (int i = 0; i < NB; i++) begin
       if (CW'(i) < n) m[i] = compressed ? mwin[i] : 1'b1;
       pc = pc + CW'(m[i]);
     end
@@ -105,7 +108,7 @@ module wr_expander #(
   always_comb begin
     exp1 = '0;
     idx  = 0;
-    for (int i = 0; i < BW; i++) begin
+    for (int i = 0; i < NB; i++) begin
       if (m[i]) begin
         exp1[8*i +: 8] = dwin[8*idx +: 8];
         idx = idx + 1;
@@ -113,7 +116,7 @@ module wr_expander #(
     end
     exp2 = '0;
     idx  = 0;
-    for (int i = 0; i < BW / 2; i++) begin
+    for (int i = 0; i < NB / 2; i++) begin
       if (m[i]) begin
         exp2[16*i +: 16] = dwin[16*idx +: 16];
         idx = idx + 1;
@@ -125,7 +128,7 @@ module wr_expander #(
   assign nbytes  = e2 ? n << 1 : n;
   assign push    = fire;
   assign o_data  = e2 ? exp2 : exp1;
-  assign o_keep  = (nbytes >= CW'(BW)) ? '1 : BW'((BW'(1) << nbytes) - BW'(1));
+  assign o_keep  = (nbytes >= CW'(NB)) ? '1 : NB'((NB'(1) << nbytes) - NB'(1));
   assign o_last  = (grp_left <= 32'(ne));
   assign o_user  = grp;
   assign o_bytes = 8'(nbytes);

@@ -44,6 +44,7 @@ class WeightReaderTB(ReaderTB):
 
     def __init__(self, dut, rng: Optional[np.random.Generator] = None) -> None:
         super().__init__(dut, registers.REGS, rng)
+        self.out_bytes = len(dut.m_axis_tkeep)     # bytes per output transfer (OUT_DATA_W / 8)
 
     def regions(self, item: WeightItem) -> list[Region]:
         return weight_regions(item, self.bus_bytes)

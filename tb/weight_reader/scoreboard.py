@@ -1,7 +1,7 @@
 """Weight-reader scoreboard: every job against the models.
 
 Expected values come from the models only: the dense stream is the mapped uncompressed stream of the weight set
-(``models.pack`` of its format, :mod:`tb.weight_reader.weights`), cut into transfers of the bus width per kernel
+(``models.pack`` of its format, :mod:`tb.weight_reader.weights`), cut into transfers of the output width per kernel
 group (``info()["group_elements"]``: every group starts a transfer, tlast on its last one, tuser = the group); the
 validator's bits are ``WeightSurfaceDescriptor.errors(AXI_ADDR_W)``; for a corrupted job the failing group is
 found from the model's WMB bits and WGS entries (:func:`runtime_error`); counters are sums over the model's
@@ -86,14 +86,14 @@ def runtime_error(item: WeightItem) -> tuple[int, int]:
     return 0, d.groups
 
 
-def expected_for(item: WeightItem, addr_bits: int, bus_bytes: int) -> Expected:
-    """What a correct reader does with ``item`` (models only)."""
+def expected_for(item: WeightItem, addr_bits: int, out_bytes: int) -> Expected:
+    """What a correct reader does with ``item`` (models only); ``out_bytes`` per output transfer."""
     d = item.desc
     z = np.zeros(0, np.int64)
     if item.kind is Kind.ILLEGAL:
         return Expected(np.zeros(0, np.uint8), z, z, z, z.astype(bool), error_word(d.errors(addr_bits)), 0, 0, True)
     ws = item.ws
-    group, start, length, last = transfers([g * ws.elem_bytes for g in ws.group_elems], bus_bytes)
+    group, start, length, last = transfers([g * ws.elem_bytes for g in ws.group_elems], out_bytes)
     exp = Expected(ws.dense, group, start, length, last, 0, 0, group.size, True)
     if item.kind is Kind.CORRUPT:
         bit, g = runtime_error(item)
@@ -120,7 +120,7 @@ class WeightScoreboard(JobScoreboard):
     def build_phase(self) -> None:
         super().build_phase()
         self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
-        self.bus_bytes: int = ConfigDB().get(self, "", "BUS_BYTES")
+        self.out_bytes: int = ConfigDB().get(self, "", "OUT_BYTES")
         self.bytes_checked = 0
         self.corrupt: Optional[Callable[[WeightItem, Expected], None]] = None
 
@@ -129,7 +129,7 @@ class WeightScoreboard(JobScoreboard):
                          len(seen["r"]), item.inflight_at_done, item.irq_after)
 
     def problems(self, item: WeightItem) -> list[str]:
-        exp = expected_for(item, self.addr_bits, self.bus_bytes)
+        exp = expected_for(item, self.addr_bits, self.out_bytes)
         if self.corrupt is not None:
             exp = exp.copy()
             self.corrupt(item, exp)
