@@ -210,7 +210,7 @@ MUTANTS: tuple[Mutant, ...] = (
        "assign ovr      = 1'b0;"),
     _m("wr_val_wmb_size_lower_bound_skipped", "skipped validator rule: size",
        "ERR_SIZE_WMB only for sizes that are not 128-byte multiples: a WMB too small for the elements is accepted",
-       WVAL, "|| (counts_ok && {29'd0, wmb_bytes, 3'd0} < dense_elems));", "));"),
+       WVAL, "|| (counts_ok && {29'd0, wmb_bytes, 3'd0} < dense_elems));", ");"),
 )
 
 

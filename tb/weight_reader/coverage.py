@@ -2,7 +2,8 @@
 
 Cover points (under ``weight_reader.``): job kind, weight format family, precision, format x precision, format x
 precision x density bin, sparsity pattern, density bin, kernel count against the kernel group (group-size edge),
-channels against the 64-element C' block, post-extension of image weights, dense or compressed, every ERROR bit
+channels against the 64-element C' block, post-extension of image weights, dense or compressed, a kernel group
+starting inside a WMB byte (raw streams of the synthetic family), every ERROR bit
 alone (validator rules, run-time checks, bus errors), the corruptions, bus errors by surface and response, reset
 during a job, and the timing knobs. XML: ``fcov_weight_reader.xml`` in the run directory.
 """
@@ -20,7 +21,7 @@ from models.weight_desc import ERROR_RULES
 
 from .items import CORRUPTIONS, Kind, WeightItem
 from .registers import REGS
-from .weights import FAMILIES, MASKS, PRECISIONS
+from .weights import FAMILIES, MASKS, PRECISIONS, SYNTHETIC
 
 XML_NAME = "fcov_weight_reader.xml"
 P = "weight_reader"
@@ -75,6 +76,7 @@ def _build():
         CoverPoint(f"{P}.channels_vs_block", xf=lambda s: s.channel_edge, bins=CHANNEL_EDGES),
         CoverPoint(f"{P}.post_extension", xf=lambda s: s.post_extension, bins=[1, 2, 4]),
         CoverPoint(f"{P}.compressed", xf=lambda s: s.compressed, bins=[False, True]),
+        CoverPoint(f"{P}.group_start_in_wmb", xf=lambda s: s.group_start, bins=["byte_aligned", "mid_byte"]),
         CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=ERROR_BITS),
         CoverPoint(f"{P}.corruption", xf=lambda s: s.corruption, bins=list(CORRUPTIONS)),
         CoverPoint(f"{P}.bus_error", xf=lambda s: s.bus_error,
@@ -103,8 +105,12 @@ def sample_item(item: WeightItem) -> None:
     s = SimpleNamespace(kind=item.kind.value, errors=errors, backpressure=item.knobs.backpressure,
                         r_gap=item.knobs.r_gap, ar_stall=item.knobs.ar_stall, family=None, precision=None, fp=None,
                         fpd=None, mask=None, density=None, group_edge=None, channel_edge=None, post_extension=None,
-                        compressed=None, corruption=None, bus_error=None, reset=None)
-    if legal:
+                        compressed=None, corruption=None, bus_error=None, reset=None, group_start=None)
+    if legal and ws.compressed and len(ws.group_elems) > 1:
+        s.group_start = "mid_byte" if ws.group_elems[0] % 8 else "byte_aligned"
+    if legal and ws.family == SYNTHETIC:
+        s.precision, s.mask, s.compressed = ws.dtype, ws.mask, ws.compressed
+    elif legal:
         k, c = ws.shape[0], ws.shape[1]
         s.family, s.precision, s.mask, s.compressed = ws.family, ws.dtype, ws.mask, ws.compressed
         s.fp = f"{ws.family}/{ws.dtype}"

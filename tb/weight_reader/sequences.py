@@ -16,7 +16,7 @@ from tb.cube_reader.sequences import random_knobs
 
 from .env import needed_bytes
 from .items import CORRUPTIONS, Kind, WeightItem, truncated, word_in
-from .weights import FAMILIES, MASKS, PRECISIONS, WeightSet, draw
+from .weights import FAMILIES, MASKS, PRECISIONS, WeightSet, draw, draw_synthetic
 
 
 def cfg(name: str):
@@ -75,9 +75,14 @@ class WeightSeq(WeightSeqBase):
 
 
 class EdgeSeq(WeightSeqBase):
-    """Kernel counts 1, 15, 16, 17, 31, 32, 33 and many groups, channels around 64, every pattern once."""
+    """Kernel counts 1, 15, 16, 17, 31, 32, 33 and many groups, channels around 64, every pattern once; raw streams
+    whose groups start inside a WMB byte and inside a transfer (every precision and pattern)."""
 
     async def body(self) -> None:
+        for dtype in PRECISIONS:
+            for mask in MASKS:
+                item = self.new_item(Kind.WEIGHTS, draw_synthetic(self.rng, dtype, mask, self.addr_bits), Knobs())
+                await self.send(item)
         for k in (1, 15, 16, 17, 31, 32, 33, 97):
             for dtype in PRECISIONS:
                 await self.send_weights(Knobs(), family="dc", dtype=dtype, kernels=k,

@@ -95,6 +95,8 @@ class WeightSet:
         ends = np.cumsum(self.group_elems)
         g = int(np.searchsorted(ends, el, side="right"))
         where = f"group {g}"
+        if self.fmt == SYNTHETIC:
+            return f"{where}, element {el - (int(ends[g - 1]) if g else 0)} of the group"
         if self.fmt == "nvdla.weight.winograd":
             return where + " (Winograd: transformed-domain element)"
         probe = np.zeros(round_up(int(ends[-1]) * e, 128), np.uint8)
@@ -116,6 +118,32 @@ class WeightSet:
         if self.fmt == "nvdla.weight.deconv":
             return list(models.info(self.fmt, self.shape, self.dtype, **self.opts)["set_order"])
         return ["weight"]
+
+
+#: the family of raw element streams with arbitrary kernel-group sizes (no weight format)
+SYNTHETIC = "synthetic"
+
+
+def draw_synthetic(rng: np.random.Generator, dtype: str, mask: str, addr_bits: int,
+                   compressed: Optional[bool] = None) -> WeightSet:
+    """A raw element stream with kernel groups of any size (not a multiple of 8 or of a transfer: groups start in
+    the middle of a WMB byte and of a transfer), compressed by the model (``sparse.compress`` through the formats'
+    surface builder). The weight formats always make groups of 16 or 32 kernels, so only this family puts a
+    group boundary inside a WMB byte."""
+    e = G.ELEM_BYTES[dtype]
+    g_elems = int(rng.integers(1, 300))
+    groups = int(rng.integers(1, 9))
+    last = int(rng.integers(1, g_elems + 1))
+    sizes = [g_elems] * (groups - 1) + [last]
+    n = sum(sizes)
+    elems = _values(rng, dtype, (n,)).view(np.uint8 if e == 1 else "<u2").copy()
+    elems = apply_mask(rng, elems, mask, dtype, sizes, e)
+    comp = (mask != "dense") if compressed is None else compressed
+    surfaces, _ = G.build_surfaces(elems, sizes, comp)
+    image = place(rng, MemoryImage(surfaces), addr_bits)
+    desc = WeightSurfaceDescriptor.from_image(image, e, sizes)
+    return WeightSet(SYNTHETIC, SYNTHETIC, dtype, (groups, g_elems, last, 1), {}, "", mask, desc, image,
+                     elems.view(np.uint8).copy(), sizes, elems != 0)
 
 
 def _values(rng: np.random.Generator, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
