@@ -114,6 +114,20 @@ def decode_user(user: int) -> int:
     return user & 0xFFFF
 
 
+def surface_address(item: WeightItem, b: int) -> str:
+    """Where dense byte ``b`` comes from in memory: its weight-surface byte (dense: the same offset; compressed: after
+    the kept elements before it, when its element is kept) and, compressed, its WMB bit."""
+    d, ws = item.desc, item.ws
+    if not d.compressed:
+        return f", weight surface 0x{d.weight_base + b:x}"
+    e = d.elem_bytes
+    el = b // e
+    wmb = f", WMB bit {el % 8} of 0x{d.wmb_base + el // 8:x}"
+    if el < ws.kept.size and ws.kept[el]:
+        return f", compressed byte 0x{d.weight_base + int(ws.kept[:el].sum()) * e + b % e:x}{wmb}"
+    return f", a zero element{wmb}"
+
+
 class WeightScoreboard(JobScoreboard):
     """Checks each finished weight job against the models."""
 
@@ -224,7 +238,7 @@ class WeightScoreboard(JobScoreboard):
                 b = lo + j
                 ws = item.ws
                 where = ws.coordinates(b) if ws is not None else ""
-                surf = f", weight surface 0x{item.desc.weight_base + b:x}" if not item.desc.compressed else ""
+                surf = surface_address(item, b)
                 out.insert(0, f"transfer #{i} of {exp.max_beats} differs first at dense byte {b} (0x{b:x}{surf}): "
                               f"{where}; expected 0x{exp.dense[b]:02x}, actual 0x{got[j]:02x} ({diff.size} bytes "
                               f"differ) [{ws.label() if ws else ''}]")

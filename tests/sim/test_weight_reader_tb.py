@@ -108,3 +108,17 @@ def test_descriptor_values_split_bases_and_set_the_format_bit():
     assert v["WEIGHT_BASE_LO"] | v["WEIGHT_BASE_HI"] << 32 == ws.desc.weight_base
     assert set(v) == set(R.DESC_REGS)
     assert R.RULE_BITS["addr_overflow"] == 10 and R.VALIDATOR_MASK == 0x7FF
+
+
+def test_mismatch_address_points_at_the_compressed_byte_and_the_wmb_bit():
+    from tb.weight_reader.scoreboard import surface_address
+    rng = np.random.default_rng(6)
+    ws = W.draw(rng, "dc", "int16", "uniform_0.5", 40, kernels=16, channels=64)
+    it = _item(ws, Kind.WEIGHTS)
+    el = int(np.flatnonzero(ws.kept)[3])             # the 4th kept element
+    text = surface_address(it, 2 * el + 1)
+    d = ws.desc
+    assert f"compressed byte 0x{d.weight_base + 3 * 2 + 1:x}" in text
+    assert f"WMB bit {el % 8} of 0x{d.wmb_base + el // 8:x}" in text
+    zero = int(np.flatnonzero(~ws.kept)[0])
+    assert "a zero element" in surface_address(it, 2 * zero)
