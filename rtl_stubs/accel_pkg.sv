@@ -9,7 +9,7 @@
 // file and the README tables against it.
 //
 // Naming: names without a block prefix are the common register pattern; block names carry the block's
-// prefix (CR_ = cube reader). A block <P> defines <P>_ID, <P>_REG_* (its own registers), <P>_WMASK_<REG>
+// prefix (CR_ = cube reader, WR_ = weight reader). A block <P> defines <P>_ID, <P>_REG_* (its own registers), <P>_WMASK_<REG>
 // (the writable bits of each RW register; a register without a mask is read-only), <P>_<REG>_* fields
 // (_BIT, _LSB/_W, _MASK) and <P>_ERR_* error bits.
 //
@@ -121,6 +121,78 @@ package accel_pkg;
     logic [31:0] stride_c;
     logic [31:0] stride_n;
   } cube_desc_t;
+
+  // ================================================================ WR_: weight reader (weight_reader.sv)
+  localparam logic [31:0] WR_ID = 32'h3E16_0001;
+
+  // ---- registers of the block (the common ones above complete the map)
+  localparam int WR_REG_CFG              = 'h0C;
+  localparam int WR_REG_ELEM_BYTES       = 'h18;
+  localparam int WR_REG_GROUPS           = 'h1C;
+  localparam int WR_REG_GROUP_BYTES      = 'h20;
+  localparam int WR_REG_LAST_GROUP_BYTES = 'h24;
+  localparam int WR_REG_TOTAL_BYTES      = 'h28;
+  localparam int WR_REG_WEIGHT_BASE_LO   = 'h2C;
+  localparam int WR_REG_WEIGHT_BASE_HI   = 'h30;
+  localparam int WR_REG_WEIGHT_BYTES     = 'h34;
+  localparam int WR_REG_WMB_BASE_LO      = 'h38;
+  localparam int WR_REG_WMB_BASE_HI      = 'h3C;
+  localparam int WR_REG_WMB_BYTES        = 'h40;
+  localparam int WR_REG_WGS_BASE_LO      = 'h44;
+  localparam int WR_REG_WGS_BASE_HI      = 'h48;
+  localparam int WR_REG_WGS_BYTES        = 'h4C;
+  localparam int WR_REG_GROUPS_DONE      = 'h50;
+  localparam int WR_REG_DENSE_OUT        = 'h54;
+  localparam int WR_REG_COMP_BYTES       = 'h58;
+  localparam int WR_REG_ZEROS            = 'h5C;
+  localparam int WR_REG_CYCLES           = 'h60;
+  localparam int WR_REG_BEATS            = 'h64;
+  localparam int WR_REG_OUT_BEATS        = 'h68;
+  localparam int WR_REG_FAULT            = 'h6C;
+
+  // ---- CFG fields
+  localparam int WR_CFG_COMPRESSED_BIT = 0;     // WEIGHT_FORMAT: 0 dense, 1 sparse-compressed
+  // ---- FAULT fields: the surface of the first bus error (0 none, 1 weight, 2 WMB, 3 WGS)
+  localparam int WR_FAULT_SURFACE_LSB = 0;
+  localparam int WR_FAULT_SURFACE_W   = 2;
+  localparam int WR_SURFACE_WEIGHT    = 1;
+  localparam int WR_SURFACE_WMB       = 2;
+  localparam int WR_SURFACE_WGS       = 3;
+
+  // ---- writable bits of the RW registers
+  localparam logic [31:0] WR_WMASK_CFG              = 32'd1 << WR_CFG_COMPRESSED_BIT;
+  localparam logic [31:0] WR_WMASK_ELEM_BYTES       = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_GROUPS           = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_GROUP_BYTES      = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_LAST_GROUP_BYTES = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_WEIGHT_BASE_LO   = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_WEIGHT_BASE_HI   = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_WEIGHT_BYTES     = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_WMB_BASE_LO      = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_WMB_BASE_HI      = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_WMB_BYTES        = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_WGS_BASE_LO      = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_WGS_BASE_HI      = 32'hFFFF_FFFF;
+  localparam logic [31:0] WR_WMASK_WGS_BYTES        = 32'hFFFF_FFFF;
+
+  // ---- error bits: validator rules in the order of models/weight_desc.py ERROR_RULES, then run-time checks
+  localparam int WR_ERR_ELEM_SIZE      = 0;
+  localparam int WR_ERR_GROUPS         = 1;
+  localparam int WR_ERR_GROUP_SIZE     = 2;
+  localparam int WR_ERR_TOTAL_OVERFLOW = 3;
+  localparam int WR_ERR_ALIGN_WEIGHT   = 4;
+  localparam int WR_ERR_ALIGN_WMB      = 5;
+  localparam int WR_ERR_ALIGN_WGS      = 6;
+  localparam int WR_ERR_SIZE_WEIGHT    = 7;
+  localparam int WR_ERR_SIZE_WMB       = 8;
+  localparam int WR_ERR_SIZE_WGS       = 9;
+  localparam int WR_ERR_ADDR_OVERFLOW  = 10;
+  localparam int WR_ERR_WGS_MISMATCH   = 11;   // WGS[g] != popcount(WMB bits of group g) x element bytes
+  localparam int WR_ERR_WEIGHT_OVERRUN = 12;   // the WGS sum runs past WEIGHT_BYTES (compressed surface)
+  localparam int WR_ERR_BUS_SLVERR     = 16;
+  localparam int WR_ERR_BUS_DECERR     = 17;
+
+  localparam int WR_MAX_GROUPS = 65535;
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

@@ -9,3 +9,11 @@ cr_run_walker.sv
 cr_counters.sv
 cr_job_ctrl.sv
 cube_reader.sv
+wr_validator.sv
+wr_fifo.sv
+wr_fetch.sv
+wr_wgs_unpack.sv
+wr_expander.sv
+wr_counters.sv
+wr_job_ctrl.sv
+weight_reader.sv

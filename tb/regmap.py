@@ -236,3 +236,6 @@ BLOCKS: dict[str, BlockMap] = {k[:-3]: BlockMap.from_params(k[:-3], PARAMS) for 
 
 #: the cube reader (cube_reader.sv), prefix CR
 CUBE_READER: BlockMap = BLOCKS["CR"]
+
+#: the weight reader (weight_reader.sv), prefix WR
+WEIGHT_READER: BlockMap = BLOCKS["WR"]

@@ -1,0 +1,155 @@
+"""Functional coverage of the weight reader (cocotb-coverage), sampled on every checked job.
+
+Cover points (under ``weight_reader.``): job kind, weight format family, precision, format x precision, format x
+precision x density bin, sparsity pattern, density bin, kernel count against the kernel group (group-size edge),
+channels against the 64-element C' block, post-extension of image weights, dense or compressed, a kernel group
+starting inside a WMB byte (raw streams of the synthetic family), every ERROR bit
+alone (validator rules, run-time checks, bus errors), the corruptions, bus errors by surface and response, reset
+during a job, and the timing knobs. XML: ``fcov_weight_reader.xml`` in the run directory.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Optional
+
+from cocotb_coverage.coverage import CoverPoint, coverage_db, coverage_section
+from pyuvm import uvm_subscriber
+
+from models.nvdla.weights.groups import KERNELS_PER_GROUP
+from models.weight_desc import ERROR_RULES
+
+from .items import CORRUPTIONS, Kind, WeightItem
+from .registers import REGS
+from .weights import FAMILIES, MASKS, PRECISIONS, SYNTHETIC
+
+XML_NAME = "fcov_weight_reader.xml"
+P = "weight_reader"
+STALLS = ["none", "every4", "random", "bursty"]
+DENSITY = ["zero", "sparse", "half", "dense", "full"]
+GROUP_EDGES = ["one_kernel", "partial_group", "exact_group", "group_plus_one", "groups_exact", "groups_partial"]
+CHANNEL_EDGES = ["below_64", "exactly_64", "65_to_127", "exactly_128", "above_128"]
+ERROR_BITS = list(ERROR_RULES) + ["wgs_mismatch", "weight_overrun", "bus_slverr", "bus_decerr"]
+
+
+def density_bin(d: float) -> str:
+    if d == 0.0:
+        return "zero"
+    if d == 1.0:
+        return "full"
+    return "sparse" if d <= 0.1 else "half" if d < 0.9 else "dense"
+
+
+def group_edge(k: int, kpg: int) -> str:
+    if k == 1:
+        return "one_kernel"
+    if k < kpg:
+        return "partial_group"
+    if k == kpg:
+        return "exact_group"
+    if k == kpg + 1:
+        return "group_plus_one"
+    return "groups_exact" if k % kpg == 0 else "groups_partial"
+
+
+def channel_edge(c: int) -> str:
+    return ("below_64" if c < 64 else "exactly_64" if c == 64 else "65_to_127" if c < 128 else
+            "exactly_128" if c == 128 else "above_128")
+
+
+_sample = None
+
+
+def _build():
+    fams = list(FAMILIES)
+    fp = [f"{f}/{p}" for f in fams for p in PRECISIONS]
+    items = [
+        CoverPoint(f"{P}.kind", xf=lambda s: s.kind, bins=[k.value for k in Kind]),
+        CoverPoint(f"{P}.family", xf=lambda s: s.family, bins=fams),
+        CoverPoint(f"{P}.precision", xf=lambda s: s.precision, bins=list(PRECISIONS)),
+        CoverPoint(f"{P}.family_x_precision", xf=lambda s: s.fp, bins=fp),
+        CoverPoint(f"{P}.family_x_precision_x_density", xf=lambda s: s.fpd,
+                   bins=[f"{x}/{d}" for x in fp for d in DENSITY]),
+        CoverPoint(f"{P}.mask", xf=lambda s: s.mask, bins=list(MASKS)),
+        CoverPoint(f"{P}.density", xf=lambda s: s.density, bins=DENSITY),
+        CoverPoint(f"{P}.group_edge", xf=lambda s: s.group_edge, bins=GROUP_EDGES),
+        CoverPoint(f"{P}.channels_vs_block", xf=lambda s: s.channel_edge, bins=CHANNEL_EDGES),
+        CoverPoint(f"{P}.post_extension", xf=lambda s: s.post_extension, bins=[1, 2, 4]),
+        CoverPoint(f"{P}.compressed", xf=lambda s: s.compressed, bins=[False, True]),
+        CoverPoint(f"{P}.group_start_in_wmb", xf=lambda s: s.group_start, bins=["byte_aligned", "mid_byte"]),
+        CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=ERROR_BITS),
+        CoverPoint(f"{P}.corruption", xf=lambda s: s.corruption, bins=list(CORRUPTIONS)),
+        CoverPoint(f"{P}.bus_error", xf=lambda s: s.bus_error,
+                   bins=[(r, w) for r in ("SLVERR", "DECERR") for w in ("weight", "wmb", "wgs")]),
+        CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_transfer", "mid_stream"]),
+        CoverPoint(f"{P}.tready", xf=lambda s: s.backpressure, bins=STALLS),
+        CoverPoint(f"{P}.rvalid_gaps", xf=lambda s: s.r_gap, bins=STALLS),
+        CoverPoint(f"{P}.arready_stalls", xf=lambda s: s.ar_stall, bins=STALLS),
+    ]
+
+    @coverage_section(*items)
+    def sample(s):
+        pass
+
+    return sample
+
+
+def sample_item(item: WeightItem) -> None:
+    """Sample one checked job."""
+    global _sample
+    if _sample is None:
+        _sample = _build()
+    ws, res = item.ws, item.result
+    legal = ws is not None and item.kind is not Kind.ILLEGAL
+    errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
+    s = SimpleNamespace(kind=item.kind.value, errors=errors, backpressure=item.knobs.backpressure,
+                        r_gap=item.knobs.r_gap, ar_stall=item.knobs.ar_stall, family=None, precision=None, fp=None,
+                        fpd=None, mask=None, density=None, group_edge=None, channel_edge=None, post_extension=None,
+                        compressed=None, corruption=None, bus_error=None, reset=None, group_start=None)
+    if legal and ws.compressed and len(ws.group_elems) > 1:
+        s.group_start = "mid_byte" if ws.group_elems[0] % 8 else "byte_aligned"
+    if legal and ws.family == SYNTHETIC:
+        s.precision, s.mask, s.compressed = ws.dtype, ws.mask, ws.compressed
+    elif legal:
+        k, c = ws.shape[0], ws.shape[1]
+        s.family, s.precision, s.mask, s.compressed = ws.family, ws.dtype, ws.mask, ws.compressed
+        s.fp = f"{ws.family}/{ws.dtype}"
+        s.density = density_bin(ws.density())
+        s.fpd = f"{s.fp}/{s.density}"
+        s.group_edge = group_edge(k, KERNELS_PER_GROUP[ws.dtype])
+        s.channel_edge = channel_edge(c) if ws.family in ("dc", "deconv", "winograd") else None
+        s.post_extension = ws.opts.get("post_extension") if ws.family.startswith("image") else None
+    if item.kind is Kind.CORRUPT:
+        s.corruption = item.mutation
+    if item.kind is Kind.BUS_ERROR and item.faults:
+        s.bus_error = (item.faults[0][2], item.fault_surface)
+    if item.kind is Kind.RESET and res is not None:
+        s.reset = "mid_stream" if res.beats else "before_first_transfer"
+    _sample(s)
+
+
+def export(directory: Optional[Path] = None) -> Path:
+    path = (directory or Path.cwd()) / XML_NAME
+    coverage_db.export_to_xml(filename=str(path))
+    return path
+
+
+def summary() -> list[tuple[str, float, int, int]]:
+    out = []
+    for name, item in sorted(coverage_db.items()):
+        if name.startswith(P + ".") and name.count(".") == 1:
+            out.append((name, float(item.cover_percentage), int(item.coverage), int(item.size)))
+    return out
+
+
+class WeightCoverage(uvm_subscriber):
+    """Samples each checked job; writes the XML in the extract phase (also when a check fails)."""
+
+    def write(self, item: WeightItem) -> None:
+        sample_item(item)
+
+    def extract_phase(self) -> None:
+        path = export()
+        for name, pct, cov, size in summary():
+            self.logger.info("coverage %-40s %6.1f%% (%d/%d)", name, pct, cov, size)
+        self.logger.info("functional coverage written to %s", path)

@@ -1,0 +1,301 @@
+"""pyuvm tests of the weight reader (cocotb test module ``tb.weight_reader.tests``).
+
+Every test seeds a numpy Generator from ``cocotb.RANDOM_SEED`` (logged), so ``make sim SIM=<sim> TESTCASE=<test>
+SEED=<run seed>`` reproduces it; every mismatch report prints the command. ``COUNT`` (environment) sets the random
+weight sets per weight format family and precision (default 2; ``make sim`` uses 100).
+
+Tests: RegisterTest, RandomWeightsTest (every family x precision x sparsity pattern), EdgeTest (kernel and channel
+counts around the group and block sizes), IllegalDescriptorTest, CorruptionTest (flipped WMB bit, WGS off by one
+element, truncated compressed surface), BusErrorTest (SLVERR/DECERR on each surface), ResetMidJobTest,
+StallStressTest, ScoreboardSelfTest and CorruptModelIsCaught (the scoreboard is able to fail).
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import cocotb
+import numpy as np
+import pyuvm
+from cocotb.triggers import ClockCycles
+from cocotbext.axi import AxiResp
+from pyuvm import ConfigDB, uvm_test
+
+from tb.cube_reader.items import Knobs
+from tb.cube_reader.scoreboard import regression_seed
+
+from .env import WeightReaderEnv, WeightReaderTB
+from .registers import BUS_DECERR, DESC_REGS, REGS
+from .scoreboard import Expected
+from .sequences import (BusErrorSeq, CorruptSeq, EdgeSeq, IllegalSeq, ResetSeq, StallSeq, WeightSeq, WeightSeqBase)
+
+TIMEOUT_MS = 4000
+warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
+
+
+def count_from_env() -> int:
+    return max(1, int(os.getenv("COUNT", "").strip() or 2))
+
+
+class WeightTestBase(uvm_test):
+    """Seeds the RNG, builds the TB and the env, resets, runs :meth:`body`."""
+
+    def build_phase(self) -> None:
+        seed = cocotb.RANDOM_SEED
+        self.rng = np.random.default_rng(seed)
+        self.count = count_from_env()
+        tb = WeightReaderTB(cocotb.top, np.random.default_rng([seed, 1]))
+        db = ConfigDB()
+        for key, value in (("RNG", self.rng), ("TB", tb), ("ADDR_BITS", tb.addr_bits), ("BUS_BYTES", tb.bus_bytes),
+                           ("OUT_BYTES", tb.out_bytes), ("COUNT", self.count), ("TEST_NAME", type(self).__name__),
+                           ("TEST_FULLNAME", f"{__name__}.{type(self).__name__}")):
+            db.set(None, "*", key, value)
+        self.tb = tb
+        self.env = WeightReaderEnv("env", self)
+        self.logger.info("%s: run seed %d, test seed %d, COUNT=%d, AXI_DATA_W=%d, OUT_DATA_W=%d, AXI_ADDR_W=%d",
+                         type(self).__name__, regression_seed(), seed, self.count, tb.bus_bytes * 8, tb.out_bytes * 8,
+                         tb.addr_bits)
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        await self.tb.reset()
+        await self.body()
+        self.tb.reads.close()
+        await ClockCycles(cocotb.top.clk, 10)
+        await self.tb.flush()
+        self.drop_objection()
+
+    async def body(self) -> None:
+        raise NotImplementedError
+
+    async def run_seq(self, seq) -> None:
+        await seq.start(self.env.seqr)
+
+
+class _One(WeightSeqBase):
+    async def body(self) -> None:
+        await self.send_weights(Knobs(), small=True)
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class RegisterTest(WeightTestBase):
+    """ID and PARAMS match the build; every RW register holds what was written (CFG keeps its one bit); RO
+    registers ignore writes; an unmapped offset answers SLVERR; a job still works afterwards."""
+
+    async def body(self) -> None:
+        csr, tb = self.tb.csr, self.tb
+        errors = []
+        if await csr.read("ID") != REGS.ID:
+            errors.append("ID")
+        params = await csr.read("PARAMS")
+        if params & 0xFFFF != tb.bus_bytes * 8 or params >> 24 != tb.addr_bits or not (params >> 16) & 0xFF:
+            errors.append(f"PARAMS 0x{params:08x}")
+        values = {r: int(v) for r, v in zip(DESC_REGS, self.rng.integers(0, 1 << 32, len(DESC_REGS), dtype=np.uint64))}
+        values["CFG"] = 0xFFFFFFFF
+        await csr.write_many(values)
+        back = await csr.read_many(list(values))
+        for r, v in values.items():
+            want = v & REGS.WMASK[r]
+            if back[r] != want:
+                errors.append(f"{r}: wrote 0x{v:08x}, read 0x{back[r]:08x}, expected 0x{want:08x}")
+        for ro in ("TOTAL_BYTES", "GROUPS_DONE", "CYCLES", "FAULT"):
+            before = await csr.read(ro)
+            await csr.write(ro, 0x12345678)
+            if await csr.read(ro) != before:
+                errors.append(f"{ro} is read-only but changed on a write")
+        if await csr.read("CTRL") != 0:
+            errors.append("CTRL does not read as 0")
+        resp = await csr.read_resp(max(REGS.REG.values()) + 4)
+        if resp.resp != AxiResp.SLVERR:
+            errors.append(f"unmapped offset answered {resp.resp.name}")
+        errors += csr.violations
+        csr.violations = []
+        assert not errors, f"{len(errors)} register check(s) failed: {errors}"
+        await self.run_seq(_One("one"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class RandomWeightsTest(WeightTestBase):
+    """Every weight format family (DC, image with post-extension 1/2/4, Winograd, deconvolution) in int8, int16 and
+    fp16: COUNT weight sets each, the first ones sweeping every sparsity pattern, the rest random with stalls."""
+
+    async def body(self) -> None:
+        await self.run_seq(WeightSeq("w"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class EdgeTest(WeightTestBase):
+    """Kernel counts 1, 15, 16, 17, 31, 32, 33, 97 in every precision with channels around 64; every pattern."""
+
+    async def body(self) -> None:
+        await self.run_seq(EdgeSeq("edge"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class IllegalDescriptorTest(WeightTestBase):
+    """Each validator rule alone and in combination: exactly WeightSurfaceDescriptor.errors(AXI_ADDR_W), DONE, no
+    AXI read; a legal job afterwards is exact."""
+
+    async def body(self) -> None:
+        await self.run_seq(IllegalSeq("illegal"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class CorruptionTest(WeightTestBase):
+    """A flipped WMB bit, a WGS entry off by one element, a truncated compressed surface: the exact run-time error
+    bit at the failing group, every earlier group exact, that group without tlast; the next job is exact."""
+
+    async def body(self) -> None:
+        await self.run_seq(CorruptSeq("corrupt"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class BusErrorTest(WeightTestBase):
+    """SLVERR/DECERR on the weight, WMB or WGS surface: its error bit and FAULT surface, an exact prefix of the
+    stream, DONE; the next job is exact."""
+
+    async def body(self) -> None:
+        await self.run_seq(BusErrorSeq("buserr"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class ResetMidJobTest(WeightTestBase):
+    """Reset during a job: idle afterwards, no read after the reset, an exact prefix before it; the next job works."""
+
+    async def body(self) -> None:
+        await self.run_seq(ResetSeq("reset"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class StallStressTest(WeightTestBase):
+    """Heavy ARREADY/RVALID/TREADY stalls and long read latency on every family."""
+
+    async def body(self) -> None:
+        await self.run_seq(StallSeq("stall"))
+
+
+# ---------------------------------------------------------------------------------------------- scoreboard
+def _flip_byte(rng):
+    def corrupt(item, exp: Expected) -> str:
+        if not exp.dense.size:
+            exp.error ^= BUS_DECERR
+            return "ERROR register"
+        b = int(rng.integers(0, exp.dense.size))
+        exp.dense[b] ^= 0x5A
+        return f"differs first at dense byte {b} "
+    return corrupt
+
+
+def _drop_group_last(item, exp: Expected) -> str:
+    exp.last[-1] = False
+    return "TLAST=1, expected 0"
+
+
+def _shift_group(item, exp: Expected) -> str:
+    exp.group[-1] += 1
+    return "TUSER group"
+
+
+def _error_bit(item, exp: Expected) -> str:
+    exp.error ^= BUS_DECERR
+    return "ERROR register"
+
+
+class _Small(WeightSeqBase):
+    def __init__(self, name, n):
+        super().__init__(name)
+        self.n_items = n
+
+    async def body(self) -> None:
+        for _ in range(self.n_items):
+            await self.send_weights(Knobs(), mask=str(self.rng.choice(["uniform_0.5", "all_ones", "dense"])),
+                                    small=True)
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class ScoreboardSelfTest(WeightTestBase):
+    """The scoreboard is able to fail: a flipped byte (reported with its dense byte), a tlast and a group index
+    changed, an error bit: each reported for exactly the corrupted job; clean jobs in between pass."""
+
+    async def body(self) -> None:
+        sb = self.env.scoreboard
+        kinds = [_flip_byte(self.rng), _drop_group_last, _shift_group, _error_bit]
+        self.expected: dict[str, str] = {}
+        plan = {f"sbtest{2 * i}": i for i in range(len(kinds))}
+
+        def corrupt(item, exp):
+            k = plan.get(item.get_name())
+            if k is not None:
+                self.expected[item.get_name()] = kinds[k](item, exp)
+
+        sb.corrupt = corrupt
+        sb.expect_reports = self.expected
+        await self.run_seq(_Small("sbtest", 2 * len(kinds)))
+        sb.corrupt = None
+        assert len(self.expected) == len(kinds), "not every corruption was applied"
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms", expect_fail=True)
+class CorruptModelIsCaught(WeightTestBase):
+    """expect_fail twin: the model's expected stream has one flipped byte; the scoreboard must fail the test."""
+
+    async def body(self) -> None:
+        flip = _flip_byte(self.rng)
+        self.env.scoreboard.corrupt = lambda item, exp: flip(item, exp)
+        await self.run_seq(_Small("corrupt", 1))
+
+
+# ---------------------------------------------------------------------------------------------- throughput
+#: (label, precision, sparsity pattern) of the throughput figures (README, "Weight reader")
+THROUGHPUT_CASES = (("dense", "int8", "dense"), ("all-ones", "int8", "all_ones"), ("all-ones", "int16", "all_ones"),
+                    ("density 0.5", "int8", "uniform_0.5"), ("density 0.05", "int8", "uniform_0.05"))
+THROUGHPUT_SHAPE = dict(kernels=64, channels=128)     # DC 64x128x3x3: 2 groups of 36 KB (int8)
+
+
+class _Throughput(WeightSeqBase):
+    async def body(self) -> None:
+        self.items = []
+        for _, dtype, mask in THROUGHPUT_CASES:
+            ws = None
+            while ws is None or ws.shape[2:] != (3, 3):
+                ws = self.draw(family="dc", dtype=dtype, mask=mask, **THROUGHPUT_SHAPE)
+            self.items.append(await self.send_weights_set(ws))
+
+    async def send_weights_set(self, ws):
+        from .items import Kind
+        item = self.new_item(Kind.WEIGHTS, ws, Knobs())
+        await self.send(item)
+        return item
+
+
+def rate(beats) -> tuple[int, int]:
+    """(transfers, cycles from the first transfer to the last, both included): output transfers per cycle once
+    data flows, from the monitor's exact cycle stamps."""
+    return len(beats), (beats[-1].cycle - beats[0].cycle + 1) if beats else 0
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class ThroughputTest(WeightTestBase):
+    """Output transfers per cycle once data flows (zero latency, no stalls), exact simulated cycles, for dense
+    weights, all-ones masks (int8, int16) and uniform masks of density 0.5 and 0.05 (every job also checked by the
+    scoreboard). Asserted for dense weights and all-ones masks: >= 0.95 of min(1, the read-bus bound); the bound is
+    bus bytes / (output bytes x (1 + 1/(8 x element bytes))) for all-ones masks (every output byte and its mask bit
+    cross the one read bus: 8/9 for int8, 16/17 for int16 when the output is as wide as the bus; README) and bus /
+    output bytes for dense weights."""
+
+    async def body(self) -> None:
+        seq = _Throughput("tput")
+        await self.run_seq(seq)
+        lines, rates = [], {}
+        for (label, dtype, _), item in zip(THROUGHPUT_CASES, seq.items):
+            n, cyc = rate(item.result.beats)
+            st = item.status
+            rates[(label, dtype)] = n / cyc
+            lines.append(f"{label:13s} {dtype:6s} {n:5d} transfers in {cyc:5d} cycles = {n / cyc:.3f}/cycle; job "
+                         f"CYCLES={st.cycles} BEATS={st.beats} ({st.beats / st.cycles:.3f} bus beats/cycle)")
+        self.logger.info("throughput (AXI_DATA_W=%d, OUT_DATA_W=%d, DC 64x128x3x3, latency 0, no stalls):\n  %s",
+                         self.tb.bus_bytes * 8, self.tb.out_bytes * 8, "\n  ".join(lines))
+        ratio = self.tb.bus_bytes / self.tb.out_bytes
+        for i, (key, bound) in enumerate(((("dense", "int8"), ratio), (("all-ones", "int8"), ratio * 8 / 9),
+                                          (("all-ones", "int16"), ratio * 16 / 17))):
+            assert rates[key] >= 0.95 * min(1.0, bound), f"{lines[i]}: below 0.95 x min(1, {bound:.3f})"
