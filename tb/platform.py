@@ -9,7 +9,11 @@ pattern, an ``irq`` (DONE) line and an AXI4-Stream output ``m_axis_*``. A block'
   status registers into the item) and :meth:`ReaderTB.regions` (the named byte ranges a job may read);
 * :class:`JobScoreboard`: implements :meth:`JobScoreboard.observed` (what the monitors published, shaped for the
   block) and :meth:`JobScoreboard.problems` (the comparison with the models);
-* :class:`ReaderEnv`: names its scoreboard and coverage classes.
+* :class:`ReaderEnv`: names its scoreboard and coverage classes;
+* :class:`ReaderTestBase`: names its TB and env classes (seeding, ConfigDB, reset, end of test are shared);
+  :class:`ScoreboardSelfTestBase` and :class:`CorruptModelBase` give every block the two tests that prove its
+  scoreboard able to fail, from the block's list of corruptions;
+* :class:`CoverageSubscriber`: samples each checked job into the block's covergroups and exports them.
 
     sequence ─▶ sequencer ─▶ JobDriver ── ReaderTB.run_job(item) ── ap ─▶ scoreboard ── ap ─▶ coverage
     AxiMemAgent.ar_ap ──▶ AxiReadChecker (protocol + footprint over the job's regions) ─┐
@@ -17,14 +21,18 @@ pattern, an ``irq`` (DONE) line and an AXI4-Stream output ``m_axis_*``. A block'
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import time
-from typing import Any, Optional, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
 
+import cocotb
 import numpy as np
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles
-from pyuvm import ConfigDB, uvm_analysis_port, uvm_driver, uvm_env, uvm_sequencer, uvm_subscriber
+from pyuvm import ConfigDB, uvm_analysis_port, uvm_driver, uvm_env, uvm_sequencer, uvm_subscriber, uvm_test
 
 from tb.agents import stalls
 from tb.agents.analysis import JobLog
@@ -37,6 +45,61 @@ from tb.hdl_mem import HdlHarness, is_hdl_top
 PERIOD_NS = 10
 JOBLOG = os.getenv("JOBLOG", "0") not in ("", "0")   # JOBLOG=1: one INFO line per job
 MAX_REPORTS = 20  # detailed mismatch reports per run; later ones are counted and summarised
+
+
+@dataclass
+class Knobs:
+    """Timing knobs of one job (names end up in coverage and in mismatch reports)."""
+
+    latency: int = 0              # memory read latency, cycles
+    ar_stall: str = "none"        # ARREADY withheld: a profile of tb.agents.stalls
+    r_gap: str = "none"           # RVALID gaps: a profile of tb.agents.stalls
+    backpressure: str = "none"    # TREADY withheld: a profile of tb.agents.stalls
+
+    def __str__(self) -> str:
+        return f"latency={self.latency} ar={self.ar_stall} r={self.r_gap} tready={self.backpressure}"
+
+
+#: stall profiles the random knobs draw from (tb.agents.stalls)
+STALLS = ("none", "every4", "random", "bursty")
+
+
+def random_knobs(rng: np.random.Generator, quiet: float = 0.4, heavy: bool = False) -> Knobs:
+    """Timing knobs: all quiet with probability ``quiet``, else random stalls and latency."""
+    if not heavy and rng.random() < quiet:
+        return Knobs()
+    pick = lambda: str(rng.choice(STALLS, p=[0.1, 0.3, 0.3, 0.3] if heavy else [0.4, 0.2, 0.2, 0.2]))  # noqa: E731
+    lat = int(rng.choice([0, 1, 3, 8, 20, 40], p=[0.3, 0.2, 0.2, 0.1, 0.1, 0.1]))
+    return Knobs(latency=lat, ar_stall=pick(), r_gap=pick(), backpressure=pick())
+
+
+def regression_seed() -> int:
+    """The run's COCOTB_RANDOM_SEED (cocotb 2 gives each test ``RANDOM_SEED = run seed + sha1(test name)``)."""
+    env = os.getenv("COCOTB_RANDOM_SEED", "").strip()
+    if env:
+        return int(env)
+    test = ConfigDB().get(None, "", "TEST_FULLNAME", "")
+    return cocotb.RANDOM_SEED - int(hashlib.sha1(test.encode()).hexdigest(), 16) if test else cocotb.RANDOM_SEED
+
+
+def reproduce_command() -> str:
+    """The command line that reruns this test with the same seed (hence the same stimulus)."""
+    sim = (cocotb.SIM_NAME or "").lower()
+    sim = "icarus" if "icarus" in sim else "verilator" if "verilator" in sim else sim
+    test = ConfigDB().get(None, "", "TEST_NAME", "<test>")
+    extra = ""
+    for var in ("COUNT", "COUNT_SCALE", "LARGE"):
+        if os.getenv(var, "").strip():
+            extra += f" {var}={os.environ[var]}"
+    width = os.getenv("PARAM_AXI_DATA_W")
+    suite = f"  (the AXI_DATA_W={width} suite)" if width and width != "256" else ""
+    return f"make sim SIM={sim} TESTCASE={test} SEED={regression_seed()}{extra}{suite}"
+
+
+def hex_bytes(b: bytes | np.ndarray, mark: Optional[int] = None) -> str:
+    """Bytes in address order, 4 per group; byte ``mark`` (the first difference) in brackets."""
+    cells = [f"[{v:02x}]" if i == mark else f"{v:02x}" for i, v in enumerate(bytes(b))]
+    return " ".join("".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
 
 
 class ReaderTB:
@@ -179,6 +242,19 @@ class JobScoreboard(uvm_subscriber):
         raise NotImplementedError
 
     def problems(self, item) -> list[str]:
+        """The model's answer (:meth:`expected`), corrupted by the self-test hook if set, compared with the job."""
+        exp = self.expected(item)
+        if self.corrupt is not None:
+            exp = exp.copy()
+            self.corrupt(item, exp)
+        return self.compare(item, exp)
+
+    def expected(self, item) -> Any:
+        """What the models say the job must give (an object with ``copy()``)."""
+        raise NotImplementedError
+
+    def compare(self, item, exp) -> list[str]:
+        """The job's problems against ``exp`` (empty when it matches)."""
         raise NotImplementedError
 
     def details(self, item) -> list[str]:
@@ -236,3 +312,137 @@ class ReaderEnv(uvm_env):
     @property
     def tb(self) -> ReaderTB:
         return self.driver.tb
+
+
+def count_from_env(default: int) -> int:
+    """``COUNT`` (random items per family of the block's sequences; ``default`` when unset), scaled by
+    ``COUNT_SCALE`` (the 512-bit suites use 0.25)."""
+    count = int(os.getenv("COUNT", "").strip() or default)
+    scale = float(os.getenv("COUNT_SCALE", "").strip() or 1.0)
+    return max(1, int(round(count * scale)))
+
+
+class ReaderTestBase(uvm_test):
+    """Seeds the RNG from ``cocotb.RANDOM_SEED`` (logged with the run seed, so that the reproduce command works),
+    builds the block's TB and env, resets, runs :meth:`body`, then closes the read checker (nothing may be read
+    after the last job) and flushes the fast path's logs.
+
+    A block sets ``tb_cls``, ``env_cls``, ``default_count`` and may add ConfigDB entries (:meth:`config`) and
+    words to the first log line (:meth:`describe`)."""
+
+    tb_cls: type = ReaderTB
+    env_cls: type = ReaderEnv
+    default_count = 8
+
+    def config(self, tb: ReaderTB) -> dict[str, Any]:
+        return {}
+
+    def describe(self, tb: ReaderTB) -> str:
+        return ""
+
+    def build_phase(self) -> None:
+        seed = cocotb.RANDOM_SEED
+        self.rng = np.random.default_rng(seed)
+        self.count = count_from_env(self.default_count)
+        tb = self.tb_cls(cocotb.top, np.random.default_rng([seed, 1]))
+        entries = {"RNG": self.rng, "TB": tb, "ADDR_BITS": tb.addr_bits, "BUS_BYTES": tb.bus_bytes,
+                   "COUNT": self.count, "TEST_NAME": type(self).__name__,
+                   "TEST_FULLNAME": f"{type(self).__module__}.{type(self).__name__}", **self.config(tb)}
+        db = ConfigDB()
+        for key, value in entries.items():
+            db.set(None, "*", key, value)
+        self.tb = tb
+        self.env = self.env_cls("env", self)
+        extra = self.describe(tb)
+        self.logger.info("%s: run seed %d, test seed %d (cocotb.RANDOM_SEED, seeds numpy), COUNT=%d, AXI_DATA_W=%d, "
+                         "AXI_ADDR_W=%d%s", type(self).__name__, regression_seed(), seed, self.count,
+                         tb.bus_bytes * 8, tb.addr_bits, f", {extra}" if extra else "")
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        await self.tb.reset()
+        await self.body()
+        self.tb.reads.close()          # nothing may be read after the last job
+        await ClockCycles(cocotb.top.clk, 10)
+        await self.tb.flush()
+        self.drop_objection()
+
+    async def body(self) -> None:
+        raise NotImplementedError
+
+    async def run_seq(self, seq) -> None:
+        await seq.start(self.env.seqr)
+
+
+Corruption = Callable[[Any, Any], str]   # (item, expected) -> the text its report must contain
+
+
+class ScoreboardSelfTestBase(ReaderTestBase):
+    """The scoreboard is able to fail: each corruption of :meth:`corruptions` is applied to the model's answer for
+    one job (even jobs; odd ones stay clean) and must be reported for exactly that job, with its text."""
+
+    def corruptions(self) -> list[Corruption]:
+        raise NotImplementedError
+
+    def small_jobs(self, name: str, n: int):
+        """A sequence of ``n`` small legal jobs."""
+        raise NotImplementedError
+
+    async def body(self) -> None:
+        sb = self.env.scoreboard
+        kinds = self.corruptions()
+        self.expected: dict[str, str] = {}
+        plan = {f"sbtest{2 * i}": i for i in range(len(kinds))}
+
+        def corrupt(item, exp):
+            k = plan.get(item.get_name())
+            if k is not None:
+                self.expected[item.get_name()] = kinds[k](item, exp)
+
+        sb.corrupt = corrupt
+        sb.expect_reports = self.expected
+        await self.run_seq(self.small_jobs("sbtest", 2 * len(kinds)))
+        sb.corrupt = None
+        assert len(self.expected) == len(kinds), "not every corruption was applied"
+
+
+class CorruptModelBase(ScoreboardSelfTestBase):
+    """The expect_fail twin: the first corruption applied to one job; the scoreboard must fail the test."""
+
+    async def body(self) -> None:
+        first = self.corruptions()[0]
+        self.env.scoreboard.corrupt = lambda item, exp: first(item, exp)
+        await self.run_seq(self.small_jobs("corrupt", 1))
+
+
+class CoverageSubscriber(uvm_subscriber):
+    """Samples each checked job into the block's covergroups (:meth:`sample`); in the extract phase (also when a
+    check failed) writes the coverage XML into the run folder and logs every top-level covergroup of the block."""
+
+    prefix = ""          # the block's covergroups are named <prefix>.<name>
+    xml_name = ""        # e.g. fcov_cube_reader.xml (a run artifact of the testplan)
+
+    def write(self, item) -> None:
+        self.sample(item)
+
+    def sample(self, item) -> None:
+        raise NotImplementedError
+
+    def export(self, directory: Optional[Path] = None) -> Path:
+        from cocotb_coverage.coverage import coverage_db
+        path = (directory or Path.cwd()) / self.xml_name
+        coverage_db.export_to_xml(filename=str(path))
+        return path
+
+    def summary(self) -> list[tuple[str, float, int, int]]:
+        """(name, percent, covered bins, bins) of every top-level covergroup of the block."""
+        from cocotb_coverage.coverage import coverage_db
+        return [(name, float(item.cover_percentage), int(item.coverage), int(item.size))
+                for name, item in sorted(coverage_db.items())
+                if name.startswith(self.prefix + ".") and name.count(".") == 1]
+
+    def extract_phase(self) -> None:
+        path = self.export()
+        for name, pct, cov, size in self.summary():
+            self.logger.info("coverage %-40s %6.1f%% (%d/%d)", name, pct, cov, size)
+        self.logger.info("functional coverage written to %s", path)

@@ -11,16 +11,15 @@ directory (``fcov_cube_reader.xml``); merge runs with ``cocotb_coverage.coverage
 """
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Optional
 
 import numpy as np
-from cocotb_coverage.coverage import CoverPoint, coverage_db, coverage_section
-from pyuvm import uvm_subscriber
+from cocotb_coverage.coverage import CoverPoint, coverage_section
 
 from models.blocked import ERROR_RULES, Layout
 from models.core.fp16 import fp16_classes
+from tb.platform import STALLS as RANDOM_STALLS, CoverageSubscriber
 
 from .registers import REGS
 
@@ -33,7 +32,7 @@ COUNT_BINS = [(1, 1), (2, 7), (8, 63), (64, 1023), (1024, 65534), (65535, 65535)
 COUNT_LABELS = ["one", "2-7", "8-63", "64-1023", "1024-65534", "max"]
 STRIDE_TAGS = ["packed_h", "gapped_h", "packed_c", "gapped_c", "packed_n", "gapped_n"]
 BASE_TAGS = ["base_page", "base_below_page", "base_any", "base_cross_4g", "base_top", "crosses_4k", "huge_stride"]
-STALLS = ["none", "every4", "random", "bursty"]   # the profiles (tb.agents.stalls) the sequences draw
+STALLS = list(RANDOM_STALLS)   # the profiles (tb.agents.stalls) random_knobs draws
 ERROR_NAMES = list(ERROR_RULES) + ["bus_slverr", "bus_decerr"]
 BURST_BINS = [(1, 1), (2, 15), (16, 255), (256, 256)]
 BURST_LABELS = ["1", "2-15", "16-255", "256"]
@@ -190,33 +189,14 @@ def sample_item(item: CubeItem, families) -> None:
     _sample(s)
 
 
-def export(directory: Optional[Path] = None) -> Path:
-    path = (directory or Path.cwd()) / XML_NAME
-    coverage_db.export_to_xml(filename=str(path))
-    return path
-
-
-def summary() -> list[tuple[str, float, int, int]]:
-    """(name, percent, covered bins, bins) of every top-level cover item of this DUT."""
-    out = []
-    for name, item in sorted(coverage_db.items()):
-        if name.startswith(P + ".") and name.count(".") == 1:
-            out.append((name, float(item.cover_percentage), int(item.coverage), int(item.size)))
-    return out
-
-
-class CubeCoverage(uvm_subscriber):
+class CubeCoverage(CoverageSubscriber):
     """Samples each job the driver publishes; writes the XML in the extract phase (also when a check fails)."""
+
+    prefix, xml_name = P, XML_NAME
 
     def build_phase(self) -> None:
         from pyuvm import ConfigDB
         self.families = ConfigDB().get(self, "", "FAMILY_OBJS")
 
-    def write(self, item: CubeItem) -> None:
+    def sample(self, item: CubeItem) -> None:
         sample_item(item, self.families)
-
-    def extract_phase(self) -> None:
-        path = export()
-        for name, pct, cov, size in summary():
-            self.logger.info("coverage %-32s %6.1f%% (%d/%d)", name, pct, cov, size)
-        self.logger.info("functional coverage written to %s", path)

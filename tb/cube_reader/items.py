@@ -17,6 +17,8 @@ from pyuvm import uvm_sequence_item
 from models.blocked import BlockedCubeDescriptor
 from models.core.arith import ceil_div
 
+from tb.platform import Knobs  # noqa: F401  (the items' timing knobs; shared by every block)
+
 from .families import Cube
 
 
@@ -25,19 +27,6 @@ class Kind(enum.Enum):
     ILLEGAL = "illegal"      # validator must set exactly desc.error_bits(), DONE, no AXI traffic
     BUS_ERROR = "bus_error"  # SLVERR/DECERR injected inside the cube: stop, error bit, DONE
     RESET = "reset"          # reset asserted while the job runs: reader idle afterwards
-
-
-@dataclass
-class Knobs:
-    """Timing knobs of one job (names end up in coverage and in mismatch reports)."""
-
-    latency: int = 0              # memory read latency, cycles
-    ar_stall: str = "none"        # ARREADY withheld: a profile of tb.agents.stalls
-    r_gap: str = "none"           # RVALID gaps: a profile of tb.agents.stalls
-    backpressure: str = "none"    # TREADY withheld: a profile of tb.agents.stalls
-
-    def __str__(self) -> str:
-        return f"latency={self.latency} ar={self.ar_stall} r={self.r_gap} tready={self.backpressure}"
 
 
 @dataclass

@@ -12,23 +12,15 @@ from pyuvm import ConfigDB, uvm_sequence
 from models.blocked import MAX_COUNT, BlockedCubeDescriptor, Layout
 
 from .families import Cube, Family
+from tb.platform import random_knobs
+
 from .items import CubeItem, Kind, Knobs, atom_fault_range
 from .scoreboard import first_fault_atom
 
-STALLS = ("none", "every4", "random", "bursty")
 
 
 def cfg(name: str):
     return ConfigDB().get(None, "", name)
-
-
-def random_knobs(rng: np.random.Generator, quiet: float = 0.4, heavy: bool = False) -> Knobs:
-    """Timing knobs: all quiet with probability ``quiet``, else random stalls and latency."""
-    if not heavy and rng.random() < quiet:
-        return Knobs()
-    pick = lambda: str(rng.choice(STALLS, p=[0.1, 0.3, 0.3, 0.3] if heavy else [0.4, 0.2, 0.2, 0.2]))  # noqa: E731
-    lat = int(rng.choice([0, 1, 3, 8, 20, 40], p=[0.3, 0.2, 0.2, 0.1, 0.1, 0.1]))
-    return Knobs(latency=lat, ar_stall=pick(), r_gap=pick(), backpressure=pick())
 
 
 class CubeSeqBase(uvm_sequence):

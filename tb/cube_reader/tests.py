@@ -17,18 +17,17 @@ from __future__ import annotations
 import os
 import warnings
 
-import cocotb
 import numpy as np
 import pyuvm
-from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiResp
-from pyuvm import ConfigDB, uvm_test
+
+from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase
 
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
 from .items import Knobs
 from .registers import BUS_DECERR, CFG_BITS, REGS
-from .scoreboard import Expected, regression_seed
+from .scoreboard import Expected
 from .sequences import (BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq)
 
 TIMEOUT_MS = 2000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
@@ -36,47 +35,19 @@ TIMEOUT_MS = 2000  # simulated time; a hang inside a job is caught earlier by th
 warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")  # cocotbext-axi 0.1.28 on cocotb 2.x
 
 
-def count_from_env() -> int:
-    count = int(os.getenv("COUNT", "").strip() or 8)
-    scale = float(os.getenv("COUNT_SCALE", "").strip() or 1.0)
-    return max(1, int(round(count * scale)))
+class CubeTestBase(ReaderTestBase):
+    """The platform's test base with the cube reader's TB, env and layout families."""
 
+    tb_cls = CubeReaderTB
+    env_cls = CubeReaderEnv
+    default_count = 8
 
-class CubeTestBase(uvm_test):
-    """Seeds the RNG, builds the TB and the env, resets, runs :meth:`body`."""
+    def config(self, tb) -> dict:
+        self.families = available_families()
+        return {"FAMILY_OBJS": self.families, "FAMILIES": [f.name for f in self.families]}
 
-    def build_phase(self) -> None:
-        seed = cocotb.RANDOM_SEED
-        self.rng = np.random.default_rng(seed)
-        self.count = count_from_env()
-        tb = CubeReaderTB(cocotb.top, np.random.default_rng([seed, 1]))
-        fams = available_families()
-        db = ConfigDB()
-        for key, value in (("RNG", self.rng), ("TB", tb), ("ADDR_BITS", tb.addr_bits), ("BUS_BYTES", tb.bus_bytes),
-                           ("FAMILY_OBJS", fams), ("FAMILIES", [f.name for f in fams]), ("COUNT", self.count),
-                           ("TEST_NAME", type(self).__name__),
-                           ("TEST_FULLNAME", f"{__name__}.{type(self).__name__}")):
-            db.set(None, "*", key, value)
-        self.tb = tb
-        self.env = CubeReaderEnv("env", self)
-        self.logger.info("%s: run seed %d, test seed %d (cocotb.RANDOM_SEED, seeds numpy), COUNT=%d, AXI_DATA_W=%d, AXI_ADDR_W=%d, families: %s",
-                         type(self).__name__, regression_seed(), seed, self.count, tb.bus_bytes * 8, tb.addr_bits,
-                         ", ".join(f.name for f in fams))
-
-    async def run_phase(self) -> None:
-        self.raise_objection()
-        await self.tb.reset()
-        await self.body()
-        self.tb.reads.close()          # nothing may be read after the last job
-        await ClockCycles(cocotb.top.clk, 10)
-        await self.tb.flush()
-        self.drop_objection()
-
-    async def body(self) -> None:
-        raise NotImplementedError
-
-    async def run_seq(self, seq) -> None:
-        await seq.start(self.env.seqr)
+    def describe(self, tb) -> str:
+        return "families: " + ", ".join(f.name for f in self.families)
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
@@ -223,39 +194,21 @@ class _CorruptedSeq(CubeSeqBase):
             await self.send_cube(self.families[i % len(self.families)], Knobs(), nan_to_zero=False)
 
 
+class _CubeSelfTest(CubeTestBase, ScoreboardSelfTestBase):
+    def corruptions(self) -> list:
+        return [_flip_byte(self.rng), _drop_atom, _shift_coord, _nan_count, _error_bit]
+
+    def small_jobs(self, name: str, n: int):
+        return _CorruptedSeq(name, n)
+
+
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ScoreboardSelfTest(CubeTestBase):
+class ScoreboardSelfTest(_CubeSelfTest):
     """The scoreboard is able to fail: each kind of model corruption (a flipped byte, one atom fewer, a wrong
     coordinate, a NaN count, an error bit) must be reported for exactly the corrupted job, naming the right
     byte address; clean jobs in between must pass."""
 
-    async def body(self) -> None:
-        sb = self.env.scoreboard
-        kinds = [_flip_byte(self.rng), _drop_atom, _shift_coord, _nan_count, _error_bit]
-        self.expected: dict[str, str] = {}
-        plan = {}
-
-        def corrupt(item, exp):
-            k = plan.get(item.get_name())
-            if k is not None:
-                self.expected[item.get_name()] = kinds[k](item, exp)
-
-        sb.corrupt = corrupt
-        sb.expect_reports = self.expected
-        n = 2 * len(kinds)
-        for i in range(0, n, 2):
-            plan[f"sbtest{i}"] = i // 2     # even items corrupted, odd ones clean
-        await self.run_seq(_CorruptedSeq("sbtest", n))
-        sb.corrupt = None
-        assert len(self.expected) == len(kinds), "not every corruption was applied"
-
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms", expect_fail=True)
-class CorruptModelIsCaught(CubeTestBase):
+class CorruptModelIsCaught(_CubeSelfTest, CorruptModelBase):
     """expect_fail twin: the model's expected stream has one flipped byte; the scoreboard must fail the test."""
-
-    async def body(self) -> None:
-        sb = self.env.scoreboard
-        flip = _flip_byte(self.rng)
-        sb.corrupt = lambda item, exp: flip(item, exp)
-        await self.run_seq(_CorruptedSeq("corrupt", 1))

@@ -9,15 +9,13 @@ during a job, and the timing knobs. XML: ``fcov_weight_reader.xml`` in the run d
 """
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
-from typing import Optional
 
-from cocotb_coverage.coverage import CoverPoint, coverage_db, coverage_section
-from pyuvm import uvm_subscriber
+from cocotb_coverage.coverage import CoverPoint, coverage_section
 
 from models.nvdla.weights.groups import KERNELS_PER_GROUP
 from models.weight_desc import ERROR_RULES
+from tb.platform import STALLS as RANDOM_STALLS, CoverageSubscriber
 
 from .items import CORRUPTIONS, Kind, WeightItem
 from .registers import REGS
@@ -25,7 +23,7 @@ from .weights import FAMILIES, MASKS, PRECISIONS, SYNTHETIC
 
 XML_NAME = "fcov_weight_reader.xml"
 P = "weight_reader"
-STALLS = ["none", "every4", "random", "bursty"]
+STALLS = list(RANDOM_STALLS)   # the profiles (tb.agents.stalls) random_knobs draws
 DENSITY = ["zero", "sparse", "half", "dense", "full"]
 GROUP_EDGES = ["one_kernel", "partial_group", "exact_group", "group_plus_one", "groups_exact", "groups_partial"]
 CHANNEL_EDGES = ["below_64", "exactly_64", "65_to_127", "exactly_128", "above_128"]
@@ -128,28 +126,10 @@ def sample_item(item: WeightItem) -> None:
     _sample(s)
 
 
-def export(directory: Optional[Path] = None) -> Path:
-    path = (directory or Path.cwd()) / XML_NAME
-    coverage_db.export_to_xml(filename=str(path))
-    return path
-
-
-def summary() -> list[tuple[str, float, int, int]]:
-    out = []
-    for name, item in sorted(coverage_db.items()):
-        if name.startswith(P + ".") and name.count(".") == 1:
-            out.append((name, float(item.cover_percentage), int(item.coverage), int(item.size)))
-    return out
-
-
-class WeightCoverage(uvm_subscriber):
+class WeightCoverage(CoverageSubscriber):
     """Samples each checked job; writes the XML in the extract phase (also when a check fails)."""
 
-    def write(self, item: WeightItem) -> None:
-        sample_item(item)
+    prefix, xml_name = P, XML_NAME
 
-    def extract_phase(self) -> None:
-        path = export()
-        for name, pct, cov, size in summary():
-            self.logger.info("coverage %-40s %6.1f%% (%d/%d)", name, pct, cov, size)
-        self.logger.info("functional coverage written to %s", path)
+    def sample(self, item: WeightItem) -> None:
+        sample_item(item)

@@ -15,7 +15,7 @@ import numpy as np
 from pyuvm import uvm_sequence_item
 
 from models.weight_desc import WeightSurfaceDescriptor
-from tb.cube_reader.items import Knobs
+from tb.platform import Knobs
 
 from .weights import WeightSet
 

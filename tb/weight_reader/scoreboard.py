@@ -20,8 +20,7 @@ from typing import Callable, Optional
 import numpy as np
 from pyuvm import ConfigDB
 
-from models.core.arith import ceil_div
-from tb.cube_reader.scoreboard import _hex, regression_seed, reproduce_command
+from tb.platform import hex_bytes as _hex, regression_seed, reproduce_command
 from tb.platform import JobScoreboard
 
 from .items import JobResult, Kind, WeightItem
@@ -142,12 +141,8 @@ class WeightScoreboard(JobScoreboard):
         return JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
                          len(seen["r"]), item.inflight_at_done, item.irq_after)
 
-    def problems(self, item: WeightItem) -> list[str]:
-        exp = expected_for(item, self.addr_bits, self.out_bytes)
-        if self.corrupt is not None:
-            exp = exp.copy()
-            self.corrupt(item, exp)
-        return self.compare(item, exp)
+    def expected(self, item: WeightItem) -> Expected:
+        return expected_for(item, self.addr_bits, self.out_bytes)
 
     def details(self, item: WeightItem) -> list[str]:
         return [f"desc: {item.desc}", f"knobs: {item.knobs}", f"seed: {regression_seed()}"]

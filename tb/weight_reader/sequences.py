@@ -11,8 +11,8 @@ import numpy as np
 from pyuvm import ConfigDB, uvm_sequence
 
 from models.weight_desc import WeightSurfaceDescriptor
-from tb.cube_reader.items import Knobs
-from tb.cube_reader.sequences import random_knobs
+from tb.platform import Knobs
+from tb.platform import random_knobs
 
 from .env import needed_bytes
 from .items import CORRUPTIONS, Kind, WeightItem, truncated, word_in

@@ -11,18 +11,13 @@ StallStressTest, ScoreboardSelfTest and CorruptModelIsCaught (the scoreboard is 
 """
 from __future__ import annotations
 
-import os
 import warnings
 
-import cocotb
 import numpy as np
 import pyuvm
-from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiResp
-from pyuvm import ConfigDB, uvm_test
 
-from tb.cube_reader.items import Knobs
-from tb.cube_reader.scoreboard import regression_seed
+from tb.platform import CorruptModelBase, Knobs, ReaderTestBase, ScoreboardSelfTestBase
 
 from .env import WeightReaderEnv, WeightReaderTB
 from .registers import BUS_DECERR, DESC_REGS, REGS
@@ -33,43 +28,19 @@ TIMEOUT_MS = 4000
 warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
 
 
-def count_from_env() -> int:
-    return max(1, int(os.getenv("COUNT", "").strip() or 2))
+class WeightTestBase(ReaderTestBase):
+    """The platform's test base with the weight reader's TB and env (COUNT defaults to 2 weight sets per format
+    family and precision)."""
 
+    tb_cls = WeightReaderTB
+    env_cls = WeightReaderEnv
+    default_count = 2
 
-class WeightTestBase(uvm_test):
-    """Seeds the RNG, builds the TB and the env, resets, runs :meth:`body`."""
+    def config(self, tb) -> dict:
+        return {"OUT_BYTES": tb.out_bytes}
 
-    def build_phase(self) -> None:
-        seed = cocotb.RANDOM_SEED
-        self.rng = np.random.default_rng(seed)
-        self.count = count_from_env()
-        tb = WeightReaderTB(cocotb.top, np.random.default_rng([seed, 1]))
-        db = ConfigDB()
-        for key, value in (("RNG", self.rng), ("TB", tb), ("ADDR_BITS", tb.addr_bits), ("BUS_BYTES", tb.bus_bytes),
-                           ("OUT_BYTES", tb.out_bytes), ("COUNT", self.count), ("TEST_NAME", type(self).__name__),
-                           ("TEST_FULLNAME", f"{__name__}.{type(self).__name__}")):
-            db.set(None, "*", key, value)
-        self.tb = tb
-        self.env = WeightReaderEnv("env", self)
-        self.logger.info("%s: run seed %d, test seed %d, COUNT=%d, AXI_DATA_W=%d, OUT_DATA_W=%d, AXI_ADDR_W=%d",
-                         type(self).__name__, regression_seed(), seed, self.count, tb.bus_bytes * 8, tb.out_bytes * 8,
-                         tb.addr_bits)
-
-    async def run_phase(self) -> None:
-        self.raise_objection()
-        await self.tb.reset()
-        await self.body()
-        self.tb.reads.close()
-        await ClockCycles(cocotb.top.clk, 10)
-        await self.tb.flush()
-        self.drop_objection()
-
-    async def body(self) -> None:
-        raise NotImplementedError
-
-    async def run_seq(self, seq) -> None:
-        await seq.start(self.env.seqr)
+    def describe(self, tb) -> str:
+        return f"OUT_DATA_W={tb.out_bytes * 8}"
 
 
 class _One(WeightSeqBase):
@@ -212,37 +183,23 @@ class _Small(WeightSeqBase):
                                     small=True)
 
 
+class _WeightSelfTest(WeightTestBase, ScoreboardSelfTestBase):
+    def corruptions(self) -> list:
+        return [_flip_byte(self.rng), _drop_group_last, _shift_group, _error_bit]
+
+    def small_jobs(self, name: str, n: int):
+        return _Small(name, n)
+
+
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ScoreboardSelfTest(WeightTestBase):
+class ScoreboardSelfTest(_WeightSelfTest):
     """The scoreboard is able to fail: a flipped byte (reported with its dense byte), a tlast and a group index
     changed, an error bit: each reported for exactly the corrupted job; clean jobs in between pass."""
 
-    async def body(self) -> None:
-        sb = self.env.scoreboard
-        kinds = [_flip_byte(self.rng), _drop_group_last, _shift_group, _error_bit]
-        self.expected: dict[str, str] = {}
-        plan = {f"sbtest{2 * i}": i for i in range(len(kinds))}
-
-        def corrupt(item, exp):
-            k = plan.get(item.get_name())
-            if k is not None:
-                self.expected[item.get_name()] = kinds[k](item, exp)
-
-        sb.corrupt = corrupt
-        sb.expect_reports = self.expected
-        await self.run_seq(_Small("sbtest", 2 * len(kinds)))
-        sb.corrupt = None
-        assert len(self.expected) == len(kinds), "not every corruption was applied"
-
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms", expect_fail=True)
-class CorruptModelIsCaught(WeightTestBase):
+class CorruptModelIsCaught(_WeightSelfTest, CorruptModelBase):
     """expect_fail twin: the model's expected stream has one flipped byte; the scoreboard must fail the test."""
-
-    async def body(self) -> None:
-        flip = _flip_byte(self.rng)
-        self.env.scoreboard.corrupt = lambda item, exp: flip(item, exp)
-        await self.run_seq(_Small("corrupt", 1))
 
 
 # ---------------------------------------------------------------------------------------------- throughput
