@@ -9,3 +9,11 @@ cr_run_walker.sv
 cr_counters.sv
 cr_job_ctrl.sv
 cube_reader.sv
+pr_convert.sv
+pr_atom.sv
+pr_line_buf.sv
+pr_unpacker.sv
+pr_line_walker.sv
+pr_validator.sv
+pr_job_ctrl.sv
+pixel_reader.sv

@@ -236,3 +236,6 @@ BLOCKS: dict[str, BlockMap] = {k[:-3]: BlockMap.from_params(k[:-3], PARAMS) for 
 
 #: the cube reader (cube_reader.sv), prefix CR
 CUBE_READER: BlockMap = BLOCKS["CR"]
+
+#: the pixel reader (pixel_reader.sv), prefix PR
+PIXEL_READER: BlockMap = BLOCKS["PR"]
