@@ -97,6 +97,7 @@ def _build():
         CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=list(ERROR_RULES)),
         CoverPoint(f"{P}.bus_error", xf=lambda s: s.bus_error,
                    bins=[(r, p) for r in ("SLVERR", "DECERR") for p in ("plane0", "plane1")]),
+        CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_pixel", "mid_stream"]),
         CoverPoint(f"{P}.tready", xf=lambda s: s.knobs.backpressure, bins=STALLS),
         CoverPoint(f"{P}.rvalid_gaps", xf=lambda s: s.knobs.r_gap, bins=STALLS),
         CoverPoint(f"{P}.arready_stalls", xf=lambda s: s.knobs.ar_stall, bins=STALLS),
@@ -120,9 +121,10 @@ def sample_item(item: PixelItem) -> None:
     res = item.result
     errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
     s = SimpleNamespace(kind=item.kind.value, knobs=item.knobs, errors=errors, fmt=None, fmt_prec=None, cross=set(),
-                        xoff=None, wtags=set(), htag=None, stags=set(), ctags=set(), fp16=set(), bus_error=None)
+                        xoff=None, wtags=set(), htag=None, stags=set(), ctags=set(), fp16=set(), bus_error=None,
+                        reset=None)
     pic = item.picture
-    if pic is not None and item.kind is not Kind.ILLEGAL:
+    if pic is not None and item.kind in (Kind.PICTURE, Kind.BUS_ERROR):
         d, fmt = pic.desc, pic.fmt
         s.fmt, s.fmt_prec = pic.name, (pic.name, d.precision_name)
         s.xoff = "zero" if d.x_offset == 0 else "max" if d.x_offset == fmt.x_offset_max else "between"
@@ -154,6 +156,8 @@ def sample_item(item: PixelItem) -> None:
                 | ({"inf"} if ((exp == 31) & (man == 0)).any() else set()) \
                 | ({"denormal"} if ((exp == 0) & (man != 0)).any() else set()) \
                 | ({"neg_zero"} if (h == 0x8000).any() else set())
+    if item.kind is Kind.RESET and res is not None:
+        s.reset = "mid_stream" if res.beats else "before_first_pixel"
     if item.kind is Kind.BUS_ERROR and item.faults:
         s.bus_error = (item.faults[0][2], item.fault_where.split()[0])
     _sample(s)

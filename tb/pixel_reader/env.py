@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
-from cocotb.triggers import ClockCycles
+from cocotb.triggers import ClockCycles, First, RisingEdge
 
 from models.pixel_desc import PixelDescriptor
 from tb.checkers.axi_read import Region, words_of_runs
@@ -53,6 +53,15 @@ class PixelReaderTB(ReaderTB):
         self.prepare(item, pieces, item.faults, legal=item.kind is not Kind.ILLEGAL)
         await registers.program(self.csr, item.desc)
         await self.csr.start()
+        if item.kind is Kind.RESET:
+            await First(ClockCycles(self.dut.clk, item.reset_after), RisingEdge(self.dut.irq))
+            await self.reset()
+            self.reads.expect_none()           # nothing may be read after the reset
+            await ClockCycles(self.dut.clk, 8)
+            item.irq_after = int(self.dut.irq.value)
+            item.status = await registers.read_status(self.csr, True, 0)
+            item.csr_violations, self.csr.violations = self.csr.violations, []
+            return
         done, waited = await self.csr.wait_done(item.timeout_cycles())
         item.inflight_at_done = self.mem.inflight_beats
         await ClockCycles(self.dut.clk, 2)

@@ -25,6 +25,7 @@ class Kind(enum.Enum):
     PICTURE = "picture"      # legal picture, every pixel expected
     ILLEGAL = "illegal"      # validator must set exactly desc.errors(), DONE, no AXI traffic
     BUS_ERROR = "bus_error"  # SLVERR/DECERR injected inside a plane: stop, error bit, DONE
+    RESET = "reset"          # reset asserted while the job runs: reader idle afterwards, nothing more read
 
 
 @dataclass
@@ -51,6 +52,8 @@ class PixelItem(uvm_sequence_item):
         self.knobs = Knobs()
         self.faults: list[tuple[int, int, str]] = []     # (lo, hi, "SLVERR"|"DECERR")
         self.fault_where: str = ""                       # BUS_ERROR: plane and position of the poisoned word
+        self.reset_after: int = 0                        # RESET: cycles after START
+        self.irq_after: Optional[int] = None             # RESET: irq level after the reset
         # filled by the driver, then by the scoreboard
         self.status = None
         self.inflight_at_done: int = 0

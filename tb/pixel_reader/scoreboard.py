@@ -122,6 +122,8 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     coords = np.stack([hh.reshape(-1), ww.reshape(-1)], axis=1)
     sat = saturated_components(pic).reshape(-1)
     error, max_px, exact = 0, atoms.shape[0], True
+    if item.kind is Kind.RESET:
+        exact = False
     if item.kind is Kind.BUS_ERROR:
         error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in {r for _, _, r in item.faults})
         first = first_fault_pixel(item)
@@ -167,6 +169,8 @@ class PixelScoreboard(JobScoreboard):
             return [f"no DONE within the timeout (hang): {st}; {len(res.beats)} pixels seen, "
                     f"{len(res.bursts)} bursts"] + res.violations
         out: list[str] = []
+        if item.kind is Kind.RESET:
+            return self._check_reset(item, exp)
         if st.error != exp.error:
             out.append(f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
                        f"{REGS.decode_errors(exp.error)}")
@@ -197,6 +201,18 @@ class PixelScoreboard(JobScoreboard):
         out += res.violations
         self.pixels_checked += n
         return out
+
+    def _check_reset(self, item: PixelItem, exp: Expected) -> list[str]:
+        """After a reset in the middle of a job: idle (not BUSY, not DONE), irq low, counters cleared, and what
+        crossed the stream before the reset a correct prefix."""
+        res, st = item.result, item.result.status
+        out = []
+        if st.status & (REGS.status_busy | REGS.status_done) or st.error or st.pixels:
+            out.append(f"after a reset during the job: {st}, expected idle with cleared registers")
+        if item.irq_after:
+            out.append("irq high after reset")
+        out += [p for p in self._check_stream(item, exp) if "TLAST" not in p]
+        return out + res.violations
 
     def _pixel_report(self, item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarray) -> list[str]:
         """Where pixel ``i`` differs first (byte ``j``): format, (h, w), channel, plane address, values."""

@@ -216,3 +216,28 @@ class StallSeq(PixelSeqBase):
         for i in range(max(6, self.count)):
             name = FORMATS[int(self.rng.integers(0, len(FORMATS)))]
             await self.send_picture(name, random_knobs(self.rng, heavy=True), h=int(self.rng.integers(1, 5)))
+
+
+class LargeSeq(PixelSeqBase):
+    """The dimension limits: 8192-pixel lines (a whole N444 line buffer of 16-bit Y, 64 KB plane-0 lines split
+    at 4 KB), 8192 one-pixel lines."""
+
+    async def body(self) -> None:
+        await self.send_picture("T_Y16___V16U16_N444", h=2, w=8192, x_offset="max", gap0=1, gap1=2)
+        await self.send_picture("T_Y8___U8V8_N444", h=2, w=8192, x_offset="max")
+        await self.send_picture("T_A16B16G16R16", h=1, w=8192, x_offset="max")
+        await self.send_picture("T_R8", h=8192, w=1, x_offset="max")
+
+
+class ResetSeq(PixelSeqBase):
+    """Reset at a random cycle of a running picture (validating, reading, streaming); a clean picture follows."""
+
+    async def body(self) -> None:
+        for i in range(max(4, self.count)):
+            name = FORMATS[int(self.rng.integers(0, len(FORMATS)))]
+            pic = self.draw(name, h=int(self.rng.integers(1, 6)), w=int(self.rng.integers(8, 80)))
+            item = self.new_item(Kind.RESET, pic)
+            item.reset_after = int(self.rng.integers(1, pic.desc.width * pic.desc.height + 40))
+            item.knobs = random_knobs(self.rng)
+            await self.send(item)
+            await self.send_picture(name)

@@ -8,7 +8,7 @@ pictures per format (default 1; ``make sim`` uses 20).
 Tests: RegisterTest, EveryFormatTest (each of the 36 formats by name), RandomPictureTest (COUNT random pictures
 per format), CrossTest (format x precision x x-offset edge, saturating both ways), ConverterTest (ties, sign,
 mean, CVT_EN = 0), Fp16SpecialsTest, IllegalDescriptorTest (every rule alone, combinations), BusErrorTest,
-StallStressTest, ScoreboardSelfTest, CorruptModelIsCaught (expect_fail twin).
+StallStressTest, ResetMidJobTest, LargePictureTest, ScoreboardSelfTest, CorruptModelIsCaught (expect_fail twin).
 """
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from .env import PixelReaderEnv, PixelReaderTB
 from .items import Knobs
 from .registers import BUS_DECERR, DESC_REGS, REGS
 from .scoreboard import Expected
-from .sequences import (BusErrorSeq, ConverterSeq, CrossSeq, EveryFormatSeq, Fp16Seq, IllegalSeq, PixelSeqBase,
-                        RandomPictureSeq, StallSeq)
+from .sequences import (BusErrorSeq, ConverterSeq, CrossSeq, EveryFormatSeq, Fp16Seq, IllegalSeq, LargeSeq,
+                        PixelSeqBase, RandomPictureSeq, ResetSeq, StallSeq)
 
 TIMEOUT_MS = 4000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
 
@@ -177,6 +177,22 @@ class StallStressTest(PixelTestBase):
 
     async def body(self) -> None:
         await self.run_seq(StallSeq("stall"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class ResetMidJobTest(PixelTestBase):
+    """Reset during a job: idle afterwards, no reads after the reset, the next picture is exact."""
+
+    async def body(self) -> None:
+        await self.run_seq(ResetSeq("reset"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class LargePictureTest(PixelTestBase):
+    """8192-pixel lines (full N444 line buffer, 4 KB splits) and 8192 lines."""
+
+    async def body(self) -> None:
+        await self.run_seq(LargeSeq("large"))
 
 
 # ---------------------------------------------------------------------------------------------- scoreboard
