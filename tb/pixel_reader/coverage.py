@@ -97,6 +97,7 @@ def _build():
         CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=list(ERROR_RULES)),
         CoverPoint(f"{P}.bus_error", xf=lambda s: s.bus_error,
                    bins=[(r, p) for r in ("SLVERR", "DECERR") for p in ("plane0", "plane1")]),
+        CoverPoint(f"{P}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
         CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_pixel", "mid_stream"]),
         CoverPoint(f"{P}.tready", xf=lambda s: s.knobs.backpressure, bins=STALLS),
         CoverPoint(f"{P}.rvalid_gaps", xf=lambda s: s.knobs.r_gap, bins=STALLS),
@@ -122,7 +123,7 @@ def sample_item(item: PixelItem) -> None:
     errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
     s = SimpleNamespace(kind=item.kind.value, knobs=item.knobs, errors=errors, fmt=None, fmt_prec=None, cross=set(),
                         xoff=None, wtags=set(), htag=None, stags=set(), ctags=set(), fp16=set(), bus_error=None,
-                        reset=None)
+                        reset=None, midjob=item.midjob is not None)
     pic = item.picture
     if pic is not None and item.kind in (Kind.PICTURE, Kind.BUS_ERROR):
         d, fmt = pic.desc, pic.fmt

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+import cocotb
 import numpy as np
 from cocotb.triggers import ClockCycles, First, RisingEdge
 
@@ -53,6 +54,7 @@ class PixelReaderTB(ReaderTB):
         self.prepare(item, pieces, item.faults, legal=item.kind is not Kind.ILLEGAL)
         await registers.program(self.csr, item.desc)
         await self.csr.start()
+        midjob = cocotb.start_soon(self._midjob(item.midjob)) if item.midjob is not None else None
         if item.kind is Kind.RESET:
             await First(ClockCycles(self.dut.clk, item.reset_after), RisingEdge(self.dut.irq))
             await self.reset()
@@ -64,11 +66,23 @@ class PixelReaderTB(ReaderTB):
             return
         done, waited = await self.csr.wait_done(item.timeout_cycles())
         item.inflight_at_done = self.mem.inflight_beats
+        if midjob is not None:
+            await midjob
         await ClockCycles(self.dut.clk, 2)
         item.status = await registers.read_status(self.csr, done, waited)
         item.csr_violations, self.csr.violations = self.csr.violations, []
         if not item.status.done:
             await self.reset()           # leave the DUT idle and clean for the next item
+
+
+    async def _midjob(self, cycles: int) -> None:
+        """START again while the job runs (ignored while busy), then overwrite every descriptor register with
+        garbage ``cycles`` later: the running job latched its descriptor at START."""
+        await self.csr.start()
+        await ClockCycles(self.dut.clk, cycles)
+        names = registers.DESC_REGS
+        await self.csr.write_many({k: int(v) for k, v in zip(names, self.rng.integers(0, 1 << 32, len(names),
+                                                                                        dtype=np.uint64))})
 
 
 class PixelReaderEnv(ReaderEnv):

@@ -53,6 +53,8 @@ class PixelItem(uvm_sequence_item):
         self.faults: list[tuple[int, int, str]] = []     # (lo, hi, "SLVERR"|"DECERR")
         self.fault_where: str = ""                       # BUS_ERROR: plane and position of the poisoned word
         self.reset_after: int = 0                        # RESET: cycles after START
+        self.midjob: Optional[int] = None                # PICTURE: a 2nd START at once, garbage descriptor writes
+                                                         # this many cycles into the job (both must be ignored)
         self.irq_after: Optional[int] = None             # RESET: irq level after the reset
         # filled by the driver, then by the scoreboard
         self.status = None

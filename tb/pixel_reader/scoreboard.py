@@ -11,6 +11,7 @@ converted values, expected and actual bytes, and the command that reproduces the
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -156,7 +157,14 @@ class PixelScoreboard(JobScoreboard):
         return [f"desc: {item.desc}", f"knobs: {item.knobs}"]
 
     def reproduce(self) -> str:
-        return reproduce_command()
+        """``make sim`` with the seed; with the suite and run when the testplan entry names its suite
+        (``PLAN_SUITE``: the entries fix COUNT, so only that suite's run repeats the stimulus)."""
+        cmd = reproduce_command()
+        suite = os.getenv("PLAN_SUITE", "").strip()
+        run = os.getenv("PLAN_RUN", "").strip()
+        if suite and run:
+            cmd = cmd.replace("make sim ", f"make sim SUITE={suite} RUN={run} ", 1)
+        return cmd
 
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.pixels_checked} pixels checked, {self.errors} mismatching jobs"

@@ -71,12 +71,18 @@ class EveryFormatSeq(PixelSeqBase):
 
 
 class RandomPictureSeq(PixelSeqBase):
-    """``count`` random pictures of every format (random geometry, converter and timing knobs)."""
+    """``count`` random pictures of every format (random geometry, converter and timing knobs); in about one job
+    of seven a second START and garbage descriptor writes arrive while the job runs."""
 
     async def body(self) -> None:
         for _ in range(self.count):
             for name in FORMATS:
-                await self.send_picture(name, style="specials" if self.rng.random() < 0.2 else "random")
+                item = self.new_item(Kind.PICTURE, self.draw(name, style="specials" if self.rng.random() < 0.2
+                                                             else "random"))
+                item.knobs = random_knobs(self.rng)
+                if self.rng.random() < 0.15:
+                    item.midjob = int(self.rng.integers(0, 2 + item.desc.width * item.desc.height))
+                await self.send(item)
 
 
 class CrossSeq(PixelSeqBase):
