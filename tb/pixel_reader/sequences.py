@@ -133,9 +133,10 @@ def _mutations(d: PixelDescriptor, rng: np.random.Generator, addr_bits: int) -> 
         out.append(("x_offset", rep(d, x_offset=int(rng.integers(fmt.x_offset_max + 1, 32)))))
     out.append(("x_offset", rep(d, x_offset=int(rng.choice([32, 0xFFFFFFFF])))))
     if fmt.fp16:
-        out.append(("precision", rep(d, out_precision=int(rng.integers(0, 2)))))
+        out.append(("precision/fp16_to_int", rep(d, out_precision=int(rng.integers(0, 2)))))
     else:
-        out.append(("precision", rep(d, cvt_en=False, out_precision=1 if fmt.component_bits == 8 else 0)))
+        out.append(("precision/cvt_off_width", rep(d, cvt_en=False, out_precision=1 if fmt.component_bits == 8
+                                                   else 0)))
     need0 = (d.x_offset + d.width) * fmt.planes[0].bpp
     if need0 > 32:
         out.append(("stride_min0", rep(d, line_stride0=(need0 - 1) // 32 * 32)))
@@ -162,31 +163,37 @@ def _mutations(d: PixelDescriptor, rng: np.random.Generator, addr_bits: int) -> 
 
 
 class IllegalSeq(PixelSeqBase):
-    """Every validator rule alone (the mutation must break exactly its rule per the model), then combinations;
+    """Every validator rule alone (the mutation must break exactly its rule per the model; the precision rule both
+    as an fp16 format to an integer output and as CVT_EN = 0 with another output width), then combinations;
     each expects exactly ``desc.errors(AXI_ADDR_W)`` and no bus traffic; a legal picture follows every few."""
 
     async def body(self) -> None:
         names = list(FORMATS)
+        groups = ([n for n in names if PIXEL_FORMATS[n].semi_planar], [n for n in names if PIXEL_FORMATS[n].fp16],
+                  names)
         alone: set[str] = set()
-        rounds = max(2, self.count // 2)
-        for r in range(rounds):
-            # wide enough that the stride bounds can be broken; every N444 format comes round
-            name = names[(r * 7) % len(names)] if r % 2 else [n for n in names if PIXEL_FORMATS[n].semi_planar][r % 8]
+        for r in range(max(3, self.count // 2)):
+            # rounds rotate over N444 formats (plane-1 rules), fp16 formats (their precision rule) and any format;
+            # pictures wide enough that the stride bounds can be broken
+            group = groups[r % 3]
+            name = group[(r // 3 * 5) % len(group)] if r % 3 < 2 else group[int(self.rng.integers(0, len(group)))]
             legal = self.draw(name, w=int(self.rng.integers(20, 60)), h=int(self.rng.integers(1, 4)))
-            for i, (rule, bad) in enumerate(_mutations(legal.desc, self.rng, self.addr_bits)):
+            for i, (label, bad) in enumerate(_mutations(legal.desc, self.rng, self.addr_bits)):
+                rule = label.split("/")[0]
                 errs = bad.errors(self.addr_bits)
                 if not errs or (rule != "combo" and errs != [rule]):
                     continue
                 if rule != "combo":
-                    alone.add(rule)
+                    alone.add(label)
                 item = self.new_item(Kind.ILLEGAL, legal)
                 item.desc = bad
-                item.mutation = rule if rule != "combo" else "+".join(errs)
+                item.mutation = label if rule != "combo" else "+".join(errs)
                 item.knobs = random_knobs(self.rng)
                 await self.send(item)
                 if i % 5 == 4:
                     await self.send_picture(name)
-        missing = set(PixelDescriptor.ERROR_RULES) - alone
+        missing = (set(PixelDescriptor.ERROR_RULES) - {"precision"}
+                   | {"precision/fp16_to_int", "precision/cvt_off_width"}) - alone
         assert not missing, f"validator rules never exercised alone: {sorted(missing)}"
         await self.send_picture(names[int(self.rng.integers(0, len(names)))])
 
