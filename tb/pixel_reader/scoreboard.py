@@ -235,7 +235,7 @@ class PixelScoreboard(JobScoreboard):
             plane = next(f for p in fmt.planes for f in p.fields if f.channel == c)
             raw = int(np.asarray(pic.tensor[h, w, c]).view(f"u{pic.tensor.dtype.itemsize}"))
             conv = d.convert(pic.tensor[h:h + 1, w:w + 1])[0, 0, c]
-            what = (f"channel {c} ({plane.letter}) raw 0x{raw:x} -> {d.precision_name} {conv!r}: expected "
+            what = (f"channel {c} ({plane.letter}) raw 0x{raw:x} -> {d.precision_name} {conv.item()}: expected "
                     f"0x{int.from_bytes(bytes(exp.atoms[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}, actual "
                     f"0x{int.from_bytes(bytes(got[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}")
         else:

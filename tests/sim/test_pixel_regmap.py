@@ -54,3 +54,39 @@ def test_format_table_comment_names_every_format_in_code_order():
     codes = {int(c) for c in re.findall(r"6'd(\d+)", body)}
     assert codes == set(range(36))
     assert len(PIXEL_FORMATS) == 36
+
+
+def _format_table() -> dict[int, tuple]:
+    """The case arms of accel_pkg's pr_format(): code -> (channels as (plane, lsb, width code), nch-1, log2 bpp0,
+    log2 bpp1 - 1, two planes, fp16, 8-bit)."""
+    pkg = regmap.PKG_TEXT
+    body = pkg[pkg.index("function automatic logic [44:0] pr_format"):]
+    body = re.sub(r"//[^\n]*", "", body[:body.index("endfunction")])
+    table = {}
+    for codes, args in re.findall(r"((?:6'd\d+,?\s*)+):\s*pr_format\s*=\s*pr_entry\((.*?)\);", body, re.S):
+        chans = [tuple(int(v) for v in c) for c in re.findall(r"pr_ch\((\d+),\s*(\d+),\s*(\d+)\)", args)]
+        rest = re.sub(r"pr_ch\([^)]*\)", "", args)
+        nums = [int(v) for v in re.findall(r"(?:2'd)?(\d+)", rest.replace("z", ""))]
+        for code in re.findall(r"6'd(\d+)", codes):
+            table[int(code)] = (chans, *nums)
+    return table
+
+
+def test_format_table_matches_the_model():
+    # every code's channels (plane, bit position, width) and plane geometry against models.nvdla.pixel
+    wc = {8: 0, 16: 1, 10: 2, 2: 3}
+    table = _format_table()
+    assert sorted(table) == list(range(36))
+    for name in ENUM_ORDER:
+        fmt = PIXEL_FORMATS[name]
+        chans, nch_m1, bpp0_l, bpp1_l, two, fp16, c8 = table[fmt.enum]
+        want = {}
+        for p, plane in enumerate(fmt.planes):
+            for f in plane.fields:
+                want[f.channel] = (p, f.lsb, wc[8 if plane.container_bits == 8 else 16 if plane.container_bits == 16
+                                                else f.width])
+        assert {c: chans[c] for c in range(len(chans))} == want, name
+        assert nch_m1 == fmt.channels - 1 and 1 << bpp0_l == fmt.planes[0].bpp, name
+        assert two == fmt.semi_planar and fp16 == fmt.fp16 and c8 == (fmt.component_bits == 8), name
+        if fmt.semi_planar:
+            assert 1 << (bpp1_l + 1) == fmt.planes[1].bpp, name
