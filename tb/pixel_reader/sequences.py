@@ -162,9 +162,28 @@ def _mutations(d: PixelDescriptor, rng: np.random.Generator, addr_bits: int) -> 
     return out
 
 
+def random_descriptor(rng: np.random.Generator, addr_bits: int) -> PixelDescriptor:
+    """A descriptor with every field drawn near its edges (register values < 2**32, bases < 2**64)."""
+    code = int(rng.choice([int(rng.integers(0, 36)), int(rng.integers(0, 64))]))
+    fmt = PIXEL_FORMATS[FORMATS[code]] if code < 36 else None
+    xmax = fmt.x_offset_max if fmt is not None else 31
+    edge = lambda *v: int(rng.choice(v))  # noqa: E731
+    w, h = edge(0, 1, 2, 37, MAX_DIM, MAX_DIM + 1, 0xFFFFFFFF), edge(0, 1, 3, MAX_DIM, MAX_DIM + 1)
+    bpp = fmt.planes[0].bpp if fmt is not None else 4
+    need = (xmax + max(w, 1)) * bpp
+    stride = lambda: edge(0, 32, need // 32 * 32, -(-need // 32) * 32, need + 1, 0xFFFFFFE0) & 0xFFFFFFFF  # noqa: E731
+    top = 1 << addr_bits
+    base = lambda: edge(0x1000, 0x1010, top - 4096, top - 32, top, 0xFFFFFFFFFFFFFFE0) & ((1 << 64) - 1)  # noqa: E731
+    return PixelDescriptor(format_code=code, width=w, height=h, x_offset=edge(0, xmax, xmax + 1, 31, 32),
+                           base0=base(), line_stride0=stride(), out_precision=int(rng.integers(0, 4)),
+                           base1=base(), line_stride1=stride(), cvt_en=bool(rng.random() < 0.8),
+                           cvt_truncate=int(rng.integers(0, 64)))
+
+
 class IllegalSeq(PixelSeqBase):
     """Every validator rule alone (the mutation must break exactly its rule per the model; the precision rule both
-    as an fp16 format to an integer output and as CVT_EN = 0 with another output width), then combinations;
+    as an fp16 format to an integer output and as CVT_EN = 0 with another output width), then combinations, then
+    ``4*count`` random edge-biased descriptors;
     each expects exactly ``desc.errors(AXI_ADDR_W)`` and no bus traffic; a legal picture follows every few."""
 
     async def body(self) -> None:
@@ -195,6 +214,14 @@ class IllegalSeq(PixelSeqBase):
         missing = (set(PixelDescriptor.ERROR_RULES) - {"precision"}
                    | {"precision/fp16_to_int", "precision/cvt_off_width"}) - alone
         assert not missing, f"validator rules never exercised alone: {sorted(missing)}"
+        for _ in range(4 * self.count):
+            bad = random_descriptor(self.rng, self.addr_bits)
+            if not bad.errors(self.addr_bits):
+                continue
+            item = self.new_item(Kind.ILLEGAL, None)
+            item.desc = bad
+            item.mutation = "random:" + "+".join(bad.errors(self.addr_bits))
+            await self.send(item)
         await self.send_picture(names[int(self.rng.integers(0, len(names)))])
 
 
