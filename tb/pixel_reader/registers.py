@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from models.pixel_desc import PixelDescriptor
 from tb import regmap
+from tb.agents.csr import CsrAgent
 
 #: the pixel reader's register map (prefix PR of accel_pkg.sv)
 REGS = regmap.PIXEL_READER
@@ -77,10 +78,12 @@ class JobStatus:
                 f"SATURATED={self.saturated}")
 
 
-async def program(csr, desc: PixelDescriptor) -> None:
+async def program(csr: CsrAgent, desc: PixelDescriptor) -> None:
+    """Write every descriptor register."""
     await csr.write_many(descriptor_values(desc))
 
 
-async def read_status(csr, done: bool = True, wait_cycles: int = 0) -> JobStatus:
+async def read_status(csr: CsrAgent, done: bool = True, wait_cycles: int = 0) -> JobStatus:
+    """Read the status registers after a job."""
     r = await csr.read_many(list(STATUS_REGS))
     return JobStatus(done, *(r[k] for k in STATUS_REGS), wait_cycles)

@@ -19,8 +19,9 @@ import numpy as np
 from pyuvm import ConfigDB
 
 import models
-from models.nvdla.pixel import msb_aligned_values
+from models.nvdla.pixel import PixelFormat, msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
+from models.pixel_desc import PixelDescriptor
 from tb.cube_reader.scoreboard import reproduce_command
 from tb.platform import JobScoreboard
 
@@ -86,7 +87,7 @@ def saturated_components(pic: Picture) -> np.ndarray:
     return clamped.sum(axis=-1)
 
 
-def pixel_addresses(d, fmt) -> list[np.ndarray]:
+def pixel_addresses(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:
     """Per plane, the (H, W) byte address of each pixel (clarifications 2.2)."""
     h = np.arange(d.height, dtype=np.int64)[:, None]
     w = np.arange(d.width, dtype=np.int64)[None, :]

@@ -6,7 +6,7 @@ alone, then combinations), bus errors, stalls. Every sequence draws from the tes
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 from pyuvm import ConfigDB, uvm_sequence
@@ -21,7 +21,8 @@ from .pictures import FORMATS, Picture, legal_precisions
 from .scoreboard import pixel_addresses
 
 
-def cfg(name: str):
+def cfg(name: str) -> Any:
+    """A value the test put into the ConfigDB."""
     return ConfigDB().get(None, "", name)
 
 

@@ -8,6 +8,7 @@ registers, exact simulated cycles; printed as the README table and bounded).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import cocotb
 import numpy as np
@@ -51,7 +52,8 @@ async def run_one(tb: PixelReaderTB, item: PixelItem) -> list[str]:
     return out
 
 
-def picture_item(rng, name: str, knobs: Knobs = Knobs(), **kw) -> PixelItem:
+def picture_item(rng: np.random.Generator, name: str, knobs: Knobs = Knobs(), **kw: Any) -> PixelItem:
+    """A PICTURE item of a random picture of format ``name`` (``pictures.draw`` keywords)."""
     item = PixelItem(name)
     item.kind = Kind.PICTURE
     item.picture = draw(rng, name, **kw)
@@ -68,7 +70,7 @@ async def _setup() -> tuple[PixelReaderTB, np.random.Generator]:
 
 
 @cocotb.test()
-async def n444_line_buffer(dut) -> None:
+async def n444_line_buffer(dut: Any) -> None:
     """Two-plane pictures at the largest x offset whose Y lines span several words, plane strides differing."""
     tb, rng = await _setup()
     problems = []
@@ -94,7 +96,7 @@ MIN_PIXELS_PER_CYCLE = 0.9
 
 
 @cocotb.test()
-async def throughput(dut) -> None:
+async def throughput(dut: Any) -> None:
     """Beats and pixels per cycle (BEATS, PIXELS, CYCLES registers: exact simulated cycles) of a packed 256x16
     picture in three formats at read latency 0 and 32; every pixel checked against the model."""
     tb, rng = await _setup()

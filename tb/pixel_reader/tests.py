@@ -70,7 +70,8 @@ class PixelTestBase(uvm_test):
     async def body(self) -> None:
         raise NotImplementedError
 
-    async def run_seq(self, seq) -> None:
+    async def run_seq(self, seq: PixelSeqBase) -> None:
+        """Run a sequence on the env's sequencer."""
         await seq.start(self.env.seqr)
 
 
