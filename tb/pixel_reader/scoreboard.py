@@ -133,6 +133,12 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     return Expected(atoms, coords, sat, error, max_px, exact, d.height)
 
 
+def job_result(item: PixelItem, seen: dict[str, list]) -> JobResult:
+    """What the monitors published during the job (``JobLog.take()``) and the driver's status read-back."""
+    return JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
+                     len(seen["r"]), item.inflight_at_done)
+
+
 class PixelScoreboard(JobScoreboard):
     """Checks each finished pixel job against the models (pairing, reporting and end-of-test checks are the
     platform's ``JobScoreboard``)."""
@@ -144,15 +150,15 @@ class PixelScoreboard(JobScoreboard):
         self.corrupt: Optional[Callable[[PixelItem, Expected], None]] = None  # self-test hook
 
     def observed(self, item: PixelItem, seen: dict[str, list]) -> JobResult:
-        return JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
-                         len(seen["r"]), item.inflight_at_done)
+        return job_result(item, seen)
 
     def problems(self, item: PixelItem) -> list[str]:
         exp = expected_for(item, self.addr_bits)
         if self.corrupt is not None:
             exp = exp.copy()
             self.corrupt(item, exp)
-        return self.compare(item, exp)
+        self.pixels_checked += len(item.result.beats)
+        return check_job(item, exp)
 
     def details(self, item: PixelItem) -> list[str]:
         return [f"desc: {item.desc}", f"knobs: {item.knobs}"]
@@ -170,113 +176,113 @@ class PixelScoreboard(JobScoreboard):
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.pixels_checked} pixels checked, {self.errors} mismatching jobs"
 
-    # ---------------------------------------------------------------- checks
-    def compare(self, item: PixelItem, exp: Expected) -> list[str]:
-        res = item.result
-        st = res.status
-        if not st.done:
-            return [f"no DONE within the timeout (hang): {st}; {len(res.beats)} pixels seen, "
-                    f"{len(res.bursts)} bursts"] + res.violations
-        out: list[str] = []
-        if item.kind is Kind.RESET:
-            return self._check_reset(item, exp)
-        if st.error != exp.error:
-            out.append(f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
-                       f"{REGS.decode_errors(exp.error)}")
-        want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
-        if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
-            out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
-        out += self._check_stream(item, exp)
-        n = len(res.beats)
-        if st.pixels != n:
-            out.append(f"PIXELS={st.pixels} but {n} pixels crossed the stream")
-        k = min(n, exp.max_px)
-        want_sat = int(exp.saturated[:k].sum())
-        if st.saturated != want_sat:
-            out.append(f"SATURATED={st.saturated}, the model clamps {want_sat} components in the {k} pixels sent")
-        if exp.exact and st.lines != exp.lines:
-            out.append(f"LINES={st.lines}, expected {exp.lines}")
-        if item.kind is Kind.ILLEGAL and res.bursts:
-            out.append(f"illegal descriptor issued {len(res.bursts)} AXI read(s), first: {res.bursts[0]}")
-        if item.kind is Kind.PICTURE:
-            if res.inflight_at_done:
-                out.append(f"DONE rose with {res.inflight_at_done} R beat(s) still owed by the memory")
-            if st.beats != res.beats_served:
-                out.append(f"BEATS={st.beats} but the memory returned {res.beats_served} beats")
-            if st.cycles < n:
-                out.append(f"CYCLES={st.cycles} is less than the {n} pixels sent (at most one per cycle)")
-        if item.kind is Kind.BUS_ERROR and not res.bursts:
-            out.append("bus-error job issued no AXI read at all")
-        out += res.violations
-        self.pixels_checked += n
+
+def check_job(item: PixelItem, exp: Expected) -> list[str]:
+    """Everything wrong with a finished job (``item.result``) against the model's answer ``exp``."""
+    res = item.result
+    st = res.status
+    if not st.done:
+        return [f"no DONE within the timeout (hang): {st}; {len(res.beats)} pixels seen, "
+                f"{len(res.bursts)} bursts"] + res.violations
+    out: list[str] = []
+    if item.kind is Kind.RESET:
+        return _check_reset(item, exp)
+    if st.error != exp.error:
+        out.append(f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
+                   f"{REGS.decode_errors(exp.error)}")
+    want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
+    if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
+        out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
+    out += _check_stream(item, exp)
+    n = len(res.beats)
+    if st.pixels != n:
+        out.append(f"PIXELS={st.pixels} but {n} pixels crossed the stream")
+    k = min(n, exp.max_px)
+    want_sat = int(exp.saturated[:k].sum())
+    if st.saturated != want_sat:
+        out.append(f"SATURATED={st.saturated}, the model clamps {want_sat} components in the {k} pixels sent")
+    if exp.exact and st.lines != exp.lines:
+        out.append(f"LINES={st.lines}, expected {exp.lines}")
+    if item.kind is Kind.ILLEGAL and res.bursts:
+        out.append(f"illegal descriptor issued {len(res.bursts)} AXI read(s), first: {res.bursts[0]}")
+    if item.kind is Kind.PICTURE:
+        if res.inflight_at_done:
+            out.append(f"DONE rose with {res.inflight_at_done} R beat(s) still owed by the memory")
+        if st.beats != res.beats_served:
+            out.append(f"BEATS={st.beats} but the memory returned {res.beats_served} beats")
+        if st.cycles < n:
+            out.append(f"CYCLES={st.cycles} is less than the {n} pixels sent (at most one per cycle)")
+    if item.kind is Kind.BUS_ERROR and not res.bursts:
+        out.append("bus-error job issued no AXI read at all")
+    out += res.violations
+    return out
+
+def _check_reset(item: PixelItem, exp: Expected) -> list[str]:
+    """After a reset in the middle of a job: idle (not BUSY, not DONE), irq low, counters cleared, and what
+    crossed the stream before the reset a correct prefix."""
+    res, st = item.result, item.result.status
+    out = []
+    if st.status & (REGS.status_busy | REGS.status_done) or st.error or st.pixels:
+        out.append(f"after a reset during the job: {st}, expected idle with cleared registers")
+    if item.irq_after:
+        out.append("irq high after reset")
+    out += [p for p in _check_stream(item, exp) if "TLAST" not in p]
+    return out + res.violations
+
+def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarray) -> list[str]:
+    """Where pixel ``i`` differs first (byte ``j``): format, (h, w), channel, plane address, values."""
+    pic = item.picture
+    d, fmt = item.desc, pic.fmt
+    h, w = (int(v) for v in exp.coords[i])
+    eb = 1 if d.out_precision == 0 else 2
+    c = j // eb
+    addrs = [int(a[h, w]) for a in pixel_addresses(d, fmt)]
+    where = ", ".join(f"plane {p} @0x{a:x}" for p, a in enumerate(addrs))
+    if c < fmt.channels:
+        plane = next(f for p in fmt.planes for f in p.fields if f.channel == c)
+        raw = int(np.asarray(pic.tensor[h, w, c]).view(f"u{pic.tensor.dtype.itemsize}"))
+        conv = d.convert(pic.tensor[h:h + 1, w:w + 1])[0, 0, c]
+        what = (f"channel {c} ({plane.letter}) raw 0x{raw:x} -> {d.precision_name} {conv.item()}: expected "
+                f"0x{int.from_bytes(bytes(exp.atoms[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}, actual "
+                f"0x{int.from_bytes(bytes(got[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}")
+    else:
+        what = f"padding byte {j} (format has {fmt.channels} channels): expected 0x00, actual 0x{got[i, j]:02x}"
+    return [f"pixel #{i} (h,w)=({h},{w}) of {exp.max_px} [{pic.name}] differs: {what}; {where}"]
+
+def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
+    beats = item.result.beats
+    n = len(beats)
+    out: list[str] = []
+    if exp.exact and n != exp.max_px:
+        out.append(f"{n} pixels on the stream, expected {exp.max_px}")
+    elif not exp.exact and n > exp.max_px:
+        out.append(f"{n} pixels on the stream, at most {exp.max_px} allowed before the first faulty pixel")
+    k = min(n, exp.max_px)
+    if k == 0:
         return out
-
-    def _check_reset(self, item: PixelItem, exp: Expected) -> list[str]:
-        """After a reset in the middle of a job: idle (not BUSY, not DONE), irq low, counters cleared, and what
-        crossed the stream before the reset a correct prefix."""
-        res, st = item.result, item.result.status
-        out = []
-        if st.status & (REGS.status_busy | REGS.status_done) or st.error or st.pixels:
-            out.append(f"after a reset during the job: {st}, expected idle with cleared registers")
-        if item.irq_after:
-            out.append("irq high after reset")
-        out += [p for p in self._check_stream(item, exp) if "TLAST" not in p]
-        return out + res.violations
-
-    def _pixel_report(self, item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarray) -> list[str]:
-        """Where pixel ``i`` differs first (byte ``j``): format, (h, w), channel, plane address, values."""
-        pic = item.picture
-        d, fmt = item.desc, pic.fmt
-        h, w = (int(v) for v in exp.coords[i])
-        eb = 1 if d.out_precision == 0 else 2
-        c = j // eb
-        addrs = [int(a[h, w]) for a in pixel_addresses(d, fmt)]
-        where = ", ".join(f"plane {p} @0x{a:x}" for p, a in enumerate(addrs))
-        if c < fmt.channels:
-            plane = next(f for p in fmt.planes for f in p.fields if f.channel == c)
-            raw = int(np.asarray(pic.tensor[h, w, c]).view(f"u{pic.tensor.dtype.itemsize}"))
-            conv = d.convert(pic.tensor[h:h + 1, w:w + 1])[0, 0, c]
-            what = (f"channel {c} ({plane.letter}) raw 0x{raw:x} -> {d.precision_name} {conv.item()}: expected "
-                    f"0x{int.from_bytes(bytes(exp.atoms[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}, actual "
-                    f"0x{int.from_bytes(bytes(got[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}")
-        else:
-            what = f"padding byte {j} (format has {fmt.channels} channels): expected 0x00, actual 0x{got[i, j]:02x}"
-        return [f"pixel #{i} (h,w)=({h},{w}) of {exp.max_px} [{pic.name}] differs: {what}; {where}"]
-
-    def _check_stream(self, item: PixelItem, exp: Expected) -> list[str]:
-        beats = item.result.beats
-        n = len(beats)
-        out: list[str] = []
-        if exp.exact and n != exp.max_px:
-            out.append(f"{n} pixels on the stream, expected {exp.max_px}")
-        elif not exp.exact and n > exp.max_px:
-            out.append(f"{n} pixels on the stream, at most {exp.max_px} allowed before the first faulty pixel")
-        k = min(n, exp.max_px)
-        if k == 0:
-            return out
-        sizes = np.fromiter((len(b.data) for b in beats[:k]), np.int64, k)
-        if (sizes != ATOM).any():
-            i = int(np.flatnonzero(sizes != ATOM)[0])
-            return [f"pixel #{i} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), expected {ATOM} bytes"] + out
-        got = np.frombuffer(b"".join(b.data for b in beats[:k]), np.uint8).reshape(k, ATOM)
-        bad = np.flatnonzero((got != exp.atoms[:k]).any(axis=1))
-        if bad.size:
-            i = int(bad[0])
-            j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])
-            out[:0] = self._pixel_report(item, exp, i, j, got) + [f"({bad.size} pixel(s) differ)"]
-        user = np.fromiter((b.user for b in beats[:k]), np.int64, k)
-        coords = np.stack([(user >> 16) & 0xFFFF, user & 0xFFFF], axis=1)
-        badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
-        if badc.size:
-            i = int(badc[0])
-            out.append(f"pixel #{i}: TUSER (h,w)={tuple(int(v) for v in coords[i])}, expected "
-                       f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} pixel(s) with wrong coordinates)")
-        last = np.fromiter((b.last for b in beats[:k]), bool, k)
-        want_last = np.zeros(k, bool)
-        if exp.exact and k == exp.max_px:
-            want_last[-1] = True
-        if (last != want_last).any():
-            i = int(np.flatnonzero(last != want_last)[0])
-            out.append(f"pixel #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
-                       f"{int(want_last[i])} (TLAST only on the last pixel of a complete job)")
-        return out
+    sizes = np.fromiter((len(b.data) for b in beats[:k]), np.int64, k)
+    if (sizes != ATOM).any():
+        i = int(np.flatnonzero(sizes != ATOM)[0])
+        return [f"pixel #{i} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), expected {ATOM} bytes"] + out
+    got = np.frombuffer(b"".join(b.data for b in beats[:k]), np.uint8).reshape(k, ATOM)
+    bad = np.flatnonzero((got != exp.atoms[:k]).any(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])
+        out[:0] = _pixel_report(item, exp, i, j, got) + [f"({bad.size} pixel(s) differ)"]
+    user = np.fromiter((b.user for b in beats[:k]), np.int64, k)
+    coords = np.stack([(user >> 16) & 0xFFFF, user & 0xFFFF], axis=1)
+    badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
+    if badc.size:
+        i = int(badc[0])
+        out.append(f"pixel #{i}: TUSER (h,w)={tuple(int(v) for v in coords[i])}, expected "
+                   f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} pixel(s) with wrong coordinates)")
+    last = np.fromiter((b.last for b in beats[:k]), bool, k)
+    want_last = np.zeros(k, bool)
+    if exp.exact and k == exp.max_px:
+        want_last[-1] = True
+    if (last != want_last).any():
+        i = int(np.flatnonzero(last != want_last)[0])
+        out.append(f"pixel #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
+                   f"{int(want_last[i])} (TLAST only on the last pixel of a complete job)")
+    return out

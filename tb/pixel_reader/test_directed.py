@@ -17,39 +17,19 @@ from cocotb.triggers import ClockCycles
 from .env import PixelReaderTB
 from .items import Kind, Knobs, PixelItem
 from .pictures import draw
-from .scoreboard import expected_for
+from .scoreboard import check_job, expected_for, job_result
 
-ATOM = 32
 LOG = logging.getLogger("cocotb.regression.pixel_reader")
 
 
 async def run_one(tb: PixelReaderTB, item: PixelItem) -> list[str]:
-    """Run one job and compare it with the models: the problems found (empty when exact)."""
+    """Run one job and check it as the pyuvm scoreboard does (``scoreboard.check_job`` against
+    ``expected_for``): the problems found (empty when exact)."""
     log = tb.observe()
     await tb.run_job(item)
     await tb.flush()
-    seen = log.take()
-    exp = expected_for(item, tb.addr_bits)
-    beats = seen["out"]
-    out = list(seen["violations"])
-    st = item.status
-    if not st.done:
-        return [f"no DONE: {st}"] + out
-    if st.error != exp.error:
-        out.append(f"ERROR 0x{st.error:x}, expected 0x{exp.error:x}")
-    if len(beats) != exp.max_px:
-        out.append(f"{len(beats)} pixels, expected {exp.max_px}")
-    k = min(len(beats), exp.max_px)
-    got = np.frombuffer(b"".join(b.data for b in beats[:k]), np.uint8).reshape(k, ATOM)
-    for i in np.flatnonzero((got != exp.atoms[:k]).any(axis=1))[:8]:
-        h, w = (int(v) for v in exp.coords[i])
-        out.append(f"pixel (h,w)=({h},{w}): expected {bytes(exp.atoms[i, :8]).hex()}, actual {bytes(got[i, :8]).hex()}")
-    users = [((b.user >> 16) & 0xFFFF, b.user & 0xFFFF) for b in beats[:k]]
-    if users != [tuple(int(v) for v in c) for c in exp.coords[:k]]:
-        out.append("TUSER coordinates differ")
-    if k and (not beats[k - 1].last or any(b.last for b in beats[:k - 1])):
-        out.append("TLAST not only on the last pixel")
-    return out
+    item.result = job_result(item, log.take())
+    return check_job(item, expected_for(item, tb.addr_bits))
 
 
 def picture_item(rng: np.random.Generator, name: str, knobs: Knobs = Knobs(), **kw: Any) -> PixelItem:
