@@ -31,7 +31,7 @@ module pr_validator
   logic [31:0] need0, need1, rnd0, rnd1;
   logic [71:0] ext0, ext1, top0, top1, limit;
 
-  // Only a few bits of the mean, offset and scale matter to the rules (none): the converter reads them.
+  // The converter fields (offset, scale, mean, sign, truncate) take part in no rule: pr_atom reads them.
   /* verilator lint_off UNUSEDSIGNAL */
   pix_desc_t unused_d;
   assign unused_d = d;
