@@ -17,3 +17,11 @@ wr_expander.sv
 wr_counters.sv
 wr_job_ctrl.sv
 weight_reader.sv
+pr_convert.sv
+pr_atom.sv
+pr_line_buf.sv
+pr_unpacker.sv
+pr_line_walker.sv
+pr_validator.sv
+pr_job_ctrl.sv
+pixel_reader.sv

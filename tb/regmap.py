@@ -239,3 +239,5 @@ CUBE_READER: BlockMap = BLOCKS["CR"]
 
 #: the weight reader (weight_reader.sv), prefix WR
 WEIGHT_READER: BlockMap = BLOCKS["WR"]
+#: the pixel reader (pixel_reader.sv), prefix PR
+PIXEL_READER: BlockMap = BLOCKS["PR"]

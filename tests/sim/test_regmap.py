@@ -14,7 +14,7 @@ from tb.cube_reader import registers as R
 
 README = runner.ROOT / "README.md"
 #: the RTL file of each block of the package (a new block adds its line here)
-BLOCK_FILES = {"CR": "cube_reader.sv", "WR": "weight_reader.sv"}
+BLOCK_FILES = {"CR": "cube_reader.sv", "WR": "weight_reader.sv", "PR": "pixel_reader.sv"}
 CR = regmap.CUBE_READER
 
 

@@ -10,11 +10,13 @@ from tb import testplan
 from tb.cube_reader import coverage as cube_cov
 from tb.cube_reader.families import available_families
 from tb.weight_reader import coverage as weight_cov
+from tb.pixel_reader import coverage as pixel_cov
 
 
 def covergroup_names() -> set[str]:
     cube_cov._build(available_families())
     weight_cov._build()
+    pixel_cov._build()
     return {name for name in coverage_db if name.count(".") == 1}
 
 

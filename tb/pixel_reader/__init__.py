@@ -1,0 +1,1 @@
+"""Testbench of the pixel reader (rtl_stubs/pixel_reader.sv) on the shared platform."""

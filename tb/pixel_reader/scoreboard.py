@@ -1,0 +1,288 @@
+"""Pixel-reader scoreboard: every job against the numpy models.
+
+Expected values come only from the models: the model packs the picture (``models.pack``, in the sequence), the
+converter is ``PixelDescriptor.convert`` (``models.nvdla.pixel.convert_pixels``), each pixel's atom is the NVDLA
+feature atom of its converted channels (``models.pack("nvdla.feature", ...)`` pads the channel group with zeros),
+the error bits are ``PixelDescriptor.errors(AXI_ADDR_W)``, and the SATURATED count is recomputed from the
+model's own arithmetic (``round_shift``, ``saturate``) as the components whose value was clamped.
+
+A mismatch report names the format, the pixel (h, w), the channel, the plane address of the pixel, the raw and
+converted values, expected and actual bytes, and the command that reproduces the run.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+from pyuvm import ConfigDB
+
+import models
+from models.nvdla.pixel import PixelFormat, msb_aligned_values
+from models.nvdla.precision import round_shift, saturate
+from models.pixel_desc import PixelDescriptor
+from tb.cube_reader.scoreboard import reproduce_command
+from tb.platform import JobScoreboard
+
+from .items import JobResult, Kind, PixelItem
+from .pictures import Picture
+from .registers import BUS_DECERR, BUS_SLVERR, REGS, error_word
+
+ATOM = 32
+
+
+@dataclass
+class Expected:
+    """The model's answer for one job."""
+
+    atoms: np.ndarray           # (k, 32) uint8
+    coords: np.ndarray          # (k, 2) h, w
+    saturated: np.ndarray       # (k,) clamped components per pixel
+    error: int                  # ERROR register
+    max_px: int                 # pixels allowed on the stream (a prefix of `atoms`)
+    exact: bool                 # True: exactly `max_px` pixels, the last with TLAST
+    lines: int                  # LINES expected when exact
+
+    def copy(self) -> "Expected":
+        return Expected(self.atoms.copy(), self.coords.copy(), self.saturated.copy(), self.error, self.max_px,
+                        self.exact, self.lines)
+
+
+def feature_atoms(converted: np.ndarray) -> np.ndarray:
+    """(H*W, 32) bytes: each pixel's converted channels as one NVDLA feature atom (model ``nvdla.feature``)."""
+    h, w, _ = converted.shape
+    image = models.pack("nvdla.feature", np.ascontiguousarray(converted.transpose(2, 0, 1)[None]))
+    return np.asarray(image.data(), np.uint8).reshape(h * w, ATOM)
+
+
+def converter_products(pic: Picture) -> Optional[np.ndarray]:
+    """(H, W, C) ``(x17 - offset) * scale`` of every component before the shift (Equation 1 with the 17-bit
+    widening, the mean or the offset, as ``models.nvdla.pixel.input_convert`` does it), or None when the converter
+    does not compute (fp16 components, CVT_EN = 0)."""
+    d, fmt = pic.desc, pic.fmt
+    if fmt.fp16 or not d.cvt_en:
+        return None
+    bits = fmt.component_bits
+    raw = msb_aligned_values(pic.name, pic.tensor).astype(np.int64) & ((1 << bits) - 1)
+    x = raw - ((raw >> (bits - 1)) << bits) if d.sign_override else raw
+    off = np.array(d.mean[:fmt.channels], np.int64) if d.mean_en else np.int64(d.cvt_offset)
+    return (x - off) * np.int64(d.cvt_scale)
+
+
+def saturated_components(pic: Picture) -> np.ndarray:
+    """(H, W) count of components the converter clamps (int17, the int8/int16 range, |x| >= 65520 to fp16), from
+    the model's arithmetic (``round_shift``, ``saturate``)."""
+    t = converter_products(pic)
+    if t is None:
+        return np.zeros(pic.shape[:2], np.int64)
+    y = round_shift(t, pic.desc.cvt_truncate)
+    y17 = saturate(y, "int17")
+    clamped = y != y17
+    name = pic.desc.precision_name
+    if name == "fp16":
+        clamped |= np.abs(y17) >= 65520
+    else:
+        clamped |= y17 != saturate(y17, str(name))
+    return clamped.sum(axis=-1)
+
+
+def pixel_addresses(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:
+    """Per plane, the (H, W) byte address of each pixel (clarifications 2.2)."""
+    h = np.arange(d.height, dtype=np.int64)[:, None]
+    w = np.arange(d.width, dtype=np.int64)[None, :]
+    out = []
+    for i, (base, stride) in enumerate(((d.base0, d.line_stride0), (d.base1, d.line_stride1))[:len(fmt.planes)]):
+        bpp = fmt.planes[i].bpp
+        first = d.x_offset * bpp if i == 0 else (d.x_offset * bpp) % 32
+        out.append(base + h * stride + first + w * bpp)
+    return out
+
+
+def first_fault_pixel(item: PixelItem) -> Optional[int]:
+    """Index (w, h order) of the first pixel with a byte in a poisoned range, any plane."""
+    d, fmt = item.desc, item.picture.fmt
+    hit = np.zeros((d.height, d.width), bool)
+    for i, addr in enumerate(pixel_addresses(d, fmt)):
+        bpp = fmt.planes[i].bpp
+        for lo, hi, _ in item.faults:
+            hit |= (addr < hi) & (addr + bpp > lo)
+    idx = np.flatnonzero(hit.reshape(-1))
+    return int(idx[0]) if idx.size else None
+
+
+def expected_for(item: PixelItem, addr_bits: int) -> Expected:
+    """What a correct reader does with ``item`` (from the models only)."""
+    d = item.desc
+    if item.kind is Kind.ILLEGAL:
+        z = np.zeros((0,), np.int64)
+        return Expected(np.zeros((0, ATOM), np.uint8), np.zeros((0, 2), np.int64), z,
+                        error_word(d.errors(addr_bits)), 0, True, 0)
+    pic = item.picture
+    atoms = feature_atoms(d.convert(pic.tensor))
+    hh, ww = np.meshgrid(np.arange(d.height), np.arange(d.width), indexing="ij")
+    coords = np.stack([hh.reshape(-1), ww.reshape(-1)], axis=1)
+    sat = saturated_components(pic).reshape(-1)
+    error, max_px, exact = 0, atoms.shape[0], True
+    if item.kind is Kind.RESET:
+        exact = False
+    if item.kind is Kind.BUS_ERROR:
+        error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in {r for _, _, r in item.faults})
+        first = first_fault_pixel(item)
+        max_px, exact = (first if first is not None else max_px), False
+    return Expected(atoms, coords, sat, error, max_px, exact, d.height)
+
+
+def job_result(item: PixelItem, seen: dict[str, list]) -> JobResult:
+    """What the monitors published during the job (``JobLog.take()``) and the driver's status read-back."""
+    return JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
+                     len(seen["r"]), item.inflight_at_done)
+
+
+class PixelScoreboard(JobScoreboard):
+    """Checks each finished pixel job against the models (pairing, reporting and end-of-test checks are the
+    platform's ``JobScoreboard``)."""
+
+    def build_phase(self) -> None:
+        super().build_phase()
+        self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
+        self.pixels_checked = 0
+        self.corrupt: Optional[Callable[[PixelItem, Expected], None]] = None  # self-test hook
+
+    def observed(self, item: PixelItem, seen: dict[str, list]) -> JobResult:
+        return job_result(item, seen)
+
+    def problems(self, item: PixelItem) -> list[str]:
+        exp = expected_for(item, self.addr_bits)
+        if self.corrupt is not None:
+            exp = exp.copy()
+            self.corrupt(item, exp)
+        self.pixels_checked += len(item.result.beats)
+        return check_job(item, exp)
+
+    def details(self, item: PixelItem) -> list[str]:
+        return [f"desc: {item.desc}", f"knobs: {item.knobs}"]
+
+    def reproduce(self) -> str:
+        """``make sim`` with the seed; with the suite and run when the testplan entry names its suite
+        (``PLAN_SUITE``: the entries fix COUNT, so only that suite's run repeats the stimulus)."""
+        cmd = reproduce_command()
+        suite = os.getenv("PLAN_SUITE", "").strip()
+        run = os.getenv("PLAN_RUN", "").strip()
+        if suite and run:
+            cmd = cmd.replace("make sim ", f"make sim SUITE={suite} RUN={run} ", 1)
+        return cmd
+
+    def summary(self) -> str:
+        return f"{self.checked} jobs, {self.pixels_checked} pixels checked, {self.errors} mismatching jobs"
+
+
+def check_job(item: PixelItem, exp: Expected) -> list[str]:
+    """Everything wrong with a finished job (``item.result``) against the model's answer ``exp``."""
+    res = item.result
+    st = res.status
+    if not st.done:
+        return [f"no DONE within the timeout (hang): {st}; {len(res.beats)} pixels seen, "
+                f"{len(res.bursts)} bursts"] + res.violations
+    out: list[str] = []
+    if item.kind is Kind.RESET:
+        return _check_reset(item, exp)
+    if st.error != exp.error:
+        out.append(f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
+                   f"{REGS.decode_errors(exp.error)}")
+    want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
+    if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
+        out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
+    out += _check_stream(item, exp)
+    n = len(res.beats)
+    if st.pixels != n:
+        out.append(f"PIXELS={st.pixels} but {n} pixels crossed the stream")
+    k = min(n, exp.max_px)
+    want_sat = int(exp.saturated[:k].sum())
+    if st.saturated != want_sat:
+        out.append(f"SATURATED={st.saturated}, the model clamps {want_sat} components in the {k} pixels sent")
+    if exp.exact and st.lines != exp.lines:
+        out.append(f"LINES={st.lines}, expected {exp.lines}")
+    if item.kind is Kind.ILLEGAL and res.bursts:
+        out.append(f"illegal descriptor issued {len(res.bursts)} AXI read(s), first: {res.bursts[0]}")
+    if item.kind is Kind.PICTURE:
+        if res.inflight_at_done:
+            out.append(f"DONE rose with {res.inflight_at_done} R beat(s) still owed by the memory")
+        if st.beats != res.beats_served:
+            out.append(f"BEATS={st.beats} but the memory returned {res.beats_served} beats")
+        if st.cycles < n:
+            out.append(f"CYCLES={st.cycles} is less than the {n} pixels sent (at most one per cycle)")
+    if item.kind is Kind.BUS_ERROR and not res.bursts:
+        out.append("bus-error job issued no AXI read at all")
+    out += res.violations
+    return out
+
+def _check_reset(item: PixelItem, exp: Expected) -> list[str]:
+    """After a reset in the middle of a job: idle (not BUSY, not DONE), irq low, counters cleared, and what
+    crossed the stream before the reset a correct prefix."""
+    res, st = item.result, item.result.status
+    out = []
+    if st.status & (REGS.status_busy | REGS.status_done) or st.error or st.pixels:
+        out.append(f"after a reset during the job: {st}, expected idle with cleared registers")
+    if item.irq_after:
+        out.append("irq high after reset")
+    out += [p for p in _check_stream(item, exp) if "TLAST" not in p]
+    return out + res.violations
+
+def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarray) -> list[str]:
+    """Where pixel ``i`` differs first (byte ``j``): format, (h, w), channel, plane address, values."""
+    pic = item.picture
+    d, fmt = item.desc, pic.fmt
+    h, w = (int(v) for v in exp.coords[i])
+    eb = 1 if d.out_precision == 0 else 2
+    c = j // eb
+    addrs = [int(a[h, w]) for a in pixel_addresses(d, fmt)]
+    where = ", ".join(f"plane {p} @0x{a:x}" for p, a in enumerate(addrs))
+    if c < fmt.channels:
+        plane = next(f for p in fmt.planes for f in p.fields if f.channel == c)
+        raw = int(np.asarray(pic.tensor[h, w, c]).view(f"u{pic.tensor.dtype.itemsize}"))
+        conv = d.convert(pic.tensor[h:h + 1, w:w + 1])[0, 0, c]
+        what = (f"channel {c} ({plane.letter}) raw 0x{raw:x} -> {d.precision_name} {conv.item()}: expected "
+                f"0x{int.from_bytes(bytes(exp.atoms[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}, actual "
+                f"0x{int.from_bytes(bytes(got[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}")
+    else:
+        what = f"padding byte {j} (format has {fmt.channels} channels): expected 0x00, actual 0x{got[i, j]:02x}"
+    return [f"pixel #{i} (h,w)=({h},{w}) of {exp.max_px} [{pic.name}] differs: {what}; {where}"]
+
+def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
+    beats = item.result.beats
+    n = len(beats)
+    out: list[str] = []
+    if exp.exact and n != exp.max_px:
+        out.append(f"{n} pixels on the stream, expected {exp.max_px}")
+    elif not exp.exact and n > exp.max_px:
+        out.append(f"{n} pixels on the stream, at most {exp.max_px} allowed before the first faulty pixel")
+    k = min(n, exp.max_px)
+    if k == 0:
+        return out
+    sizes = np.fromiter((len(b.data) for b in beats[:k]), np.int64, k)
+    if (sizes != ATOM).any():
+        i = int(np.flatnonzero(sizes != ATOM)[0])
+        return [f"pixel #{i} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), expected {ATOM} bytes"] + out
+    got = np.frombuffer(b"".join(b.data for b in beats[:k]), np.uint8).reshape(k, ATOM)
+    bad = np.flatnonzero((got != exp.atoms[:k]).any(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])
+        out[:0] = _pixel_report(item, exp, i, j, got) + [f"({bad.size} pixel(s) differ)"]
+    user = np.fromiter((b.user for b in beats[:k]), np.int64, k)
+    coords = np.stack([(user >> 16) & 0xFFFF, user & 0xFFFF], axis=1)
+    badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
+    if badc.size:
+        i = int(badc[0])
+        out.append(f"pixel #{i}: TUSER (h,w)={tuple(int(v) for v in coords[i])}, expected "
+                   f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} pixel(s) with wrong coordinates)")
+    last = np.fromiter((b.last for b in beats[:k]), bool, k)
+    want_last = np.zeros(k, bool)
+    if exp.exact and k == exp.max_px:
+        want_last[-1] = True
+    if (last != want_last).any():
+        i = int(np.flatnonzero(last != want_last)[0])
+        out.append(f"pixel #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
+                   f"{int(want_last[i])} (TLAST only on the last pixel of a complete job)")
+    return out

@@ -1,0 +1,271 @@
+"""pyuvm tests of the pixel reader (cocotb test module ``tb.pixel_reader.tests``).
+
+Every test seeds a numpy Generator from ``cocotb.RANDOM_SEED`` (cocotb 2 derives it from the run seed and the
+test name; both are logged), so ``make sim SIM=<sim> SUITE=<suite> RUN=pixel_reader/uvm TESTCASE=<test>
+SEED=<run seed>`` reproduces it; every mismatch report prints the command. ``COUNT`` (environment) sets the random
+pictures per format (default 1; ``make sim`` uses 20).
+
+Tests: RegisterTest, EveryFormatTest (each of the 36 formats by name), RandomPictureTest (COUNT random pictures
+per format), CrossTest (format x precision x x-offset edge, saturating both ways), ConverterTest (ties, sign,
+mean, CVT_EN = 0), Fp16SpecialsTest, IllegalDescriptorTest (every rule alone, combinations), BusErrorTest,
+StallStressTest, ResetMidJobTest, LargePictureTest, ScoreboardSelfTest, CorruptModelIsCaught (expect_fail twin).
+"""
+from __future__ import annotations
+
+import os
+import warnings
+
+import cocotb
+import numpy as np
+import pyuvm
+from cocotb.triggers import ClockCycles
+from cocotbext.axi import AxiResp
+from pyuvm import ConfigDB, uvm_test
+
+from tb.cube_reader.scoreboard import regression_seed
+
+from .env import PixelReaderEnv, PixelReaderTB
+from .items import Knobs
+from .registers import BUS_DECERR, DESC_REGS, REGS
+from .scoreboard import Expected
+from .sequences import (BusErrorSeq, ConverterSeq, CrossSeq, EveryFormatSeq, Fp16Seq, IllegalSeq, LargeSeq,
+                        PixelSeqBase, RandomPictureSeq, ResetSeq, StallSeq)
+
+TIMEOUT_MS = 4000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
+
+warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
+
+
+def count_from_env() -> int:
+    return max(1, int(os.getenv("COUNT", "").strip() or 1))
+
+
+class PixelTestBase(uvm_test):
+    """Seeds the RNG, builds the TB and the env, resets, runs :meth:`body`."""
+
+    def build_phase(self) -> None:
+        seed = cocotb.RANDOM_SEED
+        self.rng = np.random.default_rng(seed)
+        self.count = count_from_env()
+        tb = PixelReaderTB(cocotb.top, np.random.default_rng([seed, 1]))
+        db = ConfigDB()
+        for key, value in (("RNG", self.rng), ("TB", tb), ("ADDR_BITS", tb.addr_bits), ("BUS_BYTES", tb.bus_bytes),
+                           ("COUNT", self.count), ("TEST_NAME", type(self).__name__),
+                           ("TEST_FULLNAME", f"{__name__}.{type(self).__name__}")):
+            db.set(None, "*", key, value)
+        self.tb = tb
+        self.env = PixelReaderEnv("env", self)
+        self.logger.info("%s: run seed %d, test seed %d, COUNT=%d, AXI_ADDR_W=%d", type(self).__name__,
+                         regression_seed(), seed, self.count, tb.addr_bits)
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        await self.tb.reset()
+        await self.body()
+        self.tb.reads.close()          # nothing may be read after the last job
+        await ClockCycles(cocotb.top.clk, 10)
+        await self.tb.flush()
+        self.drop_objection()
+
+    async def body(self) -> None:
+        raise NotImplementedError
+
+    async def run_seq(self, seq: PixelSeqBase) -> None:
+        """Run a sequence on the env's sequencer."""
+        await seq.start(self.env.seqr)
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class RegisterTest(PixelTestBase):
+    """ID and PARAMS match the build; every RW register holds what was written, masked to its fields; an unmapped
+    offset answers SLVERR; a picture still reads correctly afterwards."""
+
+    async def body(self) -> None:
+        csr, tb = self.tb.csr, self.tb
+        errors = []
+        if await csr.read("ID") != REGS.ID:
+            errors.append("ID")
+        params = await csr.read("PARAMS")
+        if params & 0xFFFF != tb.bus_bytes * 8 or params >> 24 != tb.addr_bits:
+            errors.append(f"PARAMS 0x{params:08x}")
+        values = {r: int(v) for r, v in zip(DESC_REGS, self.rng.integers(0, 1 << 32, len(DESC_REGS), dtype=np.uint64))}
+        await csr.write_many(values)
+        back = await csr.read_many(list(values))
+        for r, v in values.items():
+            want = v & REGS.WMASK[r]
+            if back[r] != want:
+                errors.append(f"{r}: wrote 0x{v:08x}, read 0x{back[r]:08x}, expected 0x{want:08x}")
+        for r in ("PIXELS", "LINES", "BEATS", "CYCLES", "SATURATED"):
+            await csr.write(r, 0xFFFFFFFF)
+            if await csr.read(r) != 0:
+                errors.append(f"RO register {r} changed by a write before any job")
+        unmapped = max(REGS.REG.values()) + 4
+        resp = await csr.read_resp(unmapped)
+        if resp.resp != AxiResp.SLVERR:
+            errors.append(f"unmapped offset 0x{unmapped:02x} answered {resp.resp.name}, expected SLVERR")
+        errors += csr.violations
+        csr.violations = []
+        for e in errors:
+            self.logger.error("register check: %s", e)
+        assert not errors, f"{len(errors)} register check(s) failed: {errors[0]}"
+        await self.run_seq(_OnePicture("one"))
+
+
+class _OnePicture(PixelSeqBase):
+    async def body(self) -> None:
+        await self.send_picture("T_A8R8G8B8", Knobs())
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class EveryFormatTest(PixelTestBase):
+    """Each of the 36 formats by name: one pixel at x offset 0, and a saturating picture at the largest x offset."""
+
+    async def body(self) -> None:
+        await self.run_seq(EveryFormatSeq("fmt"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class RandomPictureTest(PixelTestBase):
+    """COUNT random pictures of every format with random geometry, converter and timing knobs."""
+
+    async def body(self) -> None:
+        await self.run_seq(RandomPictureSeq("pic"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class CrossTest(PixelTestBase):
+    """Every format x legal precision x both x-offset ends, clamping in both directions."""
+
+    async def body(self) -> None:
+        await self.run_seq(CrossSeq("cross"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class ConverterTest(PixelTestBase):
+    """Rounding ties, sign override, per-channel means, CVT_EN = 0, large shifts."""
+
+    async def body(self) -> None:
+        await self.run_seq(ConverterSeq("cvt"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class Fp16SpecialsTest(PixelTestBase):
+    """fp16 formats: NaN, INF, denormals and -0.0 pass through bit for bit."""
+
+    async def body(self) -> None:
+        await self.run_seq(Fp16Seq("fp16"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class IllegalDescriptorTest(PixelTestBase):
+    """Every validator rule alone and in combination: exactly desc.errors(AXI_ADDR_W), DONE, no AXI traffic."""
+
+    async def body(self) -> None:
+        await self.run_seq(IllegalSeq("illegal"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class BusErrorTest(PixelTestBase):
+    """SLVERR/DECERR in plane 0 and plane 1: stop before the first pixel that needs the word, error bit, DONE."""
+
+    async def body(self) -> None:
+        await self.run_seq(BusErrorSeq("buserr"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class StallStressTest(PixelTestBase):
+    """Heavy ARREADY/RVALID/TREADY stalls and long read latency."""
+
+    async def body(self) -> None:
+        await self.run_seq(StallSeq("stall"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class ResetMidJobTest(PixelTestBase):
+    """Reset during a job: idle afterwards, no reads after the reset, the next picture is exact."""
+
+    async def body(self) -> None:
+        await self.run_seq(ResetSeq("reset"))
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class LargePictureTest(PixelTestBase):
+    """8192-pixel lines (full N444 line buffer, 4 KB splits) and 8192 lines."""
+
+    async def body(self) -> None:
+        await self.run_seq(LargeSeq("large"))
+
+
+# ---------------------------------------------------------------------------------------------- scoreboard
+def _flip_byte(rng):
+    def corrupt(item, exp: Expected) -> str:
+        i = int(rng.integers(0, exp.max_px))
+        exp.atoms[i, 0] ^= 0x5A
+        h, w = (int(v) for v in exp.coords[i])
+        return f"(h,w)=({h},{w})"
+    return corrupt
+
+
+def _drop_pixel(item, exp: Expected) -> str:
+    exp.max_px -= 1
+    return "pixels on the stream, expected"
+
+
+def _shift_coord(item, exp: Expected) -> str:
+    exp.coords[-1, 1] += 1
+    return "TUSER (h,w)"
+
+
+def _saturated(item, exp: Expected) -> str:
+    exp.saturated[0] += 1
+    return "SATURATED"
+
+
+def _error_bit(item, exp: Expected) -> str:
+    exp.error ^= BUS_DECERR
+    return "ERROR register"
+
+
+class _SmallPictures(PixelSeqBase):
+    def __init__(self, name, n):
+        super().__init__(name)
+        self.n_items = n
+
+    async def body(self) -> None:
+        names = ["T_A8B8G8R8", "T_Y10___U10V10_N444", "T_A2R10G10B10", "T_R16_F", "T_R8"]
+        for i in range(self.n_items):
+            await self.send_picture(names[i % len(names)], Knobs())
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class ScoreboardSelfTest(PixelTestBase):
+    """The scoreboard is able to fail: each kind of model corruption (a flipped byte, one pixel fewer, a wrong
+    coordinate, a SATURATED count, an error bit) is reported for exactly the corrupted job, naming the pixel."""
+
+    async def body(self) -> None:
+        sb = self.env.scoreboard
+        kinds = [_flip_byte(self.rng), _drop_pixel, _shift_coord, _saturated, _error_bit]
+        self.expected: dict[str, str] = {}
+        plan = {f"sbtest{2 * k}": k for k in range(len(kinds))}   # even items corrupted, odd ones clean
+
+        def corrupt(item, exp):
+            k = plan.get(item.get_name())
+            if k is not None:
+                self.expected[item.get_name()] = kinds[k](item, exp)
+
+        sb.corrupt = corrupt
+        sb.expect_reports = self.expected
+        await self.run_seq(_SmallPictures("sbtest", 2 * len(kinds)))
+        sb.corrupt = None
+        assert len(self.expected) == len(kinds), "not every corruption was applied"
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms", expect_fail=True)
+class CorruptModelIsCaught(PixelTestBase):
+    """expect_fail twin: the model's expected stream has one flipped byte; the scoreboard must fail the test."""
+
+    async def body(self) -> None:
+        sb = self.env.scoreboard
+        flip = _flip_byte(self.rng)
+        sb.corrupt = lambda item, exp: flip(item, exp)
+        await self.run_seq(_SmallPictures("corrupt", 1))
