@@ -19,7 +19,7 @@ import numpy as np
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
-from models.blocked import ERROR_RULES, BlockedCubeDescriptor, Layout
+from models.blocked import ERROR_RULES, BlockedCubeDescriptor
 
 ADDR_W = int(os.getenv("PARAM_ADDR_W") or 40)
 LEGAL_ATOMS = {0: (8, 16, 32, 64, 128), 1: (32,), 2: (32, 64, 128), 3: (8, 16, 32, 64, 128), 4: (8, 16)}

@@ -12,17 +12,15 @@ The database is process-wide; :func:`export` writes it as XML into the run direc
 """
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
-from typing import Optional
 
 import numpy as np
-from cocotb_coverage.coverage import CoverPoint, coverage_db, coverage_section
-from pyuvm import uvm_subscriber
+from cocotb_coverage.coverage import CoverPoint, coverage_section
 
 from models.nvdla.pixel import PIXEL_FORMATS
 from models.nvdla.precision import round_shift
 from models.pixel_desc import ERROR_RULES
+from tb.platform import STALLS as RANDOM_STALLS, CoverageSubscriber
 
 from .items import Kind, PixelItem
 from .pictures import FORMATS, legal_precisions
@@ -32,7 +30,7 @@ from .scoreboard import converter_products
 XML_NAME = "fcov_pixel_reader.xml"
 P = "pixel_reader"
 PRECISIONS = ("int8", "int16", "fp16")
-STALLS = ["none", "every4", "random", "bursty"]
+STALLS = list(RANDOM_STALLS)   # the profiles (tb.agents.stalls) random_knobs draws
 ERROR_NAMES = list(ERROR_RULES) + ["bus_slverr", "bus_decerr"]
 
 
@@ -164,26 +162,10 @@ def sample_item(item: PixelItem) -> None:
     _sample(s)
 
 
-def export(directory: Optional[Path] = None) -> Path:
-    path = (directory or Path.cwd()) / XML_NAME
-    coverage_db.export_to_xml(filename=str(path))
-    return path
-
-
-def summary() -> list[tuple[str, float, int, int]]:
-    """(name, percent, covered bins, bins) of every top-level cover item of this DUT."""
-    return [(name, float(item.cover_percentage), int(item.coverage), int(item.size))
-            for name, item in sorted(coverage_db.items()) if name.startswith(P + ".") and name.count(".") == 1]
-
-
-class PixelCoverage(uvm_subscriber):
+class PixelCoverage(CoverageSubscriber):
     """Samples each checked job; writes the XML in the extract phase (also when a check fails)."""
 
-    def write(self, item: PixelItem) -> None:
-        sample_item(item)
+    prefix, xml_name = P, XML_NAME
 
-    def extract_phase(self) -> None:
-        path = export()
-        for name, pct, cov, size in summary():
-            self.logger.info("coverage %-36s %6.1f%% (%d/%d)", name, pct, cov, size)
-        self.logger.info("functional coverage written to %s", path)
+    def sample(self, item: PixelItem) -> None:
+        sample_item(item)

@@ -14,7 +14,7 @@ from typing import Optional
 from pyuvm import uvm_sequence_item
 
 from models.pixel_desc import PixelDescriptor
-from tb.cube_reader.items import Knobs
+from tb.platform import Knobs
 
 from .pictures import Picture
 

@@ -22,7 +22,7 @@ import models
 from models.nvdla.pixel import PixelFormat, msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
 from models.pixel_desc import PixelDescriptor
-from tb.cube_reader.scoreboard import reproduce_command
+from tb.platform import reproduce_command
 from tb.platform import JobScoreboard
 
 from .items import JobResult, Kind, PixelItem
@@ -152,11 +152,10 @@ class PixelScoreboard(JobScoreboard):
     def observed(self, item: PixelItem, seen: dict[str, list]) -> JobResult:
         return job_result(item, seen)
 
-    def problems(self, item: PixelItem) -> list[str]:
-        exp = expected_for(item, self.addr_bits)
-        if self.corrupt is not None:
-            exp = exp.copy()
-            self.corrupt(item, exp)
+    def expected(self, item: PixelItem) -> Expected:
+        return expected_for(item, self.addr_bits)
+
+    def compare(self, item: PixelItem, exp: Expected) -> list[str]:
         self.pixels_checked += len(item.result.beats)
         return check_job(item, exp)
 

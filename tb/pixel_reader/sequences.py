@@ -13,7 +13,7 @@ from pyuvm import ConfigDB, uvm_sequence
 
 from models.nvdla.pixel import PIXEL_FORMATS
 from models.pixel_desc import MAX_DIM, PixelDescriptor
-from tb.cube_reader.sequences import random_knobs
+from tb.platform import random_knobs
 
 from . import pictures
 from .items import Kind, Knobs, PixelItem

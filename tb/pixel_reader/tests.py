@@ -12,17 +12,13 @@ StallStressTest, ResetMidJobTest, LargePictureTest, ScoreboardSelfTest, CorruptM
 """
 from __future__ import annotations
 
-import os
 import warnings
 
-import cocotb
 import numpy as np
 import pyuvm
-from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiResp
-from pyuvm import ConfigDB, uvm_test
 
-from tb.cube_reader.scoreboard import regression_seed
+from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase
 
 from .env import PixelReaderEnv, PixelReaderTB
 from .items import Knobs
@@ -36,43 +32,12 @@ TIMEOUT_MS = 4000  # simulated time; a hang inside a job is caught earlier by th
 warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
 
 
-def count_from_env() -> int:
-    return max(1, int(os.getenv("COUNT", "").strip() or 1))
+class PixelTestBase(ReaderTestBase):
+    """The platform's test base with the pixel reader's TB and env (COUNT defaults to 1 picture per format)."""
 
-
-class PixelTestBase(uvm_test):
-    """Seeds the RNG, builds the TB and the env, resets, runs :meth:`body`."""
-
-    def build_phase(self) -> None:
-        seed = cocotb.RANDOM_SEED
-        self.rng = np.random.default_rng(seed)
-        self.count = count_from_env()
-        tb = PixelReaderTB(cocotb.top, np.random.default_rng([seed, 1]))
-        db = ConfigDB()
-        for key, value in (("RNG", self.rng), ("TB", tb), ("ADDR_BITS", tb.addr_bits), ("BUS_BYTES", tb.bus_bytes),
-                           ("COUNT", self.count), ("TEST_NAME", type(self).__name__),
-                           ("TEST_FULLNAME", f"{__name__}.{type(self).__name__}")):
-            db.set(None, "*", key, value)
-        self.tb = tb
-        self.env = PixelReaderEnv("env", self)
-        self.logger.info("%s: run seed %d, test seed %d, COUNT=%d, AXI_ADDR_W=%d", type(self).__name__,
-                         regression_seed(), seed, self.count, tb.addr_bits)
-
-    async def run_phase(self) -> None:
-        self.raise_objection()
-        await self.tb.reset()
-        await self.body()
-        self.tb.reads.close()          # nothing may be read after the last job
-        await ClockCycles(cocotb.top.clk, 10)
-        await self.tb.flush()
-        self.drop_objection()
-
-    async def body(self) -> None:
-        raise NotImplementedError
-
-    async def run_seq(self, seq: PixelSeqBase) -> None:
-        """Run a sequence on the env's sequencer."""
-        await seq.start(self.env.seqr)
+    tb_cls = PixelReaderTB
+    env_cls = PixelReaderEnv
+    default_count = 1
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
@@ -237,35 +202,20 @@ class _SmallPictures(PixelSeqBase):
             await self.send_picture(names[i % len(names)], Knobs())
 
 
+class _PixelSelfTest(PixelTestBase, ScoreboardSelfTestBase):
+    def corruptions(self) -> list:
+        return [_flip_byte(self.rng), _drop_pixel, _shift_coord, _saturated, _error_bit]
+
+    def small_jobs(self, name: str, n: int):
+        return _SmallPictures(name, n)
+
+
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ScoreboardSelfTest(PixelTestBase):
+class ScoreboardSelfTest(_PixelSelfTest):
     """The scoreboard is able to fail: each kind of model corruption (a flipped byte, one pixel fewer, a wrong
     coordinate, a SATURATED count, an error bit) is reported for exactly the corrupted job, naming the pixel."""
 
-    async def body(self) -> None:
-        sb = self.env.scoreboard
-        kinds = [_flip_byte(self.rng), _drop_pixel, _shift_coord, _saturated, _error_bit]
-        self.expected: dict[str, str] = {}
-        plan = {f"sbtest{2 * k}": k for k in range(len(kinds))}   # even items corrupted, odd ones clean
-
-        def corrupt(item, exp):
-            k = plan.get(item.get_name())
-            if k is not None:
-                self.expected[item.get_name()] = kinds[k](item, exp)
-
-        sb.corrupt = corrupt
-        sb.expect_reports = self.expected
-        await self.run_seq(_SmallPictures("sbtest", 2 * len(kinds)))
-        sb.corrupt = None
-        assert len(self.expected) == len(kinds), "not every corruption was applied"
-
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms", expect_fail=True)
-class CorruptModelIsCaught(PixelTestBase):
+class CorruptModelIsCaught(_PixelSelfTest, CorruptModelBase):
     """expect_fail twin: the model's expected stream has one flipped byte; the scoreboard must fail the test."""
-
-    async def body(self) -> None:
-        sb = self.env.scoreboard
-        flip = _flip_byte(self.rng)
-        sb.corrupt = lambda item, exp: flip(item, exp)
-        await self.run_seq(_SmallPictures("corrupt", 1))

@@ -13,7 +13,7 @@ Spec: NVDLA seed "Weight Format", "Sparse Compression option", Tables 34-35; cla
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Optional
 
 import numpy as np
 
