@@ -32,7 +32,8 @@ import cocotb
 import numpy as np
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles
-from pyuvm import ConfigDB, uvm_analysis_port, uvm_driver, uvm_env, uvm_sequencer, uvm_subscriber, uvm_test
+from pyuvm import (ConfigDB, uvm_analysis_port, uvm_driver, uvm_env, uvm_sequence, uvm_sequencer, uvm_subscriber,
+                   uvm_test)
 
 from tb.agents import stalls
 from tb.agents.analysis import JobLog
@@ -100,6 +101,24 @@ def hex_bytes(b: bytes | np.ndarray, mark: Optional[int] = None) -> str:
     """Bytes in address order, 4 per group; byte ``mark`` (the first difference) in brackets."""
     cells = [f"[{v:02x}]" if i == mark else f"{v:02x}" for i, v in enumerate(bytes(b))]
     return " ".join("".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
+
+
+def bus_problems(res: Any, beats_reg: int, illegal: bool, complete: bool, bus_error: bool) -> list[str]:
+    """The bus-side checks of every reader's job (``res``: the block's job result with ``bursts``,
+    ``inflight_at_done`` and ``beats_served``; ``beats_reg``: its BEATS register): an illegal descriptor reads
+    nothing; a complete job owes no R beat when DONE rises and counts in BEATS exactly the beats the memory
+    returned; a bus-error job did read."""
+    out = []
+    if illegal and res.bursts:
+        out.append(f"illegal descriptor issued {len(res.bursts)} AXI read(s), first: {res.bursts[0]}")
+    if complete:
+        if res.inflight_at_done:
+            out.append(f"DONE rose with {res.inflight_at_done} R beat(s) still owed by the memory")
+        if beats_reg != res.beats_served:
+            out.append(f"BEATS={beats_reg} but the memory returned {res.beats_served} beats")
+    if bus_error and not res.bursts:
+        out.append("bus-error job issued no AXI read at all")
+    return out
 
 
 class ReaderTB:
@@ -372,6 +391,24 @@ class ReaderTestBase(uvm_test):
 
     async def run_seq(self, seq) -> None:
         await seq.start(self.env.seqr)
+
+
+def config_value(name: str) -> Any:
+    """A value the test base put into the ConfigDB (RNG, TB, COUNT, ADDR_BITS, BUS_BYTES, ...)."""
+    return ConfigDB().get(None, "", name)
+
+
+class ReaderSeqBase(uvm_sequence):
+    """What every block's sequences take from the test: the RNG, COUNT, the address and bus widths, and a counter
+    ``n`` for item names."""
+
+    def __init__(self, name: str = "seq", count: Optional[int] = None) -> None:
+        super().__init__(name)
+        self.rng: np.random.Generator = config_value("RNG")
+        self.count: int = count if count is not None else config_value("COUNT")
+        self.addr_bits: int = config_value("ADDR_BITS")
+        self.bus_bytes: int = config_value("BUS_BYTES")
+        self.n = 0
 
 
 Corruption = Callable[[Any, Any], str]   # (item, expected) -> the text its report must contain

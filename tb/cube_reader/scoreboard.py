@@ -20,7 +20,7 @@ from pyuvm import ConfigDB
 import models
 from models.core.fp16 import fp16_classes as _fp16_masks
 from tb.agents.stream import payload, sidebands
-from tb.platform import JobScoreboard, hex_bytes as _hex, reproduce_command
+from tb.platform import JobScoreboard, bus_problems, hex_bytes as _hex, reproduce_command
 
 from .items import CubeItem, JobResult, Kind
 from .registers import BUS_DECERR, BUS_SLVERR, REGS
@@ -152,17 +152,10 @@ class CubeScoreboard(JobScoreboard):
             out.append(f"NAN_COUNT={st.nan_count} INF_COUNT={st.inf_count}, model counts NaN={want_nan} INF={want_inf} "
                        f"in the {k} atoms sent (CFG.FP16={int(item.use_fp16())})")
         # --- bus side
-        if item.kind is Kind.ILLEGAL and res.bursts:
-            out.append(f"illegal descriptor issued {len(res.bursts)} AXI read(s), first: {res.bursts[0]}")
-        if item.kind is Kind.CUBE:
-            if res.inflight_at_done:
-                out.append(f"DONE rose with {res.inflight_at_done} R beat(s) still owed by the memory")
-            if st.beats != res.beats_served:
-                out.append(f"BEATS={st.beats} but the memory returned {res.beats_served} beats")
-            if st.cycles < n:
-                out.append(f"CYCLES={st.cycles} is less than the {n} atoms sent (at most one atom per cycle)")
-        if item.kind is Kind.BUS_ERROR and not res.bursts:
-            out.append("bus-error job issued no AXI read at all")
+        out += bus_problems(res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.CUBE,
+                            item.kind is Kind.BUS_ERROR)
+        if item.kind is Kind.CUBE and st.cycles < n:
+            out.append(f"CYCLES={st.cycles} is less than the {n} atoms sent (at most one atom per cycle)")
         out += res.violations
         if not out and item.kind is Kind.CUBE:
             out += self._check_unpack(item, exp)

@@ -7,33 +7,22 @@ from __future__ import annotations
 from typing import Optional
 
 import numpy as np
-from pyuvm import ConfigDB, uvm_sequence
 
 from models.blocked import MAX_COUNT, BlockedCubeDescriptor, Layout
 
 from .families import Cube, Family
-from tb.platform import random_knobs
+from tb.platform import ReaderSeqBase, config_value, random_knobs
 
 from .items import CubeItem, Kind, Knobs, atom_fault_range
 from .scoreboard import first_fault_atom
 
 
-
-def cfg(name: str):
-    return ConfigDB().get(None, "", name)
-
-
-class CubeSeqBase(uvm_sequence):
+class CubeSeqBase(ReaderSeqBase):
     """Helpers shared by the cube-reader sequences."""
 
     def __init__(self, name: str = "seq", families: Optional[list[Family]] = None, count: Optional[int] = None) -> None:
-        super().__init__(name)
-        self.rng: np.random.Generator = cfg("RNG")
-        self.families: list[Family] = families if families is not None else cfg("FAMILY_OBJS")
-        self.count: int = count if count is not None else cfg("COUNT")
-        self.addr_bits: int = cfg("ADDR_BITS")
-        self.bus_bytes: int = cfg("BUS_BYTES")
-        self.n = 0
+        super().__init__(name, count)
+        self.families: list[Family] = families if families is not None else config_value("FAMILY_OBJS")
 
     def draw(self, fam: Family, dtype=None, **kw) -> Cube:
         dtype = dtype if dtype is not None else fam.dtypes[int(self.rng.integers(0, len(fam.dtypes)))]

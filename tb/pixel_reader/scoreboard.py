@@ -22,8 +22,7 @@ import models
 from models.nvdla.pixel import PixelFormat, msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
 from models.pixel_desc import PixelDescriptor
-from tb.platform import reproduce_command
-from tb.platform import JobScoreboard
+from tb.platform import JobScoreboard, bus_problems, reproduce_command
 
 from .items import JobResult, Kind, PixelItem
 from .pictures import Picture
@@ -202,17 +201,10 @@ def check_job(item: PixelItem, exp: Expected) -> list[str]:
         out.append(f"SATURATED={st.saturated}, the model clamps {want_sat} components in the {k} pixels sent")
     if exp.exact and st.lines != exp.lines:
         out.append(f"LINES={st.lines}, expected {exp.lines}")
-    if item.kind is Kind.ILLEGAL and res.bursts:
-        out.append(f"illegal descriptor issued {len(res.bursts)} AXI read(s), first: {res.bursts[0]}")
-    if item.kind is Kind.PICTURE:
-        if res.inflight_at_done:
-            out.append(f"DONE rose with {res.inflight_at_done} R beat(s) still owed by the memory")
-        if st.beats != res.beats_served:
-            out.append(f"BEATS={st.beats} but the memory returned {res.beats_served} beats")
-        if st.cycles < n:
-            out.append(f"CYCLES={st.cycles} is less than the {n} pixels sent (at most one per cycle)")
-    if item.kind is Kind.BUS_ERROR and not res.bursts:
-        out.append("bus-error job issued no AXI read at all")
+    out += bus_problems(res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.PICTURE,
+                        item.kind is Kind.BUS_ERROR)
+    if item.kind is Kind.PICTURE and st.cycles < n:
+        out.append(f"CYCLES={st.cycles} is less than the {n} pixels sent (at most one per cycle)")
     out += res.violations
     return out
 

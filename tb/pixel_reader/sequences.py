@@ -6,14 +6,13 @@ alone, then combinations), bus errors, stalls. Every sequence draws from the tes
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Optional
+from typing import Optional
 
 import numpy as np
-from pyuvm import ConfigDB, uvm_sequence
 
 from models.nvdla.pixel import PIXEL_FORMATS
 from models.pixel_desc import MAX_DIM, PixelDescriptor
-from tb.platform import random_knobs
+from tb.platform import ReaderSeqBase, random_knobs
 
 from . import pictures
 from .items import Kind, Knobs, PixelItem
@@ -21,21 +20,11 @@ from .pictures import FORMATS, Picture, legal_precisions
 from .scoreboard import pixel_addresses
 
 
-def cfg(name: str) -> Any:
-    """A value the test put into the ConfigDB."""
-    return ConfigDB().get(None, "", name)
-
-
-class PixelSeqBase(uvm_sequence):
+class PixelSeqBase(ReaderSeqBase):
     """Helpers shared by the pixel-reader sequences."""
 
     def __init__(self, name: str = "seq", count: Optional[int] = None) -> None:
-        super().__init__(name)
-        self.rng: np.random.Generator = cfg("RNG")
-        self.count: int = count if count is not None else cfg("COUNT")
-        self.addr_bits: int = cfg("ADDR_BITS")
-        self.bus_bytes: int = cfg("BUS_BYTES")
-        self.n = 0
+        super().__init__(name, count)
 
     def draw(self, name: str, **kw) -> Picture:
         return pictures.draw(self.rng, name, addr_bits=self.addr_bits, **kw)

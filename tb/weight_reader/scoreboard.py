@@ -20,8 +20,7 @@ from typing import Callable, Optional
 import numpy as np
 from pyuvm import ConfigDB
 
-from tb.platform import hex_bytes as _hex, regression_seed, reproduce_command
-from tb.platform import JobScoreboard
+from tb.platform import JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed, reproduce_command
 
 from .items import JobResult, Kind, WeightItem
 from .registers import (BUS_DECERR, BUS_SLVERR, REGS, SURFACE_CODE, WEIGHT_OVERRUN, WGS_MISMATCH, error_word,
@@ -182,8 +181,6 @@ class WeightScoreboard(JobScoreboard):
         if st.out_beats != n or st.dense_out != sent or st.groups_done != sum(b.last for b in res.beats):
             out.append(f"OUT_BEATS={st.out_beats} DENSE_OUT={st.dense_out} GROUPS_DONE={st.groups_done}, but "
                        f"{n} transfers, {sent} bytes, {sum(b.last for b in res.beats)} tlast crossed the stream")
-        if item.kind is Kind.ILLEGAL and res.bursts:
-            out.append(f"illegal descriptor issued {len(res.bursts)} AXI read(s), first: {res.bursts[0]}")
         if item.kind is Kind.WEIGHTS:
             ws = item.ws
             comp = int(ws.wgs_values().sum()) if ws.compressed else ws.desc.dense_bytes
@@ -191,10 +188,7 @@ class WeightScoreboard(JobScoreboard):
             if st.comp_bytes != comp or st.zeros != zeros:
                 out.append(f"COMP_BYTES={st.comp_bytes} ZEROS={st.zeros}, model {comp} bytes expanded (sum of WGS) "
                            f"and {zeros} zero elements")
-            if res.inflight_at_done:
-                out.append(f"DONE rose with {res.inflight_at_done} R beat(s) still owed by the memory")
-            if st.beats != res.beats_served:
-                out.append(f"BEATS={st.beats} but the memory returned {res.beats_served} beats")
+        out += bus_problems(res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.WEIGHTS, bus_error=False)
         out += res.violations
         return out
 

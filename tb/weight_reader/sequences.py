@@ -8,31 +8,20 @@ from dataclasses import replace
 from typing import Optional
 
 import numpy as np
-from pyuvm import ConfigDB, uvm_sequence
 
 from models.weight_desc import WeightSurfaceDescriptor
-from tb.platform import Knobs
-from tb.platform import random_knobs
+from tb.platform import Knobs, ReaderSeqBase, random_knobs
 
 from .env import needed_bytes
 from .items import CORRUPTIONS, Kind, WeightItem, truncated, word_in
 from .weights import FAMILIES, MASKS, PRECISIONS, WeightSet, draw, draw_synthetic
 
 
-def cfg(name: str):
-    return ConfigDB().get(None, "", name)
-
-
-class WeightSeqBase(uvm_sequence):
+class WeightSeqBase(ReaderSeqBase):
     """Helpers shared by the weight-reader sequences."""
 
     def __init__(self, name: str = "seq", count: Optional[int] = None) -> None:
-        super().__init__(name)
-        self.rng: np.random.Generator = cfg("RNG")
-        self.count: int = count if count is not None else cfg("COUNT")
-        self.addr_bits: int = cfg("ADDR_BITS")
-        self.bus_bytes: int = cfg("BUS_BYTES")
-        self.n = 0
+        super().__init__(name, count)
 
     def new_item(self, kind: Kind, ws: Optional[WeightSet], knobs: Optional[Knobs] = None) -> WeightItem:
         item = WeightItem(f"{self.get_name()}{self.n}")
