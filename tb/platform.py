@@ -414,6 +414,15 @@ class ReaderSeqBase(uvm_sequence):
 Corruption = Callable[[Any, Any], str]   # (item, expected) -> the text its report must contain
 
 
+def error_bit_corruption(bit_mask: int) -> Corruption:
+    """A corruption flipping ``bit_mask`` in the model's expected ERROR register (every block's expected answer has
+    ``error``); its report names the ERROR register."""
+    def corrupt(item, exp) -> str:
+        exp.error ^= bit_mask
+        return "ERROR register"
+    return corrupt
+
+
 class ScoreboardSelfTestBase(ReaderTestBase):
     """The scoreboard is able to fail: each corruption of :meth:`corruptions` is applied to the model's answer for
     one job (even jobs; odd ones stay clean) and must be reported for exactly that job, with its text."""

@@ -21,7 +21,7 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase
+from tb.platform import CorruptModelBase, error_bit_corruption, ReaderTestBase, ScoreboardSelfTestBase
 
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
@@ -177,10 +177,6 @@ def _nan_count(item, exp: Expected) -> str:
     return "NAN_COUNT"
 
 
-def _error_bit(item, exp: Expected) -> str:
-    exp.error ^= BUS_DECERR
-    return "ERROR register"
-
 
 class _CorruptedSeq(CubeSeqBase):
     """Small cubes for the scoreboard self-tests."""
@@ -196,7 +192,7 @@ class _CorruptedSeq(CubeSeqBase):
 
 class _CubeSelfTest(CubeTestBase, ScoreboardSelfTestBase):
     def corruptions(self) -> list:
-        return [_flip_byte(self.rng), _drop_atom, _shift_coord, _nan_count, _error_bit]
+        return [_flip_byte(self.rng), _drop_atom, _shift_coord, _nan_count, error_bit_corruption(BUS_DECERR)]
 
     def small_jobs(self, name: str, n: int):
         return _CorruptedSeq(name, n)

@@ -18,7 +18,7 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase
+from tb.platform import CorruptModelBase, error_bit_corruption, ReaderTestBase, ScoreboardSelfTestBase
 
 from .env import PixelReaderEnv, PixelReaderTB
 from .items import Knobs
@@ -186,10 +186,6 @@ def _saturated(item, exp: Expected) -> str:
     return "SATURATED"
 
 
-def _error_bit(item, exp: Expected) -> str:
-    exp.error ^= BUS_DECERR
-    return "ERROR register"
-
 
 class _SmallPictures(PixelSeqBase):
     def __init__(self, name, n):
@@ -204,7 +200,7 @@ class _SmallPictures(PixelSeqBase):
 
 class _PixelSelfTest(PixelTestBase, ScoreboardSelfTestBase):
     def corruptions(self) -> list:
-        return [_flip_byte(self.rng), _drop_pixel, _shift_coord, _saturated, _error_bit]
+        return [_flip_byte(self.rng), _drop_pixel, _shift_coord, _saturated, error_bit_corruption(BUS_DECERR)]
 
     def small_jobs(self, name: str, n: int):
         return _SmallPictures(name, n)

@@ -17,7 +17,7 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, Knobs, ReaderTestBase, ScoreboardSelfTestBase
+from tb.platform import CorruptModelBase, error_bit_corruption, Knobs, ReaderTestBase, ScoreboardSelfTestBase
 
 from .env import WeightReaderEnv, WeightReaderTB
 from .registers import BUS_DECERR, DESC_REGS, REGS
@@ -167,10 +167,6 @@ def _shift_group(item, exp: Expected) -> str:
     return "TUSER group"
 
 
-def _error_bit(item, exp: Expected) -> str:
-    exp.error ^= BUS_DECERR
-    return "ERROR register"
-
 
 class _Small(WeightSeqBase):
     def __init__(self, name, n):
@@ -185,7 +181,7 @@ class _Small(WeightSeqBase):
 
 class _WeightSelfTest(WeightTestBase, ScoreboardSelfTestBase):
     def corruptions(self) -> list:
-        return [_flip_byte(self.rng), _drop_group_last, _shift_group, _error_bit]
+        return [_flip_byte(self.rng), _drop_group_last, _shift_group, error_bit_corruption(BUS_DECERR)]
 
     def small_jobs(self, name: str, n: int):
         return _Small(name, n)
