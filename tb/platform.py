@@ -38,6 +38,7 @@ from pyuvm import (ConfigDB, uvm_analysis_port, uvm_driver, uvm_env, uvm_sequenc
 from tb.agents import stalls
 from tb.agents.analysis import JobLog
 from tb.agents.axi_mem import AxiMemAgent
+from tb.agents.clocked import ClockLoop
 from tb.agents.csr import CsrAgent
 from tb.agents.stream import AxiStreamMonitor, StreamReadyDriver
 from tb.checkers.axi_read import AxiReadChecker, Region
@@ -135,8 +136,9 @@ class ReaderTB:
         if self.hdl is not None:
             self.mem, self.out, self.ready = self.hdl.mem, self.hdl.out, self.hdl.out
         else:
-            self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", period_ns=PERIOD_NS)
-            self.out = AxiStreamMonitor(dut, dut.clk, dut.rst, "m_axis", period_ns=PERIOD_NS)
+            loop = ClockLoop(dut.clk, PERIOD_NS)      # one per-cycle coroutine for the memory and the monitor
+            self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", period_ns=PERIOD_NS, loop=loop)
+            self.out = AxiStreamMonitor(dut, dut.clk, dut.rst, "m_axis", period_ns=PERIOD_NS, loop=loop)
             self.ready = StreamReadyDriver(dut, dut.clk, "m_axis")
         self.csr = CsrAgent(dut, dut.clk, dut.rst, regs, "s_axil", irq=dut.irq, period_ns=PERIOD_NS)
         self.bus_bytes = self.mem.bus_bytes

@@ -19,20 +19,20 @@ in which coroutines wake; with no pattern TREADY stays high and the driver does 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator, Optional, Sequence, Union
+from typing import Iterator, NamedTuple, Optional, Sequence, Union
 
 import cocotb
 import numpy as np
-from cocotb.simtime import get_sim_time
-from cocotb.triggers import FallingEdge, RisingEdge
+from cocotb.triggers import FallingEdge, RisingEdge, ValueChange
 
 from .analysis import AnalysisPort, Batch
-from .signals import bits, high, low_bytes, uint
+from .clocked import ClockLoop
+from .signals import bits, bits_reader, high, level_reader, low_bytes_of, uint_reader
 
 
-@dataclass
-class Beat:
+class Beat(NamedTuple):
+    """One AXI4-Stream transfer (a named tuple: one is built per transfer)."""
+
     data: bytes
     keep: int
     last: bool
@@ -98,66 +98,79 @@ class _Port:
 class AxiStreamMonitor:
     """Passive monitor of one AXI4-Stream port (``m_axis`` by default)."""
 
-    def __init__(self, dut, clock, reset, prefix: str = "m_axis", period_ns: float = 10.0) -> None:
+    def __init__(self, dut, clock, reset, prefix: str = "m_axis", period_ns: float = 10.0,
+                 loop: Optional[ClockLoop] = None) -> None:
         self.clock, self.reset = clock, reset
         self.port = _Port(dut, prefix)
         self.period_ns = period_ns
         self.ap = AnalysisPort(f"{prefix}.ap")
         self.violation_ap = AnalysisPort(f"{prefix}.violation_ap")
         self.stall_cycles = 0      # cycles with TVALID high and TREADY low (backpressure seen)
-        cocotb.start_soon(self._run())
+        self._resetting = high(reset)
+        self._cyc = 0              # the cycle of the current rising edge
+        self._stalled = None       # snapshot of a transfer held by !TREADY
+        self._valid_rise = RisingEdge(self.port.tvalid)
+        p = self.port
+        self._valid, self._ready = level_reader(p.tvalid), level_reader(p.tready)
+        self._keep, self._user, self._last = uint_reader(p.tkeep), uint_reader(p.tuser), uint_reader(p.tlast)
+        self._data = bits_reader(p.tdata)
+        cocotb.start_soon(self._watch_reset())
+        self.loop = loop if loop is not None else ClockLoop(clock, period_ns)
+        self.loop.add(self._tick)
 
     def _snapshot(self):
         p = self.port
         return (bits(p.tdata), bits(p.tkeep), bits(p.tuser), bits(p.tlast))
 
     def _in_reset(self) -> bool:
-        return high(self.reset)
+        return self._resetting
 
-    @staticmethod
-    def _high(sig) -> bool:
-        return high(sig)
-
-    async def _run(self) -> None:
-        clk = RisingEdge(self.clock)
-        valid_rise = RisingEdge(self.port.tvalid)
-        stalled = None  # snapshot of a transfer held by !TREADY
+    async def _watch_reset(self) -> None:
+        """Follow the reset wire on its edges (not by a read per transfer)."""
+        change = ValueChange(self.reset)
         while True:
-            await clk
-            valid = self._high(self.port.tvalid)
-            if valid and self._high(self.port.tready):
-                if not self._in_reset():
-                    self._sample(stalled)
-                stalled = None
-            elif valid:
-                self.stall_cycles += 1
-                snap = self._snapshot()
-                if stalled is not None and snap != stalled:
-                    self._violation("TDATA/TKEEP/TUSER/TLAST changed while TVALID was held without TREADY")
-                stalled = snap
-            elif stalled is not None:
-                if not self._in_reset():
-                    self._violation("TVALID dropped before TREADY accepted the transfer")
-                stalled = None
-            if not valid and stalled is None:
-                await valid_rise
+            await change
+            self._resetting = high(self.reset)
+
+    def _tick(self, cycle: int):
+        """The monitor's work at one rising edge (on :class:`~tb.agents.clocked.ClockLoop`); sleeps until TVALID
+        rises when there is neither a transfer nor a stalled one."""
+        self._cyc = cycle
+        stalled = self._stalled
+        valid = self._valid() == 1
+        if valid and self._ready() == 1:
+            if not self._resetting:
+                self._sample(stalled)
+            self._stalled = None
+        elif valid:
+            self.stall_cycles += 1
+            snap = self._snapshot()
+            if stalled is not None and snap != stalled:
+                self._violation("TDATA/TKEEP/TUSER/TLAST changed while TVALID was held without TREADY")
+            self._stalled = snap
+        elif stalled is not None:
+            if not self._resetting:
+                self._violation("TVALID dropped before TREADY accepted the transfer")
+            self._stalled = None
+        if not valid and self._stalled is None:
+            return self._valid_rise
+        return None
 
     def _cycle(self) -> int:
-        return int(get_sim_time("ns") // self.period_ns)
+        return self._cyc
 
     def _violation(self, text: str) -> None:
         self.violation_ap.write(f"cycle {self._cycle()}: {text}")
 
     def _sample(self, stalled) -> None:
-        p = self.port
-        keep, user, last = uint(p.tkeep), uint(p.tuser), uint(p.tlast)
+        keep, user, last = self._keep(), self._user(), self._last()
         if keep is None or user is None or last is None:
             self._violation("X/Z on TKEEP/TUSER/TLAST during a transfer")
             keep, user, last = 0, 0, 0
         nbytes = keep.bit_length()
         if keep != (1 << nbytes) - 1:
             self._violation(f"TKEEP 0x{keep:x} is not a contiguous run of low bytes")
-        data = low_bytes(p.tdata, nbytes)
+        data = low_bytes_of(self._data(), nbytes)
         if data is None:
             self._violation("X/Z in the kept bytes of TDATA")
             data = bytes(nbytes)

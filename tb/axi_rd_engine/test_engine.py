@@ -196,7 +196,6 @@ def one_beat_cmds(n: int, bw: int, base: int = 0x2000) -> list[tuple[int, int]]:
 async def fill_slots(tb: EngineTB, cmds: list[tuple[int, int]]):
     """Hold rd_ready low and send one-beat commands until every burst slot is in flight; returns the sender."""
     tb.ready_p = 0.0
-    tb.mem.ar_channel.queue_occupancy_limit = 4 * MAX_OUTSTANDING     # the memory accepts every AR at once
 
     async def sender() -> None:
         for c in cmds:
