@@ -68,7 +68,8 @@ module weight_reader
   parameter int AXI_ADDR_W      = 40,      // 12 .. 64
   parameter int AXI_ID_W        = 4,
   parameter int MAX_OUTSTANDING = 32,      // bursts in flight of the read engine (1 .. 255)
-  parameter int DATA_DEPTH      = 32,      // weight-data beat queue (beats queued + in flight)
+  parameter int DATA_DEPTH      = 48,      // weight-data beat queue (beats queued + in flight): 48 hides a
+                                           // read latency of 32 cycles (make bench, DUT efficiency)
   parameter int OUT_DATA_W      = AXI_DATA_W   // m_axis data width, 64 .. AXI_DATA_W (a narrower output than the
                                                // bus leaves room for the WMB reads: see the README, throughput)
 ) (

@@ -26,7 +26,7 @@ module wr_fetch
   parameter int AXI_DATA_W  = 256,
   parameter int LEN_W       = AXI_ADDR_W + 1,
   parameter int CHUNK_BEATS = 4,
-  parameter int DATA_DEPTH  = 32,
+  parameter int DATA_DEPTH  = 48,
   parameter int WMB_DEPTH   = 8,
   parameter int WGS_DEPTH   = 4,
   localparam int LB         = $clog2(AXI_DATA_W / 8),

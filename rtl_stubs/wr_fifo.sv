@@ -1,4 +1,4 @@
-// wr_fifo: a synchronous FIFO of W-bit words, DEPTH entries (power of two), first-word fall-through.
+// wr_fifo: a synchronous FIFO of W-bit words, DEPTH entries (any depth >= 1), first-word fall-through.
 //
 // Interface: push (with din) when !full; pop when !empty (dout is the head while !empty); `clear` empties it
 // (new job). count = occupancy 0..DEPTH. Used by the weight reader for its WGS, WMB and weight beat queues,

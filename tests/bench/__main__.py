@@ -1,5 +1,7 @@
 """`make bench`: MB/s of pack and unpack for the cases of the model issues, next to numpy's plain copy; then the
-cube reader's bus utilization against memory latency and the read engine's size (``tests/bench/latency.py``).
+cube reader's bus utilization against memory latency and the read engine's size (``tests/bench/latency.py``), the
+three readers' efficiency at latency 0/32 with and without backpressure (``efficiency.py``), the testbench
+throughput (``throughput.py``) and the models' share of a regression (``model_share.py``).
 
 Each case is timed as the best of several repetitions (the machines are shared and noisy: the best run is
 the least disturbed one). MB/s counts the bytes of the logical tensor. Results are printed as a table and
@@ -78,5 +80,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    from . import latency, throughput   # read-engine utilization (issue 15), testbench throughput (issue 12)
-    sys.exit(max(main(), latency.main(), throughput.main()))
+    # read-engine utilization (issue 15); DUT efficiency, testbench throughput and the models' share (issue 12)
+    from . import efficiency, latency, model_share, throughput
+    sys.exit(max(main(), latency.main(), efficiency.main(), throughput.main(), model_share.main()))

@@ -1,0 +1,163 @@
+"""cocotb module of the DUT-efficiency benchmark (``tests/bench/efficiency.py`` runs it, issue 12 item 1): each
+reader on the default platform (the same TB, scoreboard and checkers as its pyuvm tests, so every job is also
+checked byte for byte), a few fixed cases per block, each at read latency 0 and 32, without and with 50 % random
+TREADY backpressure (the ``half`` stall profile).
+
+Per job (exact simulated cycles, so the figures do not depend on the machine):
+
+* ``bus_util``: AXI read data beats / cycles from the first accepted AR to the last R beat (both included);
+* ``out_per_cycle``: output transfers / cycles from the first to the last transfer;
+* ``out_bytes_per_cycle``: output bytes / the job's CYCLES register (START to DONE);
+* the job's CYCLES and BEATS registers, the output bytes.
+
+Rows go to ``$EFFICIENCY_JSON`` (one file per block). Nothing here asserts a rate; the scoreboard fails the test
+on any wrong byte.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable
+
+import numpy as np
+import pyuvm
+
+from tb.agents.analysis import JobLog
+from tb.cube_reader.families import Layout, _finish
+from tb.cube_reader.items import Kind as CubeKind
+from tb.cube_reader.sequences import CubeSeqBase
+from tb.cube_reader.tests import CubeTestBase
+from tb.pixel_reader.items import Kind as PixelKind
+from tb.pixel_reader.sequences import PixelSeqBase
+from tb.pixel_reader.tests import PixelTestBase
+from tb.platform import Knobs
+from tb.weight_reader.items import Kind as WeightKind
+from tb.weight_reader.sequences import WeightSeqBase
+from tb.weight_reader.tests import WeightTestBase
+
+from .efficiency import CONDITIONS, efficiency
+
+TIMEOUT_MS = 2000
+
+
+async def run_cases(seq: Any, block: str, cases: list[tuple[str, Callable[[], Any]]]) -> list[dict]:
+    """Send every case at every condition (a fresh item per job, the same stimulus across the conditions of a
+    case) and return one row per job. ``seq.r_port``: the memory agent's ``r_ap`` (set by the test)."""
+    log = JobLog(r=seq.r_port)
+    rows = []
+    for label, make in cases:
+        for latency, backpressure in CONDITIONS:
+            item = make()
+            item.knobs = Knobs(latency=latency, backpressure=backpressure)
+            log.take()
+            await seq.send(item)
+            rows.append({"block": block, "case": label, "latency": latency, "tready": backpressure,
+                         **efficiency(item, log.take()["r"])})
+    return rows
+
+
+def _write(rows: list[dict]) -> None:
+    out = os.getenv("EFFICIENCY_JSON")
+    if out:
+        with open(out, "w") as f:
+            json.dump(rows, f, indent=2)
+
+
+# ------------------------------------------------------------------------------------------------ cube reader
+def _cube(rng: np.random.Generator, fmt: str, layout: Layout, dtype: str, shape: tuple, epa: int, channels: int,
+          opts: dict, addr_bits: int):
+    tensor = (rng.integers(-100, 100, shape).astype(dtype) if dtype != "int8"
+              else rng.integers(-128, 128, shape, dtype=np.int8))
+    return _finish(fmt, fmt, layout, dtype, shape, opts, tensor, rng, epa, channels, addr_bits, "page")
+
+
+#: (label, format, layout, dtype, shape, elements per atom, channels, options): 32 to 64 KB each
+CUBE_CASES = (
+    ("NVDLA int8 packed 1x64x16x32", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 64, 16, 32), 32, 64, {}),
+    ("NVDLA fp16 packed 1x32x16x32", "nvdla.feature", Layout.NVDLA_FEATURE, "float16", (1, 32, 16, 32), 16, 32, {}),
+    ("NVDLA int8, 2-atom gap per line", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 64, 16, 32), 32, 64,
+     {"line_stride": 34 * 32, "surface_stride": 16 * 34 * 32 + 64, "batch_stride": 2 * (16 * 34 * 32 + 64)}),
+    ("oneDNN nChw16c f32 1x32x16x16", "onednn.nChw16c", Layout.ONEDNN, "float32", (1, 32, 16, 16), 16, 32, {}),
+    ("MACE image f32 1x16x64x8", "mace.image.channel_major", Layout.MACE, "float32", (1, 16, 64, 8), 4, 8, {}),
+)
+
+
+class _CubeCases(CubeSeqBase):
+    async def body(self) -> None:
+        cases = []
+        for label, fmt, layout, dtype, shape, epa, ch, opts in CUBE_CASES:
+            cube = _cube(self.rng, fmt, layout, dtype, shape, epa, ch, opts, self.addr_bits)
+
+            def make(cube=cube):
+                item = self.new_item(CubeKind.CUBE, cube)
+                item.nan_to_zero = False
+                return item
+            cases.append((label, make))
+        self.rows = await run_cases(self, "cube_reader", cases)
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class CubeEfficiency(CubeTestBase):
+    """Bus utilization and output rate of five cube layouts at latency 0/32, with and without backpressure."""
+
+    async def body(self) -> None:
+        seq = _CubeCases("eff")
+        seq.r_port = self.tb.mem.r_ap
+        await self.run_seq(seq)
+        _write(seq.rows)
+
+
+# ------------------------------------------------------------------------------------------------ weight reader
+#: (label, precision, sparsity pattern): DC 64x128x3x3, two kernel groups (as the weight ThroughputTest)
+WEIGHT_CASES = (("dense int8", "int8", "dense"), ("density 0.5 int8", "int8", "uniform_0.5"),
+                ("density 0.05 int8", "int8", "uniform_0.05"), ("all-ones int16", "int16", "all_ones"))
+
+
+class _WeightCases(WeightSeqBase):
+    async def body(self) -> None:
+        cases = []
+        for label, dtype, mask in WEIGHT_CASES:
+            ws = None
+            while ws is None or ws.shape[2:] != (3, 3):
+                ws = self.draw(family="dc", dtype=dtype, mask=mask, kernels=64, channels=128)
+            cases.append((label, lambda ws=ws: self.new_item(WeightKind.WEIGHTS, ws, Knobs())))
+        self.rows = await run_cases(self, "weight_reader", cases)
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class WeightEfficiency(WeightTestBase):
+    """Bus utilization and dense output bytes per cycle of dense and sparse weights at latency 0/32, with and
+    without backpressure."""
+
+    async def body(self) -> None:
+        seq = _WeightCases("eff")
+        seq.r_port = self.tb.mem.r_ap
+        await self.run_seq(seq)
+        _write(seq.rows)
+
+
+# ------------------------------------------------------------------------------------------------ pixel reader
+PIXEL_CASES = (("T_A8B8G8R8 256x16", "T_A8B8G8R8"), ("T_A2B10G10R10 256x16", "T_A2B10G10R10"),
+               ("T_Y8___U8V8_N444 256x16", "T_Y8___U8V8_N444"))
+
+
+class _PixelCases(PixelSeqBase):
+    async def body(self) -> None:
+        cases = []
+        for label, name in PIXEL_CASES:
+            pic = self.draw(name, h=16, w=256, x_offset=0, gap0=0, gap1=0)
+            cases.append((label, lambda pic=pic: self.new_item(PixelKind.PICTURE, pic)))
+        self.rows = await run_cases(self, "pixel_reader", cases)
+
+
+@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
+class PixelEfficiency(PixelTestBase):
+    """Bus utilization and pixels (output atoms) per cycle of three pixel formats at latency 0/32, with and
+    without backpressure."""
+
+    async def body(self) -> None:
+        seq = _PixelCases("eff")
+        seq.r_port = self.tb.mem.r_ap
+        await self.run_seq(seq)
+        _write(seq.rows)
+
