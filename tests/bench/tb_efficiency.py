@@ -56,11 +56,14 @@ async def run_cases(seq: Any, block: str, cases: list[tuple[str, Callable[[], An
     return rows
 
 
-def _write(rows: list[dict]) -> None:
+async def measure(test: Any, seq: Any) -> None:
+    """Run a block's case sequence in its test and write the rows to ``$EFFICIENCY_JSON``."""
+    seq.r_port = test.tb.mem.r_ap
+    await test.run_seq(seq)
     out = os.getenv("EFFICIENCY_JSON")
     if out:
         with open(out, "w") as f:
-            json.dump(rows, f, indent=2)
+            json.dump(seq.rows, f, indent=2)
 
 
 # ------------------------------------------------------------------------------------------------ cube reader
@@ -101,10 +104,7 @@ class CubeEfficiency(CubeTestBase):
     """Bus utilization and output rate of five cube layouts at latency 0/32, with and without backpressure."""
 
     async def body(self) -> None:
-        seq = _CubeCases("eff")
-        seq.r_port = self.tb.mem.r_ap
-        await self.run_seq(seq)
-        _write(seq.rows)
+        await measure(self, _CubeCases("eff"))
 
 
 # ------------------------------------------------------------------------------------------------ weight reader
@@ -130,10 +130,7 @@ class WeightEfficiency(WeightTestBase):
     without backpressure."""
 
     async def body(self) -> None:
-        seq = _WeightCases("eff")
-        seq.r_port = self.tb.mem.r_ap
-        await self.run_seq(seq)
-        _write(seq.rows)
+        await measure(self, _WeightCases("eff"))
 
 
 # ------------------------------------------------------------------------------------------------ pixel reader
@@ -156,8 +153,5 @@ class PixelEfficiency(PixelTestBase):
     without backpressure."""
 
     async def body(self) -> None:
-        seq = _PixelCases("eff")
-        seq.r_port = self.tb.mem.r_ap
-        await self.run_seq(seq)
-        _write(seq.rows)
+        await measure(self, _PixelCases("eff"))
 
