@@ -7,7 +7,7 @@ One agent for every reader DUT (cube reader, weight reader, pixel reader, the re
   0xA5 guard bands around each image (STYLE.md 1), so a stray read shows up downstream as 0xA5 bytes;
 * knobs: read latency (cycles from AR acceptance to the first R beat; an int or a callable returning one per
   burst), ARREADY stalls and RVALID gaps (stall patterns, :mod:`tb.agents.stalls`), SLVERR/DECERR injection on
-  address ranges (:meth:`inject`), at most ``max_outstanding`` unanswered bursts;
+  address ranges (:meth:`inject`);
 * analysis ports: ``ar_ap`` publishes a :class:`Burst` (id, addr, len, size, burst, cycle) for every accepted AR,
   ``r_ap`` an :class:`RBeat` (bus-word address, RRESP, RLAST, cycle) for every R beat at its handshake.
   Protocol and footprint checks subscribe to them (:mod:`tb.checkers.axi_read`); the agent checks nothing itself.
@@ -165,7 +165,6 @@ class AxiMemAgent:
         self.address_width = len(self.ar.araddr)
         self.mem = SparseMemory(size if size is not None else 1 << self.address_width, fill)
         self.latency: Union[int, Callable[[], int]] = 0
-        self.max_outstanding: Optional[int] = None   # ARREADY withheld while this many bursts are unanswered
         self.faults: list[Fault] = []
         self.ar_ap = AnalysisPort("ar_ap")
         self.r_ap = AnalysisPort("r_ap")
@@ -174,12 +173,12 @@ class AxiMemAgent:
         self._ar_stalls: Optional[Iterator[int]] = None
         self._r_gaps: Optional[Iterator[int]] = None
         self._bursts: deque[Burst] = deque()       # accepted, not fully answered, in order
-        self._beats: deque[tuple] = deque()        # the head burst's remaining beats: (word, resp, last, data)
-        self._shown: Optional[tuple] = None        # the beat on the R wires (RVALID high)
+        self._beats: deque[tuple] = deque()        # the head burst's remaining beats: (word, resp, last, data, id)
+        self._shown: Optional[tuple] = None        # the beat on the R wires (RVALID high), as in _beats
         self._arready = False
         self._resetting = False
         self._ar_rise, self._released = RisingEdge(self.ar.arvalid), FallingEdge(reset)
-        self._rdata, self._rlast, self._rvalid = self.r.rdata, self.r.rlast, self.r.rvalid
+        self._rlast, self._rvalid = self.r.rlast, self.r.rvalid
         self._rresp, self._rid = getattr(self.r, "rresp", None), getattr(self.r, "rid", None)
         self._rready, self._arvalid = level_reader(self.r.rready), level_reader(self.ar.arvalid)
         self._write_rdata = uint_writer(self.r.rdata)
@@ -301,16 +300,14 @@ class AxiMemAgent:
         ar = self.ar
         shown = self._shown
         if shown is not None and self._rready() == 1:
-            self._shown = shown = None
             self._inflight_beats -= 1
             self.beats_served += 1
-            self.r_ap.write(RBeat(self._word, self._resp, self._last, cycle))
+            self.r_ap.write(RBeat(shown[0], shown[1], shown[2], cycle))
+            self._shown = shown = None
         if self._arready and self._arvalid() == 1:
             self._accept(cycle)
         # ARREADY for the next edge
         ready = self._ar_stalls is None or not next(self._ar_stalls)
-        if self.max_outstanding is not None and len(self._bursts) >= self.max_outstanding:
-            ready = False
         if ready != self._arready:
             self._arready = ready
             ar.arready.value = int(ready)
@@ -321,16 +318,16 @@ class AxiMemAgent:
         if not self._beats and self._bursts and self._bursts[0].ready_cycle < cycle:
             self._expand(self._bursts[0])
         if self._beats and not gap:
-            self._shown = self._word, self._resp, self._last, data, arid = self._beats.popleft()
+            self._shown = _, resp, last, data, arid = self._beats.popleft()
             self._write_rdata(data)
-            if self._last != self._wire_last:
-                self._rlast.value = int(self._last)
-                self._wire_last = self._last
-            if self._rresp is not None and self._resp != self._wire_resp:
-                self._rresp.value = self._wire_resp = self._resp
+            if last != self._wire_last:
+                self._rlast.value = int(last)
+                self._wire_last = last
+            if self._rresp is not None and resp != self._wire_resp:
+                self._rresp.value = self._wire_resp = resp
             if self._rid is not None and arid != self._wire_id:
                 self._rid.value = self._wire_id = arid
-            if self._last:
+            if last:
                 self._bursts.popleft()
             if not self._wire_valid:
                 self._rvalid.value = 1

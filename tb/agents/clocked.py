@@ -41,11 +41,6 @@ class ClockLoop:
         if self._task is None:
             self._task = cocotb.start_soon(self._run())
 
-    def remove(self, work: Work) -> None:
-        """Stop calling ``work`` (if it is awake)."""
-        if work in self._works:
-            self._works.remove(work)
-
     def now(self) -> int:
         """The cycle number of the current (or last) rising edge."""
         return int(get_sim_time("ns") // self.period_ns)

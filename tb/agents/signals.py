@@ -32,20 +32,17 @@ def high(sig: Any) -> bool:
 
 
 def uint(sig: Any) -> Optional[int]:
-    """The unsigned value of ``sig``, or None if any bit is X/Z. On a two-state simulator a signal of up to 32 bits
-    is read as an integer (VPI's integer value is 32 bits wide), which skips the string."""
-    h = getattr(sig, "_handle", None)
-    if TWO_STATE and h is not None and len(sig) <= 32:
-        return h.get_signal_val_long() & 0xFFFFFFFF
+    """The unsigned value of ``sig``, or None if any bit is X/Z (a loop reading the same wire every cycle binds
+    :func:`uint_reader` instead)."""
+    return uint_of(bits(sig))
+
+
+def uint_of(binstr: str) -> Optional[int]:
+    """The unsigned value of a binary string read from a signal, or None if it holds X or Z."""
     try:
-        return int(bits(sig), 2)
+        return int(binstr, 2)
     except ValueError:
         return None
-
-
-def low_bytes(sig: Any, nbytes: int) -> Optional[bytes]:
-    """The low ``nbytes`` bytes of ``sig`` (little-endian), or None if any of their bits is X/Z."""
-    return low_bytes_of(bits(sig), nbytes)
 
 
 def low_bytes_of(binstr: str, nbytes: int) -> Optional[bytes]:
@@ -80,16 +77,10 @@ def uint_reader(sig: Any) -> Callable[[], Optional[int]]:
     (masked to unsigned); otherwise the binary string parsed, None if it holds X or Z."""
     gpi = getattr(sig, "_handle", None)
     if TWO_STATE and gpi is not None and len(sig) <= 32:
-        read, mask = gpi.get_signal_val_long, (1 << len(sig)) - 1
-        return lambda: read() & mask
+        read_long, mask = gpi.get_signal_val_long, (1 << len(sig)) - 1
+        return lambda: read_long() & mask
     read_bits = bits_reader(sig)
-
-    def read() -> Optional[int]:
-        try:
-            return int(read_bits(), 2)
-        except ValueError:
-            return None
-    return read
+    return lambda: uint_of(read_bits())
 
 
 def uint_writer(sig: Any) -> Callable[[int], None]:

@@ -122,9 +122,6 @@ class AxiStreamMonitor:
         p = self.port
         return (bits(p.tdata), bits(p.tkeep), bits(p.tuser), bits(p.tlast))
 
-    def _in_reset(self) -> bool:
-        return self._resetting
-
     async def _watch_reset(self) -> None:
         """Follow the reset wire on its edges (not by a read per transfer)."""
         change = ValueChange(self.reset)
