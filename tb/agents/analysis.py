@@ -8,6 +8,7 @@ a checker of ``tb/checkers``, or a :class:`JobLog`.
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Callable, Iterator, Protocol
 
 import numpy as np
@@ -18,20 +19,29 @@ class Subscriber(Protocol):
 
 
 class AnalysisPort:
-    """Broadcast port: ``connect(subscriber)``, then every ``write(t)`` reaches each subscriber."""
+    """Broadcast port: ``connect(subscriber)``, then every ``write(t)`` reaches each subscriber.
+
+    A monitor writes once per bus transfer, so ``write`` is rebound at each ``connect``: with no subscriber it does
+    nothing, with one it *is* that subscriber's ``write`` (a :class:`JobLog` list's ``append``: no Python frame
+    per transaction), with several it calls them in connection order."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.subscribers: list[Subscriber] = []
+        self.write: Callable[[Any], None] = _drop
 
     def connect(self, subscriber: Subscriber) -> None:
         if not callable(getattr(subscriber, "write", None)):
             raise TypeError(f"{self.name}: {subscriber!r} has no write() method")
         self.subscribers.append(subscriber)
-
-    def write(self, t: Any) -> None:
-        for s in self.subscribers:
-            s.write(t)
+        writes = tuple(s.write for s in self.subscribers)
+        if len(writes) == 1:
+            self.write = writes[0]
+        else:
+            def broadcast(t: Any) -> None:
+                for w in writes:
+                    w(t)
+            self.write = broadcast
 
     def __repr__(self) -> str:
         return f"AnalysisPort({self.name!r}, {len(self.subscribers)} subscriber(s))"
@@ -82,21 +92,24 @@ class Batch:
 def merged(items: list) -> Any:
     """One job's observations of a port: the list as published, except that batches are kept whole when they
     are all there is (one batch: returned as is) and spliced into the list otherwise."""
-    if not any(isinstance(t, Batch) for t in items):
+    if not any(map(isinstance, items, repeat(Batch))):   # (C-level loop: a job may publish 10^5 transactions)
         return items
     if len(items) == 1:
         return items[0]
     return [x for t in items for x in (t if isinstance(t, Batch) else (t,))]
 
 
+def _drop(t: Any) -> None:
+    """``AnalysisPort.write`` with nobody listening."""
+
+
 class _Sink:
-    __slots__ = ("append",)
+    """A subscriber whose ``write`` is a list's ``append``."""
 
-    def __init__(self, append: Callable[[Any], None]) -> None:
-        self.append = append
+    __slots__ = ("write",)
 
-    def write(self, t: Any) -> None:
-        self.append(t)
+    def __init__(self, items: list) -> None:
+        self.write = items.append
 
 
 class JobLog:
@@ -113,14 +126,15 @@ class JobLog:
 
     def listen(self, name: str, port: AnalysisPort) -> None:
         """Keep what ``port`` publishes under ``name`` (several ports may share a name)."""
-        self._lists.setdefault(name, [])
-        port.connect(_Sink(lambda t, name=name: self._lists[name].append(t)))
+        port.connect(_Sink(self._lists.setdefault(name, [])))
 
     def __getitem__(self, name: str) -> Any:
-        return merged(self._lists[name])
+        return merged(list(self._lists[name]))
 
     def take(self) -> dict[str, Any]:
         """Everything published since the last take, per name (a list, or a :class:`Batch` on the fast path)."""
-        out = self._lists
-        self._lists = {k: [] for k in out}
-        return {k: merged(v) for k, v in out.items()}
+        out = {}
+        for k, items in self._lists.items():   # the lists stay bound to the ports: copied, then emptied
+            out[k] = merged(items[:])
+            items.clear()
+        return out

@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Iterator, NamedTuple, Optional, Union
 
 import cocotb
@@ -39,7 +40,7 @@ from models.core.arith import as_bytes
 
 from .analysis import AnalysisPort, Batch
 from .clocked import ClockLoop
-from .signals import high, level_reader, uint, uint_writer
+from .signals import high, level_reader, uint_reader, uint_writer
 
 PAGE = 4096
 GUARD = 0xA5
@@ -121,6 +122,10 @@ class RBeat(NamedTuple):
     cycle: int    # clock cycle of its handshake (RVALID & RREADY)
 
 
+#: builds an :class:`RBeat` from a plain tuple without the named tuple's Python-level ``__new__`` (one per beat)
+_new_rbeat = partial(tuple.__new__, RBeat)
+
+
 class RBeatBatch(Batch):
     """A job's R beats as columns (published by the fast path's memory, ``tb/hdl_mem.py``): address, RRESP, RLAST
     and cycle arrays. Indexing gives :class:`RBeat` objects."""
@@ -182,6 +187,9 @@ class AxiMemAgent:
         self._rresp, self._rid = getattr(self.r, "rresp", None), getattr(self.r, "rid", None)
         self._rready, self._arvalid = level_reader(self.r.rready), level_reader(self.ar.arvalid)
         self._write_rdata = uint_writer(self.r.rdata)
+        self._ar_fields = tuple(uint_reader(sig) if sig is not None else (lambda: 0)   # an absent ARID reads 0
+                                for sig in (getattr(self.ar, f, None) for f in ("arid", "araddr", "arlen", "arsize",
+                                                                                 "arburst")))
         self._drive_idle()
         cocotb.start_soon(self._watch_reset())
         self.loop = loop if loop is not None else ClockLoop(clock, period_ns)
@@ -256,10 +264,9 @@ class AxiMemAgent:
                 self._drive_idle()
 
     def _accept(self, cycle: int) -> None:
-        ar = self.ar
         lat = self.latency() if callable(self.latency) else int(self.latency)
-        b = Burst(uint(ar.arid) or 0, uint(ar.araddr) or 0, uint(ar.arlen) or 0, uint(ar.arsize) or 0,
-                  uint(ar.arburst) or 0, cycle, cycle + lat)
+        arid, addr, alen, size, burst = (read() or 0 for read in self._ar_fields)   # X/Z reads as 0
+        b = Burst(arid, addr, alen, size, burst, cycle, cycle + lat)
         self._inflight_beats += b.beats
         self._bursts.append(b)
         self.ar_ap.write(b)
@@ -302,7 +309,7 @@ class AxiMemAgent:
         if shown is not None and self._rready() == 1:
             self._inflight_beats -= 1
             self.beats_served += 1
-            self.r_ap.write(RBeat(shown[0], shown[1], shown[2], cycle))
+            self.r_ap.write(_new_rbeat((shown[0], shown[1], shown[2], cycle)))
             self._shown = shown = None
         if self._arready and self._arvalid() == 1:
             self._accept(cycle)

@@ -19,6 +19,7 @@ in which coroutines wake; with no pattern TREADY stays high and the driver does 
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import Iterator, NamedTuple, Optional, Sequence, Union
 
 import cocotb
@@ -38,6 +39,11 @@ class Beat(NamedTuple):
     last: bool
     user: int
     cycle: int
+
+
+#: builds a :class:`Beat` from a plain tuple without the named tuple's Python-level ``__new__`` (the monitor makes
+#: one per transfer)
+_new_beat = partial(tuple.__new__, Beat)
 
 
 class BeatBatch(Batch):
@@ -112,9 +118,12 @@ class AxiStreamMonitor:
         self._valid_rise = RisingEdge(self.port.tvalid)
         p = self.port
         self._valid, self._ready = level_reader(p.tvalid), level_reader(p.tready)
-        self._keep, self._user, self._last = uint_reader(p.tkeep), uint_reader(p.tuser), uint_reader(p.tlast)
+        self._user, self._last = uint_reader(p.tuser), uint_reader(p.tlast)
+        self._read_keep = uint_reader(p.tkeep)
+        self._keep = self._read_keep()   # TKEEP as it is now: followed on its edges (it rarely changes)
         self._data = bits_reader(p.tdata)
         cocotb.start_soon(self._watch_reset())
+        cocotb.start_soon(self._follow_keep())
         self.loop = loop if loop is not None else ClockLoop(clock, period_ns)
         self.loop.add(self._tick)
 
@@ -128,6 +137,15 @@ class AxiStreamMonitor:
         while True:
             await change
             self._resetting = high(self.reset)
+
+    async def _follow_keep(self) -> None:
+        """Keep ``_keep`` equal to TKEEP. TKEEP is as wide as TDATA has bytes (128 bits on the cube reader) and
+        changes at most between jobs or at a partial last transfer, so reading it on its changes instead of at
+        every transfer saves a wide read per transfer; a change after a rising edge is seen before the next one."""
+        change = ValueChange(self.port.tkeep)
+        while True:
+            await change
+            self._keep = self._read_keep()
 
     def _tick(self, cycle: int):
         """The monitor's work at one rising edge (on :class:`~tb.agents.clocked.ClockLoop`); sleeps until TVALID
@@ -160,7 +178,7 @@ class AxiStreamMonitor:
         self.violation_ap.write(f"cycle {self._cycle()}: {text}")
 
     def _sample(self, stalled) -> None:
-        keep, user, last = self._keep(), self._user(), self._last()
+        keep, user, last = self._keep, self._user(), self._last()
         if keep is None or user is None or last is None:
             self._violation("X/Z on TKEEP/TUSER/TLAST during a transfer")
             keep, user, last = 0, 0, 0
@@ -173,7 +191,7 @@ class AxiStreamMonitor:
             data = bytes(nbytes)
         if stalled is not None and self._snapshot() != stalled:
             self._violation("transfer changed between its stall and its handshake")
-        self.ap.write(Beat(data, keep, bool(last), user, self._cycle()))
+        self.ap.write(_new_beat((data, keep, last == 1, user, self._cyc)))
 
 
 class StreamReadyDriver:
