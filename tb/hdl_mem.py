@@ -1,6 +1,6 @@
 """The fast path (HDL-side memory and capture): Python works per job, the simulator per cycle.
 
-A build whose HDL top is a testbench wrapper of ``tb/hdl/`` (``cube_reader_hdl``: the reader, ``hdl_axi_mem``
+A build whose HDL top is the testbench wrapper ``tb/hdl/reader_hdl.sv`` (one of the readers, ``hdl_axi_mem``
 on its AXI4 read port, ``hdl_stream_capture`` on its AXI4-Stream output) runs with no per-cycle coroutine at all.
 :class:`HdlHarness` gives :class:`tb.platform.ReaderTB` the same agent interface as the default path:
 
@@ -322,13 +322,14 @@ class HdlHarness:
         # not yet driven at time 0 on Icarus, so they are checked against these at the first commit
         self.bus_bytes = int(os.getenv("PARAM_AXI_DATA_W", "256")) // 8
         self.addr_bits = int(os.getenv("PARAM_AXI_ADDR_W", "40"))
-        self.mem_words = (1 << 24) // self.bus_bytes   # cube_reader_hdl.sv MEM_WORDS
+        self.mem_words = (1 << 24) // self.bus_bytes   # reader_hdl.sv MEM_WORDS
         self.mem = HdlMemAgent(self)
         self.out = HdlStreamCapture(self)
         if dut is not None:   # None: only files are written and read (the SystemVerilog ceiling of make bench)
             dut.tb_load.value = 0
             dut.tb_dump.value = 0
         self._load = self._dump = 0
+        self.in_job = False        # between commit (the job's files loaded) and flush (its logs written)
         self.seconds = {"commit": 0.0, "dump": 0.0, "publish": 0.0}   # wall time of the per-job exchange
 
     @staticmethod
@@ -353,6 +354,7 @@ class HdlHarness:
         self.write_files()
         self._load ^= 1
         self.dut.tb_load.value = self._load
+        self.in_job = True
         self.seconds["commit"] += time.perf_counter() - t0
 
     async def flush(self) -> None:
@@ -362,6 +364,7 @@ class HdlHarness:
         self.dut.tb_dump.value = self._dump
         await ClockCycles(self.clock, 2)
         t1 = time.perf_counter()
+        self.in_job = False
         self.mem.publish(self.folder)
         self.out.publish(self.folder)
         self.seconds["dump"] += t1 - t0

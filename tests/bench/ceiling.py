@@ -1,5 +1,5 @@
 """The ceiling of issue 12's testbench throughput: the same RTL and the same HDL memory and capture as the fast path
-(``tb/hdl/cube_reader_hdl.sv``) driven by a SystemVerilog harness (``tb/hdl/cube_reader_ceiling.sv``) with no
+(``tb/hdl/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness (``tb/hdl/cube_reader_ceiling.sv``) with no
 Python in the simulator, built by the same Verilator (``--binary``) or Icarus. Python writes the job's files before
 and checks every byte and every AR from the HDL logs after (outside the timed simulator run)."""
 from __future__ import annotations

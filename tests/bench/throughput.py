@@ -15,13 +15,14 @@ from pathlib import Path
 
 import numpy as np
 
-from tb import runner
+from tb import runner, testplan
 
 from . import ceiling
 from .tb_throughput import bench_cube
 
 OUT = Path(__file__).resolve().parents[2] / "sim_build" / "bench"
 MODULE = "tests.bench.tb_throughput"
+#: (row, testplan build, cocotb test): the builds are the testplan's (the fast path's is the reader_hdl wrapper)
 CASES = (("a naive", "cube_reader", "naive"), ("b default", "cube_reader", "PlatformBench"),
          ("c fast", "cube_reader_hdl", "PlatformBench"))
 
@@ -39,7 +40,8 @@ def measure(sim: str, reps: int) -> list[dict]:
     builds = {}
     for label, top, test in CASES:
         if top not in builds:
-            builds[top] = runner.build(sim, top, f"bench-{top}")
+            pb = testplan.load().builds[top]
+            builds[top] = runner.build(sim, pb.toplevel, f"bench-{top}", pb.parameters)
         runs = []
         for rep in range(reps):
             xml = runner.run(builds[top], MODULE, 1, [test], tag=f"bench-{test}-{top}")

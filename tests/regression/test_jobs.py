@@ -33,8 +33,8 @@ def test_tests_filter_matches_run_test_globs_and_plain_names():
     assert {(j.run, j.test) for j in js} == {("axi_rd_engine/directed", t) for t in
                                              ("stop_drains", "stop_with_all_slots_in_flight")} | \
         {("cube_reader/uvm", "RegisterTest"), ("cube_reader/uvm-fast", "RegisterTest"),
-         ("weight_reader/uvm", "RegisterTest"),
-         ("pixel_reader/uvm-short", "RegisterTest")}
+         ("weight_reader/uvm", "RegisterTest"), ("weight_reader/uvm-fast", "RegisterTest"),
+         ("pixel_reader/uvm-short", "RegisterTest"), ("pixel_reader/uvm-fast-short", "RegisterTest")}
 
 
 def test_seeds():
