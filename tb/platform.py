@@ -137,7 +137,7 @@ class ReaderTB:
         if self.hdl is not None:
             self.mem, self.out, self.ready = self.hdl.mem, self.hdl.out, self.hdl.out
         else:
-            loop = ClockLoop(dut.clk, PERIOD_NS)      # one per-cycle coroutine for the memory and the monitor
+            loop = ClockLoop(dut.clk, PERIOD_NS)      # one per-edge callback for the memory and the monitor
             self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", period_ns=PERIOD_NS, loop=loop)
             self.out = AxiStreamMonitor(dut, dut.clk, dut.rst, "m_axis", period_ns=PERIOD_NS, loop=loop)
             self.ready = StreamReadyDriver(dut, dut.clk, "m_axis")
