@@ -20,6 +20,7 @@ from typing import Callable, Optional
 import numpy as np
 from pyuvm import ConfigDB
 
+from tb.agents.stream import payload, sidebands
 from tb.platform import JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed, reproduce_command
 
 from .items import JobResult, Kind, WeightItem
@@ -177,10 +178,11 @@ class WeightScoreboard(JobScoreboard):
             out.append(f"TOTAL_BYTES={st.total_bytes}, model dense bytes {item.desc.dense_bytes}")
         out += self._check_stream(item, exp)
         n = len(res.beats)
-        sent = sum(len(b.data) for b in res.beats)
-        if st.out_beats != n or st.dense_out != sent or st.groups_done != sum(b.last for b in res.beats):
+        sent = int(payload(res.beats)[1].sum())
+        lasts = int(sidebands(res.beats)[1].sum())
+        if st.out_beats != n or st.dense_out != sent or st.groups_done != lasts:
             out.append(f"OUT_BEATS={st.out_beats} DENSE_OUT={st.dense_out} GROUPS_DONE={st.groups_done}, but "
-                       f"{n} transfers, {sent} bytes, {sum(b.last for b in res.beats)} tlast crossed the stream")
+                       f"{n} transfers, {sent} bytes, {lasts} tlast crossed the stream")
         if item.kind is Kind.WEIGHTS:
             ws = item.ws
             comp = int(ws.wgs_values().sum()) if ws.compressed else ws.desc.dense_bytes
@@ -205,9 +207,10 @@ class WeightScoreboard(JobScoreboard):
         elif not exp.exact and n > exp.max_beats:
             out.append(f"{n} transfers on the stream, at most {exp.max_beats} allowed")
         k = min(n, exp.max_beats)
-        lens = np.fromiter((len(b.data) for b in beats[:k]), np.int64, k)
-        users = np.fromiter((decode_user(b.user) for b in beats), np.int64, n)
-        lasts = np.fromiter((b.last for b in beats), bool, n)
+        data, sizes = payload(beats)                  # columns: no object per transfer on the fast path's batches
+        lens = sizes[:k]
+        user_col, lasts = sidebands(beats)
+        users = (user_col & np.uint64(0xFFFF)).astype(np.int64)    # decode_user, vectorized
         bad = np.flatnonzero(lens != exp.length[:k])
         if bad.size:
             i = int(bad[0])
@@ -215,7 +218,7 @@ class WeightScoreboard(JobScoreboard):
                           f"expected {exp.length[i]}")
             return out
         if k:
-            got = np.frombuffer(b"".join(b.data for b in beats[:k]), np.uint8)
+            got = data[:int(lens.sum())]
             lo, end = int(exp.start[0]), int(exp.start[k - 1] + exp.length[k - 1])
             want = exp.dense[lo:end]
             diff = np.flatnonzero(got != want)
