@@ -22,6 +22,7 @@ import models
 from models.nvdla.pixel import PixelFormat, msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
 from models.pixel_desc import PixelDescriptor
+from tb.agents.stream import payload, sidebands
 from tb.platform import JobScoreboard, bus_problems, reproduce_command
 
 from .items import JobResult, Kind, PixelItem
@@ -251,24 +252,24 @@ def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
     k = min(n, exp.max_px)
     if k == 0:
         return out
-    sizes = np.fromiter((len(b.data) for b in beats[:k]), np.int64, k)
+    data, sizes = payload(beats[:k])               # columns: no object per pixel on the fast path's batches
     if (sizes != ATOM).any():
         i = int(np.flatnonzero(sizes != ATOM)[0])
         return [f"pixel #{i} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), expected {ATOM} bytes"] + out
-    got = np.frombuffer(b"".join(b.data for b in beats[:k]), np.uint8).reshape(k, ATOM)
+    got = data.reshape(k, ATOM)
     bad = np.flatnonzero((got != exp.atoms[:k]).any(axis=1))
     if bad.size:
         i = int(bad[0])
         j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])
         out[:0] = _pixel_report(item, exp, i, j, got) + [f"({bad.size} pixel(s) differ)"]
-    user = np.fromiter((b.user for b in beats[:k]), np.int64, k)
+    user_col, last = sidebands(beats[:k])
+    user = user_col.astype(np.int64)
     coords = np.stack([(user >> 16) & 0xFFFF, user & 0xFFFF], axis=1)
     badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
     if badc.size:
         i = int(badc[0])
         out.append(f"pixel #{i}: TUSER (h,w)={tuple(int(v) for v in coords[i])}, expected "
                    f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} pixel(s) with wrong coordinates)")
-    last = np.fromiter((b.last for b in beats[:k]), bool, k)
     want_last = np.zeros(k, bool)
     if exp.exact and k == exp.max_px:
         want_last[-1] = True
