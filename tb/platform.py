@@ -5,8 +5,11 @@ A reader DUT (cube reader, weight reader, pixel reader) has the same ports: ``cl
 high), an AXI4 read master ``m_axi_*``, an AXI4-Lite register slave ``s_axil_*`` with the common CTRL/STATUS/ERROR
 pattern, an ``irq`` (DONE) line and an AXI4-Stream output ``m_axis_*``. A block's testbench subclasses:
 
-* :class:`ReaderTB`: implements :meth:`ReaderTB.run_job` (program its descriptor, START, wait for DONE, read its
-  status registers into the item) and :meth:`ReaderTB.regions` (the named byte ranges a job may read);
+* :class:`ReaderItem`: the request of one job (stimulus only); the driver answers it with one :class:`JobResult`;
+* :class:`ReaderTB`: owns the ONE job protocol (:meth:`ReaderTB.run_job`: prepare, program, START, mid-job
+  activity, reset-or-wait, settle, status, CSR violations, reset if hung); a block fills its hooks
+  (:meth:`ReaderTB.regions`, :meth:`ReaderTB.pieces`, :meth:`ReaderTB.program`, :meth:`ReaderTB.read_status`,
+  :attr:`ReaderTB.desc_regs`, :meth:`ReaderTB.garbage`);
 * :class:`JobScoreboard`: implements :meth:`JobScoreboard.observed` (what the monitors published, shaped for the
   block) and :meth:`JobScoreboard.problems` (the comparison with the models);
 * :class:`ReaderEnv`: names its scoreboard and coverage classes;
@@ -15,7 +18,7 @@ pattern, an ``irq`` (DONE) line and an AXI4-Stream output ``m_axis_*``. A block'
   scoreboard able to fail, from the block's list of corruptions;
 * :class:`CoverageSubscriber`: samples each checked job into the block's covergroups and exports them.
 
-    sequence ─▶ sequencer ─▶ JobDriver ── ReaderTB.run_job(item) ── ap ─▶ scoreboard ── ap ─▶ coverage
+    sequence ─▶ sequencer ─▶ JobDriver ── ReaderTB.run_job(item) -> item.result ── ap ─▶ scoreboard ── ap ─▶ coverage
     AxiMemAgent.ar_ap ──▶ AxiReadChecker (protocol + footprint over the job's regions) ─┐
     AxiMemAgent.ar_ap / r_ap, AxiStreamMonitor.ap / violation_ap ───────────────────────┴─▶ scoreboard's JobLog
 """
@@ -25,16 +28,16 @@ import gc
 import hashlib
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 import cocotb
 import numpy as np
 from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles
-from pyuvm import (ConfigDB, uvm_analysis_port, uvm_driver, uvm_env, uvm_sequence, uvm_sequencer, uvm_subscriber,
-                   uvm_test)
+from cocotb.triggers import ClockCycles, First, RisingEdge
+from pyuvm import (ConfigDB, uvm_analysis_port, uvm_driver, uvm_env, uvm_sequence, uvm_sequence_item, uvm_sequencer,
+                   uvm_subscriber, uvm_test)
 
 from tb.agents import stalls
 from tb.agents.analysis import JobLog
@@ -42,7 +45,8 @@ from tb.agents.axi_mem import AxiMemAgent
 from tb.agents.clocked import ClockLoop
 from tb.agents.csr import CsrAgent
 from tb.agents.stream import AxiStreamMonitor, StreamReadyDriver
-from tb.checkers.axi_read import AxiReadChecker, Region
+from tb.checkers.axi_read import AxiReadChecker
+from tb.footprint import Region
 from tb.hdl_mem import HdlHarness, is_hdl_top
 
 PERIOD_NS = 10
@@ -61,6 +65,10 @@ class Knobs:
 
     def __str__(self) -> str:
         return f"latency={self.latency} ar={self.ar_stall} r={self.r_gap} tready={self.backpressure}"
+
+    def stall_factor(self) -> int:
+        """How much slower than a quiet job a job may run under these stalls (the hang bounds' factor)."""
+        return 1 + 4 * sum(k != "none" for k in (self.ar_stall, self.r_gap, self.backpressure))
 
 
 #: stall profiles the random knobs draw from (tb.agents.stalls)
@@ -105,6 +113,68 @@ def hex_bytes(b: bytes | np.ndarray, mark: Optional[int] = None) -> str:
     return " ".join("".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
 
 
+@dataclass
+class JobResult:
+    """The response to one job item, the same for every block: what the driver read back (filled by
+    :meth:`ReaderTB.run_job`) and, once the scoreboard paired it with the monitors (:meth:`observe`), what crossed
+    the buses during the job. The driver links it to its request as ``item.result`` (as a UVM response carries its
+    request's id), so the sequence that sent the item can read the outcome."""
+
+    status: Any                        # the block's registers.JobStatus
+    inflight_at_done: int = 0          # R beats still owed by the memory when DONE rose (0 after a reset)
+    irq_after: Optional[int] = None    # RESET jobs: the irq level after the reset
+    csr_violations: list[str] = field(default_factory=list)   # bad responses of the job's register accesses
+    midjob_writes: dict[str, int] = field(default_factory=dict)  # the garbage the mid-job activity wrote
+    # what the monitors published during the job (JobScoreboard.write)
+    beats: Any = ()                    # output transfers: tb.agents.stream.Beat, or a Batch of them
+    bursts: list = field(default_factory=list)                # tb.agents.axi_mem.Burst, one per AR
+    violations: list[str] = field(default_factory=list)       # protocol violations (AR checker, stream, CSR)
+    beats_served: int = 0              # R beats the memory returned during the job
+
+    def observe(self, seen: dict[str, list]) -> "JobResult":
+        """Attach what a :class:`~tb.agents.analysis.JobLog` collected during the job."""
+        self.beats, self.bursts, self.beats_served = seen["out"], seen["ar"], len(seen["r"])
+        self.violations = list(seen["violations"]) + self.csr_violations
+        return self
+
+
+class ReaderItem(uvm_sequence_item):
+    """The request of one job, stimulus only (the outcome is the :class:`JobResult` in :attr:`result`).
+
+    Every block's item has a ``kind`` (the block's enum, whose members include ``ILLEGAL`` and ``RESET``), the
+    programmed ``desc``, timing ``knobs``, poisoned ``faults``, and for a RESET job the cycles ``reset_after``
+    START; ``midjob`` (any legal job): START again at once and garbage descriptor writes this many cycles into the
+    job, all of which the running job must ignore."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.kind: Any = None
+        self.desc: Any = None
+        self.mutation: str = ""                        # ILLEGAL (and CORRUPT): what was broken on purpose
+        self.knobs = Knobs()
+        self.faults: list[tuple[int, int, str]] = []   # (lo, hi, "SLVERR"|"DECERR")
+        self.reset_after: Optional[int] = None         # RESET: cycles after START
+        self.midjob: Optional[int] = None
+        self.result: Optional[JobResult] = None        # the response, once the driver ran the job
+
+    @property
+    def legal(self) -> bool:
+        """False for an illegal descriptor: the reader must read nothing."""
+        return self.kind.name != "ILLEGAL"
+
+    @property
+    def resets(self) -> bool:
+        """A RESET job: the DUT is reset in the middle of it."""
+        return self.kind.name == "RESET"
+
+    def timeout_cycles(self, bus_bytes: int) -> int:
+        """A generous bound on the job's duration (hang detection only)."""
+        raise NotImplementedError
+
+    def label(self) -> str:
+        raise NotImplementedError
+
+
 def bus_problems(res: Any, beats_reg: int, illegal: bool, complete: bool, bus_error: bool) -> list[str]:
     """The bus-side checks of every reader's job (``res``: the block's job result with ``bursts``,
     ``inflight_at_done`` and ``beats_served``; ``beats_reg``: its BEATS register): an illegal descriptor reads
@@ -124,9 +194,14 @@ def bus_problems(res: Any, beats_reg: int, illegal: bool, complete: bool, bus_er
 
 
 class ReaderTB:
-    """Clock, reset, the shared agents and the read checker around one reader DUT."""
+    """Clock, reset, the shared agents and the read checker around one reader DUT, and the one job protocol
+    (:meth:`run_job`). A block sets :attr:`registers` (its ``registers`` module: ``REGS``, ``DESC_REGS``,
+    ``program``, ``read_status``) and :meth:`regions`, and overrides the other hooks where it differs."""
 
-    def __init__(self, dut, regs, rng: Optional[np.random.Generator] = None) -> None:
+    registers: Any = None      # the block's tb.<block>.registers module
+
+    def __init__(self, dut, rng: Optional[np.random.Generator] = None) -> None:
+        regs = self.registers.REGS
         self.dut = dut
         self.rng = rng if rng is not None else np.random.default_rng(0)
         # the fast path (a tb/hdl/ wrapper as HDL top): memory, capture and the clock in HDL, exchanged per job
@@ -199,12 +274,77 @@ class ReaderTB:
         if self.hdl is not None:
             await self.hdl.flush()
 
+    # ------------------------------------------------------------------ the job protocol
+    async def run_job(self, item: ReaderItem) -> JobResult:
+        """One job, the same steps for every block: knobs, memory, faults and footprint (:meth:`prepare`); the
+        descriptor (:meth:`program`); START; the mid-job activity (:meth:`mid_job`) beside the job; then either a
+        reset in the middle (RESET jobs: after ``reset_after`` cycles or at DONE, whichever comes first; nothing
+        may be read after it) or the wait for DONE with the R beats still owed at that moment; the mid-job
+        activity is over before the status registers are read (so they show the job after every disturbance);
+        two settling cycles; the status registers; the CSR violations of the whole job; and a reset if DONE never
+        came, to leave the DUT idle for the next job. Returns the response, also linked as ``item.result``."""
+        self.prepare(item, self.pieces(item), item.faults, legal=item.legal)
+        await self.program(item)
+        await self.csr.start()
+        res = JobResult(status=None)
+        midjob = cocotb.start_soon(self.mid_job(item, res)) if item.midjob is not None else None
+        if item.resets:
+            await First(ClockCycles(self.dut.clk, item.reset_after), RisingEdge(self.dut.irq))
+            await self.reset()
+            self.reads.expect_none()           # nothing may be read after the reset
+            await ClockCycles(self.dut.clk, 8)
+            res.irq_after = int(self.dut.irq.value)
+            done, waited = True, 0
+        else:
+            done, waited = await self.csr.wait_done(item.timeout_cycles(self.bus_bytes))
+            res.inflight_at_done = self.mem.inflight_beats
+        if midjob is not None:
+            await midjob
+        if not item.resets:
+            await ClockCycles(self.dut.clk, 2)
+        res.status = await self.read_status(done, waited)
+        res.csr_violations, self.csr.violations = self.csr.violations, []
+        item.result = res
+        if not res.status.done:
+            await self.reset()           # leave the DUT idle and clean for the next item
+        return res
+
+    async def mid_job(self, item: ReaderItem, res: JobResult) -> None:
+        """START again while the job runs (ignored while busy), then overwrite every descriptor register with
+        garbage (:meth:`garbage`, kept in ``res.midjob_writes``) ``item.midjob`` cycles later: the running job
+        latched its descriptor at START."""
+        await self.csr.start()
+        await ClockCycles(self.dut.clk, item.midjob)
+        names = self.desc_regs
+        values = self.rng.integers(0, 1 << 32, len(names), dtype=np.uint64)
+        res.midjob_writes = self.garbage({k: int(v) for k, v in zip(names, values)})
+        await self.csr.write_many(res.midjob_writes)
+
     # ------------------------------------------------------------------ per block
+    @property
+    def desc_regs(self) -> tuple[str, ...]:
+        """The descriptor registers (read-write), in offset order."""
+        return tuple(self.registers.DESC_REGS)
+
     def regions(self, item) -> list[Region]:
+        """The named byte ranges a legal job may read (the footprint the read checker enforces)."""
         raise NotImplementedError
 
-    async def run_job(self, item) -> None:
+    def pieces(self, item) -> Optional[Sequence[tuple[int, Any]]]:
+        """(address, bytes) the memory holds for the job; None keeps the memory as it is."""
         raise NotImplementedError
+
+    async def program(self, item) -> None:
+        """Write the job's descriptor registers."""
+        await self.registers.program(self.csr, item.desc)
+
+    async def read_status(self, done: bool, waited: int) -> Any:
+        """The block's status registers after the job (``done``: DONE seen; ``waited``: cycles waited for it)."""
+        return await self.registers.read_status(self.csr, done, waited)
+
+    def garbage(self, values: dict[str, int]) -> dict[str, int]:
+        """The mid-job garbage descriptor writes (a block may keep some bits legal-looking)."""
+        return values
 
 
 class JobDriver(uvm_driver):
@@ -217,10 +357,10 @@ class JobDriver(uvm_driver):
     async def run_phase(self) -> None:
         while True:
             item = await self.seq_item_port.get_next_item()
-            await self.tb.run_job(item)
+            res = await self.tb.run_job(item)
             await self.tb.flush()
             if JOBLOG:
-                self.logger.info("job %s: %s", item.label(), item.status)
+                self.logger.info("job %s: %s", item.label(), res.status)
             self.ap.write(item)
             self.seq_item_port.item_done()
 
@@ -248,7 +388,7 @@ class JobScoreboard(uvm_subscriber):
 
     def write(self, item) -> None:
         t0 = time.perf_counter()
-        item.result = self.observed(item, self.log.take())
+        item.result.observe(self.log.take())
         problems = self.problems(item)
         self.check_seconds += time.perf_counter() - t0
         self.checked += 1
@@ -265,9 +405,6 @@ class JobScoreboard(uvm_subscriber):
             self.logger.error("MISMATCH %s\n    %s\n    reproduce: %s", head, body, self.reproduce())
 
     # ------------------------------------------------------------------ per block
-    def observed(self, item, seen: dict[str, list]):
-        raise NotImplementedError
-
     def problems(self, item) -> list[str]:
         """The model's answer (:meth:`expected`), corrupted by the self-test hook if set, compared with the job."""
         exp = self.expected(item)
@@ -424,6 +561,17 @@ class ReaderSeqBase(uvm_sequence):
         self.addr_bits: int = config_value("ADDR_BITS")
         self.bus_bytes: int = config_value("BUS_BYTES")
         self.n = 0
+
+    def next_name(self) -> str:
+        """A fresh item name: the sequence's name and a counter."""
+        name = f"{self.get_name()}{self.n}"
+        self.n += 1
+        return name
+
+    async def send(self, item: ReaderItem) -> None:
+        """Run one item on the DUT (its response is ``item.result`` afterwards)."""
+        await self.start_item(item)
+        await self.finish_item(item)
 
 
 Corruption = Callable[[Any, Any], str]   # (item, expected) -> the text its report must contain

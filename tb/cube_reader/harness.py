@@ -15,7 +15,9 @@ from models.core.fp16 import fp16_classes
 from tb.agents.stream import payload
 
 from .env import CubeReaderTB
-from .items import CubeItem, Kind, Knobs
+from tb.platform import Knobs
+
+from .items import CubeItem, Kind
 from .registers import REGS, JobStatus
 from .scoreboard import decode_user
 
@@ -51,9 +53,9 @@ class Directed:
         self.log.take()
         await self.tb.run_job(item)
         self.seen = self.log.take()
-        assert item.status.done, f"no DONE: {item.status}"
-        assert not item.csr_violations, item.csr_violations
-        return item.status
+        assert item.result.status.done, f"no DONE: {item.result.status}"
+        assert not item.result.csr_violations, item.result.csr_violations
+        return item.result.status
 
     @property
     def ars(self):

@@ -22,7 +22,8 @@ from models.core.fp16 import fp16_classes as _fp16_masks
 from tb.agents.stream import payload, sidebands
 from tb.platform import JobScoreboard, bus_problems, hex_bytes as _hex, reproduce_command
 
-from .items import CubeItem, JobResult, Kind
+from .footprint import first_fault_atom
+from .items import CubeItem, Kind
 from .registers import BUS_DECERR, BUS_SLVERR, REGS
 
 
@@ -49,16 +50,6 @@ class Expected:
     def copy(self) -> "Expected":
         return Expected(self.atoms.copy(), self.coords.copy(), self.addrs.copy(), self.nan.copy(), self.inf.copy(),
                         self.error, self.max_atoms, self.exact)
-
-
-def first_fault_atom(desc, faults) -> Optional[int]:
-    """Index (canonical order) of the first atom that overlaps a poisoned address range."""
-    starts = desc.atom_addresses().reshape(-1)
-    hit = np.zeros(starts.size, bool)
-    for lo, hi, _ in faults:
-        hit |= (starts < hi) & (starts + desc.atom_bytes > lo)
-    idx = np.flatnonzero(hit)
-    return int(idx[0]) if idx.size else None
 
 
 def expected_for(item: CubeItem, addr_bits: int) -> Expected:
@@ -107,10 +98,6 @@ class CubeScoreboard(JobScoreboard):
         self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
         self.atoms_checked = 0
         self.corrupt: Optional[Callable[[CubeItem, Expected], None]] = None  # self-test hook: corrupt the model
-
-    def observed(self, item: CubeItem, seen: dict[str, list]) -> JobResult:
-        return JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
-                         len(seen["r"]), item.inflight_at_done, item.irq_after)
 
     def expected(self, item: CubeItem) -> Expected:
         return expected_for(item, self.addr_bits)

@@ -11,10 +11,10 @@ import numpy as np
 from models.blocked import MAX_COUNT, BlockedCubeDescriptor, Layout
 
 from .families import Cube, Family
-from tb.platform import ReaderSeqBase, config_value, random_knobs
+from tb.platform import Knobs, ReaderSeqBase, config_value, random_knobs
 
-from .items import CubeItem, Kind, Knobs, atom_fault_range
-from .scoreboard import first_fault_atom
+from .footprint import atom_fault_range, first_fault_atom
+from .items import CubeItem, Kind
 
 
 class CubeSeqBase(ReaderSeqBase):
@@ -29,16 +29,11 @@ class CubeSeqBase(ReaderSeqBase):
         return fam.draw(self.rng, dtype, addr_bits=self.addr_bits, **kw)
 
     def new_item(self, kind: Kind = Kind.CUBE, cube: Optional[Cube] = None) -> CubeItem:
-        item = CubeItem(f"{self.get_name()}{self.n}")
-        self.n += 1
+        item = CubeItem(self.next_name())
         item.kind = kind
         item.cube = cube
         item.desc = cube.desc if cube is not None else None
         return item
-
-    async def send(self, item: CubeItem) -> None:
-        await self.start_item(item)
-        await self.finish_item(item)
 
     async def send_cube(self, fam: Family, knobs: Optional[Knobs] = None, nan_to_zero: Optional[bool] = None,
                         midjob: Optional[bool] = None, **kw) -> CubeItem:

@@ -29,9 +29,11 @@ from models.blocked import BlockedCubeDescriptor, Layout
 from models.core.arith import ceil_div
 from tb.agents import stalls
 
-from .env import cube_regions
+from .footprint import cube_regions
 from .harness import Directed, nvdla_feature, rng_for, setup
-from .items import Kind, Knobs
+from tb.platform import Knobs
+
+from .items import Kind
 from .registers import BUS_DECERR, BUS_SLVERR, REGS, VALIDATOR_MASK, cfg_word, program
 
 

@@ -25,9 +25,9 @@ from cocotb.triggers import ClockCycles
 
 from models.blocked import BlockedCubeDescriptor, Layout
 
-from .env import cube_regions
+from .footprint import cube_regions
 from .harness import Directed, setup
-from .items import Knobs
+from tb.platform import Knobs
 from .registers import BUS_DECERR, BUS_SLVERR, program, read_status
 
 ATOM = 32

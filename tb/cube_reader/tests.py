@@ -25,7 +25,7 @@ from tb.platform import CorruptModelBase, error_bit_corruption, ReaderTestBase, 
 
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
-from .items import Knobs
+from tb.platform import Knobs
 from .registers import BUS_DECERR, CFG_BITS, REGS
 from .scoreboard import Expected
 from .sequences import (BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq)

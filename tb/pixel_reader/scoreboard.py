@@ -19,13 +19,13 @@ import numpy as np
 from pyuvm import ConfigDB
 
 import models
-from models.nvdla.pixel import PixelFormat, msb_aligned_values
+from models.nvdla.pixel import msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
-from models.pixel_desc import PixelDescriptor
 from tb.agents.stream import payload, sidebands
 from tb.platform import JobScoreboard, bus_problems, reproduce_command
 
-from .items import JobResult, Kind, PixelItem
+from .footprint import first_fault_pixel, pixel_addresses
+from .items import Kind, PixelItem
 from .pictures import Picture
 from .registers import BUS_DECERR, BUS_SLVERR, REGS, error_word
 
@@ -87,30 +87,6 @@ def saturated_components(pic: Picture) -> np.ndarray:
     return clamped.sum(axis=-1)
 
 
-def pixel_addresses(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:
-    """Per plane, the (H, W) byte address of each pixel (clarifications 2.2)."""
-    h = np.arange(d.height, dtype=np.int64)[:, None]
-    w = np.arange(d.width, dtype=np.int64)[None, :]
-    out = []
-    for i, (base, stride) in enumerate(((d.base0, d.line_stride0), (d.base1, d.line_stride1))[:len(fmt.planes)]):
-        bpp = fmt.planes[i].bpp
-        first = d.x_offset * bpp if i == 0 else (d.x_offset * bpp) % 32
-        out.append(base + h * stride + first + w * bpp)
-    return out
-
-
-def first_fault_pixel(item: PixelItem) -> Optional[int]:
-    """Index (w, h order) of the first pixel with a byte in a poisoned range, any plane."""
-    d, fmt = item.desc, item.picture.fmt
-    hit = np.zeros((d.height, d.width), bool)
-    for i, addr in enumerate(pixel_addresses(d, fmt)):
-        bpp = fmt.planes[i].bpp
-        for lo, hi, _ in item.faults:
-            hit |= (addr < hi) & (addr + bpp > lo)
-    idx = np.flatnonzero(hit.reshape(-1))
-    return int(idx[0]) if idx.size else None
-
-
 def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     """What a correct reader does with ``item`` (from the models only)."""
     d = item.desc
@@ -128,15 +104,9 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
         exact = False
     if item.kind is Kind.BUS_ERROR:
         error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in {r for _, _, r in item.faults})
-        first = first_fault_pixel(item)
+        first = first_fault_pixel(item.desc, item.picture.fmt, item.faults)
         max_px, exact = (first if first is not None else max_px), False
     return Expected(atoms, coords, sat, error, max_px, exact, d.height)
-
-
-def job_result(item: PixelItem, seen: dict[str, list]) -> JobResult:
-    """What the monitors published during the job (``JobLog.take()``) and the driver's status read-back."""
-    return JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
-                     len(seen["r"]), item.inflight_at_done)
 
 
 class PixelScoreboard(JobScoreboard):
@@ -148,9 +118,6 @@ class PixelScoreboard(JobScoreboard):
         self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
         self.pixels_checked = 0
         self.corrupt: Optional[Callable[[PixelItem, Expected], None]] = None  # self-test hook
-
-    def observed(self, item: PixelItem, seen: dict[str, list]) -> JobResult:
-        return job_result(item, seen)
 
     def expected(self, item: PixelItem) -> Expected:
         return expected_for(item, self.addr_bits)
@@ -216,7 +183,7 @@ def _check_reset(item: PixelItem, exp: Expected) -> list[str]:
     out = []
     if st.status & (REGS.status_busy | REGS.status_done) or st.error or st.pixels:
         out.append(f"after a reset during the job: {st}, expected idle with cleared registers")
-    if item.irq_after:
+    if res.irq_after:
         out.append("irq high after reset")
     out += [p for p in _check_stream(item, exp) if "TLAST" not in p]
     return out + res.violations
@@ -240,6 +207,7 @@ def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarra
     else:
         what = f"padding byte {j} (format has {fmt.channels} channels): expected 0x00, actual 0x{got[i, j]:02x}"
     return [f"pixel #{i} (h,w)=({h},{w}) of {exp.max_px} [{pic.name}] differs: {what}; {where}"]
+
 
 def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
     beats = item.result.beats

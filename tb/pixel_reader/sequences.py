@@ -12,12 +12,12 @@ import numpy as np
 
 from models.nvdla.pixel import PIXEL_FORMATS
 from models.pixel_desc import MAX_DIM, PixelDescriptor
-from tb.platform import ReaderSeqBase, random_knobs
+from tb.platform import Knobs, ReaderSeqBase, random_knobs
 
 from . import pictures
-from .items import Kind, Knobs, PixelItem
+from .items import Kind, PixelItem
 from .pictures import FORMATS, Picture, legal_precisions
-from .scoreboard import pixel_addresses
+from .footprint import pixel_addresses
 
 
 class PixelSeqBase(ReaderSeqBase):
@@ -30,16 +30,11 @@ class PixelSeqBase(ReaderSeqBase):
         return pictures.draw(self.rng, name, addr_bits=self.addr_bits, **kw)
 
     def new_item(self, kind: Kind, pic: Optional[Picture]) -> PixelItem:
-        item = PixelItem(f"{self.get_name()}{self.n}")
-        self.n += 1
+        item = PixelItem(self.next_name())
         item.kind = kind
         item.picture = pic
         item.desc = pic.desc if pic is not None else None
         return item
-
-    async def send(self, item: PixelItem) -> None:
-        await self.start_item(item)
-        await self.finish_item(item)
 
     async def send_picture(self, name: str, knobs: Optional[Knobs] = None, **kw) -> PixelItem:
         item = self.new_item(Kind.PICTURE, self.draw(name, **kw))
@@ -260,7 +255,10 @@ class LargeSeq(PixelSeqBase):
 
 
 class ResetSeq(PixelSeqBase):
-    """Reset at a random cycle of a running picture (validating, reading, streaming); a clean picture follows."""
+    """Reset at a random cycle of a running picture (validating, reading, streaming); a clean picture follows.
+    Last, a reset job whose mid-job writes (a second START, garbage descriptor writes) come after the reset: the
+    job protocol finishes them before the job's status is read, so they cannot leak into the next job's
+    programming (they did when the pixel reader's driver returned from a reset without waiting for them)."""
 
     async def body(self) -> None:
         for i in range(max(4, self.count)):
@@ -271,3 +269,8 @@ class ResetSeq(PixelSeqBase):
             item.knobs = random_knobs(self.rng)
             await self.send(item)
             await self.send_picture(name)
+        for late in (50, 70, 90):
+            item = self.new_item(Kind.RESET, self.draw(FORMATS[0], h=4, w=64))
+            item.reset_after, item.midjob, item.knobs = 20, late, Knobs()
+            await self.send(item)
+            await self.send_picture(FORMATS[0], Knobs(), h=4, w=64)

@@ -15,9 +15,11 @@ import numpy as np
 from cocotb.triggers import ClockCycles
 
 from .env import PixelReaderTB
-from .items import Kind, Knobs, PixelItem
+from tb.platform import Knobs
+
+from .items import Kind, PixelItem
 from .pictures import draw
-from .scoreboard import check_job, expected_for, job_result
+from .scoreboard import check_job, expected_for
 
 LOG = logging.getLogger("cocotb.regression.pixel_reader")
 
@@ -26,9 +28,9 @@ async def run_one(tb: PixelReaderTB, item: PixelItem) -> list[str]:
     """Run one job and check it as the pyuvm scoreboard does (``scoreboard.check_job`` against
     ``expected_for``): the problems found (empty when exact)."""
     log = tb.observe()
-    await tb.run_job(item)
+    res = await tb.run_job(item)
     await tb.flush()
-    item.result = job_result(item, log.take())
+    res.observe(log.take())
     return check_job(item, expected_for(item, tb.addr_bits))
 
 
@@ -85,7 +87,7 @@ async def throughput(dut: Any) -> None:
         for lat in THROUGHPUT_LATENCIES:
             item = picture_item(rng, name, Knobs(latency=lat), h=16, w=256, x_offset=0, gap0=0, gap1=0)
             problems += [f"{name} latency {lat}: {p}" for p in await run_one(tb, item)]
-            st = item.status
+            st = item.result.status
             rows.append((name, what, lat, st.beats, st.pixels, st.cycles))
     tb.reads.close()
     await ClockCycles(dut.clk, 10)

@@ -21,7 +21,7 @@ from cocotbext.axi import AxiResp
 from tb.platform import CorruptModelBase, error_bit_corruption, ReaderTestBase, ScoreboardSelfTestBase
 
 from .env import PixelReaderEnv, PixelReaderTB
-from .items import Knobs
+from tb.platform import Knobs
 from .registers import BUS_DECERR, DESC_REGS, REGS
 from .scoreboard import Expected
 from .sequences import (BusErrorSeq, ConverterSeq, CrossSeq, EveryFormatSeq, Fp16Seq, IllegalSeq, LargeSeq,

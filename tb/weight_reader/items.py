@@ -1,21 +1,18 @@
 """Sequence items of the weight reader: one job each (legal weights, an illegal descriptor, a run-time corruption,
 a bus error, a reset in the middle of the job).
 
-The item carries the stimulus (the weight set from the models, what was corrupted, faults, stall knobs) and, after
-the driver ran it, the status registers it read back. Expected values are not stored here: the scoreboard derives
-them from the models' surfaces when it checks the item.
+The item carries the stimulus only (the weight set from the models, what was corrupted, faults, stall knobs); the
+driver answers it with the platform's :class:`~tb.platform.JobResult` (``item.result``). Expected values are not
+stored here: the scoreboard derives them from the models' surfaces when it checks the item.
 """
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Optional
 
-import numpy as np
-from pyuvm import uvm_sequence_item
-
 from models.weight_desc import WeightSurfaceDescriptor
-from tb.platform import Knobs
+from tb.platform import ReaderItem
 
 from .weights import WeightSet
 
@@ -32,39 +29,17 @@ class Kind(enum.Enum):
 CORRUPTIONS = ("wmb_bit_flip", "wgs_plus_one", "wgs_minus_one", "weight_truncated")
 
 
-@dataclass
-class JobResult:
-    """What happened in one job: the monitors' transactions and the driver's status read-back."""
-
-    beats: list                 # tb.agents.stream.Beat
-    status: object              # tb.weight_reader.registers.JobStatus
-    bursts: list                # tb.agents.axi_mem.Burst
-    violations: list[str]
-    beats_served: int
-    inflight_at_done: int
-    irq_after: Optional[int] = None
-
-
-class WeightItem(uvm_sequence_item):
-    """One weight-reader job."""
+class WeightItem(ReaderItem):
+    """One weight-reader job (the shared fields: :class:`~tb.platform.ReaderItem`)."""
 
     def __init__(self, name: str = "weights") -> None:
         super().__init__(name)
         self.kind: Kind = Kind.WEIGHTS
         self.ws: Optional[WeightSet] = None             # the model's weight set (not for ILLEGAL)
         self.desc: Optional[WeightSurfaceDescriptor] = None   # what is programmed
-        self.mutation: str = ""                         # ILLEGAL: the rule(s) broken; CORRUPT: the corruption
         self.corrupt_group: int = -1                    # CORRUPT: the group whose data was corrupted
         self.surface_override: dict = {}                # CORRUPT: {surface name: corrupted bytes}
-        self.knobs = Knobs()
-        self.faults: list[tuple[int, int, str]] = []    # (lo, hi, "SLVERR"|"DECERR")
         self.fault_surface: str = ""                    # BUS_ERROR: weight | wmb | wgs
-        self.reset_after: Optional[int] = None          # RESET: cycles after START
-        self.status = None
-        self.inflight_at_done: int = 0
-        self.irq_after: Optional[int] = None
-        self.csr_violations: list[str] = []
-        self.result: Optional[JobResult] = None
 
     def pieces_dict(self) -> dict:
         """{surface name: bytes in memory} (the model's surfaces, with any corruption applied)."""
@@ -85,23 +60,15 @@ class WeightItem(uvm_sequence_item):
             what = f"{'/'.join(sorted({f[2] for f in self.faults}))} on {self.fault_surface} {what}"
         return f"{self.get_name()} [{self.kind.value}] {what}".strip()
 
-    def timeout_cycles(self) -> int:
+    def timeout_cycles(self, bus_bytes: int = 0) -> int:
         """Generous bound on the job's duration (hang detection only)."""
         d = self.desc
         if self.kind is Kind.ILLEGAL or d is None:
             return 2000
         beats = d.dense_bytes // 16 + d.weight_bytes // 16 + d.wmb_bytes // 16 + d.wgs_bytes // 16 + 4 * d.groups
-        stall = 1 + sum(k != "none" for k in (self.knobs.ar_stall, self.knobs.r_gap, self.knobs.backpressure)) * 4
-        return 5000 + beats * 4 * stall + (beats // 4 + 1) * (self.knobs.latency + 8)
+        return 5000 + beats * 4 * self.knobs.stall_factor() + (beats // 4 + 1) * (self.knobs.latency + 8)
 
 
 def truncated(desc: WeightSurfaceDescriptor, need: int) -> WeightSurfaceDescriptor:
     """The descriptor with a weight surface one 128-byte unit too short for ``need`` compressed bytes."""
     return replace(desc, weight_bytes=((need - 1) // 128) * 128)
-
-
-def word_in(base: int, nbytes: int, bus_bytes: int, rng: np.random.Generator) -> tuple[int, int]:
-    """A random bus word holding one of the ``nbytes`` bytes from ``base``: the range to poison."""
-    a = base + int(rng.integers(0, nbytes))
-    w = a - a % bus_bytes
-    return w, w + bus_bytes

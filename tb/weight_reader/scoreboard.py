@@ -23,7 +23,7 @@ from pyuvm import ConfigDB
 from tb.agents.stream import payload, sidebands
 from tb.platform import JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed, reproduce_command
 
-from .items import JobResult, Kind, WeightItem
+from .items import Kind, WeightItem
 from .registers import (BUS_DECERR, BUS_SLVERR, REGS, SURFACE_CODE, WEIGHT_OVERRUN, WGS_MISMATCH, error_word,
                         fault_surface)
 
@@ -136,10 +136,6 @@ class WeightScoreboard(JobScoreboard):
         self.out_bytes: int = ConfigDB().get(self, "", "OUT_BYTES")
         self.bytes_checked = 0
         self.corrupt: Optional[Callable[[WeightItem, Expected], None]] = None
-
-    def observed(self, item: WeightItem, seen: dict[str, list]) -> JobResult:
-        return JobResult(seen["out"], item.status, seen["ar"], seen["violations"] + item.csr_violations,
-                         len(seen["r"]), item.inflight_at_done, item.irq_after)
 
     def expected(self, item: WeightItem) -> Expected:
         return expected_for(item, self.addr_bits, self.out_bytes)

@@ -12,8 +12,8 @@ import numpy as np
 from models.weight_desc import WeightSurfaceDescriptor
 from tb.platform import Knobs, ReaderSeqBase, random_knobs
 
-from .env import needed_bytes
-from .items import CORRUPTIONS, Kind, WeightItem, truncated, word_in
+from .footprint import needed_bytes, word_in
+from .items import CORRUPTIONS, Kind, WeightItem, truncated
 from .weights import FAMILIES, MASKS, PRECISIONS, WeightSet, draw, draw_synthetic
 
 
@@ -24,8 +24,7 @@ class WeightSeqBase(ReaderSeqBase):
         super().__init__(name, count)
 
     def new_item(self, kind: Kind, ws: Optional[WeightSet], knobs: Optional[Knobs] = None) -> WeightItem:
-        item = WeightItem(f"{self.get_name()}{self.n}")
-        self.n += 1
+        item = WeightItem(self.next_name())
         item.kind, item.ws = kind, ws
         item.desc = ws.desc if ws is not None else None
         item.knobs = knobs if knobs is not None else random_knobs(self.rng)
@@ -37,10 +36,6 @@ class WeightSeqBase(ReaderSeqBase):
         dtype = dtype or str(self.rng.choice(PRECISIONS))
         mask = mask or str(self.rng.choice(MASKS))
         return draw(self.rng, family, dtype, mask, self.addr_bits, **kw)
-
-    async def send(self, item: WeightItem) -> None:
-        await self.start_item(item)
-        await self.finish_item(item)
 
     async def send_weights(self, knobs: Optional[Knobs] = None, **kw) -> WeightItem:
         item = self.new_item(Kind.WEIGHTS, self.draw(**kw), knobs)
@@ -175,10 +170,10 @@ class BusErrorSeq(WeightSeqBase):
                     ws = self.draw(mask="dense" if surface == "weight" and self.rng.random() < 0.3 else
                                    str(self.rng.choice(["uniform_0.5", "all_ones", "natural"])), small=True)
                     item = self.new_item(Kind.BUS_ERROR, ws, Knobs() if i == 0 else None)
-                    if surface not in ws.desc.ranges() or needed_bytes(item)[surface] == 0:
+                    if surface not in ws.desc.ranges() or needed_bytes(item.ws, item.desc)[surface] == 0:
                         continue
                     base = ws.desc.ranges()[surface][0]
-                    lo, hi = word_in(base, needed_bytes(item)[surface], self.bus_bytes, self.rng)
+                    lo, hi = word_in(base, needed_bytes(item.ws, item.desc)[surface], self.bus_bytes, self.rng)
                     item.faults = [(lo, hi, resp)]
                     item.fault_surface = surface
                     await self.send(item)

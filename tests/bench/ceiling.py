@@ -17,7 +17,7 @@ from tb import runner
 from tb.agents.analysis import JobLog
 from tb.checkers.axi_read import AxiReadChecker
 from tb.cube_reader import registers
-from tb.cube_reader.env import cube_regions
+from tb.cube_reader.footprint import cube_regions
 from tb.hdl_mem import HdlHarness
 
 TOP = "cube_reader_ceiling"

@@ -29,9 +29,10 @@ BLOCKS = (("cube_reader", "CubeEfficiency"), ("weight_reader", "WeightEfficiency
 
 
 def efficiency(item: Any, r_beats: list) -> dict:
-    """The figures of one finished job (``item.result``/``item.status`` from the scoreboard, ``r_beats`` the R
+    """The figures of one finished job (``item.result`` from the scoreboard, ``r_beats`` the R
     beats the memory agent published during it)."""
-    res, st = item.result, item.status
+    res = item.result
+    st = res.status
     first_ar = res.bursts[0].cycle if res.bursts else 0
     last_r = r_beats[-1].cycle if r_beats else first_ar
     span = last_r - first_ar + 1

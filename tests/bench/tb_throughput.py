@@ -25,7 +25,8 @@ from cocotbext.axi import AxiReadBus, AxiRamRead
 
 from tb.cube_reader import registers
 from tb.cube_reader.families import Layout, _finish
-from tb.cube_reader.items import Kind, Knobs
+from tb.cube_reader.items import Kind
+from tb.platform import Knobs
 from tb.cube_reader.sequences import CubeSeqBase
 from tb.cube_reader.tests import CubeTestBase
 from tb.agents.csr import CsrAgent

@@ -16,7 +16,8 @@ def _job() -> tuple[SimpleNamespace, list[RBeat]]:
     r = [RBeat(0x1000 + 32 * i, 0, i == 5, c) for i, c in enumerate((13, 14, 15, 18, 20, 21))]
     # 4 output transfers of 32, 32, 32 and 8 bytes at cycles 15..18 (4 cycles); CYCLES register 26
     out = [Beat(bytes(n), (1 << n) - 1, i == 3, i, 15 + i) for i, n in enumerate((32, 32, 32, 8))]
-    item = SimpleNamespace(result=SimpleNamespace(bursts=bursts, beats=out), status=SimpleNamespace(cycles=26, beats=6))
+    status = SimpleNamespace(cycles=26, beats=6)
+    item = SimpleNamespace(result=SimpleNamespace(bursts=bursts, beats=out, status=status))
     return item, r
 
 
@@ -30,7 +31,7 @@ def test_efficiency_counts_from_first_ar_to_last_r_beat() -> None:
 
 
 def test_efficiency_of_a_job_without_reads() -> None:
-    item = SimpleNamespace(result=SimpleNamespace(bursts=[], beats=[]), status=SimpleNamespace(cycles=5, beats=0))
+    item = SimpleNamespace(result=SimpleNamespace(bursts=[], beats=[], status=SimpleNamespace(cycles=5, beats=0)))
     row = efficiency(item, [])
     assert row["bus_util"] == 0.0 and row["out_per_cycle"] == 0.0 and row["out_bytes"] == 0
 

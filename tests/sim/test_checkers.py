@@ -11,7 +11,8 @@ import pytest
 from tb.agents import stalls
 from tb.agents.analysis import AnalysisPort, JobLog
 from tb.agents.axi_mem import Burst
-from tb.checkers.axi_read import AxiReadChecker, Region, words_of_runs
+from tb.checkers.axi_read import AxiReadChecker
+from tb.footprint import Region, words_of_runs
 
 BW = 32  # 256-bit bus
 

@@ -10,8 +10,9 @@ import pytest
 from models.blocked import BlockedCubeDescriptor as D, Layout
 from tb.agents.axi_mem import GUARD, SparseMemory
 from tb.cube_reader import families as F
-from tb.cube_reader.items import CubeItem, Kind, atom_fault_range
-from tb.cube_reader.scoreboard import expected_for, first_fault_atom, fp16_classes
+from tb.cube_reader.footprint import atom_fault_range, first_fault_atom
+from tb.cube_reader.items import CubeItem, Kind
+from tb.cube_reader.scoreboard import expected_for, fp16_classes
 from tb.cube_reader.sequences import _mutations
 
 

@@ -9,7 +9,7 @@ import models
 from models.nvdla import sparse
 from tb.weight_reader import registers as R
 from tb.weight_reader import weights as W
-from tb.weight_reader.env import needed_bytes, weight_regions
+from tb.weight_reader.footprint import needed_bytes, weight_regions
 from tb.weight_reader.items import Kind, WeightItem, truncated
 from tb.weight_reader.scoreboard import expected_for, runtime_error, transfers
 
@@ -91,8 +91,8 @@ def test_regions_allow_only_the_needed_bus_words():
     rng = np.random.default_rng(3)
     ws = W.draw(rng, "dc", "int16", "uniform_0.5", 40, kernels=17, channels=65)
     it = _item(ws, Kind.WEIGHTS)
-    need = needed_bytes(it)
-    regions = {r.name: r for r in weight_regions(it, 32)}
+    need = needed_bytes(it.ws, it.desc)
+    regions = {r.name: r for r in weight_regions(it.ws, it.desc, 32, strict=True)}
     assert set(regions) == {"weight", "wmb", "wgs"}
     assert need["wgs"] == 4 * ws.desc.groups and need["wmb"] == -(-sum(ws.group_elems) // 8)
     for name, r in regions.items():
