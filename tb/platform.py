@@ -47,7 +47,7 @@ from tb.agents.csr import CsrAgent
 from tb.agents.stream import AxiStreamMonitor, StreamReadyDriver
 from tb.checkers.axi_read import AxiReadChecker
 from tb.footprint import Region
-from tb.hdl_mem import HdlHarness, is_hdl_top
+from tb.fastpath.harness import HdlHarness, is_hdl_top
 
 PERIOD_NS = 10
 JOBLOG = os.getenv("JOBLOG", "0") not in ("", "0")   # JOBLOG=1: one INFO line per job
@@ -204,7 +204,7 @@ class ReaderTB:
         regs = self.registers.REGS
         self.dut = dut
         self.rng = rng if rng is not None else np.random.default_rng(0)
-        # the fast path (a tb/hdl/ wrapper as HDL top): memory, capture and the clock in HDL, exchanged per job
+        # the fast path (a tb/fastpath/hdl/ wrapper as HDL top): memory, capture and the clock in HDL, exchanged per job
         self.hdl = HdlHarness(dut, dut.clk) if is_hdl_top(dut) else None
         if self.hdl is None:
             Clock(dut.clk, PERIOD_NS, unit="ns").start(start_high=False)

@@ -50,7 +50,7 @@ class AnalysisPort:
 class Batch:
     """Many transactions of one kind published in one ``write``, held as columns (numpy arrays).
 
-    The fast path (``tb/hdl_mem.py``) publishes a whole job's R beats or stream transfers this way instead of one
+    The fast path (``tb/fastpath/harness.py``) publishes a whole job's R beats or stream transfers this way instead of one
     object per beat: building 131,072 objects for a 4 MiB cube cost more than simulating it. A batch is a read-only
     sequence of the transaction objects (``len``, indexing, slicing, iteration build them on access), so a
     subscriber written for single transactions still works; hot consumers use the columns directly

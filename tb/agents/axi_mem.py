@@ -127,7 +127,7 @@ _new_rbeat = partial(tuple.__new__, RBeat)
 
 
 class RBeatBatch(Batch):
-    """A job's R beats as columns (published by the fast path's memory, ``tb/hdl_mem.py``): address, RRESP, RLAST
+    """A job's R beats as columns (published by the fast path's memory, ``tb/fastpath/harness.py``): address, RRESP, RLAST
     and cycle arrays. Indexing gives :class:`RBeat` objects."""
 
     def __init__(self, addr: np.ndarray, resp: np.ndarray, last: np.ndarray, cycle: np.ndarray) -> None:

@@ -47,7 +47,7 @@ _new_beat = partial(tuple.__new__, Beat)
 
 
 class BeatBatch(Batch):
-    """A job's stream transfers as columns (published by the fast path's capture, ``tb/hdl_mem.py``): the kept bytes
+    """A job's stream transfers as columns (published by the fast path's capture, ``tb/fastpath/harness.py``): the kept bytes
     of every transfer back to back (``data``, uint8) with ``sizes`` (bytes per transfer), TKEEP as two uint64 halves,
     TLAST, TUSER and the cycle. Indexing gives :class:`Beat` objects."""
 

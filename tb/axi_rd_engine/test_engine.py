@@ -42,7 +42,7 @@ def default_outstanding() -> int:
     return int(m.group(1))
 
 
-# the build's value (tb.runner exports build parameters as PARAM_<name>), else the default
+# the build's value (tb.flow.runner exports build parameters as PARAM_<name>), else the default
 MAX_OUTSTANDING = int(os.getenv("PARAM_MAX_OUTSTANDING") or default_outstanding())
 
 

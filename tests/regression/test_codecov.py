@@ -1,12 +1,12 @@
-"""tb.regression.codecov: Verilator coverage.dat files merge with Debian's verilator_coverage (hits add up per
+"""tb.flow.regression.codecov: Verilator coverage.dat files merge with Debian's verilator_coverage (hits add up per
 point), and are scored per RTL file (line, branch, toggle) with the testplan's waivers. The inputs are written in
 Verilator's coverage.dat format by hand, so the expected numbers are known."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from tb import testplan
-from tb.regression import codecov
+from tb.flow import testplan
+from tb.flow.regression import codecov
 
 
 def _rec(file: Path, line: int, page: str, comment: str, hier: str, hits: int) -> str:

@@ -1,4 +1,4 @@
-"""tb.regression.fcov: cocotb-coverage databases written by separate processes (as jobs write them) merge into
+"""tb.flow.regression.fcov: cocotb-coverage databases written by separate processes (as jobs write them) merge into
 hits that add up; goals and the testplan's exclusions decide percentages and holes."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tb import testplan
-from tb.regression import fcov
+from tb.flow import testplan
+from tb.flow.regression import fcov
 
 WRITER = """
 import sys

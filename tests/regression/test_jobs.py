@@ -1,11 +1,11 @@
-"""tb.regression.jobs: the jobs of a suite come from the testplan, seeds and shards are deterministic, shards
+"""tb.flow.regression.jobs: the jobs of a suite come from the testplan, seeds and shards are deterministic, shards
 partition the jobs and are balanced by the recorded durations. No simulator needed."""
 from __future__ import annotations
 
 import pytest
 
-from tb import testplan
-from tb.regression import jobs
+from tb.flow import testplan
+from tb.flow.regression import jobs
 
 PLAN = testplan.load()
 

@@ -1,4 +1,4 @@
-"""A real (tiny) Verilator regression through ``python -m tb.regression``: its report holds every job, merged
+"""A real (tiny) Verilator regression through ``python -m tb.flow.regression``: its report holds every job, merged
 functional and code coverage, one JUnit file, and is reproducible; a broken RTL shows up as failures with the
 command that reruns them; the HTML opens in headless Chromium with its tables."""
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tb import mutants, testplan
-from tb.regression import jobs
+from tb.flow import mutants, testplan
+from tb.flow.regression import jobs
 
 from .conftest import SEEDS, TESTS, regress
 

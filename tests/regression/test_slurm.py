@@ -1,5 +1,5 @@
 """LAUNCHER=slurm on a real one-node Slurm cluster (Debian's slurm-wlm and munge, started and stopped here by
-tb/regression/slurm_cluster.sh): a two-shard job array plus a merge job run the tiny regression, and the merged
+tb/flow/regression/slurm_cluster.sh): a two-shard job array plus a merge job run the tiny regression, and the merged
 report equals the local run's for the same seeds."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from tb import runner
+from tb.flow import runner
 
 from .conftest import SEEDS, TESTS, regress
 

@@ -7,7 +7,7 @@ import numpy as np
 from tb.agents.analysis import AnalysisPort, JobLog
 from tb.agents.axi_mem import RBeat, RBeatBatch
 from tb.agents.stream import Beat, BeatBatch, payload, sidebands
-from tb.hdl_mem import _bit_length
+from tb.fastpath.harness import _bit_length
 
 
 def _beats(rng: np.random.Generator, n: int) -> list[Beat]:

@@ -46,11 +46,11 @@ def test_table_has_one_line_per_case_and_a_column_per_condition() -> None:
 
 
 RAW = """\
-process 1:"python -m tb.regression run";process 2:"/w/sim_build/verilator/x/cube_reader";Task._resume (cocotb/task.py:349);pack (models/core/registry.py:231) 7
-process 1:"python -m tb.regression run";process 2:"/w/sim_build/verilator/x/cube_reader";Task._resume (cocotb/task.py:349);_tick (tb/agents/axi_mem.py:300) 20
-process 1:"python -m tb.regression run";process 2:"/w/sim_build/verilator/x/cube_reader" 13
-process 1:"python -m tb.regression run";main (tb/regression/__main__.py:10) 4
-process 1:"python -m tb.regression run";x (tb/models/notmine.py:3) 2
+process 1:"python -m tb.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader";Task._resume (cocotb/task.py:349);pack (models/core/registry.py:231) 7
+process 1:"python -m tb.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader";Task._resume (cocotb/task.py:349);_tick (tb/agents/axi_mem.py:300) 20
+process 1:"python -m tb.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader" 13
+process 1:"python -m tb.flow.regression run";main (tb/flow/regression/__main__.py:10) 4
+process 1:"python -m tb.flow.regression run";x (tb/models/notmine.py:3) 2
 """
 
 

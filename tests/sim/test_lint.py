@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from tb import runner
+from tb.flow import runner
 
 TOPS = [p.stem for p in runner.rtl_sources() if not p.stem.endswith("_pkg")]
 

@@ -1,6 +1,6 @@
 """Every mutant of `make mutants` still applies to the current RTL (an RTL edit must not silently turn a mutant
 into a no-op). No simulator needed; `make mutants` runs them."""
-from tb import mutants
+from tb.flow import mutants
 
 
 def test_every_mutant_applies_exactly_once():

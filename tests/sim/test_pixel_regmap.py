@@ -5,7 +5,8 @@ import re
 
 from models.nvdla.pixel import ENUM_ORDER, MAX_DIM, PIXEL_FORMATS
 from models.pixel_desc import ERROR_RULES, PixelDescriptor
-from tb import regmap, runner
+from tb import regmap
+from tb.flow import runner
 from tb.pixel_reader import registers as R
 
 PR = regmap.PIXEL_READER

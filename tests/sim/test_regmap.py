@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from models.blocked import ERROR_RULES, MAX_COUNT, Layout
-from tb import regmap, runner
+from tb import regmap
+from tb.flow import runner
 from tb.cube_reader import registers as R
 
 README = runner.ROOT / "README.md"

@@ -1,5 +1,5 @@
 """The ``smoke`` suite of ``tb/testplan.yaml`` on Verilator and Icarus: every run of the suite is built and run
-through ``tb.runner`` (cocotb_tools.runner), one pytest item per (simulator, run).
+through ``tb.flow.runner`` (cocotb_tools.runner), one pytest item per (simulator, run).
 
 A run fails when any cocotb test fails, when a test the plan expects did not run (a renamed or deleted test cannot
 drop out silently), or when an artifact the plan names (functional coverage XML) was not written. A missing
@@ -15,7 +15,8 @@ import os
 
 import pytest
 
-from tb import regress, runner, testplan
+from tb.flow import runner, testplan
+from tb.flow import sim as simflow
 
 SEEDS = [int(s) for s in (os.getenv("SEEDS") or "1").split(",") if s.strip()]
 WAVES = os.getenv("WAVES", "0") not in ("", "0")
@@ -27,7 +28,7 @@ SUITE = testplan.load().suite("smoke")
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_smoke_run(sim: str, entry: testplan.SuiteRun) -> None:
     run = entry.run
-    b = regress.build_run(sim, run, waves=WAVES)
+    b = simflow.build_run(sim, run, waves=WAVES)
     flt = os.getenv("COCOTB_TEST_FILTER") or None
     env = entry.environment(os.getenv("COUNT", "").strip() or SUITE.count)
     for seed in SEEDS:

@@ -6,7 +6,7 @@ import pytest
 import yaml
 from cocotb_coverage.coverage import coverage_db
 
-from tb import testplan
+from tb.flow import testplan
 from tb.cube_reader import coverage as cube_cov
 from tb.cube_reader.families import available_families
 from tb.weight_reader import coverage as weight_cov

@@ -2,10 +2,10 @@
 # A one-node Slurm cluster on localhost (controller and node both on `hostname -s`), for the Slurm launcher of
 # make regress and its test. Debian packages: slurm-wlm (slurmctld, slurmd, sbatch) and munge; run as root.
 #
-#   tb/regression/slurm_cluster.sh start    write slurm.conf under $SLURM_DIR, start munged, slurmctld, slurmd,
+#   tb/flow/regression/slurm_cluster.sh start    write slurm.conf under $SLURM_DIR, start munged, slurmctld, slurmd,
 #                                           wait until the node is idle, print the SLURM_CONF to export
-#   tb/regression/slurm_cluster.sh stop     stop the daemons this script started (by their pid files)
-#   tb/regression/slurm_cluster.sh status   sinfo
+#   tb/flow/regression/slurm_cluster.sh stop     stop the daemons this script started (by their pid files)
+#   tb/flow/regression/slurm_cluster.sh status   sinfo
 #
 # SLURM_DIR (default /tmp/regress-slurm) holds the config, state, spool, logs and pid files. Settings that work in
 # a container as root: proctrack/linuxproc and task/none (no cgroups), select/cons_tres with CR_CPU.

@@ -1,6 +1,6 @@
 // reader_hdl: testbench wrapper of the fast path (MEM=hdl) for every reader: one of cube_reader, weight_reader
 // and pixel_reader (parameter READER) with an HDL-side AXI4 read memory (hdl_axi_mem.sv) on m_axi and an
-// HDL-side output capture (hdl_stream_capture.sv) on m_axis, so that cocotb works per job (tb/hdl_mem.py), not
+// HDL-side output capture (hdl_stream_capture.sv) on m_axis, so that cocotb works per job (tb/fastpath/harness.py), not
 // per cycle. The three readers have the same ports (only the m_axis widths differ), so the reader is instantiated
 // with implicit port connections and each generate branch declares its own TUSER. Never part of rtl_stubs/.
 //

@@ -18,7 +18,7 @@ import random
 import sys
 import zlib
 
-from tb import runner, testplan
+from tb.flow import runner, testplan
 
 
 def build_run(sim: str, run: testplan.Run, waves: bool = False, rtl_dir=None, config: str | None = None) -> runner.Build:

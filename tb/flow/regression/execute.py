@@ -8,7 +8,7 @@ Layout of a regression folder (``sim_build/regress/<name>/``)::
                                         compiles them for all shards, whose builds/ links to it
     runs/<sim>/<run>/<test>/seed<N>/    one job: sim.log, results.xml, job.json, fcov_*.xml, coverage.dat
 
-A job runs as its own process (``python -m tb.regression.execute JOB_JSON``) so that its environment, its log and
+A job runs as its own process (``python -m tb.flow.regression.execute JOB_JSON``) so that its environment, its log and
 a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running (a thread pool of
 subprocesses). :func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once
 per array task.
@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Optional
 
-from tb import runner, testplan
+from tb.flow import runner, testplan
 
 from .jobs import Job
 
@@ -47,7 +47,7 @@ def compile_builds(regdir: Path, plan: testplan.Plan, jobs: list[Job], coverage:
         b = plan.builds[name]
         log = build_dir(regdir, sim, name).with_suffix(".log")
         log.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "tb.regression.execute", "--build", sim, name, str(regdir),
+        cmd = [sys.executable, "-m", "tb.flow.regression.execute", "--build", sim, name, str(regdir),
                "--coverage" if coverage else "--no-coverage", str(rtl or runner.RTL)]
         t0 = time.monotonic()
         with log.open("w") as fh:
@@ -93,7 +93,7 @@ def first_error(log: Path) -> str:
 
 
 def rerun_command(job: Job, suite: str, count_overridden: bool, rtl: Optional[Path] = None) -> str:
-    """The ``make sim`` command that reruns one job alone with waves (see tb/regress.py)."""
+    """The ``make sim`` command that reruns one job alone with waves (see tb/flow/sim.py)."""
     extra = (f" COUNT={job.count}" if count_overridden else "") + (f" RTL={rtl}" if rtl else "")
     return (f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{extra} "
             "WAVES=1")
@@ -108,7 +108,7 @@ def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_er
     t0 = time.monotonic()
     if build_error is None:
         with log.open("w") as fh:
-            subprocess.run([sys.executable, "-m", "tb.regression.execute", "--job", json.dumps(job.to_dict()),
+            subprocess.run([sys.executable, "-m", "tb.flow.regression.execute", "--job", json.dumps(job.to_dict()),
                             str(regdir), suite], stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT)
     else:
         log.write_text(build_error + "\n")
@@ -178,7 +178,7 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--job"]:
         _child_job(Job(**json.loads(argv[1])), Path(argv[2]), argv[3])
         return 0
-    print("usage: python -m tb.regression.execute --build SIM BUILD REGDIR --coverage|--no-coverage RTL_DIR | "
+    print("usage: python -m tb.flow.regression.execute --build SIM BUILD REGDIR --coverage|--no-coverage RTL_DIR | "
           "--job JOB_JSON REGDIR SUITE", file=sys.stderr)
     return 2
 

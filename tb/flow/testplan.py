@@ -1,6 +1,6 @@
 """The testplan as data: ``tb/testplan.yaml`` read into builds, runs, suites and testpoints.
 
-The one list of what runs where: ``make sim`` (``tb.regress``), ``make mutants`` (``tb.mutants``), ``make test``
+The one list of what runs where: ``make sim`` (``tb.flow.sim``), ``make mutants`` (``tb.flow.mutants``), ``make test``
 (``tests/sim/test_suites.py``) and the regression report all take their runs from a named suite here.
 :func:`problems` is the plan's self-check (``tests/sim/test_testplan.py``): every test of every run's module is in a
 testpoint, every testpoint has tests, and every name (test, run, build, covergroup) exists.
@@ -19,8 +19,8 @@ from typing import Optional
 
 import yaml
 
-PLAN_PATH = Path(__file__).resolve().parent / "testplan.yaml"
-RTL_DIR = Path(__file__).resolve().parents[1] / "rtl_stubs"
+PLAN_PATH = Path(__file__).resolve().parents[1] / "testplan.yaml"
+RTL_DIR = Path(__file__).resolve().parents[2] / "rtl_stubs"
 SUITE_NAMES = ("smoke", "sim", "nightly", "mutants")
 EXCLUSION_TAGS = ("unreachable", "unsupported", "low_risk")
 DEFAULT_GOAL = 100.0

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from cocotb_coverage.coverage import merge_coverage
 
-from tb import testplan
+from tb.flow import testplan
 
 
 @dataclass

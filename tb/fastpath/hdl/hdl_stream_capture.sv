@@ -1,4 +1,4 @@
-// hdl_stream_capture: testbench-only AXI4-Stream sink for the HDL-side fast path (MEM=hdl, tb/hdl_mem.py):
+// hdl_stream_capture: testbench-only AXI4-Stream sink for the HDL-side fast path (MEM=hdl, tb/fastpath/harness.py):
 // drives TREADY from a stall pattern (hdl_stall.sv) and records every transfer, so that Python reads a whole
 // job's output in bulk. Never part of rtl_stubs/.
 //

@@ -2,9 +2,9 @@
 
 A build job compiles every build of the regression once (``run --build-only`` into ``<base>/builds``); each array
 task, after it (``--dependency=afterany``: a failed build is reported by the shards as failed jobs), runs
-``python -m tb.regression run --shard $SLURM_ARRAY_TASK_ID/N --prebuilt <base>/builds --no-report`` into its own
+``python -m tb.flow.regression run --shard $SLURM_ARRAY_TASK_ID/N --prebuilt <base>/builds --no-report`` into its own
 shard folder; the merge job (``--dependency=afterany:<array>``, so it
-runs even when a shard failed) runs ``python -m tb.regression report`` over the shard folders. The submitting
+runs even when a shard failed) runs ``python -m tb.flow.regression report`` over the shard folders. The submitting
 environment is exported to the jobs (``sbatch``'s default), so they see the same checkout, venv and simulators:
 the checkout must be on storage every node shares. ``WAIT=1`` polls ``squeue`` until the merge job left the queue
 and prints the summary; ``WAIT=0`` prints the job ids and the command that collects the report.
@@ -43,12 +43,12 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
     opts = [f"--sim={a.sim}", f"--suite={a.suite}", f"--jobs={a.jobs}", f"--coverage={a.coverage}"]
     opts += [f"--{k}={v}" for k, v in (("seeds", a.seeds), ("seed-list", a.seed_list), ("tests", a.tests),
                                        ("count", a.count), ("rtl", a.rtl)) if v]
-    common = f"cd {root} && {py} -m tb.regression run {' '.join(map(shlex.quote, opts))} --launcher=local"
+    common = f"cd {root} && {py} -m tb.flow.regression run {' '.join(map(shlex.quote, opts))} --launcher=local"
     build_cmd = f"{common} --build-only --out={shlex.quote(str(base))}"
     shard_cmd = (f"{common} --shard=$SLURM_ARRAY_TASK_ID/{n} --out={shlex.quote(str(base))}/shard$SLURM_ARRAY_TASK_ID "
                  f"--prebuilt={shlex.quote(str(base / 'builds'))} --no-report")
     report = Path(a.report_dir)
-    collect = f"cd {root} && {py} -m tb.regression report {shlex.quote(str(base))} --out={shlex.quote(str(report))}"
+    collect = f"cd {root} && {py} -m tb.flow.regression report {shlex.quote(str(base))} --out={shlex.quote(str(report))}"
     build = _sbatch(["--job-name=regress-build", f"--cpus-per-task={max(1, a.jobs)}",
                      f"--output={base}/slurm-build-%j.out", "--wrap", build_cmd])
     array = _sbatch([f"--array=1-{n}", "--job-name=regress", f"--dependency=afterany:{build}", f"--cpus-per-task={max(1, a.jobs)}",

@@ -1,4 +1,4 @@
-// hdl_axi_mem: testbench-only behavioural AXI4 read memory for the HDL-side fast path (MEM=hdl, tb/hdl_mem.py).
+// hdl_axi_mem: testbench-only behavioural AXI4 read memory for the HDL-side fast path (MEM=hdl, tb/fastpath/harness.py).
 // Never part of rtl_stubs/. Python works per job: it writes two files and toggles `load_tgl`, the memory reads
 // them on the next rising edge; after the job it toggles `dump_tgl` and the memory writes its logs.
 //

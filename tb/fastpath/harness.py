@@ -1,6 +1,6 @@
 """The fast path (HDL-side memory and capture): Python works per job, the simulator per cycle.
 
-A build whose HDL top is the testbench wrapper ``tb/hdl/reader_hdl.sv`` (one of the readers, ``hdl_axi_mem``
+A build whose HDL top is the testbench wrapper ``tb/fastpath/hdl/reader_hdl.sv`` (one of the readers, ``hdl_axi_mem``
 on its AXI4 read port, ``hdl_stream_capture`` on its AXI4-Stream output) runs with no per-cycle coroutine at all.
 :class:`HdlHarness` gives :class:`tb.platform.ReaderTB` the same agent interface as the default path:
 
@@ -50,7 +50,7 @@ STREAM_VIOLATIONS = {1: "TDATA/TKEEP/TUSER/TLAST changed while TVALID was held w
 
 
 def is_hdl_top(dut) -> bool:
-    """True when the HDL top is a fast-path wrapper of ``tb/hdl/`` (it has the ``tb_load`` control)."""
+    """True when the HDL top is a fast-path wrapper of ``tb/fastpath/hdl/`` (it has the ``tb_load`` control)."""
     try:
         getattr(dut, "tb_load")
         return True
@@ -318,7 +318,7 @@ class HdlHarness:
     def __init__(self, dut, clock, folder: Optional[Path] = None) -> None:
         self.dut, self.clock = dut, clock
         self.folder = Path(folder or os.getcwd())
-        # the build's parameters (tb.runner exports them; the wrapper's defaults otherwise): the width ports are
+        # the build's parameters (tb.flow.runner exports them; the wrapper's defaults otherwise): the width ports are
         # not yet driven at time 0 on Icarus, so they are checked against these at the first commit
         self.bus_bytes = int(os.getenv("PARAM_AXI_DATA_W", "256")) // 8
         self.addr_bits = int(os.getenv("PARAM_AXI_ADDR_W", "40"))

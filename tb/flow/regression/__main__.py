@@ -1,4 +1,4 @@
-"""``make regress`` and ``make report``: ``python -m tb.regression run|report ...`` (``--help`` for the options).
+"""``make regress`` and ``make report``: ``python -m tb.flow.regression run|report ...`` (``--help`` for the options).
 
 ``run`` expands a testplan suite into (test, seed) jobs for each simulator, keeps this shard's slice, and either
 runs it here (``--launcher local``: one build per plan build, ``--jobs`` simulations at a time, then the report) or
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from statistics import median
 
-from tb import runner, testplan
+from tb.flow import runner, testplan
 
 from . import codecov, execute, fcov, jobs, report, slurm
 from .collect import collect
@@ -107,7 +107,7 @@ def cmd_report(a: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m tb.regression", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m tb.flow.regression", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run (or submit) a regression of one testplan suite")

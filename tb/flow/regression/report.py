@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jinja2
 
-from tb import testplan
+from tb.flow import testplan
 
 from . import codecov, fcov
 from .collect import Collected

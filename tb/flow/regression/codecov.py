@@ -25,7 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tb import testplan
+from tb.flow import testplan
 
 INSTALL = "apt-get install -y verilator lcov   (only verilator_coverage is used from Debian's verilator)"
 _RECORD = re.compile(r"^C '(.*)' (\d+)\s*$")

