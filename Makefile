@@ -23,7 +23,7 @@ export SIM TESTCASE SEED WAVES COUNT
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL
 INPUTS     ?=
 
-.PHONY: all venv sim test test-models test-sim lint doctor bench mutants regress report slurm-up slurm-down clean distclean help
+.PHONY: all setup sysdeps venv sim test test-models test-sim lint doctor bench mutants regress report slurm-up slurm-down clean distclean help
 
 all: test
 
@@ -39,24 +39,33 @@ help:
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module of files.f as a top"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
+	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: tb/flow/sysdeps.sh)"
 	@echo "make doctor   tool versions, and how to install what is missing"
 	@echo "make clean    remove sim_build/ and generated reports"
 
+# The system packages, named once in tb/flow/sysdeps.sh: checked first by every target that needs them (well under a
+# second); as root the missing ones are installed (as CI does), otherwise make stops with one line naming the command.
+setup:
+	@tb/flow/sysdeps.sh install
+
+sysdeps:
+	@tb/flow/sysdeps.sh ensure
+
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml | sysdeps
 	@test -x $(PY) || $(PYTHON_SYS) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r <($(PY) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))')
 	@touch $@
 
-sim: $(STAMP)
+sim: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tb.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE)) $(if $(RUN),--exact-run $(RUN))
 
-regress: $(STAMP)
+regress: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tb.flow.regression run --jobs $(JOBS)
 
-report: $(STAMP)
+report: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tb.flow.regression report $(INPUTS)
 
 slurm-up:
@@ -65,24 +74,24 @@ slurm-up:
 slurm-down:
 	tb/flow/regression/slurm_cluster.sh stop
 
-test: $(STAMP)
+test: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests
 
 test-models: $(STAMP)
 	$(PY) -m pytest -n $(JOBS) tests/models
 
-test-sim: $(STAMP)
+test-sim: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests/sim
 
-lint: $(STAMP)
+lint: sysdeps $(STAMP)
 	$(WITH_VERILATOR) cd rtl_stubs && for f in $$(grep -v '_pkg\.sv$$' files.f); do \
 	  verilator --lint-only -Wall --timing -f files.f --top-module $$(basename $$f .sv) || exit 1; done
 	@echo "lint: clean"
 
-bench: $(STAMP)
+bench: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tests.bench
 
-mutants: $(STAMP)
+mutants: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tb.flow.mutants --sim $(SIM)
 
 doctor: $(STAMP)

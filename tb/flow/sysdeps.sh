@@ -8,6 +8,7 @@
 #   tb/flow/sysdeps.sh install   apt-get installs what is missing (root; prints what it installs)
 #   tb/flow/sysdeps.sh ensure    check; as root, install what is missing instead of failing (CI, containers)
 #   tb/flow/sysdeps.sh list      the package names, one per line
+#   tb/flow/sysdeps.sh table     package, probe, ok|missing and what it is for, tab-separated (make doctor)
 set -euo pipefail
 
 # package      probe (cmd:NAME on PATH, file:PATH exists, py:MODULE importable by python3)   what for
@@ -55,7 +56,13 @@ install() {
 
 mapfile -t need < <(missing)
 case "${1:-check}" in
-  list)    while read -r pkg _; do [ -n "$pkg" ] && echo "$pkg"; done <<< "$PACKAGES" ;;
+  list)    while read -r pkg _; do if [ -n "$pkg" ]; then echo "$pkg"; fi; done <<< "$PACKAGES" ;;
+  table)   while read -r pkg p why; do
+             if [ -n "$pkg" ]; then
+               if probe "$p"; then st=ok; else st=missing; fi
+               printf '%s\t%s\t%s\t%s\n' "$pkg" "$p" "$st" "$why"
+             fi
+           done <<< "$PACKAGES" ;;
   check)   if [ ${#need[@]} -gt 0 ]; then
              echo "missing system packages: ${need[*]} -- install them with: sudo make setup" >&2
              exit 2
@@ -66,5 +73,5 @@ case "${1:-check}" in
            fi
            install "${need[@]}" ;;
   ensure)  if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ]; then install "${need[@]}"; else "$0" check; fi ;;
-  *)       echo "usage: $0 check|install|ensure|list" >&2; exit 2 ;;
+  *)       echo "usage: $0 check|install|ensure|list|table" >&2; exit 2 ;;
 esac
