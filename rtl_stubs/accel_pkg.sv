@@ -6,7 +6,7 @@
 // Every register offset, field, write mask, error bit and descriptor type of every block is defined here,
 // once. The RTL imports this package; the testbench parses its localparams (tb/regmap.py builds one map
 // per block from them), and tests/sim/test_regmap.py checks the register comment at the top of each block
-// file and the README tables against it.
+// file and the register table of each block's datasheet (docs/<block>.md) against it.
 //
 // Naming: names without a block prefix are the common register pattern; block names carry the block's
 // prefix (CR_ = cube reader, WR_ = weight reader). A block <P> defines <P>_ID, <P>_REG_* (its own registers), <P>_WMASK_<REG>

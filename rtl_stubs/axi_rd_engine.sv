@@ -12,7 +12,7 @@
 // Reads in flight (issue 15): by Little's law one-beat bursts (short lines: one atom per line, padded
 // pitches) move at most MAX_OUTSTANDING beats per round trip (memory latency + about 4 cycles), so the
 // default, 128, keeps one beat per cycle up to a latency of about 124 cycles (measured in the cube reader:
-// 0.939 beats per cycle at latency 128 on one-atom lines, 0.989 at 32; README, Performance). Each burst in flight costs one entry of
+// 0.939 beats per cycle at latency 128 on one-atom lines, 0.989 at 32; docs/performance.md). Each burst in flight costs one entry of
 // the burst FIFO: its beat address without the byte-lane bits, ARLEN, first/last-of-command flags and the
 // command's first/last byte lanes (ADDR_W - LB + 8 + 2 + 2*LB bits; 55 at 40/256). The entries are
 // written once at AR issue and read at the head only, so the FIFO maps onto a simple dual-port RAM.

@@ -71,7 +71,7 @@ module weight_reader
   parameter int DATA_DEPTH      = 48,      // weight-data beat queue (beats queued + in flight): 48 hides a
                                            // read latency of 32 cycles (make bench, DUT efficiency)
   parameter int OUT_DATA_W      = AXI_DATA_W   // m_axis data width, 64 .. AXI_DATA_W (a narrower output than the
-                                               // bus leaves room for the WMB reads: see the README, throughput)
+                                               // bus leaves room for the WMB reads: docs/weight_reader.md, Throughput)
 ) (
   input  logic                        clk,
   input  logic                        rst,

@@ -3,7 +3,8 @@
 ``accel_pkg.sv`` is the single source of truth (ARCHITECTURE.md, "every knob has one source of truth"). This
 module parses its ``localparam`` lines when it is imported, so a change in the package reaches the testbench
 without a second list. ``tests/sim/test_regmap.py`` checks the parse against ``models.blocked`` (error rules,
-layout codes), the register comment at the top of each block's RTL file and the README tables against it.
+layout codes), the register comment at the top of each block's RTL file and the datasheets' register tables
+(``docs/<block>.md``) against it.
 
 Package naming (stated in the package header): names without a block prefix are the common register pattern
 (``REG_ID``, ``REG_PARAMS``, ``REG_CTRL``, ``REG_STATUS``, ``REG_ERROR``, ``CTRL_START_BIT``, ``STATUS_*_BIT``:
@@ -186,7 +187,7 @@ class BlockMap:
         return "RW" if self.WMASK.get(name) else "WO" if name in WRITE_ONLY else "RO"
 
     def table(self) -> dict[str, tuple[int, str]]:
-        """Every register as ``name -> (offset, access)``, the form the RTL comment and the README are checked in."""
+        """Every register as ``name -> (offset, access)``, the form the RTL comment and the datasheet are checked in."""
         return {name: (off, self.access(name)) for name, off in self.REG.items()}
 
     def reg_name(self, offset: int) -> str:

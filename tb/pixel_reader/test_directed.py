@@ -3,7 +3,7 @@ agents, read checker and model comparison as the pyuvm tests (``PixelReaderTB``,
 
 Tests: ``n444_line_buffer`` (a two-plane picture whose Y lines span several words, strides differing per plane),
 ``throughput`` (beats and pixels per cycle of three formats at latency 0 and 32, from the BEATS, PIXELS and CYCLES
-registers, exact simulated cycles; printed as the README table and bounded).
+registers, exact simulated cycles; printed as the table of docs/pixel_reader.md and bounded).
 """
 from __future__ import annotations
 

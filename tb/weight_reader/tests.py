@@ -233,7 +233,7 @@ class CorruptModelIsCaught(_WeightSelfTest, CorruptModelBase):
 
 
 # ---------------------------------------------------------------------------------------------- throughput
-#: (label, precision, sparsity pattern, read latency) of the throughput figures (README, "Weight reader")
+#: (label, precision, sparsity pattern, read latency) of the throughput figures (docs/weight_reader.md, Throughput)
 THROUGHPUT_CASES = (("dense", "int8", "dense", 0), ("all-ones", "int8", "all_ones", 0),
                     ("all-ones", "int16", "all_ones", 0), ("density 0.5", "int8", "uniform_0.5", 0),
                     ("density 0.05", "int8", "uniform_0.05", 0), ("dense lat 32", "int8", "dense", 32),
@@ -269,8 +269,8 @@ class ThroughputTest(WeightTestBase):
     at latency 32 (the weight-data queue, DATA_DEPTH, hides it); every job also checked by the scoreboard.
     Asserted for dense weights and all-ones masks: >= 0.95 of min(1, the read-bus bound); the bound is
     bus bytes / (output bytes x (1 + 1/(8 x element bytes))) for all-ones masks (every output byte and its mask bit
-    cross the one read bus: 8/9 for int8, 16/17 for int16 when the output is as wide as the bus; README) and bus /
-    output bytes for dense weights."""
+    cross the one read bus: 8/9 for int8, 16/17 for int16 when the output is as wide as the bus;
+    docs/weight_reader.md) and bus / output bytes for dense weights."""
 
     async def body(self) -> None:
         seq = _Throughput("tput")

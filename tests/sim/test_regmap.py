@@ -1,5 +1,7 @@
 """tb.regmap (the Python mirror of rtl_stubs/accel_pkg.sv) agrees with models.blocked, with itself, with the
-register comment at the top of each block's RTL file and with the README's register table.
+register comment at the top of each block's RTL file and with the register table of each block's datasheet
+(docs/<block>.md): every block has exactly one register table, in its own datasheet, and no other Markdown file of
+the repository has one.
 
 No simulator: this checks the parse of the package that both the RTL and the testbench use.
 """
@@ -13,9 +15,19 @@ from tb import regmap
 from tb.flow import runner
 from tb.cube_reader import registers as R
 
-README = runner.ROOT / "README.md"
-#: the RTL file of each block of the package (a new block adds its line here)
+DOCS = runner.ROOT / "docs"
+#: the RTL file of each block of the package (a new block adds its line here); its datasheet is docs/<stem>.md
 BLOCK_FILES = {"CR": "cube_reader.sv", "WR": "weight_reader.sv", "PR": "pixel_reader.sv"}
+
+
+def datasheet(prefix: str) -> Path:
+    return DOCS / Path(BLOCK_FILES[prefix]).with_suffix(".md").name
+
+
+def markdown_files() -> list[Path]:
+    """Every Markdown file of the repository but generated and installed ones."""
+    skip = {".git", ".venv", "sim_build", "node_modules", ".pytest_cache"}
+    return sorted(p for p in runner.ROOT.rglob("*.md") if not skip & set(p.relative_to(runner.ROOT).parts))
 CR = regmap.CUBE_READER
 
 
@@ -64,12 +76,28 @@ def test_register_comment_of_the_block_file_matches_the_package(prefix):
     assert regmap.parse_register_comment(text) == regmap.BLOCKS[prefix].table()
 
 
-def test_readme_register_tables_match_the_package():
-    # every register table of the README is exactly one block's map, and every block has its table
-    tables = regmap.parse_markdown_tables(README.read_text())
-    maps = [m.table() for m in regmap.BLOCKS.values()]
-    assert all(t in maps for t in tables), [t for t in tables if t not in maps]
-    assert all(m in tables for m in maps)
+@pytest.mark.parametrize("prefix", sorted(BLOCK_FILES))
+def test_datasheet_register_table_matches_the_package(prefix):
+    # the block's datasheet holds exactly one register table, and it is the block's map (offset, name, access)
+    path = datasheet(prefix)
+    assert path.is_file(), f"{path} missing: every block of accel_pkg.sv has a datasheet"
+    tables = regmap.parse_markdown_tables(path.read_text())
+    assert len(tables) == 1, f"{path.name}: {len(tables)} register tables, want exactly one"
+    want = regmap.BLOCKS[prefix].table()
+    got = tables[0]
+    def row(r):
+        return "missing" if r is None else f"0x{r[0]:02X} {r[1]}"
+    diff = sorted(n for n in set(want) | set(got) if want.get(n) != got.get(n))
+    assert got == want, f"{path.name} differs from accel_pkg.sv ({prefix}_*): " + ", ".join(
+        f"{n} doc {row(got.get(n))}, package {row(want.get(n))}" for n in diff)
+
+
+def test_no_register_table_outside_the_datasheets():
+    # one home per table: the README and every other Markdown file link to the datasheets instead
+    homes = {datasheet(p) for p in BLOCK_FILES}
+    elsewhere = {str(p.relative_to(runner.ROOT)): len(t) for p in markdown_files() if p not in homes
+                 for t in [regmap.parse_markdown_tables(p.read_text())] if t}
+    assert not elsewhere, f"register tables outside docs/<block>.md: {elsewhere}"
 
 
 def test_table_parsers_see_a_wrong_offset_a_missing_register_and_a_wrong_access():
