@@ -36,7 +36,7 @@ help:
 	@echo "               LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0)"
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=...)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/flow/regression/slurm_cluster.sh)"
-	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module of files.f as a top"
+	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module as a top with its list (<top>.f)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: tb/flow/sysdeps.sh)"
@@ -84,8 +84,8 @@ test-sim: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests/sim
 
 lint: sysdeps $(STAMP)
-	$(WITH_VERILATOR) cd rtl_stubs && for f in $$(grep -v '_pkg\.sv$$' files.f); do \
-	  verilator --lint-only -Wall --timing -f files.f --top-module $$(basename $$f .sv) || exit 1; done
+	$(WITH_VERILATOR) $(PY) -m tb.flow.filelists lint | (cd rtl_stubs && while read -r flist module; do \
+	  verilator --lint-only -Wall --timing -f $$flist --top-module $$module || exit 1; done)
 	@echo "lint: clean"
 
 bench: sysdeps $(STAMP)

