@@ -1,4 +1,4 @@
-"""Command line of the reference models: ``python -m models {formats,pack,unpack,info}``.
+"""Command line of the reference models: ``python -m models {formats,pack,unpack,info,draw}``.
 
 * ``formats [--json]``: every format name, logical axes, dtypes and options (from the registry).
 * ``pack FORMAT -i tensor.npy -o out.bin [--opt key=value ...]``: one-surface formats write one file;
@@ -6,6 +6,16 @@
 * ``unpack FORMAT -i in.bin|folder -o tensor.npy --shape D0,D1,... --dtype NAME [--opt ...]``.
 * ``info FORMAT --shape ... --dtype ... [--opt ...]``: sizes, strides, surfaces and alignments as JSON
   (plus the BlockedCubeDescriptor of activation layouts).
+* ``draw FORMAT [--shape ... --dtype ...] [--opt ...] -o map.svg|map.png [--view memory|logical]
+  [--row atom|line|N] [--range START:END] [--color-by AXIS[/N|/atom]]``: a picture of the format
+  (``models.draw``, docs/drawing.md). ``memory`` (default): the memory image as rows of bytes (a 32-byte atom
+  per row, or N bytes, or the format's ``line_stride``), one block per surface at its base address (surfaces
+  back to back from 0, each at its alignment), every element coloured by a logical coordinate (default: the
+  registry example's ``color_by``) and labelled with its logical index; pad, tail, gap and metadata bytes
+  hatched grey. ``logical``: the tensor, each element labelled and coloured by its address. Without
+  ``--shape`` the registry's example tensor of the format is drawn (``Format.example``). At most
+  ``MAX_DRAW_BYTES`` = 4096 bytes of address window (and 4096 elements in the logical view) are drawn: a
+  larger image is refused, ``--range START:END`` (addresses, end excluded, hex allowed) draws one window.
 
 Exit statuses: 0 success; 2 for every failure (a rule of a spec broken by the input, ``FormatError``; a
 malformed argument; a missing, unreadable or garbage input; any OS error while writing, disk full included),
@@ -198,6 +208,84 @@ def _cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _range(text: str) -> tuple[int | None, int | None]:
+    a, sep, b = text.partition(":")
+    try:
+        lo = int(a, 0) if a.strip() else None
+        hi = int(b, 0) if b.strip() else None
+    except ValueError:
+        lo = hi = -1
+    if not sep or (lo is None and hi is None) or (lo is not None and lo < 0) or (hi is not None and hi < 0) \
+            or (lo is not None and hi is not None and hi <= lo):
+        raise _UsageError(f"--range wants START:END addresses with 0 <= START < END (hex allowed), got {text!r}")
+    return lo, hi
+
+
+def _cmd_draw(args: argparse.Namespace) -> int:
+    from .draw.mapping import color_key, element_map, example_of, image_bytes
+
+    out = Path(args.output)
+    suffix = out.suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise _UsageError(f"-o wants a .svg or .png file name, got {args.output!r}")
+    fmt = get_format(args.format)
+    if args.shape is None:
+        if args.dtype is not None:
+            raise _UsageError("--dtype needs --shape (without both, the registry's example tensor is drawn)")
+        ex = example_of(fmt.name)
+        shape, dtype, opts = ex.shape, ex.dtype, {**dict(ex.opts), **_opts(args.opt)}
+    else:
+        if args.dtype is None:
+            raise _UsageError("--shape needs --dtype")
+        shape, dtype, opts = _shape(args.shape), args.dtype, _opts(args.opt)
+    total = image_bytes(fmt.name, shape, dtype, **opts)  # validates shape/dtype/options before any pack
+    row = args.row.strip().lower()
+    if row == "atom":
+        row_bytes = 32
+    elif row == "line":
+        row_bytes = info(fmt.name, shape, dtype, **opts).get("line_stride") or 0
+        if not row_bytes:
+            raise _UsageError(f"{fmt.name} has no line_stride; use --row atom or --row N")
+    else:
+        try:
+            row_bytes = int(row, 0)
+        except ValueError:
+            raise _UsageError(f"--row wants atom, line or a number of bytes, got {args.row!r}") from None
+        if not 1 <= row_bytes <= 256:
+            raise _UsageError(f"--row N wants 1 <= N <= 256, got {row_bytes}")
+    from .draw.render import MAX_DRAW_BYTES, MAX_DRAW_ELEMENTS, render_logical, render_memory
+
+    lo, hi = _range(args.range) if args.range else (None, None)
+    if args.view == "logical" and int(np.prod(shape)) > MAX_DRAW_ELEMENTS:
+        raise _UsageError(f"the logical view draws at most {MAX_DRAW_ELEMENTS} elements, the tensor has "
+                          f"{int(np.prod(shape))}; draw a smaller --shape")
+    if args.range is None and total > MAX_DRAW_BYTES:
+        raise _UsageError(f"{fmt.name}: the image is {total} bytes, above the {MAX_DRAW_BYTES} drawn at once; zoom "
+                          f"with --range START:END (e.g. --range 0:{MAX_DRAW_BYTES})")
+    emap = element_map(fmt.name, shape, dtype, **opts)
+    end_all = int(emap.byte_address.max()) + 1 if emap.total_bytes else 0
+    lo = 0 if lo is None else lo
+    hi = end_all if hi is None else min(hi, end_all)
+    if hi - lo > MAX_DRAW_BYTES:
+        raise _UsageError(f"--range {args.range} spans {hi - lo} bytes, above the {MAX_DRAW_BYTES} drawn at once; "
+                          "give a smaller window")
+    if not np.any((emap.byte_address >= lo) & (emap.byte_address < hi)):
+        raise _UsageError(f"--range {args.range} holds no byte of the image (addresses 0x0..0x{end_all - 1:x})")
+    color_spec = args.color_by or (fmt.example.color_by if fmt.example and fmt.example.color_by else emap.axes[0])
+    groups, color_title = color_key(emap, color_spec)
+
+    def writer(tmp: Path) -> Path:
+        target = tmp / ("out" + suffix)
+        if args.view == "logical":
+            render_logical(emap, target, window=(lo, hi))
+        else:
+            render_memory(emap, groups, color_title, target, row_bytes=row_bytes, window=(lo, hi))
+        return target
+
+    _write_atomic(out, writer)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and documentation)."""
     p = _Parser(prog="python -m models", description="Pack, unpack and describe DLA in-memory formats.")
@@ -220,6 +308,17 @@ def build_parser() -> argparse.ArgumentParser:
             s.add_argument("--base", type=lambda t: int(t, 0), default=0, help="base address for the descriptor")
         s.add_argument("--opt", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
         s.set_defaults(func=func)
+    d = sub.add_parser("draw", help="picture of a format: memory map or logical view (.svg/.png)")
+    d.add_argument("format", help="format name, see `formats`")
+    d.add_argument("--shape", help="logical shape, e.g. 1,20,2,3 (default: the registry's example)")
+    d.add_argument("--dtype", help="element type (with --shape)")
+    d.add_argument("--opt", action="append", metavar="KEY=VALUE", help="format option (repeatable)")
+    d.add_argument("-o", "--output", required=True, help="picture file, .svg or .png")
+    d.add_argument("--view", choices=("memory", "logical"), default="memory")
+    d.add_argument("--row", default="atom", help="bytes per row: atom (32), line (the format's line_stride) or N")
+    d.add_argument("--range", help="address window START:END to draw (end excluded; hex allowed)")
+    d.add_argument("--color-by", dest="color_by", help="AXIS, AXIS/N or AXIS/atom (default per format)")
+    d.set_defaults(func=_cmd_draw)
     return p
 
 

@@ -130,6 +130,22 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Example:
+    """A small valid tensor of a format, the one the drawings (``python -m models draw``) and the tests use
+    when no shape is given: ``shape``, ``dtype``, format ``opts`` (CLI strings or Python values) and
+    ``color_by``, the logical coordinate the memory map colours by (``AXIS`` or ``AXIS/N``: groups of N along
+    AXIS; ``AXIS/atom``: groups of one 32-byte atom's worth of elements, 32 // element bytes).
+    ``probe_max``: for formats whose elements are bit fields narrower than the dtype (packed 10-bit pixels), the
+    largest value of each index of the last axis; the drawings then probe with 0 and that value."""
+
+    shape: tuple[int, ...]
+    dtype: str
+    opts: tuple[tuple[str, Any], ...] = ()
+    color_by: str = ""
+    probe_max: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Format:
     """A registered format: a function from a logical tensor to a memory image, and back."""
 
@@ -146,6 +162,7 @@ class Format:
     optional_leading_axes: int = 0
     summary: str = ""
     spec: str = ""
+    example: Optional[Example] = None
 
     def option(self, name: str) -> Option:
         for o in self.options:
@@ -204,6 +221,9 @@ class Format:
             "descriptor": self.descriptor is not None,
             "summary": self.summary,
             "spec": self.spec,
+            "example": None if self.example is None else {
+                "shape": list(self.example.shape), "dtype": self.example.dtype,
+                "opts": dict(self.example.opts), "color_by": self.example.color_by},
         }
 
 

@@ -46,7 +46,7 @@ from ..core.arith import ceil_div
 from ..core.dtypes import resolve_dtype
 from ..core.errors import FormatError
 from ..core.memimage import MemoryImage, as_image
-from ..core.registry import Format, register
+from ..core.registry import Example, Format, register
 
 SPEC = ("MACE 'OpenCL Image Storage Layout' (shared/seeds/001_b1fcfc4887cb19f5.txt) with "
         "shared/spec/mace-clarifications.md")
@@ -276,7 +276,19 @@ def _make(kind: str) -> Format:
     return Format(name=name, axes=axes, dtypes=DTYPES, pack=pack, unpack=unpack, info=info,
                   descriptor=channel_major_descriptor if kind == "channel_major" else None,
                   summary=f"MACE OpenCL image, {''.join(axes)} buffer ({kind.replace('_', '-')}), 4 elements per pixel",
-                  spec=f"{SPEC}, section {section}")
+                  spec=f"{SPEC}, section {section}", example=_EXAMPLES[kind])
+
+
+#: A small tensor per kind (the worked examples of the clarifications where there is one), coloured by the
+#: axis whose groups of 4 fill a pixel.
+_EXAMPLES = {
+    "channel_major": Example((1, 2, 3, 5), "float16", color_by="C/4"),  # section 4 worked example
+    "height_major": Example((2, 5, 2, 2), "float16", color_by="H/4"),  # section 5 worked example 2
+    "width_major": Example((1, 2, 5, 2), "float16", color_by="W/4"),  # section 6 worked example 2
+    "conv_filter": Example((2, 2, 5, 3), "float16", color_by="O/4"),
+    "dw_filter": Example((2, 2, 5, 1), "float16", color_by="I/4"),
+    "arg1d": Example((10,), "float16", color_by="W/4"),
+}
 
 
 for _k in KINDS:

@@ -46,7 +46,7 @@ from ..blocked import BlockedCubeDescriptor, Layout
 from ..core.arith import ceil_div
 from ..core.errors import FormatError, require
 from ..core.memimage import MemoryImage
-from ..core.registry import Format, Option, register
+from ..core.registry import Example, Format, Option, register
 from . import alignment
 
 NAME = "nvdla.feature"
@@ -286,4 +286,5 @@ FORMAT = register(Format(
     ),
     summary="NVDLA feature data cube: 32-byte atoms, C'(32B) -> W -> H -> C surfaces (-> N)",
     spec="seed 'Feature Data Format', Fig. 10/11, Table 35; clarifications 1",
+    example=Example((1, 20, 2, 3), "int16", color_by="C/atom"),  # the worked example of clarifications 1.2
 ))

@@ -56,7 +56,7 @@ import numpy as np
 from ..core.arith import round_up
 from ..core.errors import FormatError, require
 from ..core.memimage import MemoryImage, Surface
-from ..core.registry import Format, Option, register
+from ..core.registry import Example, Format, Option, register
 from . import alignment
 from .precision import (check_conversion, int_to_fp16, normalize_precision, register_pixel_inputs, round_shift,
                         saturate)
@@ -535,6 +535,14 @@ def _descriptor(fmt: PixelFormat, shape: Sequence[int], dtype: Any, base: int = 
     from ..pixel_desc import descriptor
     return descriptor(fmt, shape, dtype, base=base, **opts)
 
+def _field_max(fmt: PixelFormat) -> tuple[int, ...]:
+    """Largest value per channel of a packed 10-bit format (its field widths), () for the others."""
+    if not fmt.packed10:
+        return ()
+    width = {f.channel: f.width for p in fmt.planes for f in p.fields}
+    return tuple((1 << width[c]) - 1 for c in range(fmt.channels))
+
+
 def _register(fmt: PixelFormat) -> Format:
     options = [
         Option("x_offset", "int", 0, f"PIXEL_X_OFFSET in pixels, 0..{fmt.x_offset_max} (Table 33)"),
@@ -558,6 +566,7 @@ def _register(fmt: PixelFormat) -> Format:
                  f"{'RGBA'[:fmt.channels] if fmt.family == 'rgb' else 'YUVA'[:fmt.channels]}, {fmt.precision}, "
                  f"{len(fmt.planes)} plane(s), {'+'.join(str(p.bpp) for p in fmt.planes)} B/pixel"),
         spec="seed 'Pixel Format', Table 33, Table 35; clarifications 2",
+        example=Example((2, 5, fmt.channels), fmt.dtypes[0], color_by="C", probe_max=_field_max(fmt)),
     ))
 
 

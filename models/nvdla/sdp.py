@@ -62,7 +62,7 @@ import numpy as np
 from ..blocked import BlockedCubeDescriptor, Layout
 from ..core.errors import require
 from ..core.memimage import MemoryImage
-from ..core.registry import Format, Option, register
+from ..core.registry import Example, Format, Option, register
 from . import alignment
 from ..core.arith import ceil_div
 from .feature import cube_extent, le, place_atoms, take_atoms
@@ -338,6 +338,9 @@ def sdp_convert(x: np.ndarray, out_precision: str, offset: int = 0, scale: int =
 # ----------------------------------------------------------------------------------------------------------
 # registration
 
+_EXAMPLE_SHAPES = {1: (20,), 2: (2, 20), 3: (20, 2, 3), 4: (2, 20, 2, 3)}
+
+
 def _register(kind: OperandKind, axes: tuple[str, ...], optional: int, summary: str) -> Format:
     opts = [
         Option("data_size", "int", None, "DATA_SIZE: bytes per component (1 or 2); default the dtype's", choices=(1, 2)),
@@ -356,6 +359,7 @@ def _register(kind: OperandKind, axes: tuple[str, ...], optional: int, summary: 
         descriptor=partial(descriptor, kind) if kind.per_element else None,
         options=tuple(opts), summary=summary,
         spec="seed 'Bias/PRELU/Batch Normalization/Element-Wise Data Format', BytesPerAtom, Table 35; clarifications 8",
+        example=Example(_EXAMPLE_SHAPES[len(axes)], "int16", color_by="component" if axes[0] == "component" else "C"),
     ))
 
 

@@ -28,6 +28,7 @@ stride fixed to one atom (``models/blocked.py``), so:
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -35,7 +36,7 @@ import numpy as np
 from ..blocked import BlockedCubeDescriptor, Layout
 from ..core.errors import FormatError
 from ..core.memimage import MemoryImage
-from ..core.registry import Format, Option, register_family
+from ..core.registry import Example, Format, Option, register_family
 from .desc import ONEDNN_DTYPES, MemoryDesc
 from .tags import ParsedTag, parse_tag
 
@@ -106,6 +107,21 @@ def descriptor_for(md: MemoryDesc, pt: ParsedTag, base: int = 0) -> BlockedCubeD
     return desc.validate()
 
 
+def _example(pt: ParsedTag) -> Example:
+    """A small tensor of any tag: 2 along plain dims; a blocked dim one and a half times its block product (so
+    the last block is padded, as in the seed's nChw8c figure); coloured by the innermost blocked dim's blocks."""
+    blk = {i: 1 for i in range(pt.ndims)}
+    for size, idx in zip(pt.inner_blks, pt.inner_idxs):
+        blk[idx] *= size
+    padded = math.prod(2 * b for b in blk.values())  # blocked dims padded to 2 blocks, plain ones 2
+    plain = 2 if padded <= 1024 else 1  # a readable map (models.draw draws at most 4096 bytes)
+    shape = tuple(b + max(b // 2, 1) if b > 1 else plain for b in blk.values())
+    if not pt.inner_blks:
+        return Example(shape, "int8", color_by=pt.axes[0])
+    inner = pt.inner_idxs[-1]
+    return Example(shape, "int8", color_by=f"{pt.axes[inner]}/{blk[inner]}")
+
+
 def _resolve(tag: str) -> Format:
     pt = parse_tag(tag)  # FormatError "onednn.tag" when malformed
     name = f"onednn.{tag}"
@@ -138,6 +154,7 @@ def _resolve(tag: str) -> Format:
         summary=f"oneDNN tag {tag} (= {pt.abc}), logical dims {','.join(pt.axes)}"
                 + (f", inner blocks {list(zip(pt.inner_blks, (pt.letters[i] for i in pt.inner_idxs)))}" if pt.inner_blks else ""),
         spec=SPEC,
+        example=_example(pt),
     )
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from ...core.arith import ceil_div
 from ...core.memimage import MemoryImage
-from ...core.registry import Format, Option
+from ...core.registry import Example, Format, Option
 from . import groups as G
 
 if TYPE_CHECKING:
@@ -104,4 +104,5 @@ FORMAT = Format(
     summary="NVDLA direct-convolution weights: kernel groups of 32 (int8) / 16, 64-element C' blocks, "
             "scan C'->K->W->H->C, 128-B padded; optional sparse compression",
     spec="NVDLA seed 'Basic Weight for Direct Convolution', Fig. 13, Tables 34-35; clarifications §3, §7, §10",
+    example=Example((3, 70, 1, 2), "float16", color_by="K"),  # the worked example of clarifications §3
 )

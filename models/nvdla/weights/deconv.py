@@ -32,7 +32,7 @@ import numpy as np
 
 from ...core.arith import ceil_div
 from ...core.memimage import MemoryImage
-from ...core.registry import Format, Option
+from ...core.registry import Example, Format, Option
 from . import groups as G
 
 if TYPE_CHECKING:
@@ -158,4 +158,5 @@ FORMAT = Format(
     summary="NVDLA deconvolution weights: stride_x*stride_y sets (y outer, x inner), each rotated 180 degrees "
             "and DC-mapped into its own surface set_x{x}_y{y} (compressed: set_x{x}_y{y}.weight/.wmb/.wgs)",
     spec="NVDLA seed 'Weight Format', Tables 34-35; clarifications §6, §3, §7, §12.6",
+    example=Example((2, 4, 2, 2), "int16", (("stride_x", 2), ("stride_y", 2)), color_by="K"),
 )

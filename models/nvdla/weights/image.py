@@ -39,7 +39,7 @@ import numpy as np
 from ...core.arith import ceil_div
 from ...core.errors import require
 from ...core.memimage import MemoryImage
-from ...core.registry import Format, Option
+from ...core.registry import Example, Format, Option
 from . import groups as G
 
 if TYPE_CHECKING:
@@ -162,4 +162,5 @@ FORMAT = Format(
     summary="NVDLA image-input weights: pad C to the image channels, pre-extend 1xRx(S*Ci) (c'=w*Ci+c), "
             "optional post-extension 2/4, DC mapping; optional sparse compression",
     spec="NVDLA seed 'Basic Weight for image input', Fig. 14, Fig. 16, Tables 34-35; clarifications §4, §7, §11.3",
+    example=Example((2, 3, 5, 5), "int16", color_by="K"),  # Fig. 14: 5x5x3 int16 kernels
 )

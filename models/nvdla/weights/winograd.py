@@ -61,7 +61,7 @@ import numpy as np
 from ...core.arith import ceil_div, round_up
 from ...core.errors import FormatError, require
 from ...core.memimage import MemoryImage
-from ...core.registry import Format, Option
+from ...core.registry import Example, Format, Option
 from . import groups as G
 
 if TYPE_CHECKING:
@@ -269,6 +269,8 @@ FORMAT = Format(
     summary="NVDLA Winograd weights: pad C to 32 B, stride extension to 3x3, U = G g G^T (documented "
             "rounding), 4x4x4 cubes per 4-channel block -> kernel; unpack returns U (K x Cext x 4 x 4)",
     spec="NVDLA seed 'Basic Weight for Winograd Convolution', Fig. 15, Tables 34-35; clarifications §5, §7, §12.2",
+    # the layout of U (phase 2): without transformed=True every byte mixes 9 weights (U = G g G^T)
+    example=Example((2, 16, 4, 4), "float16", (("transformed", True),), color_by="K"),
 )
 
 __all__ = ["NAME", "FORMAT", "G_MATRIX", "extend", "transform", "transform_exact", "cast", "cube_offsets",
