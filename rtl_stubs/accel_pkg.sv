@@ -22,7 +22,7 @@
 // 0x0C and 0x18 upwards belong to the block (the cube reader's map is at the top of cube_reader.sv).
 `timescale 1ns/1ps
 // Waiver, UNUSEDPARAM: this package is the one list of constants shared by every DLA reader; a block
-// linted on its own (desc_validator, axi_rd_engine, axil_regs) uses only part of it by design.
+// linted on its own (cr_desc_validator, axi_rd_engine, axil_regs) uses only part of it by design.
 /* verilator lint_off UNUSEDPARAM */
 package accel_pkg;
 
@@ -105,7 +105,7 @@ package accel_pkg;
 
   localparam int CR_MAX_COUNT = 65535;
 
-  // ---- the descriptor as programmed (raw register values; START latches one, desc_validator checks it)
+  // ---- the descriptor as programmed (raw register values; START latches one, cr_desc_validator checks it)
   typedef struct packed {
     logic [CR_CFG_LAYOUT_W-1:0] layout;
     logic        fp16;

@@ -3,8 +3,9 @@
 //
 // Interface:
 //   job                 latched descriptor (cube_desc_t): atom size, counts, FP16 / NAN_TO_ZERO
-//   set_a, set_c, run   cr_job_ctrl phases: atom geometry on set_a, coordinates reset on set_c, data
-//                       consumed only while run && !stopped
+//   load_geometry       the job's atom geometry is loaded (cr_job_ctrl's setup_surface cycle)
+//   reset_coords        the output coordinates restart (cr_job_ctrl's setup_cube cycle)
+//   run                 data consumed only while run && !stopped
 //   rd_*                axi_rd_engine beat port (data, RRESP, byte lanes rd_lo..rd_hi of the run)
 //   bus_err/bus_decerr  the offered beat carries SLVERR/DECERR: no atom is taken from it, it is drained
 //   m_axis_*            one atom per transfer in the low bytes of tdata, tkeep = low ATOM bits,
@@ -23,8 +24,8 @@ module cr_atom_assembler
   input  logic                        clk,
   input  logic                        rst,
   input  cube_desc_t                  job,
-  input  logic                        set_a,
-  input  logic                        set_c,
+  input  logic                        load_geometry,
+  input  logic                        reset_coords,
   input  logic                        run,
   input  logic                        stopped,
 
@@ -68,7 +69,7 @@ module cr_atom_assembler
   assign j_cc   = job.count_c[15:0];
   assign j_cn   = job.count_n[15:0];
 
-  // atom geometry of the job (set_a)
+  // atom geometry of the job (load_geometry)
   logic          j_small;          // atom <= beat
   logic [AB-1:0] j_keep;
   logic [KW-1:0] j_lastk;          // beats per atom - 1 (atoms larger than a beat)
@@ -144,12 +145,12 @@ module cr_atom_assembler
       o_c     <= '0;
       o_n     <= '0;
     end else begin
-      if (set_a) begin
+      if (load_geometry) begin
         j_small <= ({24'd0, j_atom} <= 32'(BW));
         j_lastk <= KW'(({24'd0, j_atom} >> LB) - 32'd1);
         for (int b = 0; b < AB; b++) j_keep[b] <= (32'(b) < {24'd0, j_atom});
       end
-      if (set_c) begin
+      if (reset_coords) begin
         mid <= 1'b0;
         k_q <= '0;
         o_w <= '0;
@@ -193,7 +194,7 @@ module cr_atom_assembler
   assign m_axis_tkeep = j_keep;
   assign out_empty    = (q_cnt == 2'd0);
 
-  cr_atom_fifo #(.AB(AB)) u_fifo (
+  atom_fifo #(.AB(AB)) u_fifo (
     .clk, .rst,
     .push (emit), .push_data (atom_out), .push_user (o_user), .push_last (o_last),
     .push_nan (nan_n), .push_inf (inf_n),

@@ -4,11 +4,13 @@
 // Interface (all inside cube_reader; registers are accel_pkg's CR_* map):
 //   start_req   START written (CTRL.START); taken only when idle
 //   reg_desc    the descriptor registers as programmed (cube_desc_t); latched into `job` on START and
-//               handed, field by field, to desc_validator on the same cycle
+//               handed, field by field, to cr_desc_validator on the same cycle
 //   job         the latched descriptor of the running job (meaningful once the validator accepted it)
 //   phases      one-hot steps of a job, for the walker and the assembler:
-//                 set_a, set_b, set_c  one cycle each after an accepted descriptor (run structure, atom
-//                                      geometry, loop start)
+//                 setup_surface, setup_batch, setup_cube   one cycle each after an accepted descriptor, in this
+//                                      order: the walker sizes a surface, a batch, then the cube and its first
+//                                      address; the assembler loads the atom geometry on the first, resets its
+//                                      coordinates on the last
 //                 run                  data moves (commands issued, beats consumed, atoms emitted)
 //   busy        STATUS.BUSY (any state but idle); `starting` = the cycle START is taken
 //   stopped     a bus error stopped the job: no new command, beats drained, no atom emitted
@@ -29,9 +31,9 @@ module cr_job_ctrl
   input  logic        start_req,
   input  cube_desc_t  reg_desc,
   output cube_desc_t  job,
-  output logic        set_a,
-  output logic        set_b,
-  output logic        set_c,
+  output logic        setup_surface,
+  output logic        setup_batch,
+  output logic        setup_cube,
   output logic        run,
   output logic        busy,
   output logic        starting,
@@ -47,22 +49,22 @@ module cr_job_ctrl
 
   // job states: plain constants, not an enum (Icarus 11 leaves an enum variable at z when it appears in
   // an instance port expression, as `state` does for the validator start below)
-  localparam logic [2:0] ST_IDLE = 3'd0, ST_VAL = 3'd1, ST_SET_A = 3'd2, ST_SET_B = 3'd3, ST_SET_C = 3'd4,
+  localparam logic [2:0] ST_IDLE = 3'd0, ST_VAL = 3'd1, ST_SETUP_SURFACE = 3'd2, ST_SETUP_BATCH = 3'd3, ST_SETUP_CUBE = 3'd4,
                          ST_RUN = 3'd5, ST_FIN = 3'd6;
   logic [2:0] state;
 
   assign busy     = (state != ST_IDLE);
   assign starting = (state == ST_IDLE) && start_req;
-  assign set_a    = (state == ST_SET_A);
-  assign set_b    = (state == ST_SET_B);
-  assign set_c    = (state == ST_SET_C);
+  assign setup_surface    = (state == ST_SETUP_SURFACE);
+  assign setup_batch    = (state == ST_SETUP_BATCH);
+  assign setup_cube    = (state == ST_SETUP_CUBE);
   assign run      = (state == ST_RUN);
 
   // ---------------------------------------------------------------- validator hand-off
   logic                          val_done, val_busy;
   logic [CR_ERR_ADDR_OVERFLOW:0] val_err;
 
-  desc_validator #(.ADDR_W(AXI_ADDR_W)) u_val (
+  cr_desc_validator #(.ADDR_W(AXI_ADDR_W)) u_val (
     .clk, .rst,
     .start      (starting),
     .layout     (reg_desc.layout),
@@ -110,12 +112,12 @@ module cr_job_ctrl
             err_q[CR_ERR_ADDR_OVERFLOW:0] <= val_err;
             state <= ST_FIN;
           end else begin
-            state <= ST_SET_A;
+            state <= ST_SETUP_SURFACE;
           end
         end
-        ST_SET_A: state <= ST_SET_B;
-        ST_SET_B: state <= ST_SET_C;
-        ST_SET_C: state <= ST_RUN;
+        ST_SETUP_SURFACE: state <= ST_SETUP_BATCH;
+        ST_SETUP_BATCH: state <= ST_SETUP_CUBE;
+        ST_SETUP_CUBE: state <= ST_RUN;
         ST_RUN: begin
           // RRESP error: stop the job, keep draining
           if (!stopped && beat_err) begin

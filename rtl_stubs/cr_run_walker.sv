@@ -3,8 +3,8 @@
 //
 // Interface:
 //   job                 latched descriptor (cube_desc_t; counts used as 16 bits, base as AXI_ADDR_W bits,
-//                       both guaranteed by desc_validator)
-//   set_a/set_b/set_c   one cycle each, in this order, before run (cr_job_ctrl phases)
+//                       both guaranteed by cr_desc_validator)
+//   setup_surface, setup_batch, setup_cube   one cycle each, in this order, before run (cr_job_ctrl phases)
 //   run, stopped        commands are offered while run && !stopped until the last run is issued
 //   cmd_valid/ready, cmd_addr, cmd_len   axi_rd_engine command port (start byte, length in bytes)
 //   issue_done          every run of the job was handed over
@@ -12,8 +12,8 @@
 // Runs: a line (COUNT_W atoms) is one run; lines merge into surfaces when STRIDE_H == COUNT_W*ATOM (or
 // COUNT_H == 1), surfaces into batches when STRIDE_C == COUNT_H*COUNT_W*ATOM (or COUNT_C == 1) and
 // batches into one run when STRIDE_N == the batch size (or COUNT_N == 1). The sizes are computed over
-// set_a (line -> surface), set_b (surface -> batch) and set_c (batch -> cube, first address, loop
-// bounds); runs are then walked h fastest, then c, then n.
+// setup_surface (line -> surface), setup_batch (surface -> batch) and setup_cube (batch -> cube, first address,
+// loop bounds); runs are then walked h fastest, then c, then n.
 `timescale 1ns/1ps
 module cr_run_walker
   import accel_pkg::*;
@@ -24,9 +24,9 @@ module cr_run_walker
   input  logic                  clk,
   input  logic                  rst,
   input  cube_desc_t            job,
-  input  logic                  set_a,
-  input  logic                  set_b,
-  input  logic                  set_c,
+  input  logic                  setup_surface,
+  input  logic                  setup_batch,
+  input  logic                  setup_cube,
   input  logic                  run,
   input  logic                  stopped,
   output logic                  cmd_valid,
@@ -53,7 +53,7 @@ module cr_run_walker
   assign j_sc   = job.stride_c;
   assign j_sn   = job.stride_n;
 
-  // ---------------------------------------------------------------- run structure (set_a..set_c)
+  // ---------------------------------------------------------------- run structure (setup_surface .. setup_cube)
   logic [SZW-1:0]   s0, s1_q, s2_q, s3;      // bytes of a line, surface, batch, cube when packed
   logic             m_h_q, m_c_q, m_n;       // level merged into one contiguous run
   logic [LEN_W-1:0] run_len;
@@ -93,17 +93,17 @@ module cr_run_walker
       a_n        <= '0;
       issue_done <= 1'b0;
     end else begin
-      if (set_a) begin
+      if (setup_surface) begin
         // line -> surface
         s1_q    <= SZW'(j_ch) * s0;
         m_h_q   <= (j_ch == 16'd1) || (SZW'(j_sh) == s0);
       end
-      if (set_b) begin
+      if (setup_batch) begin
         // surface -> batch
         s2_q  <= SZW'(j_cc) * s1_q;
         m_c_q <= m_h_q && (j_cc == 16'd1 || SZW'(j_sc) == s1_q);
       end
-      if (set_c) begin
+      if (setup_cube) begin
         // batch -> cube; first run address and loop bounds
         run_len    <= LEN_W'(m_n ? s3 : m_c_q ? s2_q : m_h_q ? s1_q : s0);
         e_h        <= m_h_q ? 16'd1 : j_ch;

@@ -1,10 +1,10 @@
 // The cube reader: what every reader compiles, then its own parts in dependency order.
 -f common.f
-desc_validator.sv
+cr_desc_validator.sv
 cr_fp16_scan.sv
-cr_atom_fifo.sv
+atom_fifo.sv
 cr_atom_assembler.sv
 cr_run_walker.sv
-cr_counters.sv
+job_counters.sv
 cr_job_ctrl.sv
 cube_reader.sv

@@ -30,14 +30,14 @@
 //
 // Structure (one module per file):
 //   axil_regs          AXI4-Lite register file (write masks CR_WMASK_* of accel_pkg)
-//   cr_job_ctrl        START, descriptor latch (cube_desc_t), desc_validator hand-off, job state, ERROR, DONE
+//   cr_job_ctrl        START, descriptor latch (cube_desc_t), cr_desc_validator hand-off, job state, ERROR, DONE
 //   cr_run_walker      descriptor -> contiguous runs -> axi_rd_engine commands
 //   axi_rd_engine      AXI4 read master: INCR bursts, 4 KB split, MAX_OUTSTANDING bursts in flight
-//   cr_atom_assembler  beats -> atoms, fp16 scan (cr_fp16_scan), {n,c,h,w}, output queue (cr_atom_fifo)
-//   cr_counters        ATOMS_SENT, NAN_COUNT, INF_COUNT, CYCLES, BEATS
+//   cr_atom_assembler  beats -> atoms, fp16 scan (cr_fp16_scan), {n,c,h,w}, output queue (atom_fifo)
+//   job_counters        ATOMS_SENT, NAN_COUNT, INF_COUNT, CYCLES, BEATS
 //
 // Behaviour:
-//   * START latches the descriptor registers and runs desc_validator. An illegal descriptor sets its
+//   * START latches the descriptor registers and runs cr_desc_validator. An illegal descriptor sets its
 //     ERROR bits and DONE without any AXI traffic.
 //   * Contiguous runs: a line (COUNT_W atoms) is one run; lines merge into surfaces when STRIDE_H ==
 //     COUNT_W*ATOM (or COUNT_H == 1), surfaces into batches when STRIDE_C == COUNT_H*COUNT_W*ATOM
@@ -177,7 +177,7 @@ module cube_reader
 
   // ---------------------------------------------------------------- job control
   cube_desc_t  job;
-  logic        start_req, starting, busy, set_a, set_b, set_c, run, stopped, done_q;
+  logic        start_req, starting, busy, setup_surface, setup_batch, setup_cube, run, stopped, done_q;
   logic        bus_err, bus_decerr, issue_done, eng_busy, out_empty;
   logic [31:0] err_q;
 
@@ -185,7 +185,8 @@ module cube_reader
   assign irq       = done_q;
 
   cr_job_ctrl #(.AXI_ADDR_W(AXI_ADDR_W)) u_ctrl (
-    .clk, .rst, .start_req, .reg_desc, .job, .set_a, .set_b, .set_c, .run, .busy, .starting, .stopped,
+    .clk, .rst, .start_req, .reg_desc, .job, .setup_surface, .setup_batch, .setup_cube, .run, .busy, .starting,
+    .stopped,
     .beat_err (bus_err), .beat_decerr (bus_decerr), .issue_done, .eng_busy, .out_empty, .err_q, .done_q
   );
 
@@ -195,7 +196,7 @@ module cube_reader
   logic [LEN_W-1:0]      cmd_len;
 
   cr_run_walker #(.AXI_ADDR_W(AXI_ADDR_W), .LEN_W(LEN_W)) u_walk (
-    .clk, .rst, .job, .set_a, .set_b, .set_c, .run, .stopped,
+    .clk, .rst, .job, .setup_surface, .setup_batch, .setup_cube, .run, .stopped,
     .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len, .issue_done
   );
 
@@ -238,7 +239,7 @@ module cube_reader
   logic [7:0] pop_nan, pop_inf;
 
   cr_atom_assembler #(.AXI_DATA_W(AXI_DATA_W), .MAX_ATOM_BYTES(MAX_ATOM_BYTES)) u_asm (
-    .clk, .rst, .job, .set_a, .set_c, .run, .stopped,
+    .clk, .rst, .job, .load_geometry (setup_surface), .reset_coords (setup_cube), .run, .stopped,
     .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_lo, .rd_hi, .bus_err, .bus_decerr,
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tlast, .m_axis_tuser, .m_axis_tvalid, .m_axis_tready,
     .pop, .pop_nan, .pop_inf, .out_empty
@@ -247,7 +248,7 @@ module cube_reader
   // ---------------------------------------------------------------- status and counters
   logic [31:0] atoms_sent, nan_total, inf_total, cycles, beats;
 
-  cr_counters u_cnt (
+  job_counters u_cnt (
     .clk, .rst, .clear (starting), .busy, .r_beat, .pop, .pop_nan, .pop_inf,
     .atoms_sent, .nan_total, .inf_total, .cycles, .beats
   );

@@ -1,7 +1,7 @@
 // The pixel reader: what every reader compiles, the cube reader's atom FIFO and counters, then its own parts.
 -f common.f
-cr_atom_fifo.sv
-cr_counters.sv
+atom_fifo.sv
+job_counters.sv
 pr_convert.sv
 pr_atom.sv
 pr_line_buf.sv

@@ -43,9 +43,9 @@
 //   pr_unpacker     beats -> pixels through the format table (pr_format in accel_pkg), N444 line buffer
 //                   (pr_line_buf)
 //   pr_atom         four converter lanes (pr_convert) -> the 32-byte atom
-//   cr_atom_fifo    the 2-entry output queue (shared with the cube reader; its NaN/INF side counts carry the
+//   atom_fifo       the 2-entry output queue (shared with the cube reader; its NaN/INF side counts carry the
 //                   pixel's saturated components and its end-of-line flag here)
-//   cr_counters     PIXELS, SATURATED, LINES, CYCLES, BEATS (shared with the cube reader)
+//   job_counters    PIXELS, SATURATED, LINES, CYCLES, BEATS (shared with the cube reader)
 //
 // Behaviour:
 //   * START latches the descriptor registers; pr_validator checks them. An illegal descriptor sets its ERROR
@@ -280,7 +280,7 @@ module pixel_reader
   assign space     = (q_cnt != 2'd2);
   assign out_empty = (q_cnt == 2'd0);
 
-  cr_atom_fifo #(.AB(32)) u_fifo (
+  atom_fifo #(.AB(32)) u_fifo (
     .clk, .rst,
     .push      (px_valid),
     .push_data (atom),
@@ -301,7 +301,7 @@ module pixel_reader
   // ---------------------------------------------------------------- status and counters
   logic [31:0] pixels, saturated, lines, cycles, beats;
 
-  cr_counters u_cnt (
+  job_counters u_cnt (
     .clk, .rst, .clear (starting), .busy, .r_beat, .pop, .pop_nan (pop_sat), .pop_inf (pop_eol),
     .atoms_sent (pixels), .nan_total (saturated), .inf_total (lines), .cycles, .beats
   );

@@ -4,7 +4,7 @@ from __future__ import annotations
 from tb.flow.mutation import Mutant, mutant
 
 # the cube reader's parts (cube_reader.sv is the top: register file and wiring)
-CTRL, WALK, ASM, FIFO, FP16 = ("cr_job_ctrl.sv", "cr_run_walker.sv", "cr_atom_assembler.sv", "cr_atom_fifo.sv",
+CTRL, WALK, ASM, FIFO, FP16 = ("cr_job_ctrl.sv", "cr_run_walker.sv", "cr_atom_assembler.sv", "atom_fifo.sv",
                                "cr_fp16_scan.sv")
 
 MUTANTS: tuple[Mutant, ...] = (
@@ -26,7 +26,7 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("first_beat_offset_ignored", "atom extraction",
        "the first atom of a run is taken from byte lane 0 of its beat instead of the run's start lane",
        ASM, "cur_ofs   = mid ? ofs_q : rd_lo;", "cur_ofs   = mid ? ofs_q : '0;"),
-    # ---- output stream (cr_atom_assembler.sv, cr_atom_fifo.sv)
+    # ---- output stream (cr_atom_assembler.sv, atom_fifo.sv)
     mutant("tlast_dropped", "dropping tlast",
        "m_axis_tlast is never set",
        FIFO, "assign m_axis_tlast  = q_last[q_rp];", "assign m_axis_tlast  = 1'b0;"),

@@ -132,7 +132,7 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
             build_args += ["--trace-fst", "--trace-structs"]
         if coverage:
             # --coverage would add expression coverage, on which Verilator 5.048 fails with an internal error
-            # (V3Ast.h "AstNode is not of expected type" at desc_validator.sv:103): line, toggle and user only
+            # (V3Ast.h "AstNode is not of expected type" at cr_desc_validator.sv:103): line, toggle and user only
             build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
     runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
     sources = rtl_sources(rtl_dir, toplevel)

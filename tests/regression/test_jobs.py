@@ -21,7 +21,7 @@ def test_a_suite_expands_to_every_test_of_every_run_for_every_seed():
 
 def test_counts_come_from_the_suite_unless_a_run_fixes_them():
     js = jobs.expand(PLAN, "nightly", ["verilator"], [1])
-    assert {j.count for j in js if j.run == "desc_validator/random"} == {"40"}     # fixed by the suite entry
+    assert {j.count for j in js if j.run == "cr_desc_validator/random"} == {"40"}     # fixed by the suite entry
     assert PLAN.suite("nightly").count not in (8, 40, 3)                          # distinct from the others here
     assert {j.count for j in js if j.run == "cube_reader/uvm"} == {str(PLAN.suite("nightly").count)}  # the suite's
     assert {j.count for j in jobs.expand(PLAN, "nightly", ["verilator"], [1], count="3")

@@ -22,8 +22,8 @@ def test_every_rtl_file_is_in_a_list_and_every_list_compiles_its_top():
 
 def test_tops_are_the_modules_of_the_lists():
     # one module per file, named as its file; the readers and their parts are all linted
-    for top in ("cube_reader", "desc_validator", "axi_rd_engine", "axil_regs", "cr_job_ctrl", "cr_run_walker",
-                "cr_atom_assembler", "cr_atom_fifo", "cr_fp16_scan", "cr_counters"):
+    for top in ("cube_reader", "cr_desc_validator", "axi_rd_engine", "axil_regs", "cr_job_ctrl", "cr_run_walker",
+                "cr_atom_assembler", "atom_fifo", "cr_fp16_scan", "job_counters"):
         assert top in TOPS, top
     for path in runner.rtl_sources():
         if path.stem in TOPS:

@@ -28,12 +28,12 @@ def test_the_plan_has_no_problems():
 def test_the_self_check_fails_on_an_unplanned_test_and_an_empty_testpoint(tmp_path):
     text = testplan.PLAN_PATH.read_text()
     # drop the only testpoint of the validator test, and add a testpoint with no test
-    text = text.replace('tests: ["desc_validator.test_validator::random_descriptors_match_the_model"]', "tests: []")
+    text = text.replace('tests: ["cr_desc_validator.test_validator::random_descriptors_match_the_model"]', "tests: []")
     text = text.replace("testpoints:\n", "testpoints:\n  - {name: orphan, tests: [\"cube_reader.tests::NoSuchTest\"]}\n", 1)
     p = tmp_path / "plan.yaml"
     p.write_text(text)
     probs = testplan.problems(testplan.load(p))
-    assert "test desc_validator.test_validator::random_descriptors_match_the_model is in no testpoint" in probs
+    assert "test cr_desc_validator.test_validator::random_descriptors_match_the_model is in no testpoint" in probs
     assert "testpoint validator_alone has no test" in probs
     assert "testpoint orphan names cube_reader.tests::NoSuchTest, which no run's module defines" in probs
 
@@ -67,7 +67,7 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     raw["coverage"]["code_waivers"] = [
         {"file": "cube_reader.sv", "lines": [10, 12], "tag": "unreachable", "reason": "default arm of a full case"},
         {"file": "nosuch.sv", "lines": 3, "tag": "low_risk", "reason": "x"},
-        {"file": "desc_validator.sv", "match": "endcase", "tag": "low_risk", "reason": "matches several lines"},
+        {"file": "cr_desc_validator.sv", "match": "endcase", "tag": "low_risk", "reason": "matches several lines"},
         {"file": "cr_job_ctrl.sv", "match": "default: state <= ST_IDLE;", "tag": "unreachable", "reason": "arm"}]
     text = yaml.safe_dump(raw)
     p = tmp_path / "plan.yaml"
@@ -78,7 +78,7 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     assert "exclusion cube_reader.latency/long gives no reason" in probs
     assert "exclusion names covergroup cube_reader.nosuch, which no coverage model defines" in probs
     assert "code waiver names nosuch.sv, which is not in rtl_stubs/" in probs
-    assert any(p.startswith("code waiver of desc_validator.sv matches") and "'endcase'" in p for p in probs), probs
+    assert any(p.startswith("code waiver of cr_desc_validator.sv matches") and "'endcase'" in p for p in probs), probs
     assert len(probs) == 5, probs                              # the well-formed entries are accepted
     w = plan.coverage.code_waivers[0]
     assert (w.first, w.last) == (10, 12) and w.covers("cube_reader.sv", 11) and not w.covers("cube_reader.sv", 13)

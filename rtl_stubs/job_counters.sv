@@ -1,10 +1,11 @@
-// cr_counters: the cube reader's job counters (registers ATOMS_SENT, NAN_COUNT, INF_COUNT, CYCLES, BEATS).
+// job_counters: a job's counters, shared by the cube reader (registers ATOMS_SENT, NAN_COUNT, INF_COUNT, CYCLES,
+// BEATS) and the pixel reader (PIXELS, SATURATED, LINES, CYCLES, BEATS: the same counters, other meanings).
 //
 // Interface: `clear` (START taken) zeroes every counter; while `busy` (STATUS.BUSY) CYCLES counts clock
 // cycles and BEATS the AXI R beats accepted (`r_beat`, drained beats after an error included); every atom
 // leaving m_axis (`pop`) adds one to ATOMS_SENT and its fp16 NaN / infinity elements to the two others.
 `timescale 1ns/1ps
-module cr_counters (
+module job_counters (
   input  logic        clk,
   input  logic        rst,
   input  logic        clear,

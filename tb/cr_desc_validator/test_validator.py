@@ -1,4 +1,4 @@
-"""desc_validator on its own: thousands of random descriptors, each error word compared with the reference
+"""cr_desc_validator on its own: thousands of random descriptors, each error word compared with the reference
 model ``models.blocked.BlockedCubeDescriptor.error_bits(ADDR_W)``.
 
 Fields are drawn around the rules' edges: legal and illegal layout codes, atom and element sizes; counts of 0,
@@ -110,7 +110,7 @@ async def check(dut, d: BlockedCubeDescriptor) -> int:
 async def random_descriptors_match_the_model(dut):
     rng = np.random.default_rng(cocotb.RANDOM_SEED)
     n = 250 * int(os.getenv("COUNT") or 8)
-    dut._log.info("desc_validator: %d random descriptors, ADDR_W=%d, seed %d", n, ADDR_W, cocotb.RANDOM_SEED)
+    dut._log.info("cr_desc_validator: %d random descriptors, ADDR_W=%d, seed %d", n, ADDR_W, cocotb.RANDOM_SEED)
     Clock(dut.clk, 10, unit="ns").start()
     dut.start.value = 0
     dut.rst.value = 1

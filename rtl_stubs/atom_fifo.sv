@@ -1,4 +1,5 @@
-// cr_atom_fifo: the cube reader's 2-entry output queue of atoms, driving m_axis.
+// atom_fifo: a 2-entry output queue of atoms driving m_axis, shared by the cube reader (atoms) and the pixel
+// reader (one atom per pixel; its side counts carry saturated components and the end-of-line flag there).
 //
 // Interface:
 //   push (with data/user/last and the atom's fp16 nan/inf counts)   one atom in; the writer must not push
@@ -7,7 +8,7 @@
 //   pop, pop_nan, pop_inf          an atom left (tvalid && tready) and its fp16 counts, for the counters
 //   count                          occupancy 0..2
 `timescale 1ns/1ps
-module cr_atom_fifo #(
+module atom_fifo #(
   parameter int AB = 128                 // bytes of the largest atom
 ) (
   input  logic            clk,

@@ -1,3 +1,3 @@
 // The cube reader's descriptor validator alone (its random tests against the model).
 accel_pkg.sv
-desc_validator.sv
+cr_desc_validator.sv

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from tb.flow.mutation import Mutant, mutant
 
-VAL = "desc_validator.sv"
+VAL = "cr_desc_validator.sv"
 
 MUTANTS: tuple[Mutant, ...] = (
-    # ---- descriptor validator (desc_validator.sv): one rule family each
+    # ---- descriptor validator (cr_desc_validator.sv): one rule family each
     mutant("val_align_base_skipped", "skipped validator rule: alignment",
        "ERR_ALIGN_BASE never set for power-of-two alignments",
        VAL, "mis_pow2[0] = (l_base & {32'd0, align_m1}) != 64'd0;", "mis_pow2[0] = 1'b0;"),

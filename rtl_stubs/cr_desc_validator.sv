@@ -1,4 +1,4 @@
-// desc_validator: checks a blocked-cube descriptor before a reader touches the bus.
+// cr_desc_validator: checks a blocked-cube descriptor before a reader touches the bus.
 //
 // Reference model: models/blocked.py BlockedCubeDescriptor.errors() / error_bits(ADDR_W). One rule per
 // error bit, bit positions CR_ERR_* of accel_pkg (0 layout .. 9 addr_overflow). Every rule is evaluated on
@@ -21,11 +21,11 @@
 // while busy is ignored). `busy` is high until `done` pulses for one cycle; `errors` then holds the error
 // word until the next start. In the cube reader, cr_job_ctrl hands over the fields of accel_pkg::cube_desc_t
 // (the descriptor registers as programmed) on the START cycle, when it latches the same struct for the job;
-// the flat ports keep this block testable alone (tb/desc_validator).
+// the flat ports keep this block testable alone (tb/cr_desc_validator).
 // Latency: 3 cycles after start when the alignment is a power of two (every legal descriptor), 67
 // otherwise.
 `timescale 1ns/1ps
-module desc_validator
+module cr_desc_validator
   import accel_pkg::*;
 #(
   parameter int ADDR_W = 40            // address bits of the bus the cube is read from (1..64)
