@@ -29,8 +29,19 @@ import numpy as np
 from .dtypes import resolve_dtype
 from .errors import FormatError
 from .memimage import ImageLike, MemoryImage, as_image
-from .validate import (as_int, as_tensor, check_base, check_dims, check_magnitude, check_name, check_sizes,
-                       check_tensor_bytes, native, owned, surface_sizes)
+from .validate import (
+    as_int,
+    as_tensor,
+    check_base,
+    check_dims,
+    check_magnitude,
+    check_name,
+    check_sizes,
+    check_tensor_bytes,
+    native,
+    owned,
+    surface_sizes,
+)
 
 
 def _parse_bool(text: str) -> bool:

@@ -58,8 +58,7 @@ from ..core.errors import FormatError, require
 from ..core.memimage import MemoryImage, Surface
 from ..core.registry import Format, Option, register
 from . import alignment
-from .precision import (check_conversion, int_to_fp16, normalize_precision, register_pixel_inputs, round_shift,
-                        saturate)
+from .precision import check_conversion, int_to_fp16, normalize_precision, register_pixel_inputs, round_shift, saturate
 
 PREFIX = "nvdla.pixel."
 MAX_DIM = 8192

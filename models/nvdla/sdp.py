@@ -60,11 +60,11 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..blocked import BlockedCubeDescriptor, Layout
+from ..core.arith import ceil_div
 from ..core.errors import require
 from ..core.memimage import MemoryImage
 from ..core.registry import Format, Option, register
 from . import alignment
-from ..core.arith import ceil_div
 from .feature import cube_extent, le, place_atoms, take_atoms
 from .precision import check_conversion, int_to_fp16, normalize_precision, round_shift, saturate, to_fp16
 

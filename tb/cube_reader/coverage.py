@@ -21,9 +21,8 @@ from models.blocked import ERROR_RULES, Layout
 from models.core.fp16 import fp16_classes
 from tb.platform import STALLS as RANDOM_STALLS, CoverageSubscriber
 
-from .registers import REGS
-
 from .items import CubeItem, Kind
+from .registers import REGS
 
 XML_NAME = "fcov_cube_reader.xml"
 P = "cube_reader"

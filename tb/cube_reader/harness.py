@@ -11,7 +11,6 @@ import numpy as np
 from models.blocked import BlockedCubeDescriptor, Layout
 from models.core.arith import ceil_div
 from models.core.fp16 import fp16_classes
-
 from tb.agents.stream import payload
 
 from .env import CubeReaderTB

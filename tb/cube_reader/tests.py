@@ -21,14 +21,14 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, error_bit_corruption, ReaderTestBase, ScoreboardSelfTestBase
+from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase, error_bit_corruption
 
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
 from .items import Knobs
 from .registers import BUS_DECERR, CFG_BITS, REGS
 from .scoreboard import Expected
-from .sequences import (BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq)
+from .sequences import BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq
 
 TIMEOUT_MS = 2000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
 

@@ -17,12 +17,12 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, error_bit_corruption, Knobs, ReaderTestBase, ScoreboardSelfTestBase
+from tb.platform import CorruptModelBase, Knobs, ReaderTestBase, ScoreboardSelfTestBase, error_bit_corruption
 
 from .env import WeightReaderEnv, WeightReaderTB
 from .registers import BUS_DECERR, DESC_REGS, REGS
 from .scoreboard import Expected
-from .sequences import (BusErrorSeq, CorruptSeq, EdgeSeq, IllegalSeq, ResetSeq, StallSeq, WeightSeq, WeightSeqBase)
+from .sequences import BusErrorSeq, CorruptSeq, EdgeSeq, IllegalSeq, ResetSeq, StallSeq, WeightSeq, WeightSeqBase
 
 TIMEOUT_MS = 4000
 warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")

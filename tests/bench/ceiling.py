@@ -11,8 +11,6 @@ import subprocess
 import time
 from pathlib import Path
 
-import numpy as np
-
 from tb import runner
 from tb.agents.analysis import JobLog
 from tb.checkers.axi_read import AxiReadChecker

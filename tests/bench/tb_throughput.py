@@ -18,17 +18,17 @@ from pathlib import Path
 import cocotb
 import numpy as np
 import pyuvm
-from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb.clock import Clock
 from cocotb.simtime import get_sim_time
-from cocotbext.axi import AxiReadBus, AxiRamRead
+from cocotb.triggers import ClockCycles, RisingEdge
+from cocotbext.axi import AxiRamRead, AxiReadBus
 
+from tb.agents.csr import CsrAgent
 from tb.cube_reader import registers
 from tb.cube_reader.families import Layout, _finish
 from tb.cube_reader.items import Kind, Knobs
 from tb.cube_reader.sequences import CubeSeqBase
 from tb.cube_reader.tests import CubeTestBase
-from tb.agents.csr import CsrAgent
 from tb.platform import PERIOD_NS
 
 SHAPE = (1, 256, 128, 128)   # int8: 4 MiB

@@ -15,7 +15,7 @@ import pytest
 from tb import mutants, testplan
 from tb.regression import jobs
 
-from .conftest import SEEDS, TESTS, regress
+from .conftest import TESTS, regress
 
 pytestmark = pytest.mark.sim
 

@@ -9,8 +9,8 @@ from cocotb_coverage.coverage import coverage_db
 from tb import testplan
 from tb.cube_reader import coverage as cube_cov
 from tb.cube_reader.families import available_families
-from tb.weight_reader import coverage as weight_cov
 from tb.pixel_reader import coverage as pixel_cov
+from tb.weight_reader import coverage as weight_cov
 
 
 def covergroup_names() -> set[str]:

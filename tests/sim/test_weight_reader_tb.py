@@ -7,8 +7,7 @@ import pytest
 
 import models
 from models.nvdla import sparse
-from tb.weight_reader import registers as R
-from tb.weight_reader import weights as W
+from tb.weight_reader import registers as R, weights as W
 from tb.weight_reader.env import needed_bytes, weight_regions
 from tb.weight_reader.items import Kind, WeightItem, truncated
 from tb.weight_reader.scoreboard import expected_for, runtime_error, transfers
