@@ -99,7 +99,7 @@ def _build(families):
     names = [f.name for f in families]
     items = [
         CoverPoint(f"{P}.kind", xf=lambda s: s.kind, bins=[k.value for k in Kind]),
-        CoverPoint(f"{P}.layout", xf=lambda s: s.layout, bins=[l.name for l in Layout]),
+        CoverPoint(f"{P}.layout", xf=lambda s: s.layout, bins=[lay.name for lay in Layout]),
         CoverPoint(f"{P}.family", xf=lambda s: s.family, bins=names),
         CoverPoint(f"{P}.layout_x_dtype", xf=lambda s: s.layout_dtype, bins=layout_dtype_bins(families)),
         CoverPoint(f"{P}.dtype", xf=lambda s: s.dtype, bins=DTYPES),

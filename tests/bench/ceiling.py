@@ -22,7 +22,7 @@ TOP = "cube_reader_ceiling"
 
 
 def sources() -> list[Path]:
-    hdl = [runner.HDL_TB / l for l in (runner.HDL_TB / "files.f").read_text().split() if l.endswith(".sv")]
+    hdl = [runner.HDL_TB / name for name in (runner.HDL_TB / "files.f").read_text().split() if name.endswith(".sv")]
     return runner.rtl_sources() + hdl + [runner.HDL_TB / f"{TOP}.sv"]
 
 

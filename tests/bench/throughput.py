@@ -43,7 +43,7 @@ def measure(sim: str, reps: int) -> list[dict]:
             pb = testplan.load().builds[top]
             builds[top] = runner.build(sim, pb.toplevel, f"bench-{top}", pb.parameters)
         runs = []
-        for rep in range(reps):
+        for _ in range(reps):
             xml = runner.run(builds[top], MODULE, 1, [test], tag=f"bench-{test}-{top}")
             runner.assert_passed(xml)
             runs.append(json.loads((xml.parent / "bench.json").read_text()))

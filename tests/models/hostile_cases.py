@@ -45,7 +45,7 @@ def _ok(name: str, shape: tuple[int, ...], dtype: str, opts: dict) -> bool:
 def legal_values(name: str, raw: np.ndarray) -> np.ndarray:
     """Random values made legal for formats whose fields are narrower than the container (10-bit pixels
     with a 2-bit alpha: values below 4 fit every field)."""
-    fmt = get_format(name)
+    get_format(name)  # raises FormatError for an unknown name, as before
     if name.startswith("nvdla.pixel.") and "10" in name and raw.dtype == np.uint16:
         return raw % 4
     return raw

@@ -24,7 +24,7 @@ def test_formats_lists_every_family_and_the_spec_names():
                  "mace.image.height_major", "mace.image.width_major", "mace.image.conv_filter",
                  "mace.image.dw_filter", "mace.image.arg1d"):
         assert name in out.stdout, name
-    assert sum(l.startswith("nvdla.pixel.") for l in out.stdout.splitlines()) == 36
+    assert sum(line.startswith("nvdla.pixel.") for line in out.stdout.splitlines()) == 36
     doc = json.loads(cli("formats", "--json").stdout)
     assert {f["name"] for f in doc["formats"]} >= {"nvdla.feature", "mace.image.arg1d"}
 

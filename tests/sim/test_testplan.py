@@ -84,7 +84,7 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     assert (w.first, w.last) == (10, 12) and w.covers("cube_reader.sv", 11) and not w.covers("cube_reader.sv", 13)
     assert plan.coverage.code_waivers[1].first == plan.coverage.code_waivers[1].last == 3
     line = (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines().index(
-        next(l for l in (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines() if "default: state <= ST_IDLE;" in l)) + 1
+        next(text for text in (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines() if "default: state <= ST_IDLE;" in text)) + 1
     w = plan.coverage.code_waivers[3]
     assert (w.first, w.last) == (line, line) and w.covers("cube_reader/cr_job_ctrl.sv", line)
 
