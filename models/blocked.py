@@ -207,7 +207,8 @@ class BlockedCubeDescriptor(RuleChecked):
         mem = np.frombuffer(as_bytes(memory), dtype=np.uint8)
         starts = self.atom_addresses().reshape(-1) - mem_base
         if starts.size and (starts.min() < 0 or starts.max() + self.atom_bytes > mem.size):
-            raise FormatError("descriptor.out_of_image", f"descriptor reaches outside the {mem.size}-byte image at 0x{mem_base:x}")
+            raise FormatError("descriptor.out_of_image",
+                              f"descriptor reaches outside the {mem.size}-byte image at 0x{mem_base:x}")
         return mem[starts[:, None] + np.arange(self.atom_bytes)]
 
     def scatter(self, atoms: np.ndarray, size: int | None = None, fill: int = 0) -> np.ndarray:

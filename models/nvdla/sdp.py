@@ -168,7 +168,8 @@ def geometry(kind: OperandKind, shape: Sequence[int], dtype: Any, data_size: Opt
              line_stride: Optional[int] = None, surface_stride: Optional[int] = None) -> OperandGeometry:
     """Check an operand surface against the rules in the module docstring and return its geometry."""
     dt = np.dtype(dtype)
-    require(dt.name in _DTYPE_PROC, "dtype.unsupported", f"{kind.name}: element type {dt.name} is not int8/int16/float16")
+    require(dt.name in _DTYPE_PROC, "dtype.unsupported",
+            f"{kind.name}: element type {dt.name} is not int8/int16/float16")
     k, c, h, w = _split_shape(kind, shape)
     if components is not None:
         require(int(components) == k, "sdp.components",
@@ -340,7 +341,8 @@ def sdp_convert(x: np.ndarray, out_precision: str, offset: int = 0, scale: int =
 
 def _register(kind: OperandKind, axes: tuple[str, ...], optional: int, summary: str) -> Format:
     opts = [
-        Option("data_size", "int", None, "DATA_SIZE: bytes per component (1 or 2); default the dtype's", choices=(1, 2)),
+        Option("data_size", "int", None, "DATA_SIZE: bytes per component (1 or 2); default the dtype's",
+               choices=(1, 2)),
         Option("proc_precision", "str", None, "SDP PROC_PRECISION int8/int16/fp16; default the dtype's",
                choices=("int8", "int16", "fp16")),
     ]

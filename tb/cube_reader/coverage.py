@@ -4,7 +4,8 @@ Cover points (names under ``cube_reader.``): job kind, layout, family, dtype, la
 size, count edge bins per dimension, channels against the atom (one / partial / exact / multiple /
 non-multiple), packed or gapped strides, base placement (4 KB page start, just below a page, crossing 4 KB,
 across 4 GB, top of the address space), timing knobs (TREADY backpressure, RVALID gaps, ARREADY stalls,
-latency), error bits observed, START and descriptor writes while busy, layout x dtype (the pairs the families produce), bus errors by response and position, fp16 specials, reset during a job.
+latency), error bits observed, START and descriptor writes while busy, layout x dtype (the pairs the families
+produce), bus errors by response and position, fp16 specials, reset during a job.
 
 The database is process-wide (all tests of a run add to it); :func:`export` writes it as XML into the run
 directory (``fcov_cube_reader.xml``); merge runs with ``cocotb_coverage.coverage.merge_coverage``.

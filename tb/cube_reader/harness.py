@@ -127,7 +127,8 @@ class Directed:
         self.check_ars()
         bursts = self.expected_bursts(d)
         got = [(a.addr, a.len) for a in self.ars]
-        assert got == bursts, f"bursts {[(hex(a), n) for a, n in got][:8]}.., want {[(hex(a), n) for a, n in bursts][:8]}.."
+        assert got == bursts, (f"bursts {[(hex(a), n) for a, n in got][:8]}.., "
+                               f"want {[(hex(a), n) for a, n in bursts][:8]}..")
         n_beats = sum(n + 1 for _, n in bursts)
         assert len(self.seen["r"]) == n_beats, f"{len(self.seen['r'])} R beats, want {n_beats}"
         assert st.beats == n_beats, f"BEATS {st.beats}, want {n_beats}"

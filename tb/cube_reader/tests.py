@@ -32,7 +32,8 @@ from .sequences import BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, L
 
 TIMEOUT_MS = 2000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
 
-warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")  # cocotbext-axi 0.1.28 on cocotb 2.x
+# cocotbext-axi 0.1.28 on cocotb 2.x
+warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
 
 
 class CubeTestBase(ReaderTestBase):

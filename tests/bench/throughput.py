@@ -1,10 +1,11 @@
 """Testbench throughput of issue 12 (``make bench``): verified bytes per second and simulated cycles per second for
-a 4 MiB NVDLA int8 cube through the cube reader on Verilator (512 KiB on Icarus, ``tb_throughput.SHAPES``), for (a) the naive baseline (AxiRamRead +
-a Python loop on every rising edge), (b) the default pyuvm testbench, (c) the fast path (HDL memory and capture,
-``tb/hdl_mem.py``), each as a ratio to (a). Times are wall seconds of the job inside the simulator process
-(programming, simulation, checking; not the build nor the simulator's start-up). Rates use the CPU time of the
-simulator process (``time.process_time`` inside it; the child's rusage for the ceiling), best of ``BENCH_REPS``
-runs: on a shared machine the wall time mostly measures the other users; both spreads are printed and kept. Written to ``sim_build/bench/throughput.json``. Nothing asserts a time.
+a 4 MiB NVDLA int8 cube through the cube reader on Verilator (512 KiB on Icarus, ``tb_throughput.SHAPES``), for (a) the
+naive baseline (AxiRamRead + a Python loop on every rising edge), (b) the default pyuvm testbench, (c) the fast path
+(HDL memory and capture, ``tb/hdl_mem.py``), each as a ratio to (a). Times are wall seconds of the job inside the
+simulator process (programming, simulation, checking; not the build nor the simulator's start-up). Rates use the CPU
+time of the simulator process (``time.process_time`` inside it; the child's rusage for the ceiling), best of
+``BENCH_REPS`` runs: on a shared machine the wall time mostly measures the other users; both spreads are printed and
+kept. Written to ``sim_build/bench/throughput.json``. Nothing asserts a time.
 """
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def _row(sim: str, label: str, runs: list[dict], cpus: list[float], walls: list[
     cpu = min(cpus)
     return {"sim": sim, "case": label, "runs": runs, "cpu_s": cpu, "cpu_min": min(cpus), "cpu_max": max(cpus),
             "wall_min": min(walls), "wall_max": max(walls), "cycles": runs[-1]["cycles"],
-            "bytes": runs[-1]["bytes"], "bytes_per_s": runs[-1]["bytes"] / cpu, "cycles_per_s": runs[-1]["cycles"] / cpu}
+            "bytes": runs[-1]["bytes"], "bytes_per_s": runs[-1]["bytes"] / cpu,
+            "cycles_per_s": runs[-1]["cycles"] / cpu}
 
 
 def measure(sim: str, reps: int) -> list[dict]:
@@ -72,7 +74,8 @@ def main() -> int:
             rows.append(r)
             print(f"{r['sim']:10s} {r['case']:10s} {r['cycles']:8d} {r['cpu_min']:8.2f}..{r['cpu_max']:<8.2f} "
                   f"{r['wall_min']:8.2f}..{r['wall_max']:<8.2f} "
-                  f"{r['bytes_per_s'] / 1e3:14.0f} {r['cycles_per_s'] / 1e3:10.1f} {r['x_naive']:8.2f} {r['of_ceiling']:10.3f}")
+                  f"{r['bytes_per_s'] / 1e3:14.0f} {r['cycles_per_s'] / 1e3:10.1f} "
+                  f"{r['x_naive']:8.2f} {r['of_ceiling']:10.3f}")
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "throughput.json").write_text(json.dumps({"reps": reps, "rows": rows}, indent=2))
     print(f"written {OUT / 'throughput.json'}")

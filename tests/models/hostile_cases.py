@@ -27,7 +27,8 @@ def valid_cases(name: str) -> tuple[tuple[tuple[int, ...], str], ...]:
     out = []
     for dt in fmt.dtypes:
         for rank in range(len(fmt.axes) - fmt.optional_leading_axes, len(fmt.axes) + 1):
-            hit = next((s for s in itertools.product(SEARCH_DIMS.get(name, (1, 2, 3, 4, 5)), repeat=rank) if _ok(name, s, dt, opts)), None)
+            sizes = itertools.product(SEARCH_DIMS.get(name, (1, 2, 3, 4, 5)), repeat=rank)
+            hit = next((s for s in sizes if _ok(name, s, dt, opts)), None)
             if hit is not None:
                 out.append((hit, dt))
                 break

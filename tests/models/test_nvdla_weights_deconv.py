@@ -1,4 +1,5 @@
-"""nvdla.weight.deconv: clarifications §6 example (3x3, stride 2), slow-loop oracle, per-set compression, round trips."""
+"""nvdla.weight.deconv: clarifications §6 example (3x3, stride 2), slow-loop oracle, per-set compression,
+round trips."""
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st

@@ -143,7 +143,8 @@ def test_overlapping_strides_are_format_errors(dims, strides):
         models.pack("onednn." + "abc"[: len(dims)], np.zeros(dims, np.float32), strides=strides)
 
 
-@pytest.mark.parametrize("strides, rule", [((4, -1), "onednn.strides"), ((4,), "onednn.strides"), ((4, 1, 1), "onednn.strides")])
+@pytest.mark.parametrize("strides, rule",
+                         [((4, -1), "onednn.strides"), ((4,), "onednn.strides"), ((4, 1, 1), "onednn.strides")])
 def test_bad_stride_lists_are_format_errors(strides, rule):
     with pytest.raises(FormatError) as exc:
         models.info("onednn.ab", (2, 4), "f32", strides=strides)

@@ -29,7 +29,8 @@ def test_the_self_check_fails_on_an_unplanned_test_and_an_empty_testpoint(tmp_pa
     text = testplan.PLAN_PATH.read_text()
     # drop the only testpoint of the validator test, and add a testpoint with no test
     text = text.replace('tests: ["desc_validator.test_validator::random_descriptors_match_the_model"]', "tests: []")
-    text = text.replace("testpoints:\n", "testpoints:\n  - {name: orphan, tests: [\"cube_reader.tests::NoSuchTest\"]}\n", 1)
+    text = text.replace("testpoints:\n",
+                        "testpoints:\n  - {name: orphan, tests: [\"cube_reader.tests::NoSuchTest\"]}\n", 1)
     p = tmp_path / "plan.yaml"
     p.write_text(text)
     probs = testplan.problems(testplan.load(p))
@@ -74,7 +75,8 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     p.write_text(text)
     plan = testplan.load(p)
     probs = testplan.problems(plan, covergroup_names())
-    assert "exclusion cube_reader.count_n/1024-65534 has tag 'wontfix', not one of unreachable, unsupported, low_risk" in probs
+    assert ("exclusion cube_reader.count_n/1024-65534 has tag 'wontfix', not one of unreachable, unsupported, low_risk"
+            in probs)
     assert "exclusion cube_reader.latency/long gives no reason" in probs
     assert "exclusion names covergroup cube_reader.nosuch, which no coverage model defines" in probs
     assert "code waiver names nosuch.sv, which is not in rtl_stubs/" in probs
@@ -83,8 +85,8 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     w = plan.coverage.code_waivers[0]
     assert (w.first, w.last) == (10, 12) and w.covers("cube_reader.sv", 11) and not w.covers("cube_reader.sv", 13)
     assert plan.coverage.code_waivers[1].first == plan.coverage.code_waivers[1].last == 3
-    line = (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines().index(
-        next(text for text in (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines() if "default: state <= ST_IDLE;" in text)) + 1
+    rtl_lines = (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines()
+    line = rtl_lines.index(next(text for text in rtl_lines if "default: state <= ST_IDLE;" in text)) + 1
     w = plan.coverage.code_waivers[3]
     assert (w.first, w.last) == (line, line) and w.covers("cube_reader/cr_job_ctrl.sv", line)
 
