@@ -36,7 +36,8 @@ help:
 	@echo "               LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0)"
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=...)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/regression/slurm_cluster.sh)"
-	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module of files.f as a top"
+	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/ (every module of files.f as a top); ruff check,"
+	@echo "              ruff format --check and mypy over the Python ([tool.ruff], [tool.mypy] in pyproject.toml)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make doctor   tool versions, and how to install what is missing"
@@ -77,6 +78,9 @@ test-sim: $(STAMP)
 lint: $(STAMP)
 	$(WITH_VERILATOR) cd rtl_stubs && for f in $$(grep -v '_pkg\.sv$$' files.f); do \
 	  verilator --lint-only -Wall --timing -f files.f --top-module $$(basename $$f .sv) || exit 1; done
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	@echo "lint: clean"
 
 bench: $(STAMP)
