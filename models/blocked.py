@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -194,7 +194,7 @@ class BlockedCubeDescriptor(RuleChecked):
     def atom_addresses(self) -> np.ndarray:
         """Start address of every atom, shape (n, c, h, w), canonical order when flattened."""
         idx = np.ix_(*(np.arange(c, dtype=np.int64) for c in self.counts))
-        return self.base + sum(i * s for i, s in zip(idx, self.strides))
+        return cast(np.ndarray, self.base + sum(i * s for i, s in zip(idx, self.strides)))  # ix_ arrays: an ndarray
 
     def coordinates(self) -> np.ndarray:
         """(num_atoms, 4) array of (n, c, h, w) in canonical stream order."""

@@ -149,7 +149,7 @@ def _split_shape(kind: OperandKind, shape: Sequence[int]) -> tuple[int, int, int
     shape = tuple(int(d) for d in shape)
     if kind.per_element:
         if len(shape) == 3:
-            return (1,) + shape  # type: ignore[return-value]
+            return (1,) + shape
         require(len(shape) == 4 and shape[0] in (1, 2), "sdp.components",
                 f"{kind.name}: shape {shape}: the leading component axis must be 1 or 2 (ALU, MUL)")
         require(kind.components is None or shape[0] == kind.components, "sdp.components",

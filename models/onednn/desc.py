@@ -342,7 +342,8 @@ class MemoryDesc:
                           writeable=elems.flags.writeable)
         if split_like is None:
             return view
-        shape, strides = [], []
+        shape: list[int] = []
+        strides: list[int] = []
         for d in range(self.ndims):
             sub = [split_like.outer_counts[d]] + [b for b, i in zip(split_like.inner_blks, split_like.inner_idxs)
                                                   if i == d]
