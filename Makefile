@@ -36,7 +36,8 @@ help:
 	@echo "               LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0)"
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=...)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/flow/regression/slurm_cluster.sh)"
-	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module as a top with its list (<top>.f)"
+	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module as a top with its list (<top>.f); ruff check,"
+	@echo "              ruff format --check and mypy over the Python ([tool.ruff], [tool.mypy] in pyproject.toml)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: tb/flow/sysdeps.sh)"
@@ -86,6 +87,9 @@ test-sim: sysdeps $(STAMP)
 lint: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tb.flow.filelists lint | (cd rtl_stubs && while read -r flist module; do \
 	  verilator --lint-only -Wall --timing -f $$flist --top-module $$module || exit 1; done)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	@echo "lint: clean"
 
 bench: sysdeps $(STAMP)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -194,7 +194,7 @@ class BlockedCubeDescriptor(RuleChecked):
     def atom_addresses(self) -> np.ndarray:
         """Start address of every atom, shape (n, c, h, w), canonical order when flattened."""
         idx = np.ix_(*(np.arange(c, dtype=np.int64) for c in self.counts))
-        return self.base + sum(i * s for i, s in zip(idx, self.strides))
+        return cast(np.ndarray, self.base + sum(i * s for i, s in zip(idx, self.strides)))  # ix_ arrays: an ndarray
 
     def coordinates(self) -> np.ndarray:
         """(num_atoms, 4) array of (n, c, h, w) in canonical stream order."""
@@ -207,7 +207,8 @@ class BlockedCubeDescriptor(RuleChecked):
         mem = np.frombuffer(as_bytes(memory), dtype=np.uint8)
         starts = self.atom_addresses().reshape(-1) - mem_base
         if starts.size and (starts.min() < 0 or starts.max() + self.atom_bytes > mem.size):
-            raise FormatError("descriptor.out_of_image", f"descriptor reaches outside the {mem.size}-byte image at 0x{mem_base:x}")
+            raise FormatError("descriptor.out_of_image",
+                              f"descriptor reaches outside the {mem.size}-byte image at 0x{mem_base:x}")
         return mem[starts[:, None] + np.arange(self.atom_bytes)]
 
     def scatter(self, atoms: np.ndarray, size: int | None = None, fill: int = 0) -> np.ndarray:

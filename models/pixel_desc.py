@@ -63,10 +63,17 @@ from .core.errors import FormatError, require
 from .core.memimage import back_to_back
 from .core.rules import RuleChecked
 from .nvdla.alignment import ROWS
-from .nvdla.pixel import (DESCRIPTOR_PARAMS, ENUM_ORDER, MAX_DIM, PIXEL_FORMATS, PixelFormat, PixelGeometry,
-                          convert_pixels, geometry)
-from .nvdla.pixel import _int16_reg as int16_register
-from .nvdla.pixel import _signed_override as signed_override
+from .nvdla.pixel import (
+    ENUM_ORDER,
+    MAX_DIM,
+    PIXEL_FORMATS,
+    PixelFormat,
+    PixelGeometry,
+    _int16_reg as int16_register,
+    _signed_override as signed_override,
+    convert_pixels,
+    geometry,
+)
 from .nvdla.precision import INVALID, OUTPUT_PRECISIONS, normalize_precision, pipeline_precision
 
 #: Validator rules, one error bit each (bit index = position).

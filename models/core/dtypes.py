@@ -35,6 +35,6 @@ def resolve_dtype(dtype: object) -> np.dtype:
     try:
         with warnings.catch_warnings():  # a deprecated spec ("a", ...) is refused rather than warned about
             warnings.simplefilter("error")
-            return np.dtype(dtype)  # type: ignore[arg-type]
+            return np.dtype(dtype)  # type: ignore[call-overload]  # any user spec; numpy checks it at run time
     except Exception as exc:  # numpy reports malformed specs as TypeError, ValueError, SyntaxError ...
         raise FormatError("dtype.unknown", f"unknown element type {dtype!r}") from exc

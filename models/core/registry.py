@@ -29,8 +29,19 @@ import numpy as np
 from .dtypes import resolve_dtype
 from .errors import FormatError
 from .memimage import ImageLike, MemoryImage, as_image
-from .validate import (as_int, as_tensor, check_base, check_dims, check_magnitude, check_name, check_sizes,
-                       check_tensor_bytes, native, owned, surface_sizes)
+from .validate import (
+    as_int,
+    as_tensor,
+    check_base,
+    check_dims,
+    check_magnitude,
+    check_name,
+    check_sizes,
+    check_tensor_bytes,
+    native,
+    owned,
+    surface_sizes,
+)
 
 
 def _parse_bool(text: str) -> bool:
@@ -125,7 +136,8 @@ class Option:
         except (ValueError, TypeError, OverflowError) as exc:
             raise FormatError("option.type", f"{what}={value!r:.60} is not of type {self.kind} ({exc})") from None
         if self.choices is not None and value not in self.choices:
-            raise FormatError("option.choice", f"{fmt}: option {self.name}={value!r} is not one of {list(self.choices)}")
+            raise FormatError("option.choice",
+                              f"{fmt}: option {self.name}={value!r} is not one of {list(self.choices)}")
         return value
 
 
@@ -168,7 +180,8 @@ class Format:
         for o in self.options:
             if o.name == name:
                 return o
-        raise FormatError("option.unknown", f"{self.name}: unknown option {name!r}; known: {[o.name for o in self.options]}")
+        raise FormatError("option.unknown",
+                          f"{self.name}: unknown option {name!r}; known: {[o.name for o in self.options]}")
 
     def resolve_options(self, opts: Mapping[str, Any]) -> dict[str, Any]:
         """Check names and types of ``opts`` and fill in defaults."""
@@ -189,9 +202,11 @@ class Format:
     def check_dtype(self, dtype: Any) -> np.dtype:
         dt = resolve_dtype(dtype)
         if dt.fields is not None or dt.subdtype is not None:
-            raise FormatError("dtype.unsupported", f"{self.name}: element type {dt} is structured; valid: {list(self.dtypes)}")
+            raise FormatError("dtype.unsupported",
+                              f"{self.name}: element type {dt} is structured; valid: {list(self.dtypes)}")
         if dt.name not in self.dtypes:
-            raise FormatError("dtype.unsupported", f"{self.name}: element type {dt.name} is not valid; valid: {list(self.dtypes)}")
+            raise FormatError("dtype.unsupported",
+                              f"{self.name}: element type {dt.name} is not valid; valid: {list(self.dtypes)}")
         return dt
 
     def check_shape(self, shape: Sequence[int], itemsize: int = 1) -> tuple[int, ...]:
@@ -200,7 +215,8 @@ class Format:
         lo, hi = len(self.axes) - self.optional_leading_axes, len(self.axes)
         if not lo <= len(shape) <= hi:
             want = f"{lo}..{hi}" if lo != hi else f"{hi}"
-            raise FormatError("shape.rank", f"{self.name}: shape {shape} has rank {len(shape)}, want {want} axes {self.axes}")
+            raise FormatError("shape.rank",
+                              f"{self.name}: shape {shape} has rank {len(shape)}, want {want} axes {self.axes}")
         if any(d <= 0 for d in shape):
             raise FormatError("shape.empty", f"{self.name}: every dimension must be >= 1, got {shape}")
         check_tensor_bytes(shape, itemsize)
@@ -214,7 +230,8 @@ class Format:
             "dtypes": list(self.dtypes),
             "surfaces": list(self.surfaces),
             "options": [
-                {"name": o.name, "kind": o.kind, "default": o.default, "choices": list(o.choices) if o.choices else None,
+                {"name": o.name, "kind": o.kind, "default": o.default,
+                 "choices": list(o.choices) if o.choices else None,
                  "required": o.required, "help": o.help}
                 for o in self.options
             ],
@@ -287,7 +304,8 @@ def families() -> dict[str, dict[str, Any]]:
     return {p: {"examples": list(f.examples), "summary": f.summary} for p, f in _FAMILIES.items()}
 
 
-def _door(name: object, shape: object, dtype: Any, opts: Mapping[str, Any]) -> tuple[Format, tuple[int, ...], np.dtype, dict[str, Any], dict]:
+def _door(name: object, shape: object, dtype: Any, opts: Mapping[str, Any]) -> tuple[Format, tuple[int, ...], np.dtype,
+                                                                                     dict[str, Any], dict]:
     """The one validation door (:mod:`models.core.validate`): every argument checked, and every surface
     sized with Python ints against ``MAX_SURFACE_BYTES``, before any work."""
     fmt = get_format(check_name(name))

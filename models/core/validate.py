@@ -49,7 +49,8 @@ def as_int(value: object, what: str) -> int:
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise FormatError("arg.integer", f"{what} must be an integer, got {type(value).__name__} {value!r:.60}") from None
+        raise FormatError("arg.integer",
+                          f"{what} must be an integer, got {type(value).__name__} {value!r:.60}") from None
 
 
 def check_magnitude(value: int, what: str) -> int:
@@ -63,7 +64,8 @@ def check_magnitude(value: int, what: str) -> int:
 def check_dims(shape: object) -> tuple[int, ...]:
     """A shape is a sequence of integers (not a str, bytes or a bare int), as numpy's ``shape`` arguments."""
     if isinstance(shape, (str, bytes, bytearray)) or not isinstance(shape, (Sequence, np.ndarray)):
-        raise FormatError("shape.type", f"shape must be a sequence of integers, got {type(shape).__name__} {shape!r:.60}")
+        raise FormatError("shape.type",
+                          f"shape must be a sequence of integers, got {type(shape).__name__} {shape!r:.60}")
     if isinstance(shape, np.ndarray) and shape.ndim != 1:
         raise FormatError("shape.type", f"shape must be one-dimensional, got an array of shape {shape.shape}")
     return tuple(as_int(d, f"shape[{i}]") for i, d in enumerate(shape))

@@ -151,7 +151,8 @@ def buffer_to_image(buf: np.ndarray, kind: str) -> np.ndarray:
     elif kind == "conv_filter":  # (H,W,Ob,4,Ip) -> (Ob,H,W,Ip,4): y = ob*H*W + h*W + w, x = i
         h, w, o, i = s
         ob = cdiv4(o)
-        img = _pad_axis(_pad_axis(b, 2, 4 * ob), 3, 4 * cdiv4(i)).reshape(h, w, ob, 4, 4 * cdiv4(i)).transpose(2, 0, 1, 4, 3)
+        img = (_pad_axis(_pad_axis(b, 2, 4 * ob), 3, 4 * cdiv4(i)).reshape(h, w, ob, 4, 4 * cdiv4(i))
+               .transpose(2, 0, 1, 4, 3))
     elif kind == "dw_filter":  # (H,W,Ib,4) -> (Ib,H,W,4): y = ib, x = h*W + w
         h, w, i, _ = s
         ib = cdiv4(i)
@@ -169,7 +170,8 @@ def image_to_buffer(img: np.ndarray, kind: str, shape: tuple[int, ...]) -> np.nd
     a = np.asarray(img)
     want = image_shape(kind, s)
     if a.shape != want:
-        raise FormatError("mace.image_shape", f"{PREFIX}{kind}: image array of shape {a.shape}, buffer {s} needs {want} "
+        raise FormatError("mace.image_shape",
+                          f"{PREFIX}{kind}: image array of shape {a.shape}, buffer {s} needs {want} "
                                               "(height, width, 4)")
     if kind == "channel_major":
         n, h, w, c = s

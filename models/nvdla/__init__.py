@@ -7,8 +7,8 @@ PReLU, batch-norm and element-wise operands), :mod:`.precision` (Tables 29-32, f
 import importlib
 import importlib.util
 
-from . import alignment, precision  # noqa: F401  (no formats; imported for the public API)
-from . import feature, pixel, sdp  # noqa: F401  (register formats)
+# alignment, precision: no formats, imported for the public API; feature, pixel, sdp: register their formats
+from . import alignment, feature, pixel, precision, sdp  # noqa: F401  (re-exported / registering; see above)
 
 # The weight-side modules are written separately; import them only once they exist.
 for _name in ("weights", "sparse"):

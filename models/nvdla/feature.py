@@ -151,7 +151,7 @@ def _nchw(shape: Sequence[int]) -> tuple[int, int, int, int]:
         shape = (1,) + shape
     if len(shape) != 4:
         raise FormatError("shape.rank", f"{NAME}: shape {shape} is not (N,)C,H,W")
-    return shape  # type: ignore[return-value]
+    return shape
 
 
 def _elem_bytes(dtype: Any) -> int:

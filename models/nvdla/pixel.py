@@ -58,8 +58,7 @@ from ..core.errors import FormatError, require
 from ..core.memimage import MemoryImage, Surface
 from ..core.registry import Example, Format, Option, register
 from . import alignment
-from .precision import (check_conversion, int_to_fp16, normalize_precision, register_pixel_inputs, round_shift,
-                        saturate)
+from .precision import check_conversion, int_to_fp16, normalize_precision, register_pixel_inputs, round_shift, saturate
 
 PREFIX = "nvdla.pixel."
 MAX_DIM = 8192
@@ -377,7 +376,7 @@ def info(fmt: PixelFormat, shape: Sequence[int], dtype: Any, x_offset: int = 0, 
         "shape": [g.h, g.w, fmt.channels],
         "dtype": dt.name,
         "channels": fmt.channels,
-        "channel_order": ["R", "G", "B", "A"][:fmt.channels] if fmt.family == "rgb" else ["Y", "U", "V", "A"][:fmt.channels],
+        "channel_order": (["R", "G", "B", "A"] if fmt.family == "rgb" else ["Y", "U", "V", "A"])[:fmt.channels],
         "planes": len(fmt.planes),
         "precision": fmt.precision,
         "packed_10bit": fmt.packed10,
@@ -546,11 +545,13 @@ def _field_max(fmt: PixelFormat) -> tuple[int, ...]:
 def _register(fmt: PixelFormat) -> Format:
     options = [
         Option("x_offset", "int", 0, f"PIXEL_X_OFFSET in pixels, 0..{fmt.x_offset_max} (Table 33)"),
-        Option("line_stride", "int", None, "LINE_STRIDE in bytes, multiple of 32; default smallest >= (x_offset+W)*Bpp"),
+        Option("line_stride", "int", None,
+               "LINE_STRIDE in bytes, multiple of 32; default smallest >= (x_offset+W)*Bpp"),
     ]
     if fmt.semi_planar:
         options.append(Option("uv_line_stride", "int", None,
-                              "LINE_UV_STRIDE in bytes, multiple of 32; default smallest >= ((x_offset*Bpp1) mod 32)+W*Bpp1"))
+                              "LINE_UV_STRIDE in bytes, multiple of 32; "
+                              "default smallest >= ((x_offset*Bpp1) mod 32)+W*Bpp1"))
     return register(Format(
         name=PREFIX + fmt.name,
         axes=("H", "W", "C"),

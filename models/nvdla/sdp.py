@@ -60,11 +60,11 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..blocked import BlockedCubeDescriptor, Layout
+from ..core.arith import ceil_div
 from ..core.errors import require
 from ..core.memimage import MemoryImage
 from ..core.registry import Example, Format, Option, register
 from . import alignment
-from ..core.arith import ceil_div
 from .feature import cube_extent, le, place_atoms, take_atoms
 from .precision import check_conversion, int_to_fp16, normalize_precision, round_shift, saturate, to_fp16
 
@@ -149,7 +149,7 @@ def _split_shape(kind: OperandKind, shape: Sequence[int]) -> tuple[int, int, int
     shape = tuple(int(d) for d in shape)
     if kind.per_element:
         if len(shape) == 3:
-            return (1,) + shape  # type: ignore[return-value]
+            return (1,) + shape
         require(len(shape) == 4 and shape[0] in (1, 2), "sdp.components",
                 f"{kind.name}: shape {shape}: the leading component axis must be 1 or 2 (ALU, MUL)")
         require(kind.components is None or shape[0] == kind.components, "sdp.components",
@@ -168,7 +168,8 @@ def geometry(kind: OperandKind, shape: Sequence[int], dtype: Any, data_size: Opt
              line_stride: Optional[int] = None, surface_stride: Optional[int] = None) -> OperandGeometry:
     """Check an operand surface against the rules in the module docstring and return its geometry."""
     dt = np.dtype(dtype)
-    require(dt.name in _DTYPE_PROC, "dtype.unsupported", f"{kind.name}: element type {dt.name} is not int8/int16/float16")
+    require(dt.name in _DTYPE_PROC, "dtype.unsupported",
+            f"{kind.name}: element type {dt.name} is not int8/int16/float16")
     k, c, h, w = _split_shape(kind, shape)
     if components is not None:
         require(int(components) == k, "sdp.components",
@@ -343,7 +344,8 @@ _EXAMPLE_SHAPES = {1: (20,), 2: (2, 20), 3: (20, 2, 3), 4: (2, 20, 2, 3)}
 
 def _register(kind: OperandKind, axes: tuple[str, ...], optional: int, summary: str) -> Format:
     opts = [
-        Option("data_size", "int", None, "DATA_SIZE: bytes per component (1 or 2); default the dtype's", choices=(1, 2)),
+        Option("data_size", "int", None, "DATA_SIZE: bytes per component (1 or 2); default the dtype's",
+               choices=(1, 2)),
         Option("proc_precision", "str", None, "SDP PROC_PRECISION int8/int16/fp16; default the dtype's",
                choices=("int8", "int16", "fp16")),
     ]

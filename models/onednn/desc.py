@@ -98,7 +98,8 @@ class MemoryDesc:
             raise FormatError("onednn.inner_blocks", f"bad inner blocks {self.inner_blks} on dims {self.inner_idxs} "
                                                      f"of a {nd}-D descriptor")
         if self.size >= 1 << 62:
-            raise FormatError("onednn.size", f"descriptor dims {self.dims} strides {self.strides} span {self.size} bytes, "
+            raise FormatError("onednn.size",
+                              f"descriptor dims {self.dims} strides {self.strides} span {self.size} bytes, "
                                              "beyond a 64-bit address space")
         self._check_overlap()
 
@@ -111,7 +112,8 @@ class MemoryDesc:
         pt = tag if isinstance(tag, ParsedTag) else parse_tag(tag)
         dims = tuple(int(d) for d in dims)
         if len(dims) != pt.ndims:
-            raise FormatError("onednn.dims", f"tag {pt.tag} has {pt.ndims} dims ({pt.letters}), shape {dims} has {len(dims)}")
+            raise FormatError("onednn.dims",
+                              f"tag {pt.tag} has {pt.ndims} dims ({pt.letters}), shape {dims} has {len(dims)}")
         if any(d < 1 for d in dims):
             raise FormatError("onednn.dims", f"every dim must be >= 1, got {dims}")
         if strides is None:
@@ -230,11 +232,13 @@ class MemoryDesc:
         count = int(np.prod(shape, dtype=np.int64))
         if count > _EXACT_OVERLAP_LIMIT:
             raise FormatError("onednn.overlap", f"strides {self.strides} interleave dims {self.dims}; the model proves "
-                                                f"non-overlap of interleaved strides only up to {_EXACT_OVERLAP_LIMIT} elements")
+                                                "non-overlap of interleaved strides only up to "
+                                                f"{_EXACT_OVERLAP_LIMIT} elements")
         offs = self._split_offsets(shape, strides).reshape(-1)
         if np.unique(offs).size != offs.size:
             raise FormatError("onednn.overlap", f"strides {self.strides} (inner blocks {self.inner_blks} on "
-                                                f"{self.inner_idxs}) place two elements of dims {self.dims} at the same offset")
+                                                f"{self.inner_idxs}) place two elements of dims {self.dims} "
+                                                "at the same offset")
 
     @staticmethod
     def _split_offsets(shape: Sequence[int], strides: Sequence[int]) -> np.ndarray:
@@ -338,9 +342,11 @@ class MemoryDesc:
                           writeable=elems.flags.writeable)
         if split_like is None:
             return view
-        shape, strides = [], []
+        shape: list[int] = []
+        strides: list[int] = []
         for d in range(self.ndims):
-            sub = [split_like.outer_counts[d]] + [b for b, i in zip(split_like.inner_blks, split_like.inner_idxs) if i == d]
+            sub = [split_like.outer_counts[d]] + [b for b, i in zip(split_like.inner_blks, split_like.inner_idxs)
+                                                  if i == d]
             run = self.strides[d]
             sub_strides = []
             for n in reversed(sub):
@@ -348,7 +354,8 @@ class MemoryDesc:
                 run *= n
             shape.extend(sub)
             strides.extend(reversed(sub_strides))
-        return as_strided(elems, shape=tuple(shape), strides=tuple(s * e for s in strides), writeable=elems.flags.writeable)
+        return as_strided(elems, shape=tuple(shape), strides=tuple(s * e for s in strides),
+                          writeable=elems.flags.writeable)
 
     # ------------------------------------------------------------------ reporting
     def to_dict(self) -> dict:

@@ -47,7 +47,8 @@ EXAMPLES = ("onednn.nchw", "onednn.nhwc", "onednn.chwn", "onednn.nChw8c", "onedn
             "onednn.ABcd16a16b", "onednn.abcd", "onednn.ba")
 
 
-def memory_desc(tag: str | ParsedTag, shape: tuple[int, ...], dtype: Any, strides: tuple[int, ...] | None = None) -> MemoryDesc:
+def memory_desc(tag: str | ParsedTag, shape: tuple[int, ...], dtype: Any,
+                strides: tuple[int, ...] | None = None) -> MemoryDesc:
     """The :class:`MemoryDesc` of ``tag`` for a tensor of ``shape`` (optionally with explicit strides)."""
     return MemoryDesc.from_tag(shape, dtype, tag, strides)
 
@@ -85,7 +86,8 @@ def descriptor_for(md: MemoryDesc, pt: ParsedTag, base: int = 0) -> BlockedCubeD
         run = C * e
         atom = _pow2_atom(run)
         if atom < 8:
-            raise FormatError("onednn.descriptor", f"{name}: a pixel's channel run of {run} bytes (C={C} x {e} B) is not "
+            raise FormatError("onednn.descriptor",
+                              f"{name}: a pixel's channel run of {run} bytes (C={C} x {e} B) is not "
                                                    "a whole number of 8..128-byte power-of-two atoms")
         if sc != 1 or (W > 1 and sw != C):
             raise FormatError("onednn.descriptor", f"{name}: strides {md.strides} do not keep a row's channels back to "
@@ -152,11 +154,13 @@ def _resolve(tag: str) -> Format:
                                                  f"({','.join(pt.axes)}); default: dense for the tag"),),
         descriptor=descriptor if exportable else None,
         summary=f"oneDNN tag {tag} (= {pt.abc}), logical dims {','.join(pt.axes)}"
-                + (f", inner blocks {list(zip(pt.inner_blks, (pt.letters[i] for i in pt.inner_idxs)))}" if pt.inner_blks else ""),
+                + (f", inner blocks {list(zip(pt.inner_blks, (pt.letters[i] for i in pt.inner_idxs)))}"
+                   if pt.inner_blks else ""),
         spec=SPEC,
         example=_example(pt),
     )
 
 
 register_family("onednn.", _resolve, examples=EXAMPLES,
-                summary="oneDNN/MKL-DNN memory format tag, parsed generically (plain, strided, blocked, double-blocked)")
+                summary="oneDNN/MKL-DNN memory format tag, parsed generically "
+                        "(plain, strided, blocked, double-blocked)")

@@ -150,7 +150,8 @@ def parse_tag(tag: str) -> ParsedTag:
     found = _alphabet_of(frozenset(lowered))
     if found is None:
         raise FormatError("onednn.tag", f"format tag {tag!r}: letters {sorted(lowered)} are no oneDNN set of logical "
-                                        "dims (a.., x, n c [d] [h] w, [g] o i [d] [h] w, t n [c], l d n c, l d [i] [g] o)")
+                                        "dims (a.., x, n c [d] [h] w, [g] o i [d] [h] w, t n [c], l d n c, "
+                                        "l d [i] [g] o)")
     alphabet, order = found
     pos = {c: i for i, c in enumerate(order)}
     blocks = [(int(s), c) for s, c in _BLOCK_RE.findall(blocks_txt)]
@@ -163,11 +164,13 @@ def parse_tag(tag: str) -> ParsedTag:
         raise FormatError("onednn.tag", f"format tag {tag!r}: inner block on {c!r}, which {what} "
                                         f"(a blocked dim is written uppercase: {c.upper()!r})")
     for c in sorted(upper - blocked):
-        raise FormatError("onednn.tag", f"format tag {tag!r}: {c.upper()!r} is uppercase (blocked) but has no inner block")
+        raise FormatError("onednn.tag",
+                          f"format tag {tag!r}: {c.upper()!r} is uppercase (blocked) but has no inner block")
     total = 1
     for s, _ in blocks:
         total *= s
     if total > MAX_BLOCK_ELEMS:
-        raise FormatError("onednn.tag", f"format tag {tag!r}: inner blocks hold {total} elements, model limit {MAX_BLOCK_ELEMS}")
+        raise FormatError("onednn.tag",
+                          f"format tag {tag!r}: inner blocks hold {total} elements, model limit {MAX_BLOCK_ELEMS}")
     return ParsedTag(tag=tag, alphabet=alphabet, letters=order, outer=tuple(pos[c] for c in lowered),
                      inner_blks=tuple(s for s, _ in blocks), inner_idxs=tuple(pos[c] for _, c in blocks))

@@ -1,8 +1,9 @@
 """Register agent: programs any reader over AXI4-Lite (cocotbext-axi AxiLiteMaster) by register name.
 
 The agent is block-neutral: it takes the block's register map (a ``tb.regmap.BlockMap``: ``REG`` offsets,
-``reg_name``, and the common ``ctrl_start`` / ``status_done`` bits every block shares) and knows nothing of descriptors. Each block
-turns its descriptor into register values itself (``tb/cube_reader/registers.py``). Typical use::
+``reg_name``, and the common ``ctrl_start`` / ``status_done`` bits every block shares) and knows nothing of
+descriptors. Each block turns its descriptor into register values itself (``tb/cube_reader/registers.py``).
+Typical use::
 
     csr = CsrAgent(dut, dut.clk, dut.rst, regmap.CUBE_READER, irq=dut.irq)
     await csr.write_many({"BASE_LO": ..., "COUNT_W": ...})   # pipelined writes
@@ -84,7 +85,8 @@ class CsrAgent:
 
     async def write_many(self, values: dict) -> None:
         """Issue several writes back to back (pipelined by the master, kept in order) and wait for all."""
-        tasks = [(reg, cocotb.start_soon(self.axil.write(self.offset(reg), (int(v) & 0xFFFFFFFF).to_bytes(4, "little"))))
+        tasks = [(reg,
+                  cocotb.start_soon(self.axil.write(self.offset(reg), (int(v) & 0xFFFFFFFF).to_bytes(4, "little"))))
                  for reg, v in values.items()]
         for reg, task in tasks:
             resp = await task

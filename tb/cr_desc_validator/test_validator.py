@@ -129,10 +129,13 @@ async def random_descriptors_match_the_model(dut):
         for b in range(len(ERROR_RULES)):
             (broken if want >> b & 1 else kept)[b] += 1
         if got != want:
-            names = lambda w: [r for b, r in enumerate(ERROR_RULES) if w >> b & 1]
+            def names(w: int) -> list[str]:
+                return [r for b, r in enumerate(ERROR_RULES) if w >> b & 1]
+
             bad.append(f"#{i}: errors 0x{got:03x} {names(got)}, model 0x{want:03x} {names(want)} for {d}")
     for rule, nb, nk in zip(ERROR_RULES, broken, kept):
         dut._log.info("rule %-15s broken %5d  kept %5d", rule, nb, nk)
-    assert not bad, f"{len(bad)} of {n} descriptors disagree with the model (seed {cocotb.RANDOM_SEED}):\n" + "\n".join(bad[:8])
+    assert not bad, (f"{len(bad)} of {n} descriptors disagree with the model (seed {cocotb.RANDOM_SEED}):\n"
+                     + "\n".join(bad[:8]))
     unseen = [r for r, nb, nk in zip(ERROR_RULES, broken, kept) if nb == 0 or nk == 0]
     assert not unseen, f"rules never seen both broken and kept: {unseen}"

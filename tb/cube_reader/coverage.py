@@ -4,7 +4,8 @@ Cover points (names under ``cube_reader.``): job kind, layout, family, dtype, la
 size, count edge bins per dimension, channels against the atom (one / partial / exact / multiple /
 non-multiple), packed or gapped strides, base placement (4 KB page start, just below a page, crossing 4 KB,
 across 4 GB, top of the address space), timing knobs (TREADY backpressure, RVALID gaps, ARREADY stalls,
-latency), error bits observed, START and descriptor writes while busy, layout x dtype (the pairs the families produce), bus errors by response and position, fp16 specials, reset during a job.
+latency), error bits observed, START and descriptor writes while busy, layout x dtype (the pairs the families
+produce), bus errors by response and position, fp16 specials, reset during a job.
 
 The database is process-wide (all tests of a run add to it); :func:`export` writes it as XML into the run
 directory (``fcov_cube_reader.xml``); merge runs with ``cocotb_coverage.coverage.merge_coverage``.
@@ -21,9 +22,8 @@ from models.blocked import ERROR_RULES, Layout
 from models.core.fp16 import fp16_classes
 from tb.platform import STALLS as RANDOM_STALLS, CoverageSubscriber
 
-from .registers import REGS
-
 from .items import CubeItem, Kind
+from .registers import REGS
 
 XML_NAME = "fcov_cube_reader.xml"
 P = "cube_reader"
@@ -100,7 +100,7 @@ def _build(families):
     names = [f.name for f in families]
     items = [
         CoverPoint(f"{P}.kind", xf=lambda s: s.kind, bins=[k.value for k in Kind]),
-        CoverPoint(f"{P}.layout", xf=lambda s: s.layout, bins=[l.name for l in Layout]),
+        CoverPoint(f"{P}.layout", xf=lambda s: s.layout, bins=[lay.name for lay in Layout]),
         CoverPoint(f"{P}.family", xf=lambda s: s.family, bins=names),
         CoverPoint(f"{P}.layout_x_dtype", xf=lambda s: s.layout_dtype, bins=layout_dtype_bins(families)),
         CoverPoint(f"{P}.dtype", xf=lambda s: s.dtype, bins=DTYPES),

@@ -96,7 +96,8 @@ def random_tensor(rng: np.random.Generator, shape: tuple, dtype: str, specials: 
     raise ValueError(f"no random values for {dt}")
 
 
-def pick_base(rng: np.random.Generator, align: int, extent: int, addr_bits: int = 40, where: Optional[str] = None) -> tuple[int, str]:
+def pick_base(rng: np.random.Generator, align: int, extent: int, addr_bits: int = 40,
+              where: Optional[str] = None) -> tuple[int, str]:
     """A legal base for a cube of ``extent`` bytes: on a 4 KB boundary, just below one, across 4 GB, near the
     top of the address space (``top_exact``: ending on its last byte), or anywhere aligned. Returns (base, tag)."""
     where = where or str(rng.choice(["page", "below_page", "below_page", "any", "any", "cross_4g", "top"],
@@ -354,7 +355,8 @@ def available_families(include_synthetic: bool = True) -> list[Family]:
     missing = missing_models()
     if missing:
         raise RuntimeError(f"model formats not registered (or without a descriptor): {missing}")
-    fams = [Family(name, layout, dtypes, draw, True, edges) for name, fmt, layout, dtypes, draw, edges in _MODEL_FAMILIES]
+    fams = [Family(name, layout, dtypes, draw, True, edges)
+            for name, fmt, layout, dtypes, draw, edges in _MODEL_FAMILIES]
     if include_synthetic:
         fams.append(Family("synthetic.generic", Layout.GENERIC, (None,), synthetic(Layout.GENERIC), False, (1, 2, 3)))
     return fams

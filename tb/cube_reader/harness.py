@@ -11,7 +11,6 @@ import numpy as np
 from models.blocked import BlockedCubeDescriptor, Layout
 from models.core.arith import ceil_div
 from models.core.fp16 import fp16_classes
-
 from tb.agents.stream import payload
 
 from .env import CubeReaderTB
@@ -130,8 +129,9 @@ class Directed:
         self.check_ars()
         bursts = self.expected_bursts(d)
         got = [(a.addr, a.len) for a in self.ars]
-        assert got == bursts, f"bursts {[(hex(a), l) for a, l in got][:8]}.., want {[(hex(a), l) for a, l in bursts][:8]}.."
-        n_beats = sum(l + 1 for _, l in bursts)
+        assert got == bursts, (f"bursts {[(hex(a), n) for a, n in got][:8]}.., "
+                               f"want {[(hex(a), n) for a, n in bursts][:8]}..")
+        n_beats = sum(n + 1 for _, n in bursts)
         assert len(self.seen["r"]) == n_beats, f"{len(self.seen['r'])} R beats, want {n_beats}"
         assert st.beats == n_beats, f"BEATS {st.beats}, want {n_beats}"
         assert st.atoms_sent == d.num_atoms, f"ATOMS_SENT {st.atoms_sent}, want {d.num_atoms}"

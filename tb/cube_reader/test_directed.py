@@ -185,7 +185,7 @@ async def bus_error(dut, resp, case):
     served = len(tb.seen["r"])
     assert served == issued == st.beats, f"beats {served}/{st.beats}, issued {issued}"
     if case == "nvdla_32":
-        total = sum(l + 1 for _, l in tb.expected_bursts(d))
+        total = sum(n + 1 for _, n in tb.expected_bursts(d))
         assert issued < total, f"all {total} beats were read although the error came in the second line"
     # the next job on the same descriptor completes
     await tb.check_good_job(d, img, lo)

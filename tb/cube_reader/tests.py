@@ -21,18 +21,19 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, error_bit_corruption, ReaderTestBase, ScoreboardSelfTestBase
+from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase, error_bit_corruption
 
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
 from tb.platform import Knobs
 from .registers import BUS_DECERR, CFG_BITS, REGS
 from .scoreboard import Expected
-from .sequences import (BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq)
+from .sequences import BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq
 
 TIMEOUT_MS = 2000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
 
-warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")  # cocotbext-axi 0.1.28 on cocotb 2.x
+# cocotbext-axi 0.1.28 on cocotb 2.x
+warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
 
 
 class CubeTestBase(ReaderTestBase):

@@ -34,13 +34,13 @@ async def run_one(tb: PixelReaderTB, item: PixelItem) -> list[str]:
     return check_job(item, expected_for(item, tb.addr_bits))
 
 
-def picture_item(rng: np.random.Generator, name: str, knobs: Knobs = Knobs(), **kw: Any) -> PixelItem:
+def picture_item(rng: np.random.Generator, name: str, knobs: Knobs | None = None, **kw: Any) -> PixelItem:
     """A PICTURE item of a random picture of format ``name`` (``pictures.draw`` keywords)."""
     item = PixelItem(name)
     item.kind = Kind.PICTURE
     item.picture = draw(rng, name, **kw)
     item.desc = item.picture.desc
-    item.knobs = knobs
+    item.knobs = knobs if knobs is not None else Knobs()
     return item
 
 

@@ -18,14 +18,25 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, error_bit_corruption, ReaderTestBase, ScoreboardSelfTestBase
+from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase, error_bit_corruption
 
 from .env import PixelReaderEnv, PixelReaderTB
 from tb.platform import Knobs
 from .registers import BUS_DECERR, DESC_REGS, REGS
 from .scoreboard import Expected
-from .sequences import (BusErrorSeq, ConverterSeq, CrossSeq, EveryFormatSeq, Fp16Seq, IllegalSeq, LargeSeq,
-                        PixelSeqBase, RandomPictureSeq, ResetSeq, StallSeq)
+from .sequences import (
+    BusErrorSeq,
+    ConverterSeq,
+    CrossSeq,
+    EveryFormatSeq,
+    Fp16Seq,
+    IllegalSeq,
+    LargeSeq,
+    PixelSeqBase,
+    RandomPictureSeq,
+    ResetSeq,
+    StallSeq,
+)
 
 TIMEOUT_MS = 4000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
 

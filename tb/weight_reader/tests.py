@@ -25,7 +25,7 @@ from .env import WeightReaderEnv, WeightReaderTB
 from .items import Kind
 from .registers import BUS_DECERR, DESC_REGS, REGS
 from .scoreboard import Expected
-from .sequences import (BusErrorSeq, CorruptSeq, EdgeSeq, IllegalSeq, ResetSeq, StallSeq, WeightSeq, WeightSeqBase)
+from .sequences import BusErrorSeq, CorruptSeq, EdgeSeq, IllegalSeq, ResetSeq, StallSeq, WeightSeq, WeightSeqBase
 
 TIMEOUT_MS = 4000
 warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")

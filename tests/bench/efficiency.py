@@ -58,7 +58,8 @@ def measure(top: str, test: str) -> list[dict]:
 def table(rows: list[dict]) -> str:
     """One markdown row per (block, case): bus utilization / output transfers per cycle per condition."""
     conds = sorted({(r["latency"], r["tready"]) for r in rows}, key=lambda c: (c[1] != "none", c[0]))
-    head = "| block | case | " + " | ".join(f"lat {l}{', TREADY 50 %' if t != 'none' else ''}" for l, t in conds) + " |"
+    head = ("| block | case | "
+            + " | ".join(f"lat {lat}{', TREADY 50 %' if t != 'none' else ''}" for lat, t in conds) + " |")
     lines = [head, "|---|---|" + "---|" * len(conds)]
     cases: dict[tuple[str, str], dict] = {}
     for r in rows:

@@ -66,11 +66,11 @@ def _cell(row: dict) -> str:
 
 def table(rows: list[dict], bus_bits: int, outstanding: int) -> str:
     head = (f"| {bus_bits}-bit bus, {outstanding} reads in flight; latency (cycles) | "
-            + " | ".join(str(l) for l in LATENCIES) + " |")
+            + " | ".join(str(lat) for lat in LATENCIES) + " |")
     lines = [head, "|---|" + "---|" * len(LATENCIES)]
     for layout, label in LAYOUT_LABELS.items():
         cells = {r["latency"]: r for r in rows if r["layout"] == layout}
-        lines.append(f"| {label} | " + " | ".join(_cell(cells[l]) for l in LATENCIES) + " |")
+        lines.append(f"| {label} | " + " | ".join(_cell(cells[lat]) for lat in LATENCIES) + " |")
     return "\n".join(lines)
 
 

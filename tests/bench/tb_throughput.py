@@ -1,13 +1,15 @@
 """cocotb module of the testbench-throughput benchmark (``tests/bench/throughput.py`` runs it): one NVDLA
-int8 feature cube (1x256x128x128 = 4 MiB on Verilator, 1x256x128x16 on Icarus: ``SHAPES``; packed, latency 0, no stalls) through the cube reader, every byte compared.
+int8 feature cube (1x256x128x128 = 4 MiB on Verilator, 1x256x128x16 on Icarus: ``SHAPES``; packed, latency 0, no
+stalls) through the cube reader, every byte compared.
 
 * ``naive``: the baseline of issue 12: cocotbext-axi's ``AxiRamRead`` and a Python loop that awaits every rising
   edge and compares each transfer's bytes with the model's atom (``desc.gather``) as it arrives.
 * ``PlatformBench``: the pyuvm platform (``CubeReaderTB``, the env, ``CubeScoreboard``); on the default build it
   uses the default agents, on the ``cube_reader_hdl`` build (``tb/fastpath/hdl/reader_hdl.sv``) the fast path (``tb/fastpath/harness.py``).
 
-Each writes ``bench.json`` into its run folder: wall and CPU seconds of the simulator process for the job (programming, simulation, check),
-simulated cycles of the job, bytes compared, mismatches. The scoreboard's verdict fails the test, as always.
+Each writes ``bench.json`` into its run folder: wall and CPU seconds of the simulator process for the job
+(programming, simulation, check), simulated cycles of the job, bytes compared, mismatches. The scoreboard's verdict
+fails the test, as always.
 """
 from __future__ import annotations
 
@@ -18,18 +20,18 @@ from pathlib import Path
 import cocotb
 import numpy as np
 import pyuvm
-from cocotb.triggers import ClockCycles, RisingEdge
 from cocotb.clock import Clock
 from cocotb.simtime import get_sim_time
-from cocotbext.axi import AxiReadBus, AxiRamRead
+from cocotb.triggers import ClockCycles, RisingEdge
+from cocotbext.axi import AxiRamRead, AxiReadBus
 
+from tb.agents.csr import CsrAgent
 from tb.cube_reader import registers
 from tb.cube_reader.families import Layout, _finish
 from tb.cube_reader.items import Kind
 from tb.platform import Knobs
 from tb.cube_reader.sequences import CubeSeqBase
 from tb.cube_reader.tests import CubeTestBase
-from tb.agents.csr import CsrAgent
 from tb.platform import PERIOD_NS
 
 SHAPE = (1, 256, 128, 128)   # int8: 4 MiB
@@ -116,7 +118,8 @@ class PlatformBench(CubeTestBase):
         await self.run_seq(_BenchSeq("bench", cube))
         wall, cpu, cycles = time.perf_counter() - t0, time.process_time() - p0, _cycle() - c0
         sb = self.env.scoreboard
-        _write({"wall_s": wall, "cpu_s": cpu, "cycles": cycles, "bytes": int(np.prod(bench_shape(_sim()))), "mismatches": sb.errors,
+        _write({"wall_s": wall, "cpu_s": cpu, "cycles": cycles, "bytes": int(np.prod(bench_shape(_sim()))),
+                "mismatches": sb.errors,
                 "atoms_checked": sb.atoms_checked, "fast_path": self.tb.hdl is not None,
                 "hdl_exchange_s": self.tb.hdl.seconds if self.tb.hdl is not None else None,
                 "check_s": sb.check_seconds})

@@ -32,7 +32,8 @@ def _row(sim: str, label: str, runs: list[dict], cpus: list[float], walls: list[
     cpu = min(cpus)
     return {"sim": sim, "case": label, "runs": runs, "cpu_s": cpu, "cpu_min": min(cpus), "cpu_max": max(cpus),
             "wall_min": min(walls), "wall_max": max(walls), "cycles": runs[-1]["cycles"],
-            "bytes": runs[-1]["bytes"], "bytes_per_s": runs[-1]["bytes"] / cpu, "cycles_per_s": runs[-1]["cycles"] / cpu}
+            "bytes": runs[-1]["bytes"], "bytes_per_s": runs[-1]["bytes"] / cpu,
+            "cycles_per_s": runs[-1]["cycles"] / cpu}
 
 
 def measure(sim: str, reps: int) -> list[dict]:
@@ -43,7 +44,7 @@ def measure(sim: str, reps: int) -> list[dict]:
             pb = testplan.load().builds[top]
             builds[top] = runner.build(sim, pb.toplevel, f"bench-{top}", pb.parameters)
         runs = []
-        for rep in range(reps):
+        for _ in range(reps):
             xml = runner.run(builds[top], MODULE, 1, [test], tag=f"bench-{test}-{top}")
             runner.assert_passed(xml)
             runs.append(json.loads((xml.parent / "bench.json").read_text()))
@@ -72,7 +73,8 @@ def main() -> int:
             rows.append(r)
             print(f"{r['sim']:10s} {r['case']:10s} {r['cycles']:8d} {r['cpu_min']:8.2f}..{r['cpu_max']:<8.2f} "
                   f"{r['wall_min']:8.2f}..{r['wall_max']:<8.2f} "
-                  f"{r['bytes_per_s'] / 1e3:14.0f} {r['cycles_per_s'] / 1e3:10.1f} {r['x_naive']:8.2f} {r['of_ceiling']:10.3f}")
+                  f"{r['bytes_per_s'] / 1e3:14.0f} {r['cycles_per_s'] / 1e3:10.1f} "
+                  f"{r['x_naive']:8.2f} {r['of_ceiling']:10.3f}")
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "throughput.json").write_text(json.dumps({"reps": reps, "rows": rows}, indent=2))
     print(f"written {OUT / 'throughput.json'}")

@@ -27,7 +27,8 @@ def valid_cases(name: str) -> tuple[tuple[tuple[int, ...], str], ...]:
     out = []
     for dt in fmt.dtypes:
         for rank in range(len(fmt.axes) - fmt.optional_leading_axes, len(fmt.axes) + 1):
-            hit = next((s for s in itertools.product(SEARCH_DIMS.get(name, (1, 2, 3, 4, 5)), repeat=rank) if _ok(name, s, dt, opts)), None)
+            sizes = itertools.product(SEARCH_DIMS.get(name, (1, 2, 3, 4, 5)), repeat=rank)
+            hit = next((s for s in sizes if _ok(name, s, dt, opts)), None)
             if hit is not None:
                 out.append((hit, dt))
                 break
@@ -45,7 +46,7 @@ def _ok(name: str, shape: tuple[int, ...], dtype: str, opts: dict) -> bool:
 def legal_values(name: str, raw: np.ndarray) -> np.ndarray:
     """Random values made legal for formats whose fields are narrower than the container (10-bit pixels
     with a 2-bit alpha: values below 4 fit every field)."""
-    fmt = get_format(name)
+    get_format(name)  # raises FormatError for an unknown name, as before
     if name.startswith("nvdla.pixel.") and "10" in name and raw.dtype == np.uint16:
         return raw % 4
     return raw

@@ -120,7 +120,8 @@ def test_nhwc(C, dtype, atom):
 def test_nchw(W, dtype, atom):
     x = random_tensor(np.random.default_rng(W), (2, 3, 2, W), dtype)
     d, got = stream("onednn.nchw", x)
-    assert (d.atom_bytes, d.count_w, d.count_h, d.count_c, d.count_n) == (atom, W * np.dtype(dtype).itemsize // atom, 2, 3, 2)
+    count_w = W * np.dtype(dtype).itemsize // atom
+    assert (d.atom_bytes, d.count_w, d.count_h, d.count_c, d.count_n) == (atom, count_w, 2, 3, 2)
     assert got == atoms_nchw(x, atom)
 
 

@@ -20,11 +20,12 @@ def test_formats_lists_every_family_and_the_spec_names():
     assert out.returncode == 0, out.stderr
     for name in ("nvdla.feature", "nvdla.pixel.T_R8", "nvdla.pixel.T_Y16___V16U16_N444", "nvdla.weight.dc",
                  "nvdla.weight.image", "nvdla.weight.winograd", "nvdla.weight.deconv", "nvdla.bias.channel",
-                 "nvdla.bias.element", "nvdla.prelu", "nvdla.bn", "nvdla.eltwise", "onednn.", "mace.image.channel_major",
+                 "nvdla.bias.element", "nvdla.prelu", "nvdla.bn", "nvdla.eltwise", "onednn.",
+                 "mace.image.channel_major",
                  "mace.image.height_major", "mace.image.width_major", "mace.image.conv_filter",
                  "mace.image.dw_filter", "mace.image.arg1d"):
         assert name in out.stdout, name
-    assert sum(l.startswith("nvdla.pixel.") for l in out.stdout.splitlines()) == 36
+    assert sum(line.startswith("nvdla.pixel.") for line in out.stdout.splitlines()) == 36
     doc = json.loads(cli("formats", "--json").stdout)
     assert {f["name"] for f in doc["formats"]} >= {"nvdla.feature", "mace.image.arg1d"}
 
@@ -52,7 +53,8 @@ def test_multi_surface_format_writes_a_folder(tmp_path):
     w = rng.integers(-128, 128, (33, 5, 3, 3), dtype=np.int8)
     w[rng.random(w.shape) < 0.5] = 0
     np.save(tmp_path / "w.npy", w)
-    assert cli("pack", "nvdla.weight.dc", "-i", tmp_path / "w.npy", "-o", tmp_path / "w", "--opt", "compress=1").returncode == 0
+    assert cli("pack", "nvdla.weight.dc", "-i", tmp_path / "w.npy", "-o", tmp_path / "w", "--opt",
+               "compress=1").returncode == 0
     assert sorted(p.name for p in (tmp_path / "w").iterdir()) == ["weight.bin", "wgs.bin", "wmb.bin"]
     assert len((tmp_path / "w" / "wgs.bin").read_bytes()) % 4 == 0
     out = cli("unpack", "nvdla.weight.dc", "-i", tmp_path / "w", "-o", tmp_path / "v.npy", "--shape", "33,5,3,3",

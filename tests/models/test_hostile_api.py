@@ -11,8 +11,21 @@ from models import FormatError
 from models.core import validate
 from models.core.registry import get_format
 
-from .hostile_cases import (ALL_FORMATS, BAD_BASES, BAD_DTYPES, BAD_IMAGES, BAD_NAMES, BAD_OPTION_VALUES, BAD_SHAPES,
-                            BAD_TENSORS, ROUND_TRIP_OPTS, SHORT_IMAGES, legal_values, option_names, valid_cases)
+from .hostile_cases import (
+    ALL_FORMATS,
+    BAD_BASES,
+    BAD_DTYPES,
+    BAD_IMAGES,
+    BAD_NAMES,
+    BAD_OPTION_VALUES,
+    BAD_SHAPES,
+    BAD_TENSORS,
+    ROUND_TRIP_OPTS,
+    SHORT_IMAGES,
+    legal_values,
+    option_names,
+    valid_cases,
+)
 
 
 def only_format_error(call, *args, **kwargs):

@@ -58,9 +58,11 @@ def test_existing_folder_is_never_deleted_or_written(work, capsys):
 def test_multi_surface_output_must_be_new(work, capsys):
     fails_cleanly(work, capsys, "pack", "nvdla.weight.dc", "-i", work / "w.npy", "-o", work / "old.bin",
                   "--opt", "compress=1")
-    assert main(["pack", "nvdla.weight.dc", "-i", str(work / "w.npy"), "-o", str(work / "w"), "--opt", "compress=1"]) == 0
+    assert main(["pack", "nvdla.weight.dc", "-i", str(work / "w.npy"), "-o", str(work / "w"), "--opt",
+                 "compress=1"]) == 0
     assert sorted(p.name for p in (work / "w").iterdir()) == ["weight.bin", "wgs.bin", "wmb.bin"]
-    fails_cleanly(work, capsys, "pack", "nvdla.weight.dc", "-i", work / "w.npy", "-o", work / "w", "--opt", "compress=1")
+    fails_cleanly(work, capsys, "pack", "nvdla.weight.dc", "-i", work / "w.npy", "-o", work / "w", "--opt",
+                  "compress=1")
 
 
 def test_a_250_character_name_is_written_alone(work):

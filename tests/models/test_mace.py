@@ -40,11 +40,11 @@ def oracle_image(buf, kind):
         N, H, W, C = buf.shape
         width, height = cdiv4(W) * C, N * H
     elif kind == "conv_filter":
-        H, W, O, I = buf.shape
-        width, height = 4 * cdiv4(I), H * W * cdiv4(O)
+        H, W, OC, IC = buf.shape
+        width, height = 4 * cdiv4(IC), H * W * cdiv4(OC)
     elif kind == "dw_filter":
-        H, W, I, M = buf.shape
-        width, height = H * W * M, cdiv4(I)
+        H, W, IC, M = buf.shape
+        width, height = H * W * M, cdiv4(IC)
     else:
         (L,) = buf.shape
         width, height = cdiv4(L), 1
@@ -70,11 +70,11 @@ def oracle_image(buf, kind):
                 elif kind == "conv_filter":
                     g, t = y // (H * W), y % (H * W)
                     h, w, o, i = t // W, t % W, 4 * g + k, x
-                    if o < O and i < I:  # columns x >= I: zero (our documented choice)
+                    if o < OC and i < IC:  # columns x >= IC: zero (our documented choice)
                         v = buf[h, w, o, i]
                 elif kind == "dw_filter":
                     h, w, i = x // W, x % W, 4 * y + k
-                    if i < I:
+                    if i < IC:
                         v = buf[h, w, i, 0]
                 else:
                     if 4 * x + k < L:

@@ -29,24 +29,24 @@ def fp16_oracle(v):
     return sign * _POS[i + 1]
 
 
-I = "invalid"
+INV = "invalid"  # a combination the tables mark invalid
 # (layer, input, output) -> pipeline precision, transcribed from Tables 29-32 (missing rows: see module docstring)
 TABLES = {
     ("conv", "image_int", "int8"): "int8", ("conv", "image_int", "int16"): "int16",
-    ("conv", "image_int", "fp16"): "fp16", ("conv", "image_fp16", "int8"): I, ("conv", "image_fp16", "int16"): I,
+    ("conv", "image_int", "fp16"): "fp16", ("conv", "image_fp16", "int8"): INV, ("conv", "image_fp16", "int16"): INV,
     ("conv", "image_fp16", "fp16"): "fp16",
-    ("conv", "int8", "int8"): "int8", ("conv", "int8", "int16"): I, ("conv", "int8", "fp16"): I,
-    ("conv", "int16", "int8"): I, ("conv", "int16", "int16"): "int16", ("conv", "int16", "fp16"): I,
-    ("conv", "fp16", "int8"): I, ("conv", "fp16", "int16"): I, ("conv", "fp16", "fp16"): "fp16",
-    ("sdp", "int8", "int8"): "int32", ("sdp", "int8", "int16"): "int32", ("sdp", "int8", "fp16"): I,
+    ("conv", "int8", "int8"): "int8", ("conv", "int8", "int16"): INV, ("conv", "int8", "fp16"): INV,
+    ("conv", "int16", "int8"): INV, ("conv", "int16", "int16"): "int16", ("conv", "int16", "fp16"): INV,
+    ("conv", "fp16", "int8"): INV, ("conv", "fp16", "int16"): INV, ("conv", "fp16", "fp16"): "fp16",
+    ("sdp", "int8", "int8"): "int32", ("sdp", "int8", "int16"): "int32", ("sdp", "int8", "fp16"): INV,
     ("sdp", "int16", "int8"): "int32", ("sdp", "int16", "int16"): "int32", ("sdp", "int16", "fp16"): "int32",
-    ("sdp", "fp16", "int8"): I, ("sdp", "fp16", "int16"): "fp32", ("sdp", "fp16", "fp16"): "fp32",
-    ("lrn", "int8", "int8"): "int8", ("lrn", "int8", "int16"): I, ("lrn", "int8", "fp16"): I,
-    ("lrn", "int16", "int8"): I, ("lrn", "int16", "int16"): "int16", ("lrn", "int16", "fp16"): I,
-    ("lrn", "fp16", "int8"): I, ("lrn", "fp16", "int16"): I, ("lrn", "fp16", "fp16"): "fp16",
-    ("pooling", "int8", "int8"): "int8", ("pooling", "int8", "int16"): I, ("pooling", "int8", "fp16"): I,
-    ("pooling", "int16", "int8"): I, ("pooling", "int16", "int16"): "int16", ("pooling", "int16", "fp16"): I,
-    ("pooling", "fp16", "int8"): I, ("pooling", "fp16", "int16"): I, ("pooling", "fp16", "fp16"): "fp16",
+    ("sdp", "fp16", "int8"): INV, ("sdp", "fp16", "int16"): "fp32", ("sdp", "fp16", "fp16"): "fp32",
+    ("lrn", "int8", "int8"): "int8", ("lrn", "int8", "int16"): INV, ("lrn", "int8", "fp16"): INV,
+    ("lrn", "int16", "int8"): INV, ("lrn", "int16", "int16"): "int16", ("lrn", "int16", "fp16"): INV,
+    ("lrn", "fp16", "int8"): INV, ("lrn", "fp16", "int16"): INV, ("lrn", "fp16", "fp16"): "fp16",
+    ("pooling", "int8", "int8"): "int8", ("pooling", "int8", "int16"): INV, ("pooling", "int8", "fp16"): INV,
+    ("pooling", "int16", "int8"): INV, ("pooling", "int16", "int16"): "int16", ("pooling", "int16", "fp16"): INV,
+    ("pooling", "fp16", "int8"): INV, ("pooling", "fp16", "int16"): INV, ("pooling", "fp16", "fp16"): "fp16",
 }
 
 
@@ -54,7 +54,7 @@ TABLES = {
 def test_tables_29_to_32(key):
     layer, inp, out = key
     assert P.pipeline_precision(layer, inp, out) == TABLES[key]
-    if TABLES[key] == I:
+    if TABLES[key] == INV:
         with pytest.raises(FormatError) as exc:
             P.check_conversion(layer, inp, out)
         assert exc.value.rule == "precision.invalid_conversion"
@@ -64,7 +64,7 @@ def test_tables_29_to_32(key):
 
 def test_conv_weight_precision_column_and_aliases():
     assert P.weight_precision("image_uint8", "int16") == "int16"
-    assert P.weight_precision("int16 feature", "int8") == I
+    assert P.weight_precision("int16 feature", "int8") == INV
     assert P.pipeline_precision("dc", "float16", "half") == "fp16"
     assert P.pipeline_precision("pdp", "int8 feature data", "int8") == "int8"
     assert P.pipeline_precision("cdp", "int16", "int16") == "int16"
@@ -72,13 +72,13 @@ def test_conv_weight_precision_column_and_aliases():
 
 @pytest.mark.parametrize("layer", ["sdp", "lrn", "pooling"])
 def test_image_input_is_for_convolution_only(layer):
-    assert P.pipeline_precision(layer, "image_int", "int8") == I
+    assert P.pipeline_precision(layer, "image_int", "int8") == INV
 
 
 def test_pixel_format_names_as_inputs():
     assert P.pipeline_precision("conv", "T_A8R8G8B8", "fp16") == "fp16"
     assert P.pipeline_precision("conv", "T_A2B10G10R10", "int8") == "int8"
-    assert P.pipeline_precision("conv", "nvdla.pixel.T_R16_F", "int16") == I
+    assert P.pipeline_precision("conv", "nvdla.pixel.T_R16_F", "int16") == INV
     assert P.pipeline_precision("conv", "T_A16Y16U16V16_F", "fp16") == "fp16"
 
 

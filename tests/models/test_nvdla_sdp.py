@@ -195,7 +195,8 @@ def test_unpack_refuses_short_buffers():
         models.unpack("nvdla.eltwise", img.data()[:-1], (20, 2, 3), "int8")
     assert exc.value.rule == "sdp.buffer_size"
     img = models.pack("nvdla.eltwise", np.ones((20, 2, 3), np.int8), line_stride=128)
-    assert img.nbytes == 256 and models.info("nvdla.eltwise", (20, 2, 3), "int8", line_stride=128)["extent_bytes"] == 224
+    assert img.nbytes == 256 and models.info("nvdla.eltwise", (20, 2, 3), "int8",
+                                             line_stride=128)["extent_bytes"] == 224
     assert models.unpack("nvdla.eltwise", img.data()[:224], (20, 2, 3), "int8", line_stride=128).sum() == 120
     with pytest.raises(FormatError) as exc:
         models.unpack("nvdla.eltwise", img.data()[:223], (20, 2, 3), "int8", line_stride=128)

@@ -1,4 +1,5 @@
-"""nvdla.weight.deconv: clarifications §6 example (3x3, stride 2), slow-loop oracle, per-set compression, round trips."""
+"""nvdla.weight.deconv: clarifications §6 example (3x3, stride 2), slow-loop oracle, per-set compression,
+round trips."""
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -40,7 +41,7 @@ def test_clarification_6_example_3x3_stride2_tap_order():
     for h in range(3):
         for w in range(3):
             t[0, 0, h, w] = 10 * (w + 1) + (h + 1)                  # tap (w, h) -> "w+1 h+1", never 0
-    tap = lambda w, h: 10 * (w + 1) + (h + 1)                       # noqa: E731
+    tap = lambda w, h: 10 * (w + 1) + (h + 1)                       # noqa: E731  (mirrors the fill loop above)
     img = models.pack(NAME, t, stride_x=2, stride_y=2)
     assert img.names() == ["set_x0_y0", "set_x1_y0", "set_x0_y1", "set_x1_y1"]
     want = {"set_x0_y0": [tap(2, 2), tap(0, 2), tap(2, 0), tap(0, 0)],

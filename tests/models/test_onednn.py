@@ -143,7 +143,8 @@ def test_overlapping_strides_are_format_errors(dims, strides):
         models.pack("onednn." + "abc"[: len(dims)], np.zeros(dims, np.float32), strides=strides)
 
 
-@pytest.mark.parametrize("strides, rule", [((4, -1), "onednn.strides"), ((4,), "onednn.strides"), ((4, 1, 1), "onednn.strides")])
+@pytest.mark.parametrize("strides, rule",
+                         [((4, -1), "onednn.strides"), ((4,), "onednn.strides"), ((4, 1, 1), "onednn.strides")])
 def test_bad_stride_lists_are_format_errors(strides, rule):
     with pytest.raises(FormatError) as exc:
         models.info("onednn.ab", (2, 4), "f32", strides=strides)
@@ -179,14 +180,14 @@ def test_offsets_match_an_independent_mixed_radix_oracle(tag, abc, dims):
 
 
 def test_OIhw4i16o4i_offset_written_out():
-    O, I, KH, KW = 20, 37, 3, 2
-    md = MemoryDesc.from_tag((O, I, KH, KW), "f32", "OIhw4i16o4i")
+    OC, IC, KH, KW = 20, 37, 3, 2
+    md = MemoryDesc.from_tag((OC, IC, KH, KW), "f32", "OIhw4i16o4i")
     ip, op = 48, 32  # 37 -> 48 (4*4 = 16), 20 -> 32
     assert md.padded_dims == (op, ip, KH, KW)
     sw, sh = 256, KW * 256
     si, so = KH * KW * 256, (ip // 16) * KH * KW * 256
     assert md.strides == (so, si, sh, sw)
-    for o, i, h, w in grid(O, I, KH, KW):
+    for o, i, h, w in grid(OC, IC, KH, KW):
         off = (o // 16) * so + (i // 16) * si + h * sh + w * sw + ((i % 16) // 4) * 64 + (o % 16) * 4 + i % 4
         assert md.offset(o, i, h, w) == off
 

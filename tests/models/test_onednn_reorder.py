@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from models import FormatError
-from models.onednn import MemoryDesc, parse_tag, reorder
+from models.onednn import MemoryDesc, reorder
 
 from .onednn_helpers import DTYPES, abc_tags, random_tensor, same_bits, tag_offset_oracle
 

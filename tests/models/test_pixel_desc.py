@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 import models
-from .descriptor_helpers import assert_breaks_only
 from models import FormatError, PixelDescriptor as D
 from models.nvdla.pixel import ENUM_ORDER
 from models.pixel_desc import ERROR_RULES
+
+from .descriptor_helpers import assert_breaks_only
 
 RULES_IN_BIT_ORDER = ("format", "size", "x_offset", "precision", "align_base0", "align_stride0", "align_base1",
                       "align_stride1", "stride_min0", "stride_min1", "addr_overflow")

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 import models
-from .descriptor_helpers import assert_breaks_only
 from models import FormatError, WeightSurfaceDescriptor as D
 from models.weight_desc import ERROR_RULES, MAX_DENSE_BYTES, MAX_GROUPS
+
+from .descriptor_helpers import assert_breaks_only
 
 # The register contract the RTL validator mirrors: rule names in bit order.
 RULES_IN_BIT_ORDER = ("elem_size", "groups", "group_size", "total_overflow", "align_weight", "align_wmb",

@@ -11,7 +11,8 @@ from tb.flow.regression import codecov
 
 def _rec(file: Path, line: int, page: str, comment: str, hier: str, hits: int) -> str:
     kind = page.removeprefix("v_")
-    key = f"\x01f\x02{file}\x01l\x02{line}\x01n\x021\x01t\x02{kind}\x01page\x02{page}/m\x01o\x02{comment}\x01h\x02{hier}"
+    key = (f"\x01f\x02{file}\x01l\x02{line}\x01n\x021\x01t\x02{kind}"
+           f"\x01page\x02{page}/m\x01o\x02{comment}\x01h\x02{hier}")
     return f"C '{key}' {hits}\n"
 
 
@@ -38,7 +39,8 @@ def test_merge_adds_hits_and_scores_lines_branches_toggles(tmp_path):
     a = _dat(tmp_path / "a.dat", [_rec(f, 3, "v_line", "block", "top.m", 1), _rec(f, 5, "v_branch", "if", "top.m", 0),
                                   _rec(f, 5, "v_branch", "else", "top.m", 2), _rec(f, 7, "v_line", "block", "top.m", 0),
                                   _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0)])
-    b = _dat(tmp_path / "b.dat", [_rec(f, 5, "v_branch", "if", "top.m", 1), _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0),
+    b = _dat(tmp_path / "b.dat", [_rec(f, 5, "v_branch", "if", "top.m", 1),
+                                  _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0),
                                   _rec(f, 11, "v_line", "block", "top.m", 0),
                                   _rec(tmp_path / "other.sv", 1, "v_line", "block", "top.o", 0)])
     merged = codecov.merge([a, b], tmp_path / "out")

@@ -15,7 +15,7 @@ import pytest
 from tb.flow import mutants, testplan
 from tb.flow.regression import jobs
 
-from .conftest import SEEDS, TESTS, regress
+from .conftest import TESTS, regress
 
 pytestmark = pytest.mark.sim
 
@@ -47,7 +47,8 @@ def test_the_report_is_reproducible_from_the_same_runs(tiny_regression, tmp_path
     assert p.returncode == 0, p.stdout + p.stderr
     first, again = _results(tiny_regression / "report"), _results(tmp_path / "again")
     assert first["signature"] == again["signature"]
-    assert (tiny_regression / "report" / "fcov_merged.xml").read_text() == (tmp_path / "again" / "fcov_merged.xml").read_text()
+    merged = (tiny_regression / "report" / "fcov_merged.xml").read_text()
+    assert merged == (tmp_path / "again" / "fcov_merged.xml").read_text()
 
 
 def test_broken_rtl_is_reported_with_rerun_commands(tmp_path):
@@ -65,7 +66,8 @@ def test_broken_rtl_is_reported_with_rerun_commands(tmp_path):
                           f"SEED=1 RTL={rtl} WAVES=1")
     assert f["rerun"] in p.stdout                      # the summary printed on stdout
     junit = ET.parse(tmp_path / "report" / "junit.xml").getroot()
-    assert [c.get("name") for c in junit.iter("testcase") if c.find("failure") is not None] == ["outstanding_limit[seed=1]"]
+    failed = [c.get("name") for c in junit.iter("testcase") if c.find("failure") is not None]
+    assert failed == ["outstanding_limit[seed=1]"]
 
 
 def _dom(html: Path, tmp_path: Path) -> str:

@@ -51,7 +51,7 @@ process 1:"python -m tb.flow.regression run";process 2:"/w/sim_build/verilator/x
 process 1:"python -m tb.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader" 13
 process 1:"python -m tb.flow.regression run";main (tb/flow/regression/__main__.py:10) 4
 process 1:"python -m tb.flow.regression run";x (tb/models/notmine.py:3) 2
-"""
+"""  # noqa: E501  (py-spy's collapsed stacks, one sample line each: kept verbatim)
 
 
 def test_classify_counts_model_frames_testbench_and_simulator() -> None:

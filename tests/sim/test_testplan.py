@@ -9,8 +9,8 @@ from cocotb_coverage.coverage import coverage_db
 from tb.flow import testplan
 from tb.cube_reader import coverage as cube_cov
 from tb.cube_reader.families import available_families
-from tb.weight_reader import coverage as weight_cov
 from tb.pixel_reader import coverage as pixel_cov
+from tb.weight_reader import coverage as weight_cov
 
 
 def covergroup_names() -> set[str]:
@@ -74,7 +74,8 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     p.write_text(text)
     plan = testplan.load(p)
     probs = testplan.problems(plan, covergroup_names())
-    assert "exclusion cube_reader.count_n/1024-65534 has tag 'wontfix', not one of unreachable, unsupported, low_risk" in probs
+    assert ("exclusion cube_reader.count_n/1024-65534 has tag 'wontfix', not one of unreachable, unsupported, low_risk"
+            in probs)
     assert "exclusion cube_reader.latency/long gives no reason" in probs
     assert "exclusion names covergroup cube_reader.nosuch, which no coverage model defines" in probs
     assert "code waiver names nosuch.sv, which is not in rtl_stubs/" in probs
@@ -83,8 +84,8 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     w = plan.coverage.code_waivers[0]
     assert (w.first, w.last) == (10, 12) and w.covers("cube_reader.sv", 11) and not w.covers("cube_reader.sv", 13)
     assert plan.coverage.code_waivers[1].first == plan.coverage.code_waivers[1].last == 3
-    line = (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines().index(
-        next(l for l in (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines() if "default: state <= ST_IDLE;" in l)) + 1
+    rtl_lines = (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines()
+    line = rtl_lines.index(next(text for text in rtl_lines if "default: state <= ST_IDLE;" in text)) + 1
     w = plan.coverage.code_waivers[3]
     assert (w.first, w.last) == (line, line) and w.covers("cube_reader/cr_job_ctrl.sv", line)
 

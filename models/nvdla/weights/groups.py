@@ -173,7 +173,7 @@ def build_surfaces(flat: np.ndarray, sizes: Sequence[int], compress: bool,
     if not compress:
         data = np.zeros(round_up(raw.size, SIZE_ALIGN), dtype=np.uint8)
         data[:raw.size] = raw
-        meta = {"D_WEIGHT_FORMAT": 0, "D_WEIGHT_BYTES": int(data.size)}
+        meta: dict[str, Any] = {"D_WEIGHT_FORMAT": 0, "D_WEIGHT_BYTES": int(data.size)}
         return (Surface(names[0], data, START_ALIGN),), meta
     weight, wmb, wgs = sparse.compress(raw, e, list(sizes))
     meta = {"D_WEIGHT_FORMAT": 1, "D_WEIGHT_BYTES": int(weight.size), "D_WMB_BYTES": int(wmb.size),

@@ -150,7 +150,8 @@ def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, channels: Opti
 
 
 OPTIONS = (
-    Option("channels", "int", None, "image channel count Ci (1, 3 or 4; >= C; default C): kernels are zero-padded to it"),
+    Option("channels", "int", None,
+           "image channel count Ci (1, 3 or 4; >= C; default C): kernels are zero-padded to it"),
     Option("post_extension", "int", 1, "channel post-extension N (1, 2, 4; clarifications 4.2)", choices=(1, 2, 4)),
     Option("stride_x", "int", 1, "convolution x stride, checked against the post-extension limit stride_x*Ci"),
     Option("compress", "bool", False, "sparse compression (surfaces weight, wmb, wgs; clarifications §7)"),

@@ -171,7 +171,7 @@ def cube_offsets(k: int, cext: int, kpg: int) -> np.ndarray:
     kg = np.minimum(kpg, k - g * kpg)
     cc = np.arange(cext, dtype=np.int64)
     hw = np.arange(16, dtype=np.int64).reshape(4, 4)
-    k4 = lambda v: v[:, None, None, None]  # noqa: E731
+    k4 = lambda v: v[:, None, None, None]  # noqa: E731  (a one-line index helper, read inline in the formula below)
     return (k4(g * kpg * 16 * cext) + (cc // 4)[None, :, None, None] * k4(kg) * CUBE_ELEMS + k4(kk) * CUBE_ELEMS
             + hw[None, None] * 4 + (cc % 4)[None, :, None, None])
 

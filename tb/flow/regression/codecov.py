@@ -64,8 +64,8 @@ class FileCoverage:
         bh, bf, bp = self._pct(self.branches)
         th, tf, tp = self._pct(self.toggles)
         return {"file": self.file, "html": self.html, "line": [lh, lf, round(lp, 2)], "branch": [bh, bf, round(bp, 2)],
-                "toggle": [th, tf, round(tp, 2)], "missed_lines": sorted(l for l, c in self.lines.items() if not c),
-                "waived": {str(l): {"tag": w.tag, "reason": w.reason} for l, w in sorted(self.waived.items())}}
+                "toggle": [th, tf, round(tp, 2)], "missed_lines": sorted(ln for ln, c in self.lines.items() if not c),
+                "waived": {str(ln): {"tag": w.tag, "reason": w.reason} for ln, w in sorted(self.waived.items())}}
 
 
 def merge(dats: list[Path], out_dir: Path) -> Path | None:

@@ -51,7 +51,8 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
     collect = f"cd {root} && {py} -m tb.flow.regression report {shlex.quote(str(base))} --out={shlex.quote(str(report))}"
     build = _sbatch(["--job-name=regress-build", f"--cpus-per-task={max(1, a.jobs)}",
                      f"--output={base}/slurm-build-%j.out", "--wrap", build_cmd])
-    array = _sbatch([f"--array=1-{n}", "--job-name=regress", f"--dependency=afterany:{build}", f"--cpus-per-task={max(1, a.jobs)}",
+    array = _sbatch([f"--array=1-{n}", "--job-name=regress", f"--dependency=afterany:{build}",
+                     f"--cpus-per-task={max(1, a.jobs)}",
                      f"--output={base}/slurm-%A_%a.out", "--wrap", shard_cmd])
     merge = _sbatch([f"--dependency=afterany:{array}", "--job-name=regress-report",
                      f"--output={base}/slurm-report-%j.out", "--wrap", collect])
