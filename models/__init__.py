@@ -14,12 +14,26 @@ registered once (:mod:`models.core.registry`) and reached by name::
 Input that breaks a rule of a spec raises :class:`FormatError` (a ``ValueError``) naming the rule.
 This package imports numpy only; it knows nothing of simulators.
 """
+
 from .blocked import BlockedCubeDescriptor, Layout
 from .core import FormatError, MemoryImage, Surface
 from .core.registry import descriptor, families, format_names, get_format, info, pack, unpack
 from .pixel_desc import PixelDescriptor
 from .weight_desc import WeightSurfaceDescriptor
 
-__all__ = ["FormatError", "MemoryImage", "Surface", "BlockedCubeDescriptor", "Layout",
-           "WeightSurfaceDescriptor", "PixelDescriptor",
-           "pack", "unpack", "info", "descriptor", "get_format", "format_names", "families"]
+__all__ = [
+    "FormatError",
+    "MemoryImage",
+    "Surface",
+    "BlockedCubeDescriptor",
+    "Layout",
+    "WeightSurfaceDescriptor",
+    "PixelDescriptor",
+    "pack",
+    "unpack",
+    "info",
+    "descriptor",
+    "get_format",
+    "format_names",
+    "families",
+]

@@ -27,6 +27,7 @@ not exist yet. A single output file (one-surface ``pack``, ``unpack``) may repla
 The output's parent folder must exist (nothing is created around the output). Every output is written
 under a temporary name in the same folder and renamed into place only when complete.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,8 +43,8 @@ import numpy as np
 
 from .core.errors import FormatError
 from .core.memimage import MemoryImage, Surface
-from .core.validate import check_base
 from .core.registry import descriptor, families, format_names, get_format, info, pack, unpack
+from .core.validate import check_base
 
 
 class _UsageError(Exception):
@@ -215,8 +216,13 @@ def _range(text: str) -> tuple[int | None, int | None]:
         hi = int(b, 0) if b.strip() else None
     except ValueError:
         lo = hi = -1
-    if not sep or (lo is None and hi is None) or (lo is not None and lo < 0) or (hi is not None and hi < 0) \
-            or (lo is not None and hi is not None and hi <= lo):
+    if (
+        not sep
+        or (lo is None and hi is None)
+        or (lo is not None and lo < 0)
+        or (hi is not None and hi < 0)
+        or (lo is not None and hi is not None and hi <= lo)
+    ):
         raise _UsageError(f"--range wants START:END addresses with 0 <= START < END (hex allowed), got {text!r}")
     return lo, hi
 
@@ -257,18 +263,24 @@ def _cmd_draw(args: argparse.Namespace) -> int:
 
     lo, hi = _range(args.range) if args.range else (None, None)
     if args.view == "logical" and int(np.prod(shape)) > MAX_DRAW_ELEMENTS:
-        raise _UsageError(f"the logical view draws at most {MAX_DRAW_ELEMENTS} elements, the tensor has "
-                          f"{int(np.prod(shape))}; draw a smaller --shape")
+        raise _UsageError(
+            f"the logical view draws at most {MAX_DRAW_ELEMENTS} elements, the tensor has "
+            f"{int(np.prod(shape))}; draw a smaller --shape"
+        )
     if args.range is None and total > MAX_DRAW_BYTES:
-        raise _UsageError(f"{fmt.name}: the image is {total} bytes, above the {MAX_DRAW_BYTES} drawn at once; zoom "
-                          f"with --range START:END (e.g. --range 0:{MAX_DRAW_BYTES})")
+        raise _UsageError(
+            f"{fmt.name}: the image is {total} bytes, above the {MAX_DRAW_BYTES} drawn at once; zoom "
+            f"with --range START:END (e.g. --range 0:{MAX_DRAW_BYTES})"
+        )
     emap = element_map(fmt.name, shape, dtype, **opts)
     end_all = int(emap.byte_address.max()) + 1 if emap.total_bytes else 0
     lo = 0 if lo is None else lo
     hi = end_all if hi is None else min(hi, end_all)
     if hi - lo > MAX_DRAW_BYTES:
-        raise _UsageError(f"--range {args.range} spans {hi - lo} bytes, above the {MAX_DRAW_BYTES} drawn at once; "
-                          "give a smaller window")
+        raise _UsageError(
+            f"--range {args.range} spans {hi - lo} bytes, above the {MAX_DRAW_BYTES} drawn at once; "
+            "give a smaller window"
+        )
     if not np.any((emap.byte_address >= lo) & (emap.byte_address < hi)):
         raise _UsageError(f"--range {args.range} holds no byte of the image (addresses 0x0..0x{end_all - 1:x})")
     color_spec = args.color_by or (fmt.example.color_by if fmt.example and fmt.example.color_by else emap.axes[0])
@@ -293,9 +305,11 @@ def build_parser() -> argparse.ArgumentParser:
     f = sub.add_parser("formats", help="list every format, its axes, dtypes and options")
     f.add_argument("--json", action="store_true", help="machine-readable output")
     f.set_defaults(func=_cmd_formats)
-    for name, func, help_ in (("pack", _cmd_pack, "logical tensor (.npy) -> memory image (.bin or folder)"),
-                              ("unpack", _cmd_unpack, "memory image -> logical tensor (.npy)"),
-                              ("info", _cmd_info, "sizes, strides, surfaces and alignments as JSON")):
+    for name, func, help_ in (
+        ("pack", _cmd_pack, "logical tensor (.npy) -> memory image (.bin or folder)"),
+        ("unpack", _cmd_unpack, "memory image -> logical tensor (.npy)"),
+        ("info", _cmd_info, "sizes, strides, surfaces and alignments as JSON"),
+    ):
         s = sub.add_parser(name, help=help_)
         s.add_argument("format", help="format name, see `formats`")
         if name != "info":

@@ -27,6 +27,7 @@ Choices written down here (and tested in ``tests/models/test_blocked.py``):
   share a byte; it also refuses interleavings that happen to be injective, which no layout here uses.
 * Address overflow: the last byte of the last atom must lie below ``2**addr_bits``.
 """
+
 from __future__ import annotations
 
 import enum
@@ -52,16 +53,16 @@ class Layout(enum.IntEnum):
 
 #: Validator rules, one error bit each (bit index = position). Mirrors ``accel_pkg.sv``.
 ERROR_RULES: tuple[str, ...] = (
-    "layout",          # 0: unknown layout code
-    "atom_size",       # 1: atom not a power of two in 8..128, or not allowed by the layout
-    "elem_size",       # 2: element size not allowed (1/2/4, <= atom, layout, fp16 needs 2)
-    "count",           # 3: a count is 0 or above MAX_COUNT
-    "align_base",      # 4: base address alignment
+    "layout",  # 0: unknown layout code
+    "atom_size",  # 1: atom not a power of two in 8..128, or not allowed by the layout
+    "elem_size",  # 2: element size not allowed (1/2/4, <= atom, layout, fp16 needs 2)
+    "count",  # 3: a count is 0 or above MAX_COUNT
+    "align_base",  # 4: base address alignment
     "align_stride_h",  # 5: line stride alignment
     "align_stride_c",  # 6: surface (channel-group) stride alignment
     "align_stride_n",  # 7: batch stride alignment
-    "overlap",         # 8: two atoms share a byte
-    "addr_overflow",   # 9: the cube runs past the top of the address space
+    "overlap",  # 8: two atoms share a byte
+    "addr_overflow",  # 9: the cube runs past the top of the address space
 )
 
 MAX_COUNT = 0xFFFF
@@ -163,16 +164,23 @@ class BlockedCubeDescriptor(RuleChecked):
             atom_ok = False
         if not atom_ok:
             bad.append("atom_size")
-        elem_ok = (self.elem_bytes in (1, 2, 4) and self.elem_bytes <= self.atom_bytes
-                   and (layout is None or self.elem_bytes in LAYOUT_ELEMS[layout])
-                   and (not self.fp16 or self.elem_bytes == 2))
+        elem_ok = (
+            self.elem_bytes in (1, 2, 4)
+            and self.elem_bytes <= self.atom_bytes
+            and (layout is None or self.elem_bytes in LAYOUT_ELEMS[layout])
+            and (not self.fp16 or self.elem_bytes == 2)
+        )
         if not elem_ok:
             bad.append("elem_size")
         if any(not 1 <= c <= MAX_COUNT for c in self.counts):
             bad.append("count")
         align = self.alignment
-        for rule, value in (("align_base", self.base), ("align_stride_h", self.stride_h),
-                            ("align_stride_c", self.stride_c), ("align_stride_n", self.stride_n)):
+        for rule, value in (
+            ("align_base", self.base),
+            ("align_stride_h", self.stride_h),
+            ("align_stride_c", self.stride_c),
+            ("align_stride_n", self.stride_n),
+        ):
             if value % align:
                 bad.append(rule)
         if self._overlaps():
@@ -207,8 +215,9 @@ class BlockedCubeDescriptor(RuleChecked):
         mem = np.frombuffer(as_bytes(memory), dtype=np.uint8)
         starts = self.atom_addresses().reshape(-1) - mem_base
         if starts.size and (starts.min() < 0 or starts.max() + self.atom_bytes > mem.size):
-            raise FormatError("descriptor.out_of_image",
-                              f"descriptor reaches outside the {mem.size}-byte image at 0x{mem_base:x}")
+            raise FormatError(
+                "descriptor.out_of_image", f"descriptor reaches outside the {mem.size}-byte image at 0x{mem_base:x}"
+            )
         return mem[starts[:, None] + np.arange(self.atom_bytes)]
 
     def scatter(self, atoms: np.ndarray, size: int | None = None, fill: int = 0) -> np.ndarray:

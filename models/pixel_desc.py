@@ -52,6 +52,7 @@ base is always ``addr_overflow``). Rules 8-9 are not in issue 10's list; they ar
 checks (clarifications 2.2) that the model's ``pack`` applies too, so a legal descriptor always
 describes a picture the model can pack.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -78,17 +79,17 @@ from .nvdla.precision import INVALID, OUTPUT_PRECISIONS, normalize_precision, pi
 
 #: Validator rules, one error bit each (bit index = position).
 ERROR_RULES: tuple[str, ...] = (
-    "format",          # 0
-    "size",            # 1
-    "x_offset",        # 2
-    "precision",       # 3
-    "align_base0",     # 4
-    "align_stride0",   # 5
-    "align_base1",     # 6
-    "align_stride1",   # 7
-    "stride_min0",     # 8
-    "stride_min1",     # 9
-    "addr_overflow",   # 10
+    "format",  # 0
+    "size",  # 1
+    "x_offset",  # 2
+    "precision",  # 3
+    "align_base0",  # 4
+    "align_stride0",  # 5
+    "align_base1",  # 6
+    "align_stride1",  # 7
+    "stride_min0",  # 8
+    "stride_min1",  # 9
+    "addr_overflow",  # 10
 )
 
 #: Table 35 "Pitch linear pixel": start address and line stride alignment.
@@ -131,11 +132,15 @@ class PixelDescriptor(RuleChecked):
     def __post_init__(self) -> None:
         int16_register("offset", self.cvt_offset)
         int16_register("scale", self.cvt_scale)
-        require(len(self.mean) == 4, "pixel.cvt_mean_channels",
-                f"mean needs 4 values (RY, GU, BV, AX), got {self.mean}")
+        require(
+            len(self.mean) == 4, "pixel.cvt_mean_channels", f"mean needs 4 values (RY, GU, BV, AX), got {self.mean}"
+        )
         object.__setattr__(self, "mean", tuple(int(v) for v in int16_register("mean", self.mean)))
-        require(0 <= int(self.cvt_truncate) <= MAX_TRUNCATE, "pixel.cvt_truncate_range",
-                f"CVT_TRUNCATE {self.cvt_truncate} outside 0..{MAX_TRUNCATE}")
+        require(
+            0 <= int(self.cvt_truncate) <= MAX_TRUNCATE,
+            "pixel.cvt_truncate_range",
+            f"CVT_TRUNCATE {self.cvt_truncate} outside 0..{MAX_TRUNCATE}",
+        )
 
     # ------------------------------------------------------------------ derived values
     @property
@@ -163,8 +168,14 @@ class PixelDescriptor(RuleChecked):
         fmt = self.format
         if fmt is None:
             raise FormatError("pixel_desc.format", f"PIXEL_FORMAT {self.format_code} is not a Table 33 code 0..35")
-        return PixelGeometry(fmt, self.height, self.width, self.x_offset, self.line_stride0,
-                             self.line_stride1 if fmt.semi_planar else None)
+        return PixelGeometry(
+            fmt,
+            self.height,
+            self.width,
+            self.x_offset,
+            self.line_stride0,
+            self.line_stride1 if fmt.semi_planar else None,
+        )
 
     def ranges(self) -> dict[str, tuple[int, int]]:
         """``{surface: (base, bytes read)}`` per plane, named as ``pack`` names the surfaces (``data`` or
@@ -207,10 +218,12 @@ class PixelDescriptor(RuleChecked):
         if not self._precision_ok(fmt):
             bad.append("precision")
         two = fmt is not None and fmt.semi_planar
-        for rule, value, align, used in (("align_base0", self.base0, START_ALIGN, True),
-                                         ("align_stride0", self.line_stride0, STRIDE_ALIGN, True),
-                                         ("align_base1", self.base1, START_ALIGN, two),
-                                         ("align_stride1", self.line_stride1, STRIDE_ALIGN, two)):
+        for rule, value, align, used in (
+            ("align_base0", self.base0, START_ALIGN, True),
+            ("align_stride0", self.line_stride0, STRIDE_ALIGN, True),
+            ("align_base1", self.base1, START_ALIGN, two),
+            ("align_stride1", self.line_stride1, STRIDE_ALIGN, two),
+        ):
             if used and value % align:
                 bad.append(rule)
         geometry_ok = fmt is not None and size_ok and x_ok
@@ -227,23 +240,41 @@ class PixelDescriptor(RuleChecked):
             bad.append("addr_overflow")
         return bad
 
-
     # ------------------------------------------------------------------ what a reader delivers
     def convert(self, tensor: np.ndarray) -> np.ndarray:
         """The converted components the reader streams for an ``H, W, C`` tensor of raw components
         (:func:`models.nvdla.pixel.convert_pixels` with this descriptor's converter registers)."""
         self.validate()
-        return convert_pixels(str(self.format_name), tensor, str(self.precision_name), cvt_en=self.cvt_en,
-                              sign_override="signed" if self.sign_override else "unsigned",
-                              offset=self.cvt_offset, scale=self.cvt_scale, truncate=self.cvt_truncate,
-                              mean=self.mean if self.mean_en else None)
+        return convert_pixels(
+            str(self.format_name),
+            tensor,
+            str(self.precision_name),
+            cvt_en=self.cvt_en,
+            sign_override="signed" if self.sign_override else "unsigned",
+            offset=self.cvt_offset,
+            scale=self.cvt_scale,
+            truncate=self.cvt_truncate,
+            mean=self.mean if self.mean_en else None,
+        )
 
 
-def descriptor(fmt: PixelFormat, shape: Sequence[int], dtype: Any, base: int = 0, x_offset: int = 0,
-               line_stride: Optional[int] = None, uv_line_stride: Optional[int] = None,
-               base1: Optional[int] = None, out_precision: Union[str, int, None] = None, cvt_en: bool = True,
-               sign_override: Union[bool, str, None] = None, cvt_offset: int = 0, cvt_scale: int = 1,
-               cvt_truncate: int = 0, mean: Optional[Sequence[int]] = None) -> PixelDescriptor:
+def descriptor(
+    fmt: PixelFormat,
+    shape: Sequence[int],
+    dtype: Any,
+    base: int = 0,
+    x_offset: int = 0,
+    line_stride: Optional[int] = None,
+    uv_line_stride: Optional[int] = None,
+    base1: Optional[int] = None,
+    out_precision: Union[str, int, None] = None,
+    cvt_en: bool = True,
+    sign_override: Union[bool, str, None] = None,
+    cvt_offset: int = 0,
+    cvt_scale: int = 1,
+    cvt_truncate: int = 0,
+    mean: Optional[Sequence[int]] = None,
+) -> PixelDescriptor:
     """The :class:`PixelDescriptor` of a picture of ``shape`` (H, W, C) in ``fmt``: plane 0 at ``base``,
     plane 1 at ``base1`` or else right after plane 0 (``MemoryImage.placed(base)``'s layout of the packed
     image; FormatError ``pixel.base1_single_plane`` for a one-plane format); ``out_precision``
@@ -251,18 +282,31 @@ def descriptor(fmt: PixelFormat, shape: Sequence[int], dtype: Any, base: int = 0
     the one NVIDIA uses for the format (signed for ``T_R16_I``). Its keyword arguments after
     ``uv_line_stride`` are :data:`models.nvdla.pixel.DESCRIPTOR_PARAMS`. The result is validated."""
     g = geometry(fmt, shape, x_offset, line_stride, uv_line_stride)
-    require(base1 is None or fmt.semi_planar, "pixel.base1_single_plane",
-            f"{fmt.name} has one plane; base1={base1} would be ignored")
+    require(
+        base1 is None or fmt.semi_planar,
+        "pixel.base1_single_plane",
+        f"{fmt.name} has one plane; base1={base1} would be ignored",
+    )
     b1 = 0
     if fmt.semi_planar:
         b1 = back_to_back([g.plane_bytes(0), 0], [START_ALIGN, START_ALIGN], base)[1] if base1 is None else base1
     sign = fmt.signed_default if sign_override is None else signed_override(sign_override)
     out = precision_code(fmt.precision if out_precision is None else out_precision)
     return PixelDescriptor(
-        format_code=fmt.enum, width=g.w, height=g.h, x_offset=g.x_offset, base0=int(base),
-        line_stride0=g.line_stride, out_precision=out,
-        base1=int(b1), line_stride1=int(g.uv_line_stride or 0), cvt_en=bool(cvt_en), sign_override=sign,
-        cvt_offset=int(cvt_offset), cvt_scale=int(cvt_scale), cvt_truncate=int(cvt_truncate),
-        mean_en=mean is not None, mean=tuple(int(v) for v in mean) if mean is not None else (0, 0, 0, 0),
+        format_code=fmt.enum,
+        width=g.w,
+        height=g.h,
+        x_offset=g.x_offset,
+        base0=int(base),
+        line_stride0=g.line_stride,
+        out_precision=out,
+        base1=int(b1),
+        line_stride1=int(g.uv_line_stride or 0),
+        cvt_en=bool(cvt_en),
+        sign_override=sign,
+        cvt_offset=int(cvt_offset),
+        cvt_scale=int(cvt_scale),
+        cvt_truncate=int(cvt_truncate),
+        mean_en=mean is not None,
+        mean=tuple(int(v) for v in mean) if mean is not None else (0, 0, 0, 0),
     ).validate()
-

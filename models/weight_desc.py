@@ -61,6 +61,7 @@ Choices written down here (tested in ``tests/models/test_weight_desc.py``):
   not validator rules.
 * Surfaces are not checked against each other for overlap (issue 9 lists no such rule).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -73,17 +74,17 @@ from .nvdla.alignment import ROWS
 
 #: Validator rules, one error bit each (bit index = position).
 ERROR_RULES: tuple[str, ...] = (
-    "elem_size",       # 0
-    "groups",          # 1
-    "group_size",      # 2
+    "elem_size",  # 0
+    "groups",  # 1
+    "group_size",  # 2
     "total_overflow",  # 3
-    "align_weight",    # 4
-    "align_wmb",       # 5
-    "align_wgs",       # 6
-    "size_weight",     # 7
-    "size_wmb",        # 8
-    "size_wgs",        # 9
-    "addr_overflow",   # 10
+    "align_weight",  # 4
+    "align_wmb",  # 5
+    "align_wgs",  # 6
+    "size_weight",  # 7
+    "size_wmb",  # 8
+    "size_wgs",  # 9
+    "addr_overflow",  # 10
 )
 
 ELEM_SIZES = (1, 2)
@@ -150,8 +151,9 @@ class WeightSurfaceDescriptor(RuleChecked):
 
     # ------------------------------------------------------------------ built from a packed image
     @staticmethod
-    def from_image(image: MemoryImage, elem_bytes: int, group_elems: Sequence[int],
-                   names: Sequence[str] = SURFACE_NAMES) -> "WeightSurfaceDescriptor":
+    def from_image(
+        image: MemoryImage, elem_bytes: int, group_elems: Sequence[int], names: Sequence[str] = SURFACE_NAMES
+    ) -> "WeightSurfaceDescriptor":
         """The descriptor of a packed (and placed) weight image: bases and sizes from its surfaces.
 
         ``group_elems``: dense elements per kernel group (every group but the last equal, as the
@@ -161,8 +163,9 @@ class WeightSurfaceDescriptor(RuleChecked):
         """
         sizes = [int(g) for g in group_elems]
         if not sizes or any(g != sizes[0] for g in sizes[:-1]):
-            raise FormatError("weight_desc.group_elems",
-                              f"kernel groups {sizes[:4]}... are not equal groups with a last one")
+            raise FormatError(
+                "weight_desc.group_elems", f"kernel groups {sizes[:4]}... are not equal groups with a last one"
+            )
         present = image.names()
         compressed = len(names) == 3 and names[1] in present
         weight = image[names[0]]
@@ -170,10 +173,16 @@ class WeightSurfaceDescriptor(RuleChecked):
         if compressed:
             wmb, wgs = image[names[1]], image[names[2]]
             extra = dict(wmb_base=wmb.base, wmb_bytes=wmb.nbytes, wgs_base=wgs.base, wgs_bytes=wgs.nbytes)
-        return WeightSurfaceDescriptor(compressed=compressed, elem_bytes=int(elem_bytes), groups=len(sizes),
-                                       group_bytes=sizes[0] * int(elem_bytes),
-                                       last_group_bytes=sizes[-1] * int(elem_bytes),
-                                       weight_base=weight.base, weight_bytes=weight.nbytes, **extra)
+        return WeightSurfaceDescriptor(
+            compressed=compressed,
+            elem_bytes=int(elem_bytes),
+            groups=len(sizes),
+            group_bytes=sizes[0] * int(elem_bytes),
+            last_group_bytes=sizes[-1] * int(elem_bytes),
+            weight_base=weight.base,
+            weight_bytes=weight.nbytes,
+            **extra,
+        )
 
     # ------------------------------------------------------------------ validator model
     def errors(self, addr_bits: int = 64) -> list[str]:
@@ -185,26 +194,26 @@ class WeightSurfaceDescriptor(RuleChecked):
         if not 1 <= self.groups <= MAX_GROUPS:
             bad.append("groups")
         whole = e not in ELEM_SIZES or (self.group_bytes % e == 0 and self.last_group_bytes % e == 0)
-        if self.group_bytes < 1 or self.last_group_bytes < 1 or self.last_group_bytes > self.group_bytes \
-                or not whole:
+        if self.group_bytes < 1 or self.last_group_bytes < 1 or self.last_group_bytes > self.group_bytes or not whole:
             bad.append("group_size")
         if self.group_bytes > MAX_DENSE_BYTES or self.dense_bytes > MAX_DENSE_BYTES:
             bad.append("total_overflow")
         counts_ok = not bad
         c = self.compressed
-        for surface, base, used in (("weight", self.weight_base, True), ("wmb", self.wmb_base, c),
-                                    ("wgs", self.wgs_base, c)):
+        for surface, base, used in (
+            ("weight", self.weight_base, True),
+            ("wmb", self.wmb_base, c),
+            ("wgs", self.wgs_base, c),
+        ):
             if used and base % START_ALIGN[surface]:
                 bad.append("align_" + surface)
         if self.weight_bytes % SIZE_ALIGN["weight"] or (counts_ok and not c and self.weight_bytes < self.dense_bytes):
             bad.append("size_weight")
         if c and (self.wmb_bytes % SIZE_ALIGN["wmb"] or (counts_ok and 8 * self.wmb_bytes < self.dense_elems)):
             bad.append("size_wmb")
-        if c and (self.wgs_bytes % SIZE_ALIGN["wgs"]
-                  or (counts_ok and self.wgs_bytes < WGS_ENTRY_BYTES * self.groups)):
+        if c and (self.wgs_bytes % SIZE_ALIGN["wgs"] or (counts_ok and self.wgs_bytes < WGS_ENTRY_BYTES * self.groups)):
             bad.append("size_wgs")
         top = 1 << addr_bits
         if any(base < 0 or size < 0 or base + size > top for base, size in self.ranges().values()):
             bad.append("addr_overflow")
         return bad
-

@@ -4,6 +4,7 @@ Pure numpy (no simulator, no checker): the stimulus (fault addresses inside a fo
 (``tb.checkers.axi_read``) and the scoreboards all derive from the same functions here and in each block's
 ``footprint`` module, so a sequence never imports a checker, a scoreboard or an env.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -22,6 +22,7 @@ pattern, an ``irq`` (DONE) line and an AXI4-Stream output ``m_axis_*``. A block'
     AxiMemAgent.ar_ap ──▶ AxiReadChecker (protocol + footprint over the job's regions) ─┐
     AxiMemAgent.ar_ap / r_ap, AxiStreamMonitor.ap / violation_ap ───────────────────────┴─▶ scoreboard's JobLog
 """
+
 from __future__ import annotations
 
 import gc
@@ -36,8 +37,17 @@ import cocotb
 import numpy as np
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, First, RisingEdge
-from pyuvm import (ConfigDB, uvm_analysis_port, uvm_driver, uvm_env, uvm_sequence, uvm_sequence_item, uvm_sequencer,
-                   uvm_subscriber, uvm_test)
+from pyuvm import (
+    ConfigDB,
+    uvm_analysis_port,
+    uvm_driver,
+    uvm_env,
+    uvm_sequence,
+    uvm_sequence_item,
+    uvm_sequencer,
+    uvm_subscriber,
+    uvm_test,
+)
 
 from tb.agents import stalls
 from tb.agents.analysis import JobLog
@@ -46,11 +56,11 @@ from tb.agents.clocked import ClockLoop
 from tb.agents.csr import CsrAgent
 from tb.agents.stream import AxiStreamMonitor, StreamReadyDriver
 from tb.checkers.axi_read import AxiReadChecker
-from tb.footprint import Region
 from tb.fastpath.harness import HdlHarness, is_hdl_top
+from tb.footprint import Region
 
 PERIOD_NS = 10
-JOBLOG = os.getenv("JOBLOG", "0") not in ("", "0")   # JOBLOG=1: one INFO line per job
+JOBLOG = os.getenv("JOBLOG", "0") not in ("", "0")  # JOBLOG=1: one INFO line per job
 MAX_REPORTS = 20  # detailed mismatch reports per run; later ones are counted and summarised
 
 
@@ -58,10 +68,10 @@ MAX_REPORTS = 20  # detailed mismatch reports per run; later ones are counted an
 class Knobs:
     """Timing knobs of one job (names end up in coverage and in mismatch reports)."""
 
-    latency: int = 0              # memory read latency, cycles
-    ar_stall: str = "none"        # ARREADY withheld: a profile of tb.agents.stalls
-    r_gap: str = "none"           # RVALID gaps: a profile of tb.agents.stalls
-    backpressure: str = "none"    # TREADY withheld: a profile of tb.agents.stalls
+    latency: int = 0  # memory read latency, cycles
+    ar_stall: str = "none"  # ARREADY withheld: a profile of tb.agents.stalls
+    r_gap: str = "none"  # RVALID gaps: a profile of tb.agents.stalls
+    backpressure: str = "none"  # TREADY withheld: a profile of tb.agents.stalls
 
     def __str__(self) -> str:
         return f"latency={self.latency} ar={self.ar_stall} r={self.r_gap} tready={self.backpressure}"
@@ -110,7 +120,7 @@ def reproduce_command() -> str:
 def hex_bytes(b: bytes | np.ndarray, mark: Optional[int] = None) -> str:
     """Bytes in address order, 4 per group; byte ``mark`` (the first difference) in brackets."""
     cells = [f"[{v:02x}]" if i == mark else f"{v:02x}" for i, v in enumerate(bytes(b))]
-    return " ".join("".join(cells[i:i + 4]) for i in range(0, len(cells), 4))
+    return " ".join("".join(cells[i : i + 4]) for i in range(0, len(cells), 4))
 
 
 @dataclass
@@ -120,16 +130,16 @@ class JobResult:
     the buses during the job. The driver links it to its request as ``item.result`` (as a UVM response carries its
     request's id), so the sequence that sent the item can read the outcome."""
 
-    status: Any                        # the block's registers.JobStatus
-    inflight_at_done: int = 0          # R beats still owed by the memory when DONE rose (0 after a reset)
-    irq_after: Optional[int] = None    # RESET jobs: the irq level after the reset
-    csr_violations: list[str] = field(default_factory=list)   # bad responses of the job's register accesses
+    status: Any  # the block's registers.JobStatus
+    inflight_at_done: int = 0  # R beats still owed by the memory when DONE rose (0 after a reset)
+    irq_after: Optional[int] = None  # RESET jobs: the irq level after the reset
+    csr_violations: list[str] = field(default_factory=list)  # bad responses of the job's register accesses
     midjob_writes: dict[str, int] = field(default_factory=dict)  # the garbage the mid-job activity wrote
     # what the monitors published during the job (JobScoreboard.write)
-    beats: Any = ()                    # output transfers: tb.agents.stream.Beat, or a Batch of them
-    bursts: list = field(default_factory=list)                # tb.agents.axi_mem.Burst, one per AR
-    violations: list[str] = field(default_factory=list)       # protocol violations (AR checker, stream, CSR)
-    beats_served: int = 0              # R beats the memory returned during the job
+    beats: Any = ()  # output transfers: tb.agents.stream.Beat, or a Batch of them
+    bursts: list = field(default_factory=list)  # tb.agents.axi_mem.Burst, one per AR
+    violations: list[str] = field(default_factory=list)  # protocol violations (AR checker, stream, CSR)
+    beats_served: int = 0  # R beats the memory returned during the job
 
     def observe(self, seen: dict[str, list]) -> "JobResult":
         """Attach what a :class:`~tb.agents.analysis.JobLog` collected during the job."""
@@ -150,12 +160,12 @@ class ReaderItem(uvm_sequence_item):
         super().__init__(name)
         self.kind: Any = None
         self.desc: Any = None
-        self.mutation: str = ""                        # ILLEGAL (and CORRUPT): what was broken on purpose
+        self.mutation: str = ""  # ILLEGAL (and CORRUPT): what was broken on purpose
         self.knobs = Knobs()
-        self.faults: list[tuple[int, int, str]] = []   # (lo, hi, "SLVERR"|"DECERR")
-        self.reset_after: Optional[int] = None         # RESET: cycles after START
+        self.faults: list[tuple[int, int, str]] = []  # (lo, hi, "SLVERR"|"DECERR")
+        self.reset_after: Optional[int] = None  # RESET: cycles after START
         self.midjob: Optional[int] = None
-        self.result: Optional[JobResult] = None        # the response, once the driver ran the job
+        self.result: Optional[JobResult] = None  # the response, once the driver ran the job
 
     @property
     def legal(self) -> bool:
@@ -198,7 +208,7 @@ class ReaderTB:
     (:meth:`run_job`). A block sets :attr:`registers` (its ``registers`` module: ``REGS``, ``DESC_REGS``,
     ``program``, ``read_status``) and :meth:`regions`, and overrides the other hooks where it differs."""
 
-    registers: Any = None      # the block's tb.<block>.registers module
+    registers: Any = None  # the block's tb.<block>.registers module
 
     def __init__(self, dut, rng: Optional[np.random.Generator] = None) -> None:
         regs = self.registers.REGS
@@ -212,7 +222,7 @@ class ReaderTB:
         if self.hdl is not None:
             self.mem, self.out, self.ready = self.hdl.mem, self.hdl.out, self.hdl.out
         else:
-            loop = ClockLoop(dut.clk, PERIOD_NS)      # one per-edge callback for the memory and the monitor
+            loop = ClockLoop(dut.clk, PERIOD_NS)  # one per-edge callback for the memory and the monitor
             self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", period_ns=PERIOD_NS, loop=loop)
             self.out = AxiStreamMonitor(dut, dut.clk, dut.rst, "m_axis", period_ns=PERIOD_NS, loop=loop)
             self.ready = StreamReadyDriver(dut, dut.clk, "m_axis")
@@ -249,8 +259,9 @@ class ReaderTB:
         self.mem.set_r_gaps(pattern(knobs.r_gap, self.rng))
         self.ready.set(pattern(knobs.backpressure, self.rng))
 
-    def prepare(self, item, pieces: Optional[Sequence[tuple[int, Any]]], faults: Sequence[tuple[int, int, str]],
-                legal: bool) -> None:
+    def prepare(
+        self, item, pieces: Optional[Sequence[tuple[int, Any]]], faults: Sequence[tuple[int, int, str]], legal: bool
+    ) -> None:
         """Before START: knobs, a fresh memory holding ``pieces`` (None: keep the memory as it is), the fault ranges,
         and the footprint the read checker enforces (no read at all for an illegal job)."""
         self.apply_knobs(item.knobs)
@@ -291,7 +302,7 @@ class ReaderTB:
         if item.resets:
             await First(ClockCycles(self.dut.clk, item.reset_after), RisingEdge(self.dut.irq))
             await self.reset()
-            self.reads.expect_none()           # nothing may be read after the reset
+            self.reads.expect_none()  # nothing may be read after the reset
             await ClockCycles(self.dut.clk, 8)
             res.irq_after = int(self.dut.irq.value)
             done, waited = True, 0
@@ -306,7 +317,7 @@ class ReaderTB:
         res.csr_violations, self.csr.violations = self.csr.violations, []
         item.result = res
         if not res.status.done:
-            await self.reset()           # leave the DUT idle and clean for the next item
+            await self.reset()  # leave the DUT idle and clean for the next item
         return res
 
     async def mid_job(self, item: ReaderItem, res: JobResult) -> None:
@@ -376,9 +387,9 @@ class JobScoreboard(uvm_subscriber):
         self.ap = uvm_analysis_port("ap", self)
         self.log: Optional[JobLog] = None
         self.checked = 0
-        self.check_seconds = 0.0     # wall time spent comparing with the models (make bench reports it)
+        self.check_seconds = 0.0  # wall time spent comparing with the models (make bench reports it)
         self.errors = 0
-        self.reports: list[tuple[str, str]] = []   # (item name, the report in one line)
+        self.reports: list[tuple[str, str]] = []  # (item name, the report in one line)
         self.corrupt = None
         self.expect_reports: dict[str, str] = {}
 
@@ -436,8 +447,13 @@ class JobScoreboard(uvm_subscriber):
         after = self.log.take()
         if any(after.values()):
             self.errors += 1
-            self.reports.append(("<after the last job>", f"{len(after['out'])} transfer(s), {len(after['ar'])} "
-                                 f"AR(s) after the last job; violations: {after['violations'][:3]}"))
+            self.reports.append(
+                (
+                    "<after the last job>",
+                    f"{len(after['out'])} transfer(s), {len(after['ar'])} "
+                    f"AR(s) after the last job; violations: {after['violations'][:3]}",
+                )
+            )
         self.logger.info("scoreboard: %s", self.summary())
         assert self.checked > 0, "scoreboard checked nothing"
         if self.expect_reports:
@@ -446,11 +462,14 @@ class JobScoreboard(uvm_subscriber):
             assert not missed, f"scoreboard did not report the corrupted job(s) {missed}"
             for name, needle in self.expect_reports.items():
                 assert needle in got[name], f"{name}: report {got[name]!r} does not mention {needle!r}"
-            self.logger.info("scoreboard self-test: all %d corruptions reported where they were made",
-                             len(self.expect_reports))
+            self.logger.info(
+                "scoreboard self-test: all %d corruptions reported where they were made", len(self.expect_reports)
+            )
         unexpected = [(n, t) for n, t in self.reports if n not in self.expect_reports]
-        assert not unexpected, (f"{len(unexpected)} of {self.checked} jobs mismatched; first: {unexpected[0][1]}; "
-                                f"reproduce: {self.reproduce()}")
+        assert not unexpected, (
+            f"{len(unexpected)} of {self.checked} jobs mismatched; first: {unexpected[0][1]}; "
+            f"reproduce: {self.reproduce()}"
+        )
 
 
 class ReaderEnv(uvm_env):
@@ -509,18 +528,32 @@ class ReaderTestBase(uvm_test):
         self.rng = np.random.default_rng(seed)
         self.count = count_from_env(self.default_count)
         tb = self.tb_cls(cocotb.top, np.random.default_rng([seed, 1]))
-        entries = {"RNG": self.rng, "TB": tb, "ADDR_BITS": tb.addr_bits, "BUS_BYTES": tb.bus_bytes,
-                   "COUNT": self.count, "TEST_NAME": type(self).__name__,
-                   "TEST_FULLNAME": f"{type(self).__module__}.{type(self).__name__}", **self.config(tb)}
+        entries = {
+            "RNG": self.rng,
+            "TB": tb,
+            "ADDR_BITS": tb.addr_bits,
+            "BUS_BYTES": tb.bus_bytes,
+            "COUNT": self.count,
+            "TEST_NAME": type(self).__name__,
+            "TEST_FULLNAME": f"{type(self).__module__}.{type(self).__name__}",
+            **self.config(tb),
+        }
         db = ConfigDB()
         for key, value in entries.items():
             db.set(None, "*", key, value)
         self.tb = tb
         self.env = self.env_cls("env", self)
         extra = self.describe(tb)
-        self.logger.info("%s: run seed %d, test seed %d (cocotb.RANDOM_SEED, seeds numpy), COUNT=%d, AXI_DATA_W=%d, "
-                         "AXI_ADDR_W=%d%s", type(self).__name__, regression_seed(), seed, self.count,
-                         tb.bus_bytes * 8, tb.addr_bits, f", {extra}" if extra else "")
+        self.logger.info(
+            "%s: run seed %d, test seed %d (cocotb.RANDOM_SEED, seeds numpy), COUNT=%d, AXI_DATA_W=%d, AXI_ADDR_W=%d%s",
+            type(self).__name__,
+            regression_seed(),
+            seed,
+            self.count,
+            tb.bus_bytes * 8,
+            tb.addr_bits,
+            f", {extra}" if extra else "",
+        )
 
     async def run_phase(self) -> None:
         self.raise_objection()
@@ -531,7 +564,7 @@ class ReaderTestBase(uvm_test):
         try:
             await self.tb.reset()
             await self.body()
-            self.tb.reads.close()          # nothing may be read after the last job
+            self.tb.reads.close()  # nothing may be read after the last job
             await ClockCycles(cocotb.top.clk, 10)
             await self.tb.flush()
         finally:
@@ -574,15 +607,17 @@ class ReaderSeqBase(uvm_sequence):
         await self.finish_item(item)
 
 
-Corruption = Callable[[Any, Any], str]   # (item, expected) -> the text its report must contain
+Corruption = Callable[[Any, Any], str]  # (item, expected) -> the text its report must contain
 
 
 def error_bit_corruption(bit_mask: int) -> Corruption:
     """A corruption flipping ``bit_mask`` in the model's expected ERROR register (every block's expected answer has
     ``error``); its report names the ERROR register."""
+
     def corrupt(item, exp) -> str:
         exp.error ^= bit_mask
         return "ERROR register"
+
     return corrupt
 
 
@@ -628,8 +663,8 @@ class CoverageSubscriber(uvm_subscriber):
     """Samples each checked job into the block's covergroups (:meth:`sample`); in the extract phase (also when a
     check failed) writes the coverage XML into the run folder and logs every top-level covergroup of the block."""
 
-    prefix = ""          # the block's covergroups are named <prefix>.<name>
-    xml_name = ""        # e.g. fcov_cube_reader.xml (a run artifact of the testplan)
+    prefix = ""  # the block's covergroups are named <prefix>.<name>
+    xml_name = ""  # e.g. fcov_cube_reader.xml (a run artifact of the testplan)
 
     def write(self, item) -> None:
         self.sample(item)
@@ -639,6 +674,7 @@ class CoverageSubscriber(uvm_subscriber):
 
     def export(self, directory: Optional[Path] = None) -> Path:
         from cocotb_coverage.coverage import coverage_db
+
         path = (directory or Path.cwd()) / self.xml_name
         coverage_db.export_to_xml(filename=str(path))
         return path
@@ -646,9 +682,12 @@ class CoverageSubscriber(uvm_subscriber):
     def summary(self) -> list[tuple[str, float, int, int]]:
         """(name, percent, covered bins, bins) of every top-level covergroup of the block."""
         from cocotb_coverage.coverage import coverage_db
-        return [(name, float(item.cover_percentage), int(item.coverage), int(item.size))
-                for name, item in sorted(coverage_db.items())
-                if name.startswith(self.prefix + ".") and name.count(".") == 1]
+
+        return [
+            (name, float(item.cover_percentage), int(item.coverage), int(item.size))
+            for name, item in sorted(coverage_db.items())
+            if name.startswith(self.prefix + ".") and name.count(".") == 1
+        ]
 
     def extract_phase(self) -> None:
         path = self.export()

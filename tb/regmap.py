@@ -23,6 +23,7 @@ Names in a map are the package's names without their prefix::
 A block's own helpers built on its map (the cube reader's CFG word, validator mask and bus-error bits) live with
 its testbench (``tb/cube_reader/registers.py``); this module knows no block in particular.
 """
+
 from __future__ import annotations
 
 import ast
@@ -40,8 +41,14 @@ _LITERAL_TOKEN = re.compile(r"(?:\d+\s*)?'\s*[sS]?[hHdDbBoO]\s*[0-9a-fA-F_]+|\b\
 _PACKED_WIDTH = re.compile(r"\[\s*(\d+)\s*:\s*0\s*\]")
 _BASES = {"h": 16, "d": 10, "b": 2, "o": 8}
 _BINOPS: dict[type, Callable[[int, int], int]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-    ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitOr: operator.or_, ast.BitAnd: operator.and_,
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+    ast.BitOr: operator.or_,
+    ast.BitAnd: operator.and_,
     ast.BitXor: operator.xor,
 }
 
@@ -77,7 +84,7 @@ def evaluate(text: str, known: Mapping[str, int]) -> int:
         raise ValueError(f"accel_pkg.sv: cannot read the literal or expression {text!r}")
 
     try:
-        tree = ast.parse("(" + " ".join(py.split()) + ")", mode="eval")   # one line: a value may span several
+        tree = ast.parse("(" + " ".join(py.split()) + ")", mode="eval")  # one line: a value may span several
     except SyntaxError:
         raise ValueError(f"accel_pkg.sv: cannot read the literal or expression {text!r}") from None
     value = ev(tree)
@@ -115,8 +122,10 @@ def parse_register_comment(text: str) -> dict[str, tuple[int, str]]:
         if not line.startswith("//"):
             break
         lead.append(line)
-    return {m.group(2): (int(m.group(1), 16), m.group(3))
-            for m in re.finditer(r"\b0x([0-9A-Fa-f]+)\s+([A-Z][A-Z0-9_]*)\s+(RO|RW|WO)\b", "\n".join(lead))}
+    return {
+        m.group(2): (int(m.group(1), 16), m.group(3))
+        for m in re.finditer(r"\b0x([0-9A-Fa-f]+)\s+([A-Z][A-Z0-9_]*)\s+(RO|RW|WO)\b", "\n".join(lead))
+    }
 
 
 def parse_markdown_tables(text: str) -> list[dict[str, tuple[int, str]]]:
@@ -136,7 +145,7 @@ def parse_markdown_tables(text: str) -> list[dict[str, tuple[int, str]]]:
 
 
 def _group(params: Mapping[str, int], prefix: str) -> dict[str, int]:
-    return {k[len(prefix):]: v for k, v in params.items() if k.startswith(prefix)}
+    return {k[len(prefix) :]: v for k, v in params.items() if k.startswith(prefix)}
 
 
 PKG_TEXT: str = PKG_PATH.read_text()
@@ -155,28 +164,34 @@ class BlockMap:
 
     prefix: str
     ID: int
-    REG: dict[str, int]          # every register, common ones included: name -> byte offset
-    ERR: dict[str, int]          # error bit positions
-    FIELD: dict[str, int]        # field positions/widths/masks: CTRL_START_BIT, STATUS_*_BIT, <REG>_<FIELD>_*
-    WMASK: dict[str, int]        # writable bits of each RW register
-    CONST: dict[str, int]        # every other block constant (layout codes, limits)
+    REG: dict[str, int]  # every register, common ones included: name -> byte offset
+    ERR: dict[str, int]  # error bit positions
+    FIELD: dict[str, int]  # field positions/widths/masks: CTRL_START_BIT, STATUS_*_BIT, <REG>_<FIELD>_*
+    WMASK: dict[str, int]  # writable bits of each RW register
+    CONST: dict[str, int]  # every other block constant (layout codes, limits)
 
     @classmethod
     def from_params(cls, prefix: str, params: Mapping[str, int]) -> "BlockMap":
         own = _group(params, prefix + "_")
         if "ID" not in own:
             raise ValueError(f"accel_pkg.sv: block {prefix} has no {prefix}_ID")
-        reg = dict(sorted({**COMMON_REG, **_group(own, "REG_")}.items(), key=lambda kv: kv[1]))   # by offset
+        reg = dict(sorted({**COMMON_REG, **_group(own, "REG_")}.items(), key=lambda kv: kv[1]))  # by offset
         if len(reg) != len(COMMON_REG) + len(_group(own, "REG_")):
             raise ValueError(f"accel_pkg.sv: block {prefix} redefines a common register")
         err, wmask = _group(own, "ERR_"), _group(own, "WMASK_")
         unknown = set(wmask) - set(reg)
         if unknown:
             raise ValueError(f"accel_pkg.sv: {prefix}_WMASK_ of unknown registers {sorted(unknown)}")
-        fields = {k: v for k, v in own.items()
-                  if any(k.startswith(r + "_") for r in reg) and not k.startswith(("REG_", "WMASK_"))}
-        const = {k: v for k, v in own.items()
-                 if k != "ID" and k not in fields and not k.startswith(("REG_", "ERR_", "WMASK_"))}
+        fields = {
+            k: v
+            for k, v in own.items()
+            if any(k.startswith(r + "_") for r in reg) and not k.startswith(("REG_", "WMASK_"))
+        }
+        const = {
+            k: v
+            for k, v in own.items()
+            if k != "ID" and k not in fields and not k.startswith(("REG_", "ERR_", "WMASK_"))
+        }
         return cls(prefix, own["ID"], reg, err, {**COMMON_FIELD, **fields}, wmask, const)
 
     # ---- register helpers
@@ -232,8 +247,9 @@ class BlockMap:
 
 
 #: every block of the package, by prefix (a block is declared by its <prefix>_ID)
-BLOCKS: dict[str, BlockMap] = {k[:-3]: BlockMap.from_params(k[:-3], PARAMS) for k in PARAMS if k.endswith("_ID")
-                               and not k.startswith("REG_")}
+BLOCKS: dict[str, BlockMap] = {
+    k[:-3]: BlockMap.from_params(k[:-3], PARAMS) for k in PARAMS if k.endswith("_ID") and not k.startswith("REG_")
+}
 
 #: the cube reader (cube_reader.sv), prefix CR
 CUBE_READER: BlockMap = BLOCKS["CR"]

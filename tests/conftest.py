@@ -3,6 +3,7 @@
 Hypothesis: under CI (``CI`` set, as `.ci/run` runs) the property tests are derandomized so that a run is
 reproducible; on a developer's machine they explore new examples every run (and print any failing example).
 """
+
 import os
 
 from hypothesis import settings

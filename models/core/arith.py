@@ -3,6 +3,7 @@
 All sizes are Python ``int``: exact for any magnitude, so a size can be computed and checked against
 :data:`models.core.limits.MAX_SURFACE_BYTES` before anything is allocated (issue 14, issue 8 item 7).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,8 +38,9 @@ def as_bytes(obj: object) -> bytes:
         if obj.dtype.hasobject:
             raise FormatError("bytes.type", "an object array holds no raw bytes")
         return obj.tobytes(order="C")
-    raise FormatError("bytes.type", f"cannot read bytes from {type(obj).__name__}; "
-                                    "give bytes, bytearray, memoryview or a numpy array")
+    raise FormatError(
+        "bytes.type", f"cannot read bytes from {type(obj).__name__}; give bytes, bytearray, memoryview or a numpy array"
+    )
 
 
 def as_uint8(obj: object) -> np.ndarray:

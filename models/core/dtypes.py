@@ -4,6 +4,7 @@ NVDLA precisions (seed "Precision Type"): int8, int16, fp16 -> numpy int8, int16
 oneDNN data types (MKL-DNN ``mkldnn_data_type_t``): f32, f16, bf16 (kept as raw uint16 bits), s8, u8, s32.
 MACE images: float32 / float16 (CL_FLOAT / CL_HALF_FLOAT).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -13,15 +14,33 @@ import numpy as np
 from .errors import FormatError
 
 _ALIASES: dict[str, str] = {
-    "int8": "int8", "s8": "int8", "i8": "int8",
-    "uint8": "uint8", "u8": "uint8",
-    "int16": "int16", "s16": "int16", "i16": "int16",
-    "uint16": "uint16", "u16": "uint16", "bf16": "uint16", "bfloat16": "uint16",
-    "int32": "int32", "s32": "int32", "i32": "int32",
-    "uint32": "uint32", "u32": "uint32",
-    "float16": "float16", "fp16": "float16", "f16": "float16", "half": "float16",
-    "float32": "float32", "fp32": "float32", "f32": "float32", "float": "float32",
-    "float64": "float64", "f64": "float64",
+    "int8": "int8",
+    "s8": "int8",
+    "i8": "int8",
+    "uint8": "uint8",
+    "u8": "uint8",
+    "int16": "int16",
+    "s16": "int16",
+    "i16": "int16",
+    "uint16": "uint16",
+    "u16": "uint16",
+    "bf16": "uint16",
+    "bfloat16": "uint16",
+    "int32": "int32",
+    "s32": "int32",
+    "i32": "int32",
+    "uint32": "uint32",
+    "u32": "uint32",
+    "float16": "float16",
+    "fp16": "float16",
+    "f16": "float16",
+    "half": "float16",
+    "float32": "float32",
+    "fp32": "float32",
+    "f32": "float32",
+    "float": "float32",
+    "float64": "float64",
+    "f64": "float64",
 }
 
 

@@ -1,4 +1,5 @@
 """The one exception every model raises for input that breaks a rule of a spec."""
+
 from __future__ import annotations
 
 

@@ -1,5 +1,6 @@
 """IEEE half-precision classes from raw bit patterns (NVDLA clarifications 9: NaN = exponent 31 with a
 non-zero mantissa, INF = exponent 31 with a zero mantissa, either sign)."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -13,6 +13,7 @@ from one base, each surface at the next multiple of its alignment, or at explici
 Choice: placed surfaces must not share a byte (``image.overlap``); a base must be a non-negative
 integer and a multiple of the surface's ``align`` (``image.base``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -43,10 +44,17 @@ class Surface:
         arr.setflags(write=False)
         object.__setattr__(self, "data", arr)
         base = self.base
-        if isinstance(base, (bool, np.bool_)) or not isinstance(base, (int, np.integer)) or base < 0 \
-                or base % max(int(self.align), 1):
-            raise FormatError("image.base", f"surface {self.name!r}: base {base!r} is not a non-negative "
-                              f"integer multiple of its {self.align}-byte alignment")
+        if (
+            isinstance(base, (bool, np.bool_))
+            or not isinstance(base, (int, np.integer))
+            or base < 0
+            or base % max(int(self.align), 1)
+        ):
+            raise FormatError(
+                "image.base",
+                f"surface {self.name!r}: base {base!r} is not a non-negative "
+                f"integer multiple of its {self.align}-byte alignment",
+            )
         object.__setattr__(self, "base", int(base))
 
     @property
@@ -132,8 +140,9 @@ class MemoryImage:
         spans = sorted((s.base, s.end, s.name) for s in self.surfaces if s.nbytes)
         for (_, end0, name0), (start1, _, name1) in zip(spans, spans[1:]):
             if start1 < end0:
-                raise FormatError("image.overlap", f"surfaces {name0!r} and {name1!r} share bytes "
-                                  f"(0x{start1:x} < 0x{end0:x})")
+                raise FormatError(
+                    "image.overlap", f"surfaces {name0!r} and {name1!r} share bytes (0x{start1:x} < 0x{end0:x})"
+                )
 
     def memory(self) -> list[tuple[int, bytes]]:
         """``(address, bytes)`` of every surface, in surface order (what a memory model loads)."""

@@ -17,6 +17,7 @@ checked, converted and completed with their defaults):
   ``Format.descriptor_params``: values that are not format options (the packed image of compressed
   weights, the pixel converter's registers).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -75,8 +76,9 @@ def _to_int(value: Any, what: str) -> int:
 
 
 def _to_bool(value: Any, what: str) -> bool:
-    if isinstance(value, (bool, np.bool_)) or (not isinstance(value, float) and value in (0, 1)
-                                               and not isinstance(value, (np.ndarray, str, bytes))):
+    if isinstance(value, (bool, np.bool_)) or (
+        not isinstance(value, float) and value in (0, 1) and not isinstance(value, (np.ndarray, str, bytes))
+    ):
         return bool(value)
     raise TypeError(f"not a boolean: {value!r:.60}")
 
@@ -103,7 +105,11 @@ def _to_ints(value: Any, what: str) -> tuple[int, ...]:
 
 #: Python value -> option value, per kind: the one place option values are checked (models.core.validate).
 _CONVERTERS: dict[str, Callable[[Any, str], Any]] = {
-    "int": _to_int, "bool": _to_bool, "float": _to_float, "str": _to_str, "ints": _to_ints,
+    "int": _to_int,
+    "bool": _to_bool,
+    "float": _to_float,
+    "str": _to_str,
+    "ints": _to_ints,
 }
 
 
@@ -136,8 +142,9 @@ class Option:
         except (ValueError, TypeError, OverflowError) as exc:
             raise FormatError("option.type", f"{what}={value!r:.60} is not of type {self.kind} ({exc})") from None
         if self.choices is not None and value not in self.choices:
-            raise FormatError("option.choice",
-                              f"{fmt}: option {self.name}={value!r} is not one of {list(self.choices)}")
+            raise FormatError(
+                "option.choice", f"{fmt}: option {self.name}={value!r} is not one of {list(self.choices)}"
+            )
         return value
 
 
@@ -180,8 +187,9 @@ class Format:
         for o in self.options:
             if o.name == name:
                 return o
-        raise FormatError("option.unknown",
-                          f"{self.name}: unknown option {name!r}; known: {[o.name for o in self.options]}")
+        raise FormatError(
+            "option.unknown", f"{self.name}: unknown option {name!r}; known: {[o.name for o in self.options]}"
+        )
 
     def resolve_options(self, opts: Mapping[str, Any]) -> dict[str, Any]:
         """Check names and types of ``opts`` and fill in defaults."""
@@ -202,11 +210,13 @@ class Format:
     def check_dtype(self, dtype: Any) -> np.dtype:
         dt = resolve_dtype(dtype)
         if dt.fields is not None or dt.subdtype is not None:
-            raise FormatError("dtype.unsupported",
-                              f"{self.name}: element type {dt} is structured; valid: {list(self.dtypes)}")
+            raise FormatError(
+                "dtype.unsupported", f"{self.name}: element type {dt} is structured; valid: {list(self.dtypes)}"
+            )
         if dt.name not in self.dtypes:
-            raise FormatError("dtype.unsupported",
-                              f"{self.name}: element type {dt.name} is not valid; valid: {list(self.dtypes)}")
+            raise FormatError(
+                "dtype.unsupported", f"{self.name}: element type {dt.name} is not valid; valid: {list(self.dtypes)}"
+            )
         return dt
 
     def check_shape(self, shape: Sequence[int], itemsize: int = 1) -> tuple[int, ...]:
@@ -215,8 +225,9 @@ class Format:
         lo, hi = len(self.axes) - self.optional_leading_axes, len(self.axes)
         if not lo <= len(shape) <= hi:
             want = f"{lo}..{hi}" if lo != hi else f"{hi}"
-            raise FormatError("shape.rank",
-                              f"{self.name}: shape {shape} has rank {len(shape)}, want {want} axes {self.axes}")
+            raise FormatError(
+                "shape.rank", f"{self.name}: shape {shape} has rank {len(shape)}, want {want} axes {self.axes}"
+            )
         if any(d <= 0 for d in shape):
             raise FormatError("shape.empty", f"{self.name}: every dimension must be >= 1, got {shape}")
         check_tensor_bytes(shape, itemsize)
@@ -230,17 +241,27 @@ class Format:
             "dtypes": list(self.dtypes),
             "surfaces": list(self.surfaces),
             "options": [
-                {"name": o.name, "kind": o.kind, "default": o.default,
-                 "choices": list(o.choices) if o.choices else None,
-                 "required": o.required, "help": o.help}
+                {
+                    "name": o.name,
+                    "kind": o.kind,
+                    "default": o.default,
+                    "choices": list(o.choices) if o.choices else None,
+                    "required": o.required,
+                    "help": o.help,
+                }
                 for o in self.options
             ],
             "descriptor": self.descriptor is not None,
             "summary": self.summary,
             "spec": self.spec,
-            "example": None if self.example is None else {
-                "shape": list(self.example.shape), "dtype": self.example.dtype,
-                "opts": dict(self.example.opts), "color_by": self.example.color_by},
+            "example": None
+            if self.example is None
+            else {
+                "shape": list(self.example.shape),
+                "dtype": self.example.dtype,
+                "opts": dict(self.example.opts),
+                "color_by": self.example.color_by,
+            },
         }
 
 
@@ -288,7 +309,7 @@ def get_format(name: str) -> Format:
     for prefix, fam in _FAMILIES.items():
         if name.startswith(prefix) and len(name) > len(prefix):
             if name not in fam.cache:
-                fam.cache[name] = fam.resolve(name[len(prefix):])
+                fam.cache[name] = fam.resolve(name[len(prefix) :])
             return fam.cache[name]
     raise FormatError("format.unknown", f"unknown format {name!r}; run `python -m models formats` for the list")
 
@@ -304,8 +325,9 @@ def families() -> dict[str, dict[str, Any]]:
     return {p: {"examples": list(f.examples), "summary": f.summary} for p, f in _FAMILIES.items()}
 
 
-def _door(name: object, shape: object, dtype: Any, opts: Mapping[str, Any]) -> tuple[Format, tuple[int, ...], np.dtype,
-                                                                                     dict[str, Any], dict]:
+def _door(
+    name: object, shape: object, dtype: Any, opts: Mapping[str, Any]
+) -> tuple[Format, tuple[int, ...], np.dtype, dict[str, Any], dict]:
     """The one validation door (:mod:`models.core.validate`): every argument checked, and every surface
     sized with Python ints against ``MAX_SURFACE_BYTES``, before any work."""
     fmt = get_format(check_name(name))

@@ -6,6 +6,7 @@ from ``errors()`` and the class's ``ERROR_RULES``: the error word, ``validate()`
 :class:`FormatError` ``<RULE_PREFIX>.<first broken rule>``, and ``with_()`` for illegal-descriptor
 sequences.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -36,8 +37,9 @@ class RuleChecked:
         """Raise :class:`FormatError` ``<RULE_PREFIX>.<first rule>`` naming every broken rule; return ``self``."""
         bad = self.errors(addr_bits)
         if bad:
-            raise FormatError(f"{self.RULE_PREFIX}.{bad[0]}",
-                              f"illegal {type(self).__name__} ({', '.join(bad)}): {self.to_dict()}")
+            raise FormatError(
+                f"{self.RULE_PREFIX}.{bad[0]}", f"illegal {type(self).__name__} ({', '.join(bad)}): {self.to_dict()}"
+            )
         return self
 
     def with_(self: T, **changes: Any) -> T:

@@ -20,6 +20,7 @@ Decisions (numpy's own argument checks are the model):
 * A tensor is converted once to a C-ordered array in native byte order: byte order, memory order and
   strides never change the image. Object arrays and ragged nesting are refused.
 """
+
 from __future__ import annotations
 
 import math
@@ -49,23 +50,28 @@ def as_int(value: object, what: str) -> int:
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise FormatError("arg.integer",
-                          f"{what} must be an integer, got {type(value).__name__} {value!r:.60}") from None
+        raise FormatError(
+            "arg.integer", f"{what} must be an integer, got {type(value).__name__} {value!r:.60}"
+        ) from None
 
 
 def check_magnitude(value: int, what: str) -> int:
     """Refuse an integer whose magnitude exceeds the size limit (no stride or size can be that large)."""
     if abs(value) > MAX_SURFACE_BYTES:
-        raise FormatError("size.limit", f"{what}={value} exceeds the size limit of {MAX_SURFACE_BYTES} bytes "
-                                        "(models.core.validate.MAX_SURFACE_BYTES)")
+        raise FormatError(
+            "size.limit",
+            f"{what}={value} exceeds the size limit of {MAX_SURFACE_BYTES} bytes "
+            "(models.core.validate.MAX_SURFACE_BYTES)",
+        )
     return value
 
 
 def check_dims(shape: object) -> tuple[int, ...]:
     """A shape is a sequence of integers (not a str, bytes or a bare int), as numpy's ``shape`` arguments."""
     if isinstance(shape, (str, bytes, bytearray)) or not isinstance(shape, (Sequence, np.ndarray)):
-        raise FormatError("shape.type",
-                          f"shape must be a sequence of integers, got {type(shape).__name__} {shape!r:.60}")
+        raise FormatError(
+            "shape.type", f"shape must be a sequence of integers, got {type(shape).__name__} {shape!r:.60}"
+        )
     if isinstance(shape, np.ndarray) and shape.ndim != 1:
         raise FormatError("shape.type", f"shape must be one-dimensional, got an array of shape {shape.shape}")
     return tuple(as_int(d, f"shape[{i}]") for i, d in enumerate(shape))
@@ -75,8 +81,9 @@ def check_tensor_bytes(shape: tuple[int, ...], itemsize: int) -> None:
     """The logical tensor itself stays under the size limit (checked with Python ints)."""
     n = math.prod(shape) * itemsize
     if n > MAX_SURFACE_BYTES:
-        raise FormatError("size.limit", f"a tensor of shape {shape} is {n} bytes, above the size limit of "
-                                        f"{MAX_SURFACE_BYTES} bytes")
+        raise FormatError(
+            "size.limit", f"a tensor of shape {shape} is {n} bytes, above the size limit of {MAX_SURFACE_BYTES} bytes"
+        )
 
 
 def check_base(base: object) -> int:
@@ -113,6 +120,7 @@ def surface_sizes(info: Mapping[str, Any]) -> dict[str, int]:
 
     A data-dependent surface (compressed weights) counts with its upper bound (``max_bytes``).
     """
+
     def size(entry: Mapping[str, Any]) -> int | None:
         n = entry.get("bytes")
         n = entry.get("max_bytes") if n is None else n
@@ -128,5 +136,8 @@ def check_sizes(fmt_name: str, sizes: Mapping[str, int]) -> None:
     """Every surface is at most :data:`MAX_SURFACE_BYTES` (before anything is allocated)."""
     for name, n in sizes.items():
         if n > MAX_SURFACE_BYTES:
-            raise FormatError("size.limit", f"{fmt_name}: surface {name} would be {n} bytes, above the size limit of "
-                                            f"{MAX_SURFACE_BYTES} bytes (models.core.validate.MAX_SURFACE_BYTES)")
+            raise FormatError(
+                "size.limit",
+                f"{fmt_name}: surface {name} would be {n} bytes, above the size limit of "
+                f"{MAX_SURFACE_BYTES} bytes (models.core.validate.MAX_SURFACE_BYTES)",
+            )

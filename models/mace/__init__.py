@@ -3,6 +3,7 @@
 Spec: seed 001 "OpenCL Image Storage Layout" with ``shared/spec/mace-clarifications.md``; see
 :mod:`models.mace.image` for the mappings and the choices made.
 """
+
 from .image import (
     KINDS,
     buffer_to_image,
@@ -15,5 +16,14 @@ from .image import (
     valid_mask,
 )
 
-__all__ = ["KINDS", "buffer_to_image", "image_to_buffer", "image_array", "image_size", "image_shape", "valid_mask",
-           "cdiv4", "channel_major_descriptor"]
+__all__ = [
+    "KINDS",
+    "buffer_to_image",
+    "image_to_buffer",
+    "image_array",
+    "image_size",
+    "image_shape",
+    "valid_mask",
+    "cdiv4",
+    "channel_major_descriptor",
+]

@@ -35,6 +35,7 @@ Choices (each one tested):
 * ``pack`` returns a MemoryImage whose single surface ``data`` is the image array's bytes in row-major
   order (y, x, lane); ``unpack`` needs exactly that many bytes.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -48,8 +49,9 @@ from ..core.errors import FormatError
 from ..core.memimage import MemoryImage, as_image
 from ..core.registry import Example, Format, register
 
-SPEC = ("MACE 'OpenCL Image Storage Layout' (shared/seeds/001_b1fcfc4887cb19f5.txt) with "
-        "shared/spec/mace-clarifications.md")
+SPEC = (
+    "MACE 'OpenCL Image Storage Layout' (shared/seeds/001_b1fcfc4887cb19f5.txt) with shared/spec/mace-clarifications.md"
+)
 DTYPES = ("float32", "float16")
 PREFIX = "mace.image."
 
@@ -70,7 +72,7 @@ def cdiv4(n: int) -> int:
 
 
 def _kind(kind: str) -> str:
-    k = kind[len(PREFIX):] if isinstance(kind, str) and kind.startswith(PREFIX) else kind
+    k = kind[len(PREFIX) :] if isinstance(kind, str) and kind.startswith(PREFIX) else kind
     if k not in KINDS:
         raise FormatError("mace.kind", f"unknown MACE image kind {kind!r}; known: {list(KINDS)}")
     return k
@@ -80,14 +82,19 @@ def _check_shape(kind: str, shape: tuple[int, ...]) -> tuple[int, ...]:
     axes = KINDS[kind][0]
     shape = tuple(int(d) for d in shape)
     if len(shape) != len(axes):
-        raise FormatError("mace.shape", f"{PREFIX}{kind}: buffer shape {shape} has rank {len(shape)}, want {len(axes)} "
-                                        f"axes {''.join(axes)}")
+        raise FormatError(
+            "mace.shape",
+            f"{PREFIX}{kind}: buffer shape {shape} has rank {len(shape)}, want {len(axes)} axes {''.join(axes)}",
+        )
     if any(d < 1 for d in shape):
         raise FormatError("mace.shape", f"{PREFIX}{kind}: every dimension must be >= 1, got {shape}")
     if kind == "dw_filter" and shape[3] != 1:
-        raise FormatError("mace.dw_multiplier", f"{PREFIX}dw_filter: channel multiplier M={shape[3]} (buffer HWIM "
-                          f"{shape}); only M = 1 is supported (MACE silently writes an all-zero image for M > 1; "
-                          "this model refuses, clarifications section 8)")
+        raise FormatError(
+            "mace.dw_multiplier",
+            f"{PREFIX}dw_filter: channel multiplier M={shape[3]} (buffer HWIM "
+            f"{shape}); only M = 1 is supported (MACE silently writes an all-zero image for M > 1; "
+            "this model refuses, clarifications section 8)",
+        )
     return shape
 
 
@@ -151,8 +158,11 @@ def buffer_to_image(buf: np.ndarray, kind: str) -> np.ndarray:
     elif kind == "conv_filter":  # (H,W,Ob,4,Ip) -> (Ob,H,W,Ip,4): y = ob*H*W + h*W + w, x = i
         h, w, o, i = s
         ob = cdiv4(o)
-        img = (_pad_axis(_pad_axis(b, 2, 4 * ob), 3, 4 * cdiv4(i)).reshape(h, w, ob, 4, 4 * cdiv4(i))
-               .transpose(2, 0, 1, 4, 3))
+        img = (
+            _pad_axis(_pad_axis(b, 2, 4 * ob), 3, 4 * cdiv4(i))
+            .reshape(h, w, ob, 4, 4 * cdiv4(i))
+            .transpose(2, 0, 1, 4, 3)
+        )
     elif kind == "dw_filter":  # (H,W,Ib,4) -> (Ib,H,W,4): y = ib, x = h*W + w
         h, w, i, _ = s
         ib = cdiv4(i)
@@ -170,9 +180,10 @@ def image_to_buffer(img: np.ndarray, kind: str, shape: tuple[int, ...]) -> np.nd
     a = np.asarray(img)
     want = image_shape(kind, s)
     if a.shape != want:
-        raise FormatError("mace.image_shape",
-                          f"{PREFIX}{kind}: image array of shape {a.shape}, buffer {s} needs {want} "
-                                              "(height, width, 4)")
+        raise FormatError(
+            "mace.image_shape",
+            f"{PREFIX}{kind}: image array of shape {a.shape}, buffer {s} needs {want} (height, width, 4)",
+        )
     if kind == "channel_major":
         n, h, w, c = s
         cb = cdiv4(c)
@@ -228,8 +239,9 @@ def image_array(img: MemoryImage | bytes | np.ndarray, dtype: Any, shape: tuple[
     raw = mi.data("data")
     need = shape[0] * shape[1] * 4 * dt.itemsize
     if raw.size != need:
-        raise FormatError("mace.image_size", f"image of {raw.size} bytes, a {shape[1]} x {shape[0]} {dt} RGBA image "
-                                             f"has {need}")
+        raise FormatError(
+            "mace.image_size", f"image of {raw.size} bytes, a {shape[1]} x {shape[0]} {dt} RGBA image has {need}"
+        )
     return raw.view(dt).reshape(shape)
 
 
@@ -248,9 +260,20 @@ def channel_major_descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0) 
     atom = 4 * dt.itemsize
     cb = cdiv4(c)
     row = w * cb * atom
-    return BlockedCubeDescriptor(base=int(base), atom_bytes=atom, elem_bytes=dt.itemsize, count_w=w, count_h=h,
-                                 count_c=cb, count_n=n, stride_h=row, stride_c=w * atom, stride_n=h * row,
-                                 layout=Layout.MACE, fp16=dt == np.float16).validate()
+    return BlockedCubeDescriptor(
+        base=int(base),
+        atom_bytes=atom,
+        elem_bytes=dt.itemsize,
+        count_w=w,
+        count_h=h,
+        count_c=cb,
+        count_n=n,
+        stride_h=row,
+        stride_c=w * atom,
+        stride_n=h * row,
+        layout=Layout.MACE,
+        fp16=dt == np.float16,
+    ).validate()
 
 
 def _make(kind: str) -> Format:
@@ -259,8 +282,12 @@ def _make(kind: str) -> Format:
 
     def pack(tensor: np.ndarray) -> MemoryImage:
         arr = buffer_to_image(tensor, kind)
-        return MemoryImage.single(arr.reshape(-1).view(np.uint8), image_shape=arr.shape,
-                                  image_size=list(image_size(kind, tensor.shape)), format=name)
+        return MemoryImage.single(
+            arr.reshape(-1).view(np.uint8),
+            image_shape=arr.shape,
+            image_size=list(image_size(kind, tensor.shape)),
+            format=name,
+        )
 
     def unpack(image: MemoryImage, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
         return image_to_buffer(image_array(image, dtype, image_shape(kind, shape)), kind, shape)
@@ -268,17 +295,33 @@ def _make(kind: str) -> Format:
     def info(shape: tuple[int, ...], dtype: np.dtype) -> dict:
         w, h = image_size(kind, shape)
         e = np.dtype(dtype).itemsize
-        return {"format": name, "buffer_axes": "".join(axes), "buffer_shape": list(shape),
-                "image_size": [w, h], "image_shape": [h, w, 4], "elements_per_pixel": 4,
-                "pixel_bytes": 4 * e, "row_bytes": w * 4 * e,
-                "channel_type": "CL_HALF_FLOAT" if np.dtype(dtype) == np.float16 else "CL_FLOAT",
-                "surfaces": [{"name": "data", "bytes": w * h * 4 * e, "align": 1}],
-                "padding": "zero", "spec": f"{SPEC}, section {section}"}
+        return {
+            "format": name,
+            "buffer_axes": "".join(axes),
+            "buffer_shape": list(shape),
+            "image_size": [w, h],
+            "image_shape": [h, w, 4],
+            "elements_per_pixel": 4,
+            "pixel_bytes": 4 * e,
+            "row_bytes": w * 4 * e,
+            "channel_type": "CL_HALF_FLOAT" if np.dtype(dtype) == np.float16 else "CL_FLOAT",
+            "surfaces": [{"name": "data", "bytes": w * h * 4 * e, "align": 1}],
+            "padding": "zero",
+            "spec": f"{SPEC}, section {section}",
+        }
 
-    return Format(name=name, axes=axes, dtypes=DTYPES, pack=pack, unpack=unpack, info=info,
-                  descriptor=channel_major_descriptor if kind == "channel_major" else None,
-                  summary=f"MACE OpenCL image, {''.join(axes)} buffer ({kind.replace('_', '-')}), 4 elements per pixel",
-                  spec=f"{SPEC}, section {section}", example=_EXAMPLES[kind])
+    return Format(
+        name=name,
+        axes=axes,
+        dtypes=DTYPES,
+        pack=pack,
+        unpack=unpack,
+        info=info,
+        descriptor=channel_major_descriptor if kind == "channel_major" else None,
+        summary=f"MACE OpenCL image, {''.join(axes)} buffer ({kind.replace('_', '-')}), 4 elements per pixel",
+        spec=f"{SPEC}, section {section}",
+        example=_EXAMPLES[kind],
+    )
 
 
 #: A small tensor per kind (the worked examples of the clarifications where there is one), coloured by the

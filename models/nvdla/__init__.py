@@ -4,6 +4,7 @@ Activation side: :mod:`.feature` (``nvdla.feature``), :mod:`.pixel` (``nvdla.pix
 PReLU, batch-norm and element-wise operands), :mod:`.precision` (Tables 29-32, fp16 rules) and
 :mod:`.alignment` (Table 35). Weight side: ``weights`` and ``sparse``, imported when present.
 """
+
 import importlib
 import importlib.util
 

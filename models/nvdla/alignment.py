@@ -13,6 +13,7 @@ Choices:
 * A value that is negative or not an integer breaks the rule of its column whatever the table says.
 * The seed's row "PRReLU" is the PReLU row (typo kept out of the kind name: ``prelu``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -56,9 +57,16 @@ TABLE_35: tuple[AlignmentRow, ...] = (
 
 ROWS: dict[str, AlignmentRow] = {r.kind: r for r in TABLE_35}
 _ALIASES = {
-    "feature_data": "feature", "feature_cube": "feature", "compressed_weight": "weight",
-    "uncompressed_weight": "weight", "weights": "weight", "pitch_linear_pixel": "pixel",
-    "batch_norm": "bn", "batch_normalization": "bn", "element_wise": "eltwise", "ew": "eltwise",
+    "feature_data": "feature",
+    "feature_cube": "feature",
+    "compressed_weight": "weight",
+    "uncompressed_weight": "weight",
+    "weights": "weight",
+    "pitch_linear_pixel": "pixel",
+    "batch_norm": "bn",
+    "batch_normalization": "bn",
+    "element_wise": "eltwise",
+    "ew": "eltwise",
 }
 
 
@@ -83,13 +91,23 @@ def row(kind: str) -> AlignmentRow:
     return ROWS[key]
 
 
-def violations(kind: str, start: Optional[int] = None, line_stride: Optional[int] = None,
-               surface_stride: Optional[int] = None, cube_stride: Optional[int] = None,
-               size: Optional[int] = None) -> list[Violation]:
+def violations(
+    kind: str,
+    start: Optional[int] = None,
+    line_stride: Optional[int] = None,
+    surface_stride: Optional[int] = None,
+    cube_stride: Optional[int] = None,
+    size: Optional[int] = None,
+) -> list[Violation]:
     """Every Table 35 rule broken by the given values (``None`` = not given, not checked)."""
     r = row(kind)
-    given = {"start": start, "line_stride": line_stride, "surface_stride": surface_stride,
-             "cube_stride": cube_stride, "size": size}
+    given = {
+        "start": start,
+        "line_stride": line_stride,
+        "surface_stride": surface_stride,
+        "cube_stride": cube_stride,
+        "size": size,
+    }
     out: list[Violation] = []
     for field in FIELDS:
         value = given[field]
@@ -104,17 +122,29 @@ def violations(kind: str, start: Optional[int] = None, line_stride: Optional[int
         if value < 0:
             out.append(Violation(rule, field, value, need, f"{r.title}: {field} {value} is negative"))
         elif need is not None and value % need:
-            out.append(Violation(rule, field, value, need,
-                                 f"{r.title}: {field} {value} (0x{value:x}) is not a multiple of {need} bytes "
-                                 f"(Table 35)"))
+            out.append(
+                Violation(
+                    rule,
+                    field,
+                    value,
+                    need,
+                    f"{r.title}: {field} {value} (0x{value:x}) is not a multiple of {need} bytes (Table 35)",
+                )
+            )
     return out
 
 
-def check(kind: str, start: Optional[int] = None, line_stride: Optional[int] = None,
-          surface_stride: Optional[int] = None, cube_stride: Optional[int] = None,
-          size: Optional[int] = None) -> None:
+def check(
+    kind: str,
+    start: Optional[int] = None,
+    line_stride: Optional[int] = None,
+    surface_stride: Optional[int] = None,
+    cube_stride: Optional[int] = None,
+    size: Optional[int] = None,
+) -> None:
     """Raise :class:`FormatError` for the first broken Table 35 rule (the message lists all of them)."""
     bad = violations(kind, start, line_stride, surface_stride, cube_stride, size)
     if bad:
-        raise FormatError(bad[0].rule, "; ".join(f"[{v.rule}] {v.message}" if i else v.message
-                                                  for i, v in enumerate(bad)))
+        raise FormatError(
+            bad[0].rule, "; ".join(f"[{v.rule}] {v.message}" if i else v.message for i, v in enumerate(bad))
+        )

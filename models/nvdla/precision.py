@@ -22,6 +22,7 @@ Choices written down here (each one is tested in ``tests/models/test_nvdla_preci
   mantissa undefined, numpy keeps a quiet NaN). Denormal results are kept (IEEE 754).
 * Integer converters round half away from zero after the right shift, then saturate (clarifications 2.3).
 """
+
 from __future__ import annotations
 
 import math
@@ -49,10 +50,10 @@ TABLE_29: dict[tuple[str, str], tuple[str, str]] = {
     ("image_int", "fp16"): ("fp16", "fp16"),
     ("image_fp16", "int8"): (_I, _I),
     ("image_fp16", "int16"): (_I, _I),
-    ("image_fp16", "fp16"): ("fp16", "fp16"),   # row missing in the seed table; from its text
+    ("image_fp16", "fp16"): ("fp16", "fp16"),  # row missing in the seed table; from its text
     ("int8", "int8"): ("int8", "int8"),
     ("int8", "int16"): (_I, _I),
-    ("int8", "fp16"): (_I, _I),                 # row missing in the seed table; DC does no conversion
+    ("int8", "fp16"): (_I, _I),  # row missing in the seed table; DC does no conversion
     ("int16", "int8"): (_I, _I),
     ("int16", "int16"): ("int16", "int16"),
     ("int16", "fp16"): (_I, _I),
@@ -63,9 +64,15 @@ TABLE_29: dict[tuple[str, str], tuple[str, str]] = {
 
 #: Table 30 - SDP layer (offline mode): (input, output) -> real precision in pipeline.
 TABLE_30: dict[tuple[str, str], str] = {
-    ("int8", "int8"): "int32", ("int8", "int16"): "int32", ("int8", "fp16"): _I,
-    ("int16", "int8"): "int32", ("int16", "int16"): "int32", ("int16", "fp16"): "int32",
-    ("fp16", "int8"): _I, ("fp16", "int16"): "fp32", ("fp16", "fp16"): "fp32",
+    ("int8", "int8"): "int32",
+    ("int8", "int16"): "int32",
+    ("int8", "fp16"): _I,
+    ("int16", "int8"): "int32",
+    ("int16", "int16"): "int32",
+    ("int16", "fp16"): "int32",
+    ("fp16", "int8"): _I,
+    ("fp16", "int16"): "fp32",
+    ("fp16", "fp16"): "fp32",
 }
 
 #: Table 31 - LRN layer (CDP): no conversion.
@@ -77,16 +84,41 @@ TABLE_31: dict[tuple[str, str], str] = {
 TABLE_32: dict[tuple[str, str], str] = dict(TABLE_31)
 
 _LAYER_ALIASES = {
-    "conv": "conv", "convolution": "conv", "dc": "conv", "img": "conv", "winograd": "conv", "cc": "conv",
-    "sdp": "sdp", "bn": "sdp", "eltwise": "sdp", "batch_norm": "sdp",
-    "lrn": "lrn", "cdp": "lrn",
-    "pooling": "pooling", "pool": "pooling", "pdp": "pooling",
+    "conv": "conv",
+    "convolution": "conv",
+    "dc": "conv",
+    "img": "conv",
+    "winograd": "conv",
+    "cc": "conv",
+    "sdp": "sdp",
+    "bn": "sdp",
+    "eltwise": "sdp",
+    "batch_norm": "sdp",
+    "lrn": "lrn",
+    "cdp": "lrn",
+    "pooling": "pooling",
+    "pool": "pooling",
+    "pdp": "pooling",
 }
-_PREC_ALIASES = {"int8": "int8", "s8": "int8", "int16": "int16", "s16": "int16",
-                 "fp16": "fp16", "float16": "fp16", "f16": "fp16", "half": "fp16"}
+_PREC_ALIASES = {
+    "int8": "int8",
+    "s8": "int8",
+    "int16": "int16",
+    "s16": "int16",
+    "fp16": "fp16",
+    "float16": "fp16",
+    "f16": "fp16",
+    "half": "fp16",
+}
 _INPUT_ALIASES = {
-    "image_int": "image_int", "image_integer": "image_int", "image_uint8": "image_int", "image_int8": "image_int",
-    "image_int16": "image_int", "image_uint16": "image_int", "image_fp16": "image_fp16", "image_float16": "image_fp16",
+    "image_int": "image_int",
+    "image_integer": "image_int",
+    "image_uint8": "image_int",
+    "image_int8": "image_int",
+    "image_int16": "image_int",
+    "image_uint16": "image_int",
+    "image_fp16": "image_fp16",
+    "image_float16": "image_fp16",
 }
 
 
@@ -123,13 +155,15 @@ def _norm_input(fmt: str) -> str:
         return _INPUT_ALIASES[low]
     if low in _PREC_ALIASES:
         return _PREC_ALIASES[low]
-    name = key[len("nvdla.pixel."):] if key.startswith("nvdla.pixel.") else key
+    name = key[len("nvdla.pixel.") :] if key.startswith("nvdla.pixel.") else key
     if name.startswith("T_"):
         if name not in _PIXEL_INPUTS:
             raise FormatError("precision.unknown_input", f"unknown pixel format {fmt!r}")
         return _PIXEL_INPUTS[name]
-    raise FormatError("precision.unknown_input",
-                      f"unknown input format {fmt!r}; known: {list(INPUT_FORMATS)} or a pixel format name T_*")
+    raise FormatError(
+        "precision.unknown_input",
+        f"unknown input format {fmt!r}; known: {list(INPUT_FORMATS)} or a pixel format name T_*",
+    )
 
 
 def pipeline_precision(layer: str, input_format: str, output_precision: str) -> str:
@@ -161,9 +195,10 @@ def check_conversion(layer: str, input_format: str, output_precision: str) -> st
     result = pipeline_precision(layer, input_format, output_precision)
     if result == INVALID:
         table = {"conv": 29, "sdp": 30, "lrn": 31, "pooling": 32}[_norm_layer(layer)]
-        raise FormatError("precision.invalid_conversion",
-                          f"{layer}: input {input_format} -> output {output_precision} is an invalid case "
-                          f"(seed Table {table})")
+        raise FormatError(
+            "precision.invalid_conversion",
+            f"{layer}: input {input_format} -> output {output_precision} is an invalid case (seed Table {table})",
+        )
     return result
 
 
@@ -172,7 +207,10 @@ def check_conversion(layer: str, input_format: str, output_precision: str) -> st
 
 #: Output saturation values per precision (seed: "+/-65504 for FP16, 32767/-32768 for INT16, 127/-128 for INT8").
 SATURATION: dict[str, tuple[float, float]] = {
-    "int8": (-128, 127), "int16": (-32768, 32767), "int17": (-65536, 65535), "fp16": (-65504.0, 65504.0),
+    "int8": (-128, 127),
+    "int16": (-32768, 32767),
+    "int17": (-65536, 65535),
+    "fp16": (-65504.0, 65504.0),
 }
 
 FP16_MAX = 65504.0
@@ -206,10 +244,10 @@ INF_REPLACEMENT: dict[str, float] = {
     "conv_dc": 65536.0,
     "conv_img": 65536.0,
     "conv_winograd": 65504.0,
-    "sdp": float(np.finfo(np.float32).max),   # 3.4028234663852886e38, printed 3.40282e+38 in the seed
-    "cdp": 4292870144.0,                      # fp17 max (2 - 2**-10) * 2**31
+    "sdp": float(np.finfo(np.float32).max),  # 3.4028234663852886e38, printed 3.40282e+38 in the seed
+    "cdp": 4292870144.0,  # fp17 max (2 - 2**-10) * 2**31
     "pdp_average": 4292870144.0,
-    "pdp_max": math.inf,                      # seed: INF kept for max/min pooling (unresolved, 12.8)
+    "pdp_max": math.inf,  # seed: INF kept for max/min pooling (unresolved, 12.8)
     "pdp_min": math.inf,
 }
 
@@ -264,8 +302,11 @@ def flush_nan_to_zero(x: ArrayLike) -> np.ndarray:
 def replace_inf(x: ArrayLike, submodule: str) -> np.ndarray:
     """fp16 input as the sub-module sees it (seed "Infinity" table): float64 values with +-INF replaced by the
     sub-module's replacement value; NaN and finite values (denormals included) unchanged."""
-    require(submodule in INF_REPLACEMENT, "fp16.unknown_submodule",
-            f"unknown sub-module {submodule!r}; known: {sorted(INF_REPLACEMENT)}")
+    require(
+        submodule in INF_REPLACEMENT,
+        "fp16.unknown_submodule",
+        f"unknown sub-module {submodule!r}; known: {sorted(INF_REPLACEMENT)}",
+    )
     b = _fp16_bits(x)
     vals = b.view(np.float16).astype(np.float64)
     rep = INF_REPLACEMENT[submodule]
@@ -279,9 +320,9 @@ def to_fp16(x: ArrayLike) -> np.ndarray:
     if arr.dtype == np.float16:
         src = arr
     elif arr.dtype == np.float32:
-        src = arr                      # numpy's float32 -> float16 cast rounds to nearest even
+        src = arr  # numpy's float32 -> float16 cast rounds to nearest even
     else:
-        src = arr.astype(np.float64)   # one rounding only: ints and float64 go straight to half
+        src = arr.astype(np.float64)  # one rounding only: ints and float64 go straight to half
     with np.errstate(over="ignore", invalid="ignore"):
         h = src.astype(np.float16)
     inf = np.isinf(h)

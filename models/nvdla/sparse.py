@@ -28,6 +28,7 @@ does not.
 All operations are vectorised (``np.packbits``/``np.unpackbits`` with ``bitorder="little"``,
 cumulative sums, boolean masks).
 """
+
 from __future__ import annotations
 
 from typing import Any, Sequence, Union
@@ -63,8 +64,11 @@ def _as_bytes(buf: Any, what: str) -> np.ndarray:
 
 
 def _check_elem_bytes(elem_bytes: int) -> int:
-    require(isinstance(elem_bytes, (int, np.integer)) and int(elem_bytes) in (1, 2), "sparse.elem_bytes",
-            f"element size {elem_bytes!r} bytes is not 1 (int8) or 2 (int16/fp16)")
+    require(
+        isinstance(elem_bytes, (int, np.integer)) and int(elem_bytes) in (1, 2),
+        "sparse.elem_bytes",
+        f"element size {elem_bytes!r} bytes is not 1 (int8) or 2 (int16/fp16)",
+    )
     return int(elem_bytes)
 
 
@@ -85,10 +89,16 @@ def _group_sizes(group_elems: GroupElems, n_elems: int) -> np.ndarray:
         sizes = np.array([int(v) for v in group_elems], dtype=np.int64)  # type: ignore[union-attr]
     except (TypeError, ValueError) as exc:
         raise FormatError("sparse.group_elems", f"group sizes {group_elems!r} are not integers") from exc
-    require(sizes.size == 0 or int(sizes.min()) >= 1, "sparse.group_elems",
-            f"every group needs >= 1 element, got sizes {sizes.tolist()[:8]}...")
-    require(int(sizes.sum()) <= n_elems, "sparse.group_elems",
-            f"groups cover {int(sizes.sum())} elements but the dense stream has only {n_elems}")
+    require(
+        sizes.size == 0 or int(sizes.min()) >= 1,
+        "sparse.group_elems",
+        f"every group needs >= 1 element, got sizes {sizes.tolist()[:8]}...",
+    )
+    require(
+        int(sizes.sum()) <= n_elems,
+        "sparse.group_elems",
+        f"groups cover {int(sizes.sum())} elements but the dense stream has only {n_elems}",
+    )
     return sizes
 
 
@@ -96,8 +106,9 @@ def _elements(raw: np.ndarray, e: int) -> np.ndarray:
     return raw.view(np.uint8 if e == 1 else np.dtype("<u2"))
 
 
-def compress(dense_surface_bytes: Any, elem_bytes: int,
-             group_elems: GroupElems) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def compress(
+    dense_surface_bytes: Any, elem_bytes: int, group_elems: GroupElems
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Compress a mapped weight stream into ``(weight, wmb, wgs)`` byte arrays (clarifications §7).
 
     ``dense_surface_bytes``: the uncompressed surface (bytes or uint8 array); its length must be a
@@ -112,20 +123,26 @@ def compress(dense_surface_bytes: Any, elem_bytes: int,
     """
     e = _check_elem_bytes(elem_bytes)
     raw = _as_bytes(dense_surface_bytes, "dense surface")
-    require(raw.size % e == 0, "sparse.dense_size",
-            f"dense surface of {raw.size} bytes is not a whole number of {e}-byte elements")
+    require(
+        raw.size % e == 0,
+        "sparse.dense_size",
+        f"dense surface of {raw.size} bytes is not a whole number of {e}-byte elements",
+    )
     elems = _elements(raw, e)
     sizes = _group_sizes(group_elems, elems.size)
     n = int(sizes.sum())
-    require(not np.any(elems[n:]), "sparse.trailing_nonzero",
-            f"elements after the last group (index >= {n}) must be zero padding")
+    require(
+        not np.any(elems[n:]),
+        "sparse.trailing_nonzero",
+        f"elements after the last group (index >= {n}) must be zero padding",
+    )
     mask = elems[:n] != 0  # all bits zero -> dropped; fp16 -0 (0x8000) is kept
     wmb = np.zeros(wmb_bytes(n), dtype=np.uint8)
     packed = np.packbits(mask, bitorder="little")
-    wmb[:packed.size] = packed
+    wmb[: packed.size] = packed
     kept = raw[: n * e].reshape(n, e)[mask].reshape(-1)
     weight = np.zeros(round_up(kept.size, SIZE_ALIGN), dtype=np.uint8)
-    weight[:kept.size] = kept
+    weight[: kept.size] = kept
     cs = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(mask, dtype=np.int64)))
     ends = np.cumsum(sizes)
     counts = (cs[ends] - cs[ends - sizes]) * e
@@ -134,8 +151,9 @@ def compress(dense_surface_bytes: Any, elem_bytes: int,
     return weight, wmb, wgs
 
 
-def decompress(weight: Any, wmb: Any, wgs: Any, elem_bytes: int, group_elems: GroupElems,
-               dense_bytes: int) -> np.ndarray:
+def decompress(
+    weight: Any, wmb: Any, wgs: Any, elem_bytes: int, group_elems: GroupElems, dense_bytes: int
+) -> np.ndarray:
     """Rebuild the uncompressed surface (``dense_bytes`` bytes, uint8) from the three surfaces.
 
     ``group_elems`` as in :func:`compress`; with an int the groups cover ``dense_bytes/elem_bytes``
@@ -153,23 +171,29 @@ def decompress(weight: Any, wmb: Any, wgs: Any, elem_bytes: int, group_elems: Gr
     w_raw = _as_bytes(weight, "weight surface")
     m_raw = _as_bytes(wmb, "WMB surface")
     g_raw = _as_bytes(wgs, "WGS surface")
-    require(isinstance(dense_bytes, (int, np.integer)) and int(dense_bytes) >= 0 and int(dense_bytes) % e == 0,
-            "sparse.dense_size", f"dense size {dense_bytes!r} bytes is not a whole number of {e}-byte elements")
+    require(
+        isinstance(dense_bytes, (int, np.integer)) and int(dense_bytes) >= 0 and int(dense_bytes) % e == 0,
+        "sparse.dense_size",
+        f"dense size {dense_bytes!r} bytes is not a whole number of {e}-byte elements",
+    )
     n_dense = int(dense_bytes) // e
     sizes = _group_sizes(group_elems, n_dense)
     n = int(sizes.sum())
     need_wmb = ceil_div(n, 8)
-    require(m_raw.size >= need_wmb, "sparse.wmb_length",
-            f"WMB has {m_raw.size} bytes, {n} elements need {need_wmb}")
+    require(m_raw.size >= need_wmb, "sparse.wmb_length", f"WMB has {m_raw.size} bytes, {n} elements need {need_wmb}")
     bits = np.unpackbits(m_raw, bitorder="little")
     extra = np.flatnonzero(bits[n:])
     if extra.size:
-        raise FormatError("sparse.wmb_padding",
-                          f"WMB bit {n + int(extra[0])} is set but the stream has only {n} elements "
-                          f"(padding bits must be 0)")
+        raise FormatError(
+            "sparse.wmb_padding",
+            f"WMB bit {n + int(extra[0])} is set but the stream has only {n} elements (padding bits must be 0)",
+        )
     mask = bits[:n].astype(bool)
-    require(g_raw.size >= 4 * sizes.size, "sparse.wgs_length",
-            f"WGS has {g_raw.size} bytes, {sizes.size} kernel groups need {4 * sizes.size}")
+    require(
+        g_raw.size >= 4 * sizes.size,
+        "sparse.wgs_length",
+        f"WGS has {g_raw.size} bytes, {sizes.size} kernel groups need {4 * sizes.size}",
+    )
     wgs_vals = g_raw[: 4 * sizes.size].view("<u4").astype(np.int64)
     cs = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(mask, dtype=np.int64)))
     ends = np.cumsum(sizes)
@@ -177,12 +201,17 @@ def decompress(weight: Any, wmb: Any, wgs: Any, elem_bytes: int, group_elems: Gr
     bad = np.flatnonzero(counts != wgs_vals)
     if bad.size:
         g = int(bad[0])
-        raise FormatError("sparse.wgs_mismatch",
-                          f"WGS[{g}] = {int(wgs_vals[g])} bytes but group {g}'s WMB bits keep "
-                          f"{int(counts[g]) // e} elements = {int(counts[g])} bytes")
+        raise FormatError(
+            "sparse.wgs_mismatch",
+            f"WGS[{g}] = {int(wgs_vals[g])} bytes but group {g}'s WMB bits keep "
+            f"{int(counts[g]) // e} elements = {int(counts[g])} bytes",
+        )
     kept = int(cs[-1])
-    require(w_raw.size >= kept * e, "sparse.weight_length",
-            f"compressed weight surface has {w_raw.size} bytes, the WMB keeps {kept} elements = {kept * e} bytes")
+    require(
+        w_raw.size >= kept * e,
+        "sparse.weight_length",
+        f"compressed weight surface has {w_raw.size} bytes, the WMB keeps {kept} elements = {kept * e} bytes",
+    )
     out = np.zeros((n_dense, e), dtype=np.uint8)
     out[:n][mask] = w_raw[: kept * e].reshape(kept, e)
     return out.reshape(-1)

@@ -7,10 +7,19 @@ Spec: MKL-DNN 1.0 "Understanding Memory Formats" (``shared/seeds/002_9432e89d057
 * :mod:`.reorder`: :func:`reorder` between any two descriptors of the same dims and data type.
 * :mod:`.formats`: the ``onednn.<tag>`` registry family and the BlockedCubeDescriptor export.
 """
+
 from .desc import ONEDNN_DTYPES, MemoryDesc, onednn_dtype
 from .formats import descriptor_for, memory_desc
 from .reorder import reorder
 from .tags import ParsedTag, parse_tag
 
-__all__ = ["MemoryDesc", "ParsedTag", "parse_tag", "reorder", "memory_desc", "descriptor_for", "onednn_dtype",
-           "ONEDNN_DTYPES"]
+__all__ = [
+    "MemoryDesc",
+    "ParsedTag",
+    "parse_tag",
+    "reorder",
+    "memory_desc",
+    "descriptor_for",
+    "onednn_dtype",
+    "ONEDNN_DTYPES",
+]

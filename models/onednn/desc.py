@@ -27,6 +27,7 @@ Everything is in elements except ``size`` (bytes), as in oneDNN. Choices written
   ``unpack`` accepts a buffer at least ``size`` bytes long (a bigger memory dump is fine).
 * Data types: f32, f16, bf16 (raw uint16 bits), s8, u8, s32.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -42,8 +43,14 @@ from ..core.memimage import MemoryImage
 from .tags import ParsedTag, parse_tag
 
 #: numpy dtype name -> oneDNN data type name.
-ONEDNN_DTYPES: dict[str, str] = {"float32": "f32", "float16": "f16", "uint16": "bf16", "int8": "s8",
-                                 "uint8": "u8", "int32": "s32"}
+ONEDNN_DTYPES: dict[str, str] = {
+    "float32": "f32",
+    "float16": "f16",
+    "uint16": "bf16",
+    "int8": "s8",
+    "uint8": "u8",
+    "int32": "s32",
+}
 _EXACT_OVERLAP_LIMIT = 1 << 22
 
 
@@ -56,8 +63,9 @@ def onednn_dtype(dtype: object) -> np.dtype:
     """Resolve a oneDNN data type name (f32, f16, bf16, s8, u8, s32) or numpy dtype; others are an error."""
     dt = resolve_dtype(dtype)
     if dt.name not in ONEDNN_DTYPES:
-        raise FormatError("onednn.dtype", f"data type {dt.name} is not a oneDNN data type; valid: "
-                                          f"{sorted(ONEDNN_DTYPES.values())}")
+        raise FormatError(
+            "onednn.dtype", f"data type {dt.name} is not a oneDNN data type; valid: {sorted(ONEDNN_DTYPES.values())}"
+        )
     return dt
 
 
@@ -93,27 +101,36 @@ class MemoryDesc:
             raise FormatError("onednn.strides", f"{len(self.strides)} strides {self.strides} for {nd} dims {self.dims}")
         if any(s < 0 for s in self.strides):
             raise FormatError("onednn.strides", f"strides must be >= 0, got {self.strides}")
-        if len(self.inner_blks) != len(self.inner_idxs) or any(b < 1 for b in self.inner_blks) \
-                or any(not 0 <= i < nd for i in self.inner_idxs):
-            raise FormatError("onednn.inner_blocks", f"bad inner blocks {self.inner_blks} on dims {self.inner_idxs} "
-                                                     f"of a {nd}-D descriptor")
+        if (
+            len(self.inner_blks) != len(self.inner_idxs)
+            or any(b < 1 for b in self.inner_blks)
+            or any(not 0 <= i < nd for i in self.inner_idxs)
+        ):
+            raise FormatError(
+                "onednn.inner_blocks",
+                f"bad inner blocks {self.inner_blks} on dims {self.inner_idxs} of a {nd}-D descriptor",
+            )
         if self.size >= 1 << 62:
-            raise FormatError("onednn.size",
-                              f"descriptor dims {self.dims} strides {self.strides} span {self.size} bytes, "
-                                             "beyond a 64-bit address space")
+            raise FormatError(
+                "onednn.size",
+                f"descriptor dims {self.dims} strides {self.strides} span {self.size} bytes, "
+                "beyond a 64-bit address space",
+            )
         self._check_overlap()
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_tag(cls, dims: Sequence[int], dtype: object, tag: str | ParsedTag,
-                 strides: Sequence[int] | None = None) -> "MemoryDesc":
+    def from_tag(
+        cls, dims: Sequence[int], dtype: object, tag: str | ParsedTag, strides: Sequence[int] | None = None
+    ) -> "MemoryDesc":
         """The descriptor oneDNN builds for ``tag`` (``dnnl_memory_desc_init_by_tag``), or with explicit
         outer ``strides`` (elements, logical order) instead of the dense ones."""
         pt = tag if isinstance(tag, ParsedTag) else parse_tag(tag)
         dims = tuple(int(d) for d in dims)
         if len(dims) != pt.ndims:
-            raise FormatError("onednn.dims",
-                              f"tag {pt.tag} has {pt.ndims} dims ({pt.letters}), shape {dims} has {len(dims)}")
+            raise FormatError(
+                "onednn.dims", f"tag {pt.tag} has {pt.ndims} dims ({pt.letters}), shape {dims} has {len(dims)}"
+            )
         if any(d < 1 for d in dims):
             raise FormatError("onednn.dims", f"every dim must be >= 1, got {dims}")
         if strides is None:
@@ -231,14 +248,20 @@ class MemoryDesc:
             return
         count = int(np.prod(shape, dtype=np.int64))
         if count > _EXACT_OVERLAP_LIMIT:
-            raise FormatError("onednn.overlap", f"strides {self.strides} interleave dims {self.dims}; the model proves "
-                                                "non-overlap of interleaved strides only up to "
-                                                f"{_EXACT_OVERLAP_LIMIT} elements")
+            raise FormatError(
+                "onednn.overlap",
+                f"strides {self.strides} interleave dims {self.dims}; the model proves "
+                "non-overlap of interleaved strides only up to "
+                f"{_EXACT_OVERLAP_LIMIT} elements",
+            )
         offs = self._split_offsets(shape, strides).reshape(-1)
         if np.unique(offs).size != offs.size:
-            raise FormatError("onednn.overlap", f"strides {self.strides} (inner blocks {self.inner_blks} on "
-                                                f"{self.inner_idxs}) place two elements of dims {self.dims} "
-                                                "at the same offset")
+            raise FormatError(
+                "onednn.overlap",
+                f"strides {self.strides} (inner blocks {self.inner_blks} on "
+                f"{self.inner_idxs}) place two elements of dims {self.dims} "
+                "at the same offset",
+            )
 
     @staticmethod
     def _split_offsets(shape: Sequence[int], strides: Sequence[int]) -> np.ndarray:
@@ -279,8 +302,11 @@ class MemoryDesc:
     def _buffer(self, data: object) -> np.ndarray:
         raw = buffer_bytes(data)
         if raw.size < self.size:
-            raise FormatError("onednn.buffer_size", f"buffer of {raw.size} bytes is shorter than the {self.size} bytes "
-                                                    f"of {self.tag or 'descriptor'} dims {self.dims} {self.data_type}")
+            raise FormatError(
+                "onednn.buffer_size",
+                f"buffer of {raw.size} bytes is shorter than the {self.size} bytes "
+                f"of {self.tag or 'descriptor'} dims {self.dims} {self.data_type}",
+            )
         return raw[: self.size].view(self.dtype)
 
     def physical_view(self, elems: np.ndarray) -> np.ndarray:
@@ -305,8 +331,11 @@ class MemoryDesc:
         try:
             return np.empty(self.size_elems, self.dtype) if self.is_dense else np.zeros(self.size_elems, self.dtype)
         except (MemoryError, ValueError) as exc:
-            raise FormatError("onednn.size", f"cannot allocate the {self.size}-byte buffer of dims {self.dims} "
-                                             f"strides {self.strides} ({type(exc).__name__})") from None
+            raise FormatError(
+                "onednn.size",
+                f"cannot allocate the {self.size}-byte buffer of dims {self.dims} "
+                f"strides {self.strides} ({type(exc).__name__})",
+            ) from None
 
     def pack(self, tensor: np.ndarray) -> np.ndarray:
         """Logical tensor -> memory bytes (uint8, ``size`` long); padding and gaps are zero."""
@@ -338,15 +367,17 @@ class MemoryDesc:
         if self.inner_nblks:
             raise FormatError("onednn.reorder", "a logical view needs a plain descriptor")
         e = self.elem_bytes
-        view = as_strided(elems, shape=self.dims, strides=tuple(s * e for s in self.strides),
-                          writeable=elems.flags.writeable)
+        view = as_strided(
+            elems, shape=self.dims, strides=tuple(s * e for s in self.strides), writeable=elems.flags.writeable
+        )
         if split_like is None:
             return view
         shape: list[int] = []
         strides: list[int] = []
         for d in range(self.ndims):
-            sub = [split_like.outer_counts[d]] + [b for b, i in zip(split_like.inner_blks, split_like.inner_idxs)
-                                                  if i == d]
+            sub = [split_like.outer_counts[d]] + [
+                b for b, i in zip(split_like.inner_blks, split_like.inner_idxs) if i == d
+            ]
             run = self.strides[d]
             sub_strides = []
             for n in reversed(sub):
@@ -354,8 +385,9 @@ class MemoryDesc:
                 run *= n
             shape.extend(sub)
             strides.extend(reversed(sub_strides))
-        return as_strided(elems, shape=tuple(shape), strides=tuple(s * e for s in strides),
-                          writeable=elems.flags.writeable)
+        return as_strided(
+            elems, shape=tuple(shape), strides=tuple(s * e for s in strides), writeable=elems.flags.writeable
+        )
 
     # ------------------------------------------------------------------ reporting
     def to_dict(self) -> dict:

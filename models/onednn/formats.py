@@ -26,6 +26,7 @@ stride fixed to one atom (``models/blocked.py``), so:
   that are not whole atoms or that overlap) is a ``FormatError``; the descriptor is validated by
   :meth:`BlockedCubeDescriptor.validate`.
 """
+
 from __future__ import annotations
 
 import math
@@ -42,13 +43,27 @@ from .tags import ParsedTag, parse_tag
 
 SPEC = "MKL-DNN 1.0 'Understanding Memory Formats' (shared/seeds/002_9432e89d0574fb50.txt)"
 DTYPES = tuple(ONEDNN_DTYPES)  # float32, float16, uint16 (bf16 bits), int8, uint8, int32
-EXAMPLES = ("onednn.nchw", "onednn.nhwc", "onednn.chwn", "onednn.nChw8c", "onednn.nChw16c", "onednn.nCdhw16c",
-            "onednn.OIhw16i16o", "onednn.OIhw4i16o4i", "onednn.gOIhw16i16o", "onednn.Ohwi16o", "onednn.aBcd8b",
-            "onednn.ABcd16a16b", "onednn.abcd", "onednn.ba")
+EXAMPLES = (
+    "onednn.nchw",
+    "onednn.nhwc",
+    "onednn.chwn",
+    "onednn.nChw8c",
+    "onednn.nChw16c",
+    "onednn.nCdhw16c",
+    "onednn.OIhw16i16o",
+    "onednn.OIhw4i16o4i",
+    "onednn.gOIhw16i16o",
+    "onednn.Ohwi16o",
+    "onednn.aBcd8b",
+    "onednn.ABcd16a16b",
+    "onednn.abcd",
+    "onednn.ba",
+)
 
 
-def memory_desc(tag: str | ParsedTag, shape: tuple[int, ...], dtype: Any,
-                strides: tuple[int, ...] | None = None) -> MemoryDesc:
+def memory_desc(
+    tag: str | ParsedTag, shape: tuple[int, ...], dtype: Any, strides: tuple[int, ...] | None = None
+) -> MemoryDesc:
     """The :class:`MemoryDesc` of ``tag`` for a tensor of ``shape`` (optionally with explicit strides)."""
     return MemoryDesc.from_tag(shape, dtype, tag, strides)
 
@@ -64,8 +79,10 @@ def _pow2_atom(run_bytes: int) -> int:
 def descriptor_for(md: MemoryDesc, pt: ParsedTag, base: int = 0) -> BlockedCubeDescriptor:
     """Export ``md`` (a 4-D activation layout) as a BlockedCubeDescriptor (rules in the module docstring)."""
     if pt.ndims != 4 or pt.alphabet not in ("activations", "abc"):
-        raise FormatError("onednn.descriptor", f"onednn.{pt.tag}: only 4-D activation tags (n,c,h,w / a,b,c,d) "
-                                               "export a BlockedCubeDescriptor")
+        raise FormatError(
+            "onednn.descriptor",
+            f"onednn.{pt.tag}: only 4-D activation tags (n,c,h,w / a,b,c,d) export a BlockedCubeDescriptor",
+        )
     N, C, H, W = md.dims
     sn, sc, sh, sw = md.strides
     e = md.elem_bytes
@@ -73,37 +90,75 @@ def descriptor_for(md: MemoryDesc, pt: ParsedTag, base: int = 0) -> BlockedCubeD
     name = f"onednn.{pt.tag}"
     if md.inner_nblks:
         if md.inner_idxs != (1,):
-            raise FormatError("onednn.descriptor", f"{name}: the cube reader serves one inner block on c only, "
-                                                   f"got blocks {md.inner_blks} on dims {md.inner_idxs}")
+            raise FormatError(
+                "onednn.descriptor",
+                f"{name}: the cube reader serves one inner block on c only, "
+                f"got blocks {md.inner_blks} on dims {md.inner_idxs}",
+            )
         b = md.inner_blks[0]
         atom = b * e
         if W > 1 and sw != b:
-            raise FormatError("onednn.descriptor", f"{name}: w stride {sw} elements is not one channel block ({b}); "
-                                                   "the reader's w stride is one atom")
-        desc = BlockedCubeDescriptor(atom_bytes=atom, count_w=W, count_h=H, count_c=md.outer_counts[1], count_n=N,
-                                     stride_h=sh * e, stride_c=sc * e, stride_n=sn * e, **common)
+            raise FormatError(
+                "onednn.descriptor",
+                f"{name}: w stride {sw} elements is not one channel block ({b}); the reader's w stride is one atom",
+            )
+        desc = BlockedCubeDescriptor(
+            atom_bytes=atom,
+            count_w=W,
+            count_h=H,
+            count_c=md.outer_counts[1],
+            count_n=N,
+            stride_h=sh * e,
+            stride_c=sc * e,
+            stride_n=sn * e,
+            **common,
+        )
     elif pt.outer[-1] == 1:  # channels innermost (nhwc / acdb)
         run = C * e
         atom = _pow2_atom(run)
         if atom < 8:
-            raise FormatError("onednn.descriptor",
-                              f"{name}: a pixel's channel run of {run} bytes (C={C} x {e} B) is not "
-                                                   "a whole number of 8..128-byte power-of-two atoms")
+            raise FormatError(
+                "onednn.descriptor",
+                f"{name}: a pixel's channel run of {run} bytes (C={C} x {e} B) is not "
+                "a whole number of 8..128-byte power-of-two atoms",
+            )
         if sc != 1 or (W > 1 and sw != C):
-            raise FormatError("onednn.descriptor", f"{name}: strides {md.strides} do not keep a row's channels back to "
-                                                   "back (want c stride 1, w stride C)")
-        desc = BlockedCubeDescriptor(atom_bytes=atom, count_w=W * run // atom, count_h=H, count_c=1, count_n=N,
-                                     stride_h=sh * e, stride_c=atom, stride_n=sn * e, **common)
+            raise FormatError(
+                "onednn.descriptor",
+                f"{name}: strides {md.strides} do not keep a row's channels back to back (want c stride 1, w stride C)",
+            )
+        desc = BlockedCubeDescriptor(
+            atom_bytes=atom,
+            count_w=W * run // atom,
+            count_h=H,
+            count_c=1,
+            count_n=N,
+            stride_h=sh * e,
+            stride_c=atom,
+            stride_n=sn * e,
+            **common,
+        )
     elif pt.outer[-1] == 3:  # w innermost (nchw / abcd)
         run = W * e
         atom = _pow2_atom(run)
         if atom < 8:
-            raise FormatError("onednn.descriptor", f"{name}: a row of W={W} x {e} B = {run} bytes is not a whole "
-                                                   "number of 8..128-byte power-of-two atoms")
+            raise FormatError(
+                "onednn.descriptor",
+                f"{name}: a row of W={W} x {e} B = {run} bytes is not a whole number of 8..128-byte power-of-two atoms",
+            )
         if sw != 1:
             raise FormatError("onednn.descriptor", f"{name}: w stride {sw} is not 1; an atom must hold consecutive w")
-        desc = BlockedCubeDescriptor(atom_bytes=atom, count_w=run // atom, count_h=H, count_c=C, count_n=N,
-                                     stride_h=sh * e, stride_c=sc * e, stride_n=sn * e, **common)
+        desc = BlockedCubeDescriptor(
+            atom_bytes=atom,
+            count_w=run // atom,
+            count_h=H,
+            count_c=C,
+            count_n=N,
+            stride_h=sh * e,
+            stride_c=sc * e,
+            stride_n=sn * e,
+            **common,
+        )
     else:
         raise FormatError("onednn.descriptor", f"{name}: neither c nor w is innermost; no atom of the cube reader fits")
     return desc.validate()
@@ -132,35 +187,60 @@ def _resolve(tag: str) -> Format:
         md = memory_desc(pt, tensor.shape, tensor.dtype, strides)
         return MemoryImage.single(md.pack(tensor), format=name, **md.to_dict())
 
-    def unpack(image: MemoryImage, shape: tuple[int, ...], dtype: np.dtype,
-               strides: tuple[int, ...] | None = None) -> np.ndarray:
+    def unpack(
+        image: MemoryImage, shape: tuple[int, ...], dtype: np.dtype, strides: tuple[int, ...] | None = None
+    ) -> np.ndarray:
         return memory_desc(pt, shape, dtype, strides).unpack(image.data("data"))
 
     def info(shape: tuple[int, ...], dtype: np.dtype, strides: tuple[int, ...] | None = None) -> dict:
         md = memory_desc(pt, shape, dtype, strides)
         d = md.to_dict()
-        d.update(format=name, abc_tag=pt.abc, logical_dims="".join(pt.letters), spec=SPEC,
-                 surfaces=[{"name": "data", "bytes": md.size, "align": 1}])
+        d.update(
+            format=name,
+            abc_tag=pt.abc,
+            logical_dims="".join(pt.letters),
+            spec=SPEC,
+            surfaces=[{"name": "data", "bytes": md.size, "align": 1}],
+        )
         return d
 
-    def descriptor(shape: tuple[int, ...], dtype: np.dtype, base: int = 0,
-                   strides: tuple[int, ...] | None = None) -> BlockedCubeDescriptor:
+    def descriptor(
+        shape: tuple[int, ...], dtype: np.dtype, base: int = 0, strides: tuple[int, ...] | None = None
+    ) -> BlockedCubeDescriptor:
         return descriptor_for(memory_desc(pt, shape, dtype, strides), pt, base)
 
     exportable = pt.ndims == 4 and pt.alphabet in ("activations", "abc")
     return Format(
-        name=name, axes=pt.axes, dtypes=DTYPES, pack=pack, unpack=unpack, info=info,
-        options=(Option("strides", "ints", None, "element strides of the outer blocks in logical order "
-                                                 f"({','.join(pt.axes)}); default: dense for the tag"),),
+        name=name,
+        axes=pt.axes,
+        dtypes=DTYPES,
+        pack=pack,
+        unpack=unpack,
+        info=info,
+        options=(
+            Option(
+                "strides",
+                "ints",
+                None,
+                "element strides of the outer blocks in logical order "
+                f"({','.join(pt.axes)}); default: dense for the tag",
+            ),
+        ),
         descriptor=descriptor if exportable else None,
         summary=f"oneDNN tag {tag} (= {pt.abc}), logical dims {','.join(pt.axes)}"
-                + (f", inner blocks {list(zip(pt.inner_blks, (pt.letters[i] for i in pt.inner_idxs)))}"
-                   if pt.inner_blks else ""),
+        + (
+            f", inner blocks {list(zip(pt.inner_blks, (pt.letters[i] for i in pt.inner_idxs)))}"
+            if pt.inner_blks
+            else ""
+        ),
         spec=SPEC,
         example=_example(pt),
     )
 
 
-register_family("onednn.", _resolve, examples=EXAMPLES,
-                summary="oneDNN/MKL-DNN memory format tag, parsed generically "
-                        "(plain, strided, blocked, double-blocked)")
+register_family(
+    "onednn.",
+    _resolve,
+    examples=EXAMPLES,
+    summary="oneDNN/MKL-DNN memory format tag, parsed generically (plain, strided, blocked, double-blocked)",
+)

@@ -10,6 +10,7 @@ other side's block split (a free numpy view) and the reorder is ONE strided copy
 destination (``nchw -> nChw16c``, ``nChw16c -> nchw``). Otherwise it goes through the logical
 tensor (unpack, then pack): two copies.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,12 +28,18 @@ def reorder(src_bytes: object, src_desc: MemoryDesc, dst_desc: MemoryDesc) -> np
     if tuple(src_desc.dims) != tuple(dst_desc.dims):
         raise FormatError("onednn.reorder", f"reorder needs equal dims, got {src_desc.dims} and {dst_desc.dims}")
     if src_desc.dtype != dst_desc.dtype:
-        raise FormatError("onednn.reorder", f"reorder needs equal data types, got {src_desc.data_type} and "
-                                            f"{dst_desc.data_type} (this model does not convert)")
+        raise FormatError(
+            "onednn.reorder",
+            f"reorder needs equal data types, got {src_desc.data_type} and "
+            f"{dst_desc.data_type} (this model does not convert)",
+        )
     raw = buffer_bytes(src_bytes)
     if raw.size < src_desc.size:
-        raise FormatError("onednn.buffer_size", f"source buffer of {raw.size} bytes is shorter than the "
-                                                f"{src_desc.size} bytes of {src_desc.tag or 'the source descriptor'}")
+        raise FormatError(
+            "onednn.buffer_size",
+            f"source buffer of {raw.size} bytes is shorter than the "
+            f"{src_desc.size} bytes of {src_desc.tag or 'the source descriptor'}",
+        )
     src = raw[: src_desc.size].view(src_desc.dtype)
     dst = dst_desc.new_buffer()
     if not src_desc.inner_nblks and dst_desc.padded_dims == dst_desc.dims:

@@ -41,6 +41,7 @@ lowest digits (this is how oneDNN's ``memory_desc_wrapper::off_v`` peels blocks 
 one outwards). Model limits (chosen, not oneDNN's): at most 12 logical dims and 12 inner blocks
 (``DNNL_MAX_NDIMS``), and the product of all inner blocks at most 65536 elements.
 """
+
 from __future__ import annotations
 
 import re
@@ -139,8 +140,11 @@ def parse_tag(tag: str) -> ParsedTag:
         raise FormatError("onednn.tag", f"format tag must be a string, got {type(tag).__name__}")
     m = _TAG_RE.match(tag)
     if not m:
-        raise FormatError("onednn.tag", f"malformed format tag {tag!r}: want dimension letters followed by inner "
-                                        "blocks <size><lowercase letter> (e.g. nChw8c, OIhw4i16o4i)")
+        raise FormatError(
+            "onednn.tag",
+            f"malformed format tag {tag!r}: want dimension letters followed by inner "
+            "blocks <size><lowercase letter> (e.g. nChw8c, OIhw4i16o4i)",
+        )
     outer_txt, blocks_txt = m.group(1), m.group(2)
     lowered = outer_txt.lower()
     if len(set(lowered)) != len(lowered):
@@ -149,9 +153,12 @@ def parse_tag(tag: str) -> ParsedTag:
         raise FormatError("onednn.tag", f"format tag {tag!r} has {len(lowered)} dims, at most {MAX_NDIMS}")
     found = _alphabet_of(frozenset(lowered))
     if found is None:
-        raise FormatError("onednn.tag", f"format tag {tag!r}: letters {sorted(lowered)} are no oneDNN set of logical "
-                                        "dims (a.., x, n c [d] [h] w, [g] o i [d] [h] w, t n [c], l d n c, "
-                                        "l d [i] [g] o)")
+        raise FormatError(
+            "onednn.tag",
+            f"format tag {tag!r}: letters {sorted(lowered)} are no oneDNN set of logical "
+            "dims (a.., x, n c [d] [h] w, [g] o i [d] [h] w, t n [c], l d n c, "
+            "l d [i] [g] o)",
+        )
     alphabet, order = found
     pos = {c: i for i, c in enumerate(order)}
     blocks = [(int(s), c) for s, c in _BLOCK_RE.findall(blocks_txt)]
@@ -161,16 +168,27 @@ def parse_tag(tag: str) -> ParsedTag:
     blocked = {c for _, c in blocks}
     for c in sorted(blocked - upper):
         what = "is not a dimension of the tag" if c not in pos else "is written lowercase in the outer part"
-        raise FormatError("onednn.tag", f"format tag {tag!r}: inner block on {c!r}, which {what} "
-                                        f"(a blocked dim is written uppercase: {c.upper()!r})")
+        raise FormatError(
+            "onednn.tag",
+            f"format tag {tag!r}: inner block on {c!r}, which {what} "
+            f"(a blocked dim is written uppercase: {c.upper()!r})",
+        )
     for c in sorted(upper - blocked):
-        raise FormatError("onednn.tag",
-                          f"format tag {tag!r}: {c.upper()!r} is uppercase (blocked) but has no inner block")
+        raise FormatError(
+            "onednn.tag", f"format tag {tag!r}: {c.upper()!r} is uppercase (blocked) but has no inner block"
+        )
     total = 1
     for s, _ in blocks:
         total *= s
     if total > MAX_BLOCK_ELEMS:
-        raise FormatError("onednn.tag",
-                          f"format tag {tag!r}: inner blocks hold {total} elements, model limit {MAX_BLOCK_ELEMS}")
-    return ParsedTag(tag=tag, alphabet=alphabet, letters=order, outer=tuple(pos[c] for c in lowered),
-                     inner_blks=tuple(s for s, _ in blocks), inner_idxs=tuple(pos[c] for _, c in blocks))
+        raise FormatError(
+            "onednn.tag", f"format tag {tag!r}: inner blocks hold {total} elements, model limit {MAX_BLOCK_ELEMS}"
+        )
+    return ParsedTag(
+        tag=tag,
+        alphabet=alphabet,
+        letters=order,
+        outer=tuple(pos[c] for c in lowered),
+        inner_blks=tuple(s for s, _ in blocks),
+        inner_idxs=tuple(pos[c] for _, c in blocks),
+    )

@@ -6,6 +6,7 @@ a transaction to every connected subscriber, in connection order, and returns at
 with a ``write(t)`` method: a pyuvm ``uvm_subscriber.analysis_export``, a ``uvm_tlm_analysis_fifo.analysis_export``,
 a checker of ``tb/checkers``, or a :class:`JobLog`.
 """
+
 from __future__ import annotations
 
 from itertools import repeat
@@ -38,9 +39,11 @@ class AnalysisPort:
         if len(writes) == 1:
             self.write = writes[0]
         else:
+
             def broadcast(t: Any) -> None:
                 for w in writes:
                     w(t)
+
             self.write = broadcast
 
     def __repr__(self) -> str:
@@ -50,9 +53,9 @@ class AnalysisPort:
 class Batch:
     """Many transactions of one kind published in one ``write``, held as columns (numpy arrays).
 
-    The fast path (``tb/fastpath/harness.py``) publishes a whole job's R beats or stream transfers this way instead of one
-    object per beat: building 131,072 objects for a 4 MiB cube cost more than simulating it. A batch is a read-only
-    sequence of the transaction objects (``len``, indexing, slicing, iteration build them on access), so a
+    The fast path (``tb/fastpath/harness.py``) publishes a whole job's R beats or stream transfers this way instead
+    of one object per beat: building 131,072 objects for a 4 MiB cube cost more than simulating it. A batch is a
+    read-only sequence of the transaction objects (``len``, indexing, slicing, iteration build them on access), so a
     subscriber written for single transactions still works; hot consumers use the columns directly
     (:func:`tb.agents.stream.payload`). Subclasses give ``_row(i)`` (one object) and ``_rows(idx)`` (a batch of
     the rows ``idx``, an int64 index array)."""
@@ -81,7 +84,7 @@ class Batch:
 
     def __eq__(self, other: object) -> bool:
         try:
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))   # type: ignore[arg-type]
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))  # type: ignore[arg-type]
         except TypeError:
             return NotImplemented
 
@@ -92,7 +95,7 @@ class Batch:
 def merged(items: list) -> Any:
     """One job's observations of a port: the list as published, except that batches are kept whole when they
     are all there is (one batch: returned as is) and spliced into the list otherwise."""
-    if not any(map(isinstance, items, repeat(Batch))):   # (C-level loop: a job may publish 10^5 transactions)
+    if not any(map(isinstance, items, repeat(Batch))):  # (C-level loop: a job may publish 10^5 transactions)
         return items
     if len(items) == 1:
         return items[0]
@@ -134,7 +137,7 @@ class JobLog:
     def take(self) -> dict[str, Any]:
         """Everything published since the last take, per name (a list, or a :class:`Batch` on the fast path)."""
         out = {}
-        for k, items in self._lists.items():   # the lists stay bound to the ports: copied, then emptied
+        for k, items in self._lists.items():  # the lists stay bound to the ports: copied, then emptied
             out[k] = merged(items[:])
             items.clear()
         return out

@@ -22,6 +22,7 @@ coroutines took about a third of the simulator process of the default path (issu
 one that slave had (first beat at ``accept + latency + 1``, beats back to back, ARREADY high when not stalled):
 every exact cycle count of the test suite is unchanged.
 """
+
 from __future__ import annotations
 
 import logging
@@ -68,7 +69,7 @@ class SparseMemory:
             block = self.pages.get(page)
             if block is None:
                 block = self.pages[page] = bytearray([self.fill]) * PAGE
-            block[start:start + n] = buf[off:off + n]
+            block[start : start + n] = buf[off : off + n]
             off += n
 
     def read(self, address: int, length: int) -> bytes:
@@ -78,7 +79,7 @@ class SparseMemory:
             page, start = divmod(address, PAGE)
             n = min(PAGE - start, length)
             block = self.pages.get(page)
-            out += block[start:start + n] if block is not None else bytes([self.fill]) * n
+            out += block[start : start + n] if block is not None else bytes([self.fill]) * n
             address += n
             length -= n
         return bytes(out)
@@ -93,10 +94,10 @@ class Burst:
 
     arid: int
     addr: int
-    len: int      # ARLEN (beats - 1)
-    size: int     # ARSIZE (log2 bytes per beat)
-    burst: int    # ARBURST
-    cycle: int    # clock cycle of acceptance
+    len: int  # ARLEN (beats - 1)
+    size: int  # ARSIZE (log2 bytes per beat)
+    burst: int  # ARBURST
+    cycle: int  # clock cycle of acceptance
     ready_cycle: int = 0  # first cycle its data may be returned (cycle + latency)
 
     @property
@@ -108,18 +109,20 @@ class Burst:
         return self.beats << self.size
 
     def __str__(self) -> str:
-        return (f"AR id={self.arid} addr=0x{self.addr:x} len={self.len} size={self.size} "
-                f"burst={self.burst} @cycle {self.cycle}")
+        return (
+            f"AR id={self.arid} addr=0x{self.addr:x} len={self.len} size={self.size} "
+            f"burst={self.burst} @cycle {self.cycle}"
+        )
 
 
 class RBeat(NamedTuple):
     """One R beat handed to the bus (a named tuple: one is built per beat, and a tuple is the cheapest immutable
     record to build)."""
 
-    addr: int     # bus-aligned address of the beat
-    resp: int     # RRESP (AxiResp value)
-    last: bool    # RLAST
-    cycle: int    # clock cycle of its handshake (RVALID & RREADY)
+    addr: int  # bus-aligned address of the beat
+    resp: int  # RRESP (AxiResp value)
+    last: bool  # RLAST
+    cycle: int  # clock cycle of its handshake (RVALID & RREADY)
 
 
 #: builds an :class:`RBeat` from a plain tuple without the named tuple's Python-level ``__new__`` (one per beat)
@@ -127,8 +130,8 @@ _new_rbeat = partial(tuple.__new__, RBeat)
 
 
 class RBeatBatch(Batch):
-    """A job's R beats as columns (published by the fast path's memory, ``tb/fastpath/harness.py``): address, RRESP, RLAST
-    and cycle arrays. Indexing gives :class:`RBeat` objects."""
+    """A job's R beats as columns (published by the fast path's memory, ``tb/fastpath/harness.py``): address, RRESP,
+    RLAST and cycle arrays. Indexing gives :class:`RBeat` objects."""
 
     def __init__(self, addr: np.ndarray, resp: np.ndarray, last: np.ndarray, cycle: np.ndarray) -> None:
         self.addr, self.resp, self.last, self.cycle = addr, resp, last, cycle
@@ -146,7 +149,7 @@ class RBeatBatch(Batch):
 @dataclass(frozen=True)
 class Fault:
     lo: int
-    hi: int          # exclusive
+    hi: int  # exclusive
     resp: AxiResp
 
     def hits(self, lo: int, hi: int) -> bool:
@@ -156,9 +159,18 @@ class Fault:
 class AxiMemAgent:
     """Memory + fault knobs + AR/R monitor on an AXI4 read port (``m_axi`` prefix on the DUT by default)."""
 
-    def __init__(self, dut, clock, reset, prefix: str = "m_axi", size: Optional[int] = None,
-                 period_ns: float = 10.0, fill: int = GUARD, log_level: int = logging.WARNING,
-                 loop: Optional[ClockLoop] = None) -> None:
+    def __init__(
+        self,
+        dut,
+        clock,
+        reset,
+        prefix: str = "m_axi",
+        size: Optional[int] = None,
+        period_ns: float = 10.0,
+        fill: int = GUARD,
+        log_level: int = logging.WARNING,
+        loop: Optional[ClockLoop] = None,
+    ) -> None:
         bus = AxiReadBus.from_prefix(dut, prefix)
         self.ar, self.r = bus.ar, bus.r
         self.clock, self.reset = clock, reset
@@ -177,9 +189,9 @@ class AxiMemAgent:
         self._inflight_beats = 0
         self._ar_stalls: Optional[Iterator[int]] = None
         self._r_gaps: Optional[Iterator[int]] = None
-        self._bursts: deque[Burst] = deque()       # accepted, not fully answered, in order
-        self._beats: deque[tuple] = deque()        # the head burst's remaining beats: (word, resp, last, data, id)
-        self._shown: Optional[tuple] = None        # the beat on the R wires (RVALID high), as in _beats
+        self._bursts: deque[Burst] = deque()  # accepted, not fully answered, in order
+        self._beats: deque[tuple] = deque()  # the head burst's remaining beats: (word, resp, last, data, id)
+        self._shown: Optional[tuple] = None  # the beat on the R wires (RVALID high), as in _beats
         self._arready = False
         self._resetting = False
         self._ar_rise, self._released = RisingEdge(self.ar.arvalid), FallingEdge(reset)
@@ -187,9 +199,10 @@ class AxiMemAgent:
         self._rresp, self._rid = getattr(self.r, "rresp", None), getattr(self.r, "rid", None)
         self._rready, self._arvalid = level_reader(self.r.rready), level_reader(self.ar.arvalid)
         self._write_rdata = uint_writer(self.r.rdata)
-        self._ar_fields = tuple(uint_reader(sig) if sig is not None else (lambda: 0)   # an absent ARID reads 0
-                                for sig in (getattr(self.ar, f, None) for f in ("arid", "araddr", "arlen", "arsize",
-                                                                                 "arburst")))
+        self._ar_fields = tuple(
+            uint_reader(sig) if sig is not None else (lambda: 0)  # an absent ARID reads 0
+            for sig in (getattr(self.ar, f, None) for f in ("arid", "araddr", "arlen", "arsize", "arburst"))
+        )
         self._drive_idle()
         cocotb.start_soon(self._watch_reset())
         self.loop = loop if loop is not None else ClockLoop(clock, period_ns)
@@ -247,7 +260,7 @@ class AxiMemAgent:
         self._rvalid.value = 0
         self._arready = self._ar_stalls is None
         self.ar.arready.value = int(self._arready)
-        self._wire_resp = self._wire_id = self._wire_last = -1   # what the R wires carry (written on change)
+        self._wire_resp = self._wire_id = self._wire_last = -1  # what the R wires carry (written on change)
         self._wire_valid = False
 
     async def _watch_reset(self) -> None:
@@ -265,7 +278,7 @@ class AxiMemAgent:
 
     def _accept(self, cycle: int) -> None:
         lat = self.latency() if callable(self.latency) else int(self.latency)
-        arid, addr, alen, size, burst = (read() or 0 for read in self._ar_fields)   # X/Z reads as 0
+        arid, addr, alen, size, burst = (read() or 0 for read in self._ar_fields)  # X/Z reads as 0
         b = Burst(arid, addr, alen, size, burst, cycle, cycle + lat)
         self._inflight_beats += b.beats
         self._bursts.append(b)
@@ -289,7 +302,7 @@ class AxiMemAgent:
             if resp != AxiResp.OKAY:
                 data = 0
             elif whole:
-                data = int.from_bytes(blob[n * bw:(n + 1) * bw], "little")
+                data = int.from_bytes(blob[n * bw : (n + 1) * bw], "little")
             elif word + bw <= self.mem.size:
                 data = int.from_bytes(self.mem.read(word, bw), "little")
             else:

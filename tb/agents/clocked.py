@@ -24,6 +24,7 @@ task, so cocotb would not cancel it at the end of a test: a small keeper task, w
 withdraws the pending registrations then (the pattern of cocotb's own C++ clock). Where ``Trigger._register``
 is missing (another cocotb), the loop falls back to a task awaiting the edge.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
@@ -45,10 +46,10 @@ class ClockLoop:
         self._works: list[Work] = []
         self._edge = RisingEdge(clock)
         self._direct = callable(getattr(self._edge, "_register", None))
-        self._armed = False              # a callback (or the fallback task) waits for the next edge
+        self._armed = False  # a callback (or the fallback task) waits for the next edge
         self._cycle: Optional[int] = None
-        self._edge_handle: Any = None    # the pending registration on the clock edge
-        self._sleepers: dict[Any, Any] = {}   # pending registrations of sleeping works -> their triggers
+        self._edge_handle: Any = None  # the pending registration on the clock edge
+        self._sleepers: dict[Any, Any] = {}  # pending registrations of sleeping works -> their triggers
         self._keeper = None
         self._stop = Event()
         self._error: Optional[BaseException] = None
@@ -75,7 +76,7 @@ class ClockLoop:
         """The work of one rising edge; True while some work remains awake."""
         cycle = self._cycle = self.now() if self._cycle is None else self._cycle + 1
         works = self._works
-        for work in tuple(works):            # a copy: a work function may wake another agent (add)
+        for work in tuple(works):  # a copy: a work function may wake another agent (add)
             trigger = work(cycle)
             if trigger is not None:
                 works.remove(work)
@@ -85,7 +86,7 @@ class ClockLoop:
     def _on_edge(self) -> None:
         try:
             awake = self._step()
-        except BaseException as e:        # not inside a task: hand it to the keeper, which fails the test
+        except BaseException as e:  # not inside a task: hand it to the keeper, which fails the test
             self._error, awake = e, False
             self._stop.set()
         if awake:
@@ -114,6 +115,7 @@ class ClockLoop:
         def wake() -> None:
             self._sleepers.pop(handle, None)
             self.add(work)
+
         handle = trigger._register(wake)
         self._sleepers[handle] = trigger
 
@@ -136,7 +138,7 @@ class ClockLoop:
             for handle, trigger in pending.items():
                 try:
                     trigger._deregister(handle)
-                except (KeyError, ValueError):   # fired or withdrawn already
+                except (KeyError, ValueError):  # fired or withdrawn already
                     pass
             self._sleepers.clear()
             self._edge_handle = None

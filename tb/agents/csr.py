@@ -14,6 +14,7 @@ Typical use::
 Every access checks its response (a reader's register block answers OKAY); a bad response is recorded in
 :attr:`CsrAgent.violations`, not raised, so the job's report carries it.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -39,7 +40,7 @@ class CsrAgent:
         for obj in (self.axil.write_if, self.axil.read_if):
             obj.log.setLevel("WARNING")
         self.violations: list[str] = []
-        self._reads: deque[int] = deque()   # offsets of reads in flight, in issue order
+        self._reads: deque[int] = deque()  # offsets of reads in flight, in issue order
         self._guard_rdata()
 
     def _guard_rdata(self) -> None:
@@ -85,9 +86,10 @@ class CsrAgent:
 
     async def write_many(self, values: dict) -> None:
         """Issue several writes back to back (pipelined by the master, kept in order) and wait for all."""
-        tasks = [(reg,
-                  cocotb.start_soon(self.axil.write(self.offset(reg), (int(v) & 0xFFFFFFFF).to_bytes(4, "little"))))
-                 for reg, v in values.items()]
+        tasks = [
+            (reg, cocotb.start_soon(self.axil.write(self.offset(reg), (int(v) & 0xFFFFFFFF).to_bytes(4, "little"))))
+            for reg, v in values.items()
+        ]
         for reg, task in tasks:
             resp = await task
             if resp.resp != AxiResp.OKAY:

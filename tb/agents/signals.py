@@ -5,6 +5,7 @@ single cost of the default path's stream monitor (issue 12 profile: a third of t
 read the simulator's binary string instead, through the handle's GPI object; X and Z stay visible as letters, so
 the protocol checks see them as before.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
@@ -18,8 +19,8 @@ TWO_STATE = "verilator" in (getattr(cocotb, "SIM_NAME", None) or "").lower()
 def bits(sig: Any) -> str:
     """The value of ``sig`` as the simulator's binary string, most significant bit first ("0", "1", "x", "z" ...)."""
     try:
-        return sig._handle.get_signal_val_binstr()   # cocotb 2.x handles: the GPI object behind .value
-    except AttributeError:                            # anything else with a cocotb-style .value
+        return sig._handle.get_signal_val_binstr()  # cocotb 2.x handles: the GPI object behind .value
+    except AttributeError:  # anything else with a cocotb-style .value
         return str(sig.value)
 
 
@@ -51,13 +52,14 @@ def low_bytes_of(binstr: str, nbytes: int) -> Optional[bytes]:
     if nbytes == 0:
         return b""
     try:
-        return int(binstr[-8 * nbytes:], 2).to_bytes(nbytes, "little")
+        return int(binstr[-8 * nbytes :], 2).to_bytes(nbytes, "little")
     except ValueError:
         return None
 
 
 # ---------------------------------------------------------------- bound readers for the per-cycle loops
 # A loop that reads the same wires on every cycle binds each read once: the calls below skip the handle lookups.
+
 
 def bits_reader(sig: Any) -> Callable[[], str]:
     """A function returning :func:`bits` of ``sig``."""
@@ -94,10 +96,13 @@ def uint_writer(sig: Any) -> Callable[[int], None]:
     """
     try:
         from cocotb.handle import _GPISetAction, _schedule_write, _trust_inertial
+
         gpi, width = sig._handle, len(sig)
     except (ImportError, AttributeError, TypeError):
+
         def set_value(v: int) -> None:
             sig.value = v
+
         return set_value
     mask, deposit = (1 << width) - 1, _GPISetAction.DEPOSIT
     put_int, put_bits, fmt = gpi.set_signal_val_int, gpi.set_signal_val_binstr, f"0{width}b"
@@ -109,10 +114,13 @@ def uint_writer(sig: Any) -> Callable[[int], None]:
             return lambda v: put_int(action, v & mask)
         return lambda v: put_bits(action, format(v & mask, fmt))
     if width <= 32:
+
         def write_int(v: int) -> None:
             _schedule_write(sig, put_int, deposit, v & mask)
+
         return write_int
 
     def write_bits(v: int) -> None:
         _schedule_write(sig, put_bits, deposit, format(v & mask, fmt))
+
     return write_bits

@@ -4,6 +4,7 @@ A pattern is an iterator of 0/1 per clock cycle where **1 means stall** (the age
 that cycle), which is the meaning of cocotbext-axi's pause generators. :func:`profile` turns a knob name into a
 fresh pattern, so sequences, directed tests and coverage all speak of the same named profiles.
 """
+
 from __future__ import annotations
 
 import itertools

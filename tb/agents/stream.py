@@ -17,6 +17,7 @@ the handshake.
 changes TREADY on falling edges only, so every sampler sees a settled value at the rising edge whatever the order
 in which coroutines wake; with no pattern TREADY stays high and the driver does not run at all.
 """
+
 from __future__ import annotations
 
 from functools import partial
@@ -47,12 +48,20 @@ _new_beat = partial(tuple.__new__, Beat)
 
 
 class BeatBatch(Batch):
-    """A job's stream transfers as columns (published by the fast path's capture, ``tb/fastpath/harness.py``): the kept bytes
-    of every transfer back to back (``data``, uint8) with ``sizes`` (bytes per transfer), TKEEP as two uint64 halves,
-    TLAST, TUSER and the cycle. Indexing gives :class:`Beat` objects."""
+    """A job's stream transfers as columns (published by the fast path's capture, ``tb/fastpath/harness.py``): the kept
+    bytes of every transfer back to back (``data``, uint8) with ``sizes`` (bytes per transfer), TKEEP as two uint64
+    halves, TLAST, TUSER and the cycle. Indexing gives :class:`Beat` objects."""
 
-    def __init__(self, data: np.ndarray, sizes: np.ndarray, keep_lo: np.ndarray, keep_hi: np.ndarray,
-                 last: np.ndarray, user: np.ndarray, cycle: np.ndarray) -> None:
+    def __init__(
+        self,
+        data: np.ndarray,
+        sizes: np.ndarray,
+        keep_lo: np.ndarray,
+        keep_hi: np.ndarray,
+        last: np.ndarray,
+        user: np.ndarray,
+        cycle: np.ndarray,
+    ) -> None:
         self.data, self.sizes = data, sizes.astype(np.int64, copy=False)
         self.keep_lo, self.keep_hi, self.last, self.user, self.cycle = keep_lo, keep_hi, last, user, cycle
         self.offsets = np.concatenate([[0], np.cumsum(self.sizes)]).astype(np.int64)
@@ -62,17 +71,23 @@ class BeatBatch(Batch):
 
     def _row(self, i: int) -> Beat:
         lo, hi = self.offsets[i], self.offsets[i + 1]
-        return Beat(self.data[lo:hi].tobytes(), int(self.keep_lo[i]) | int(self.keep_hi[i]) << 64, bool(self.last[i]),
-                    int(self.user[i]), int(self.cycle[i]))
+        return Beat(
+            self.data[lo:hi].tobytes(),
+            int(self.keep_lo[i]) | int(self.keep_hi[i]) << 64,
+            bool(self.last[i]),
+            int(self.user[i]),
+            int(self.cycle[i]),
+        )
 
     def _rows(self, idx: np.ndarray) -> "BeatBatch":
-        if idx.size and (np.diff(idx) == 1).all():   # a contiguous run: its bytes are one slice
-            data = self.data[self.offsets[idx[0]]:self.offsets[idx[-1] + 1]]
+        if idx.size and (np.diff(idx) == 1).all():  # a contiguous run: its bytes are one slice
+            data = self.data[self.offsets[idx[0]] : self.offsets[idx[-1] + 1]]
         else:
-            parts = [self.data[self.offsets[i]:self.offsets[i + 1]] for i in idx.tolist()]
+            parts = [self.data[self.offsets[i] : self.offsets[i + 1]] for i in idx.tolist()]
             data = np.concatenate(parts) if parts else np.zeros(0, np.uint8)
-        return BeatBatch(data, self.sizes[idx], self.keep_lo[idx], self.keep_hi[idx], self.last[idx], self.user[idx],
-                         self.cycle[idx])
+        return BeatBatch(
+            data, self.sizes[idx], self.keep_lo[idx], self.keep_hi[idx], self.last[idx], self.user[idx], self.cycle[idx]
+        )
 
 
 def payload(beats: Union[Sequence[Beat], BeatBatch]) -> tuple[np.ndarray, np.ndarray]:
@@ -89,8 +104,10 @@ def sidebands(beats: Union[Sequence[Beat], BeatBatch]) -> tuple[np.ndarray, np.n
     if isinstance(beats, BeatBatch):
         return beats.user.astype(np.uint64, copy=False), beats.last.astype(bool, copy=False)
     n = len(beats)
-    return (np.fromiter((b.user & (2**64 - 1) for b in beats), np.uint64, n),
-            np.fromiter((b.last for b in beats), bool, n))
+    return (
+        np.fromiter((b.user & (2**64 - 1) for b in beats), np.uint64, n),
+        np.fromiter((b.last for b in beats), bool, n),
+    )
 
 
 class _Port:
@@ -104,23 +121,24 @@ class _Port:
 class AxiStreamMonitor:
     """Passive monitor of one AXI4-Stream port (``m_axis`` by default)."""
 
-    def __init__(self, dut, clock, reset, prefix: str = "m_axis", period_ns: float = 10.0,
-                 loop: Optional[ClockLoop] = None) -> None:
+    def __init__(
+        self, dut, clock, reset, prefix: str = "m_axis", period_ns: float = 10.0, loop: Optional[ClockLoop] = None
+    ) -> None:
         self.clock, self.reset = clock, reset
         self.port = _Port(dut, prefix)
         self.period_ns = period_ns
         self.ap = AnalysisPort(f"{prefix}.ap")
         self.violation_ap = AnalysisPort(f"{prefix}.violation_ap")
-        self.stall_cycles = 0      # cycles with TVALID high and TREADY low (backpressure seen)
+        self.stall_cycles = 0  # cycles with TVALID high and TREADY low (backpressure seen)
         self._resetting = high(reset)
-        self._cyc = 0              # the cycle of the current rising edge
-        self._stalled = None       # snapshot of a transfer held by !TREADY
+        self._cyc = 0  # the cycle of the current rising edge
+        self._stalled = None  # snapshot of a transfer held by !TREADY
         self._valid_rise = RisingEdge(self.port.tvalid)
         p = self.port
         self._valid, self._ready = level_reader(p.tvalid), level_reader(p.tready)
         self._user, self._last = uint_reader(p.tuser), uint_reader(p.tlast)
         self._read_keep = uint_reader(p.tkeep)
-        self._keep = self._read_keep()   # TKEEP as it is now: followed on its edges (it rarely changes)
+        self._keep = self._read_keep()  # TKEEP as it is now: followed on its edges (it rarely changes)
         self._data = bits_reader(p.tdata)
         cocotb.start_soon(self._watch_reset())
         cocotb.start_soon(self._follow_keep())

@@ -6,6 +6,7 @@ task would have for free are tested here: every edge is seen once and numbered l
 a sleeping work wakes at the first edge after its trigger, nothing of a test keeps running after it,
 and an exception in a work function fails the test.
 """
+
 from __future__ import annotations
 
 import cocotb
@@ -33,7 +34,9 @@ async def every_edge_once_with_its_number(dut) -> None:
     def work(name):
         def step(cycle: int):
             seen[name].append((cycle, int(get_sim_time("ns") // PERIOD)))
+
         return step
+
     await ClockCycles(dut.clk, 3)
     loop.add(work("a"))
     loop.add(work("b"))
@@ -55,13 +58,14 @@ async def sleeping_work_wakes_at_the_next_edge(dut, fallback: bool) -> None:
     loop = _start(dut)
     loop._direct = not fallback
     calls: list[int] = []
-    sleep_until = Timer(7 * PERIOD + 3, unit="ns")          # fires 3 ns after an edge
+    sleep_until = Timer(7 * PERIOD + 3, unit="ns")  # fires 3 ns after an edge
 
     def step(cycle: int):
         calls.append(cycle)
         if len(calls) == 4:
             return sleep_until
         return None
+
     await ClockCycles(dut.clk, 2)
     loop.add(step)
     await ClockCycles(dut.clk, 21)
@@ -82,12 +86,12 @@ async def ending_the_test_withdraws_the_work(dut) -> None:
     sleeper: list[int] = []
     loop.add(lambda cycle: calls.append(cycle))
     wake = Timer(30 * PERIOD, unit="ns")
-    loop.add(lambda cycle: sleeper.append(cycle) or wake)     # sleeps on the timer after its first call
+    loop.add(lambda cycle: sleeper.append(cycle) or wake)  # sleeps on the timer after its first call
     await ClockCycles(dut.clk, 10)
     assert len(calls) >= 9 and len(sleeper) == 1
     n = len(calls)
     loop._keeper.cancel()
-    await ClockCycles(dut.clk, 40)                             # past the sleeper's timer as well
+    await ClockCycles(dut.clk, 40)  # past the sleeper's timer as well
     assert len(calls) <= n + 1, f"{len(calls) - n} calls after the keeper was cancelled"
     assert len(sleeper) == 1, "the sleeping work was woken after the keeper was cancelled"
 
@@ -103,5 +107,6 @@ async def exception_in_a_work_fails_the_test(dut) -> None:
 
     def step(cycle: int):
         raise WorkFailed(f"cycle {cycle}")
+
     loop.add(step)
     await ClockCycles(dut.clk, 5)

@@ -12,6 +12,7 @@ and the shared read checker (``tb.checkers.axi_read``: ARSIZE, INCR, 4 KB) subsc
 own client interface (``cmd_*``, ``rd_*``) is driven and sampled here. Run by the testplan's
 ``axi_rd_engine/directed`` run with the engine's defaults.
 """
+
 from __future__ import annotations
 
 import os
@@ -60,7 +61,7 @@ class EngineTB:
         dut.rd_ready.value = 1
         self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", size=MEM)
         self.mem.mem.write(0, self.rng.randbytes(MEM))
-        self.reads = AxiReadChecker(self.bw)          # ARSIZE, INCR, 4 KB on every AR
+        self.reads = AxiReadChecker(self.bw)  # ARSIZE, INCR, 4 KB on every AR
         self.mem.ar_ap.connect(self.reads)
         self.log = JobLog(ar=self.mem.ar_ap, r=self.mem.r_ap)
         self.ready_p = 1.0
@@ -95,9 +96,17 @@ class EngineTB:
             if int(d.stop.value) and int(d.rd_valid.value):
                 self.offered_while_stopped += 1
             if int(d.rd_valid.value) and int(d.rd_ready.value):
-                self.beats.append((d.rd_addr.value.to_unsigned(), int(d.rd_first.value), int(d.rd_last.value),
-                                   d.rd_lo.value.to_unsigned(), d.rd_hi.value.to_unsigned(),
-                                   d.rd_resp.value.to_unsigned(), d.rd_data.value.to_unsigned()))
+                self.beats.append(
+                    (
+                        d.rd_addr.value.to_unsigned(),
+                        int(d.rd_first.value),
+                        int(d.rd_last.value),
+                        d.rd_lo.value.to_unsigned(),
+                        d.rd_hi.value.to_unsigned(),
+                        d.rd_resp.value.to_unsigned(),
+                        d.rd_data.value.to_unsigned(),
+                    )
+                )
 
     async def reset(self) -> None:
         self.dut.rst.value = 1
@@ -136,8 +145,17 @@ class EngineTB:
             for i, w in enumerate(words):
                 first, last = i == 0, i == len(words) - 1
                 data = int.from_bytes(self.mem.read(w * self.bw, self.bw), "little")
-                out.append((w * self.bw, int(first), int(last), addr % self.bw if first else 0,
-                            end % self.bw if last else self.bw - 1, 0, data))
+                out.append(
+                    (
+                        w * self.bw,
+                        int(first),
+                        int(last),
+                        addr % self.bw if first else 0,
+                        end % self.bw if last else self.bw - 1,
+                        0,
+                        data,
+                    )
+                )
         return out
 
     def check_ars(self) -> None:
@@ -171,8 +189,9 @@ async def byte_granular_commands(dut, ready):
     want = tb.expected(cmds)
     assert len(tb.beats) == len(want), f"{len(tb.beats)} beats, want {len(want)}"
     for i, (g, w) in enumerate(zip(tb.beats, want)):
-        assert g == w, f"beat {i}: (addr, first, last, lo, hi, resp) {g[:6]} want {w[:6]}" + \
-            (" (data differs)" if g[:6] == w[:6] else "")
+        assert g == w, f"beat {i}: (addr, first, last, lo, hi, resp) {g[:6]} want {w[:6]}" + (
+            " (data differs)" if g[:6] == w[:6] else ""
+        )
     tb.check_ars()
     assert tb.r_fires == sum(a.beats for a in tb.ars) == len(want)
 
@@ -206,11 +225,12 @@ async def fill_slots(tb: EngineTB, cmds: list[tuple[int, int]]):
         await RisingEdge(tb.dut.clk)
         if len(tb.ars) >= MAX_OUTSTANDING:
             break
-    for _ in range(20):          # the limit holds while nothing returns
+    for _ in range(20):  # the limit holds while nothing returns
         await RisingEdge(tb.dut.clk)
     await ReadOnly()
-    assert tb.r_fires == 0 and len(tb.ars) == MAX_OUTSTANDING, \
+    assert tb.r_fires == 0 and len(tb.ars) == MAX_OUTSTANDING, (
         f"{len(tb.ars)} bursts issued with none returned, MAX_OUTSTANDING {MAX_OUTSTANDING}"
+    )
     await RisingEdge(tb.dut.clk)
     return task
 
@@ -271,8 +291,9 @@ async def reset_with_all_slots_in_flight(dut):
     dut.cmd_valid.value = 0
     await tb.reset()
     await ReadOnly()
-    assert not int(dut.busy.value) and not int(dut.m_axi_arvalid.value) and not int(dut.m_axi_rready.value), \
+    assert not int(dut.busy.value) and not int(dut.m_axi_arvalid.value) and not int(dut.m_axi_rready.value), (
         "engine not idle after reset"
+    )
     await RisingEdge(dut.clk)
     tb.beats.clear()
     tb.ars.clear()

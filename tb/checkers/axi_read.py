@@ -14,6 +14,7 @@ AR). Rules checked on every burst:
 Violations are published as text on ``violation_ap`` (the scoreboard reports them with the job that caused them)
 and kept in :attr:`violations` for directed tests.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -46,7 +47,7 @@ class AxiReadChecker:
         self.name = name
         self.violation_ap = AnalysisPort(f"{name}.violation_ap")
         self.violations: list[str] = []
-        self.regions: Optional[tuple[Region, ...]] = None   # None: no footprint announced (protocol rules only)
+        self.regions: Optional[tuple[Region, ...]] = None  # None: no footprint announced (protocol rules only)
         self._bounds: list[tuple[int, int, Optional[list[int]]]] = []
         self.closed = False
 
@@ -59,9 +60,11 @@ class AxiReadChecker:
         # per region: its first and last bus word and its needed words as a sorted list (for bisect), so that a
         # burst inside one region is cleared without numpy (a few small numpy calls cost ~10 us per burst)
         # (a region whose words are not strictly increasing, against its contract, always takes the numpy path)
-        self._bounds = [(r.lo // bw, (r.hi - 1) // bw, None if r.words is None else r.words.tolist())
-                        for r in self.regions
-                        if r.words is None or r.words.size < 2 or bool((np.diff(r.words) > 0).all())]
+        self._bounds = [
+            (r.lo // bw, (r.hi - 1) // bw, None if r.words is None else r.words.tolist())
+            for r in self.regions
+            if r.words is None or r.words.size < 2 or bool((np.diff(r.words) > 0).all())
+        ]
 
     def expect_none(self) -> None:
         """The next job must issue no read at all."""
@@ -109,7 +112,7 @@ class AxiReadChecker:
                 if words is None:
                     return True
                 i = bisect_left(words, lo_word)
-                j = i + hi_word - lo_word       # sorted and unique: all present iff both ends are where expected
+                j = i + hi_word - lo_word  # sorted and unique: all present iff both ends are where expected
                 if j < len(words) and words[i] == lo_word and words[j] == hi_word:
                     return True
         return False
@@ -126,9 +129,12 @@ class AxiReadChecker:
         names = ", ".join(str(r) for r in self.regions)
         if not inside.all():
             w = int(words[~inside][0])
-            self._bad(f"{b}: reads 0x{lo_word * bw:x}..0x{(hi_word + 1) * bw - 1:x}, outside the job's surfaces "
-                      f"[{names}] first at 0x{w * bw:x}")
+            self._bad(
+                f"{b}: reads 0x{lo_word * bw:x}..0x{(hi_word + 1) * bw - 1:x}, outside the job's surfaces "
+                f"[{names}] first at 0x{w * bw:x}"
+            )
         elif not needed.all():
             stray = words[~needed]
-            self._bad(f"{b}: {stray.size} beat(s) hold no byte the job needs, first at 0x{int(stray[0]) * bw:x} "
-                      f"[{names}]")
+            self._bad(
+                f"{b}: {stray.size} beat(s) hold no byte the job needs, first at 0x{int(stray[0]) * bw:x} [{names}]"
+            )

@@ -10,6 +10,7 @@ stopped reaching a rule would fail rather than pass quietly.
 
 ``COUNT`` (environment) scales the number of descriptors (COUNT x 250; default 8 -> 2000).
 """
+
 from __future__ import annotations
 
 import os
@@ -28,13 +29,17 @@ U32 = (1 << 32) - 1
 
 
 def _count(rng: np.random.Generator) -> int:
-    return int(rng.choice([1, 1, 2, 3, 4, 7, 17, 255, 65535, 65536, 0, U32],
-                          p=[.2, .1, .15, .1, .1, .08, .08, .05, .05, .03, .04, .02]))
+    return int(
+        rng.choice(
+            [1, 1, 2, 3, 4, 7, 17, 255, 65535, 65536, 0, U32],
+            p=[0.2, 0.1, 0.15, 0.1, 0.1, 0.08, 0.08, 0.05, 0.05, 0.03, 0.04, 0.02],
+        )
+    )
 
 
 def draw(rng: np.random.Generator) -> BlockedCubeDescriptor:
     """One random descriptor near the validator's rule boundaries."""
-    layout = int(rng.choice([0, 1, 2, 3, 4, 5, 9, 15], p=[.15, .2, .2, .15, .2, .04, .03, .03]))
+    layout = int(rng.choice([0, 1, 2, 3, 4, 5, 9, 15], p=[0.15, 0.2, 0.2, 0.15, 0.2, 0.04, 0.03, 0.03]))
     lay = layout if layout <= 4 else 0
     elem = int(rng.choice(LEGAL_ELEMS[lay])) if rng.random() < 0.9 else int(rng.choice([0, 3, 8, 1, 2, 4]))
     if lay == 4 and rng.random() < 0.8:
@@ -51,11 +56,11 @@ def draw(rng: np.random.Generator) -> BlockedCubeDescriptor:
         return int(rng.choice([0, 0, align, 2 * align, 5 * align]))
 
     line = cw * atom + gap()
-    if rng.random() < 0.5:                       # NVDLA / oneDNN order: w < h < c < n
+    if rng.random() < 0.5:  # NVDLA / oneDNN order: w < h < c < n
         sh = line
         sc = ch * sh + gap()
         sn = cc * sc + gap()
-    else:                                        # MACE order: w < c < h < n
+    else:  # MACE order: w < c < h < n
         sc = line
         sh = cc * sc + gap()
         sn = ch * sh + gap()
@@ -63,7 +68,7 @@ def draw(rng: np.random.Generator) -> BlockedCubeDescriptor:
     for i in range(3):
         r = rng.random()
         if r < 0.06:
-            strides[i] -= atom                   # one atom short: overlaps when that count > 1
+            strides[i] -= atom  # one atom short: overlaps when that count > 1
         elif r < 0.12:
             strides[i] += int(rng.integers(1, 32))  # misaligned
         elif r < 0.15:
@@ -77,9 +82,9 @@ def draw(rng: np.random.Generator) -> BlockedCubeDescriptor:
     if r < 0.55 or top < 0:
         base = int(rng.integers(0, max(1, min(top, 1 << 36)) + 1)) // align * align
     elif r < 0.65:
-        base = top // align * align              # ends on (or just below) the last byte
+        base = top // align * align  # ends on (or just below) the last byte
     elif r < 0.72:
-        base = top // align * align + align      # one step past the top
+        base = top // align * align + align  # one step past the top
     elif r < 0.8:
         base = int(rng.integers(1 << ADDR_W, 1 << 63)) // align * align
     else:
@@ -129,13 +134,15 @@ async def random_descriptors_match_the_model(dut):
         for b in range(len(ERROR_RULES)):
             (broken if want >> b & 1 else kept)[b] += 1
         if got != want:
+
             def names(w: int) -> list[str]:
                 return [r for b, r in enumerate(ERROR_RULES) if w >> b & 1]
 
             bad.append(f"#{i}: errors 0x{got:03x} {names(got)}, model 0x{want:03x} {names(want)} for {d}")
     for rule, nb, nk in zip(ERROR_RULES, broken, kept):
         dut._log.info("rule %-15s broken %5d  kept %5d", rule, nb, nk)
-    assert not bad, (f"{len(bad)} of {n} descriptors disagree with the model (seed {cocotb.RANDOM_SEED}):\n"
-                     + "\n".join(bad[:8]))
+    assert not bad, f"{len(bad)} of {n} descriptors disagree with the model (seed {cocotb.RANDOM_SEED}):\n" + "\n".join(
+        bad[:8]
+    )
     unseen = [r for r, nb, nk in zip(ERROR_RULES, broken, kept) if nb == 0 or nk == 0]
     assert not unseen, f"rules never seen both broken and kept: {unseen}"

@@ -10,6 +10,7 @@ produce), bus errors by response and position, fp16 specials, reset during a job
 The database is process-wide (all tests of a run add to it); :func:`export` writes it as XML into the run
 directory (``fcov_cube_reader.xml``); merge runs with ``cocotb_coverage.coverage.merge_coverage``.
 """
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -32,7 +33,7 @@ COUNT_BINS = [(1, 1), (2, 7), (8, 63), (64, 1023), (1024, 65534), (65535, 65535)
 COUNT_LABELS = ["one", "2-7", "8-63", "64-1023", "1024-65534", "max"]
 STRIDE_TAGS = ["packed_h", "gapped_h", "packed_c", "gapped_c", "packed_n", "gapped_n"]
 BASE_TAGS = ["base_page", "base_below_page", "base_any", "base_cross_4g", "base_top", "crosses_4k", "huge_stride"]
-STALLS = list(RANDOM_STALLS)   # the profiles (tb.agents.stalls) random_knobs draws
+STALLS = list(RANDOM_STALLS)  # the profiles (tb.agents.stalls) random_knobs draws
 ERROR_NAMES = list(ERROR_RULES) + ["bus_slverr", "bus_decerr"]
 BURST_BINS = [(1, 1), (2, 15), (16, 255), (256, 256)]
 BURST_LABELS = ["1", "2-15", "16-255", "256"]
@@ -85,6 +86,7 @@ def layout_dtype_bins(families) -> list[str]:
     from models.blocked import LAYOUT_ELEMS
 
     from .families import _ELEM_DTYPE
+
     out: list[str] = []
     for f in families:
         if f.model:
@@ -106,33 +108,61 @@ def _build(families):
         CoverPoint(f"{P}.dtype", xf=lambda s: s.dtype, bins=DTYPES),
         CoverPoint(f"{P}.atom_bytes", xf=lambda s: s.atom, bins=[8, 16, 32, 64, 128]),
         CoverPoint(f"{P}.elem_bytes", xf=lambda s: s.elem, bins=[1, 2, 4]),
-        CoverPoint(f"{P}.channels_vs_atom", xf=lambda s: s.chan, bins=["one", "partial", "exact", "multiple",
-                                                                        "non_multiple"]),
+        CoverPoint(
+            f"{P}.channels_vs_atom", xf=lambda s: s.chan, bins=["one", "partial", "exact", "multiple", "non_multiple"]
+        ),
         CoverPoint(f"{P}.strides", xf=lambda s: s.tags, rel=_member, bins=STRIDE_TAGS, inj=False),
         CoverPoint(f"{P}.base", xf=lambda s: s.tags, rel=_member, bins=BASE_TAGS, inj=False),
         CoverPoint(f"{P}.tready", xf=lambda s: s.backpressure, bins=STALLS),
         CoverPoint(f"{P}.rvalid_gaps", xf=lambda s: s.r_gap, bins=STALLS),
         CoverPoint(f"{P}.arready_stalls", xf=lambda s: s.ar_stall, bins=STALLS),
-        CoverPoint(f"{P}.latency", xf=lambda s: s.latency, rel=_in, bins=[(0, 0), (1, 8), (9, 1000)],
-                   bins_labels=["zero", "short", "long"]),
+        CoverPoint(
+            f"{P}.latency",
+            xf=lambda s: s.latency,
+            rel=_in,
+            bins=[(0, 0), (1, 8), (9, 1000)],
+            bins_labels=["zero", "short", "long"],
+        ),
         CoverPoint(f"{P}.errors_seen", xf=lambda s: s.errors, rel=_member, bins=ERROR_NAMES, inj=False),
-        CoverPoint(f"{P}.bus_error", xf=lambda s: s.bus_error, bins=[(r, p) for r in ("SLVERR", "DECERR")
-                                                                      for p in ("first", "middle", "last")]),
-        CoverPoint(f"{P}.fp16", xf=lambda s: s.fp16, rel=_member, bins=["nan", "inf", "denormal", "nan_to_zero"],
-                   inj=False),
+        CoverPoint(
+            f"{P}.bus_error",
+            xf=lambda s: s.bus_error,
+            bins=[(r, p) for r in ("SLVERR", "DECERR") for p in ("first", "middle", "last")],
+        ),
+        CoverPoint(
+            f"{P}.fp16", xf=lambda s: s.fp16, rel=_member, bins=["nan", "inf", "denormal", "nan_to_zero"], inj=False
+        ),
         CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_atom", "mid_stream"]),
         CoverPoint(f"{P}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
         CoverPoint(f"{P}.ar_4k_split", xf=lambda s: s.split_4k, bins=["split_at_4k", "within_pages"]),
-        CoverPoint(f"{P}.burst_beats", xf=lambda s: s.burst_beats, rel=_any_in, bins=BURST_BINS,
-                   bins_labels=BURST_LABELS, inj=False),
+        CoverPoint(
+            f"{P}.burst_beats",
+            xf=lambda s: s.burst_beats,
+            rel=_any_in,
+            bins=BURST_BINS,
+            bins_labels=BURST_LABELS,
+            inj=False,
+        ),
         CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=list(ERROR_RULES)),
-        CoverPoint(f"{P}.error_together", xf=lambda s: s.errors & set(ERROR_RULES),
-                   rel=lambda e, b: b in e and len(e) > 1, bins=list(ERROR_RULES), inj=False),
+        CoverPoint(
+            f"{P}.error_together",
+            xf=lambda s: s.errors & set(ERROR_RULES),
+            rel=lambda e, b: b in e and len(e) > 1,
+            bins=list(ERROR_RULES),
+            inj=False,
+        ),
         CoverPoint(f"{P}.axi_resp", xf=lambda s: s.resp, bins=["OKAY", "SLVERR", "DECERR"]),
     ]
     for dim in ("w", "h", "c", "n"):
-        items.append(CoverPoint(f"{P}.count_{dim}", xf=lambda s, dim=dim: s.counts[dim], rel=_in, bins=COUNT_BINS,
-                                bins_labels=COUNT_LABELS))
+        items.append(
+            CoverPoint(
+                f"{P}.count_{dim}",
+                xf=lambda s, dim=dim: s.counts[dim],
+                rel=_in,
+                bins=COUNT_BINS,
+                bins_labels=COUNT_LABELS,
+            )
+        )
 
     @coverage_section(*items)
     def sample(s):
@@ -172,12 +202,22 @@ def sample_item(item: CubeItem, families) -> None:
         reset = "mid_stream" if res.beats else "before_first_atom"
     valid_layout = int(d.layout) in Layout._value2member_map_
     s = SimpleNamespace(
-        kind=item.kind.value, layout=Layout(int(d.layout)).name if valid_layout else "invalid",
+        kind=item.kind.value,
+        layout=Layout(int(d.layout)).name if valid_layout else "invalid",
         family=cube.family if cube is not None and item.kind is not Kind.ILLEGAL else "illegal",
-        dtype=cube.dtype if cube is not None else None, atom=d.atom_bytes, elem=d.elem_bytes,
+        dtype=cube.dtype if cube is not None else None,
+        atom=d.atom_bytes,
+        elem=d.elem_bytes,
         chan=channel_class(cube.channels, cube.epa) if cube is not None and item.kind is not Kind.ILLEGAL else None,
-        tags=tags, backpressure=item.knobs.backpressure, r_gap=item.knobs.r_gap, ar_stall=item.knobs.ar_stall,
-        latency=item.knobs.latency, errors=errors, bus_error=bus_error, fp16=fp16, reset=reset,
+        tags=tags,
+        backpressure=item.knobs.backpressure,
+        r_gap=item.knobs.r_gap,
+        ar_stall=item.knobs.ar_stall,
+        latency=item.knobs.latency,
+        errors=errors,
+        bus_error=bus_error,
+        fp16=fp16,
+        reset=reset,
         counts={"w": d.count_w, "h": d.count_h, "c": d.count_c, "n": d.count_n},
     )
     s.layout_dtype = f"{s.layout}/{s.dtype}" if item.kind is not Kind.ILLEGAL else None
@@ -196,6 +236,7 @@ class CubeCoverage(CoverageSubscriber):
 
     def build_phase(self) -> None:
         from pyuvm import ConfigDB
+
         self.families = ConfigDB().get(self, "", "FAMILY_OBJS")
 
     def sample(self, item: CubeItem) -> None:

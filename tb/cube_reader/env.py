@@ -3,6 +3,7 @@ one job protocol (its memory, its read region, its descriptor with the two fp16 
 with the cube scoreboard and coverage. Directed tests (``test_directed.py``) and pyuvm tests (``tests.py``) both
 run on :class:`CubeReaderTB`.
 """
+
 from __future__ import annotations
 
 from tb.footprint import Region

@@ -11,6 +11,7 @@ Edge values (STYLE.md 2): channel counts around the atom (1, epa-1, epa, epa+1, 
 widths that are not multiples of anything, bases on and just below 4 KB boundaries and across the 4 GB
 boundary of BASE_LO/BASE_HI, packed and gapped strides, fp16 data with NaN/INF/denormals.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -32,18 +33,18 @@ class Cube:
     """One legal cube: model inputs, the memory image at ``desc.base`` and its descriptor."""
 
     family: str
-    fmt: Optional[str]          # registry name, None for synthetic cubes
+    fmt: Optional[str]  # registry name, None for synthetic cubes
     layout: Layout
     dtype: str
     shape: tuple
     opts: dict
     tensor: Optional[np.ndarray]
-    image: np.ndarray           # uint8, starts at desc.base
+    image: np.ndarray  # uint8, starts at desc.base
     desc: BlockedCubeDescriptor
-    epa: int                    # elements per atom
-    channels: int               # logical channel count (C), for coverage of the atom edges
-    tags: set = field(default_factory=set)   # "gapped_h", "fp16_nan", "near_4k", ...
-    segments: Optional[list] = None          # [(address, uint8 array)] instead of one image (huge strides)
+    epa: int  # elements per atom
+    channels: int  # logical channel count (C), for coverage of the atom edges
+    tags: set = field(default_factory=set)  # "gapped_h", "fp16_nan", "near_4k", ...
+    segments: Optional[list] = None  # [(address, uint8 array)] instead of one image (huge strides)
 
     def memory(self) -> list[tuple[int, np.ndarray]]:
         """What to load: (address, bytes) pieces."""
@@ -82,9 +83,15 @@ def random_tensor(rng: np.random.Generator, shape: tuple, dtype: str, specials: 
             sign = (rng.integers(0, 2, k) << 15).astype(np.uint16)
             kind = rng.integers(0, 4, k)
             payload = rng.integers(1, 0x400, k).astype(np.uint16)
-            val = np.where(kind == 0, 0x7C00 | payload,                     # NaN (quiet or signalling)
-                  np.where(kind == 1, 0x7C00,                               # INF
-                  np.where(kind == 2, payload, 0))).astype(np.uint16)       # denormal, zero
+            val = np.where(
+                kind == 0,
+                0x7C00 | payload,  # NaN (quiet or signalling)
+                np.where(
+                    kind == 1,
+                    0x7C00,  # INF
+                    np.where(kind == 2, payload, 0),
+                ),
+            ).astype(np.uint16)  # denormal, zero
             bits[pick] = val | sign
         return bits.view(np.float16).reshape(shape)
     if dt == np.float32:
@@ -96,12 +103,17 @@ def random_tensor(rng: np.random.Generator, shape: tuple, dtype: str, specials: 
     raise ValueError(f"no random values for {dt}")
 
 
-def pick_base(rng: np.random.Generator, align: int, extent: int, addr_bits: int = 40,
-              where: Optional[str] = None) -> tuple[int, str]:
+def pick_base(
+    rng: np.random.Generator, align: int, extent: int, addr_bits: int = 40, where: Optional[str] = None
+) -> tuple[int, str]:
     """A legal base for a cube of ``extent`` bytes: on a 4 KB boundary, just below one, across 4 GB, near the
     top of the address space (``top_exact``: ending on its last byte), or anywhere aligned. Returns (base, tag)."""
-    where = where or str(rng.choice(["page", "below_page", "below_page", "any", "any", "cross_4g", "top"],
-                                     p=[0.15, 0.25, 0.15, 0.2, 0.15, 0.05, 0.05]))
+    where = where or str(
+        rng.choice(
+            ["page", "below_page", "below_page", "any", "any", "cross_4g", "top"],
+            p=[0.15, 0.25, 0.15, 0.2, 0.15, 0.05, 0.05],
+        )
+    )
     page = int(rng.integers(1, 1 << 12))
     if where == "page":
         base = page * PAGE
@@ -151,15 +163,27 @@ class Family:
     layout: Layout
     dtypes: tuple[str, ...]
     draw: Callable[..., Cube]
-    model: bool                 # True when backed by a registered model
-    edges: tuple = ()           # channel counts of the directed warm-up
+    model: bool  # True when backed by a registered model
+    edges: tuple = ()  # channel counts of the directed warm-up
 
     def __str__(self) -> str:
         return self.name
 
 
-def _finish(family: str, fmt: str, layout: Layout, dtype: str, shape: tuple, opts: dict, tensor: np.ndarray,
-            rng: np.random.Generator, epa: int, channels: int, addr_bits: int, where: Optional[str]) -> Cube:
+def _finish(
+    family: str,
+    fmt: str,
+    layout: Layout,
+    dtype: str,
+    shape: tuple,
+    opts: dict,
+    tensor: np.ndarray,
+    rng: np.random.Generator,
+    epa: int,
+    channels: int,
+    addr_bits: int,
+    where: Optional[str],
+) -> Cube:
     img = models.pack(fmt, tensor, **opts).data()
     probe = models.descriptor(fmt, shape, dtype, base=0, **opts)
     align = max(probe.alignment, 32 if layout in (Layout.NVDLA_FEATURE, Layout.NVDLA_OPERAND) else 1)
@@ -205,8 +229,20 @@ def _nvdla_feature(rng, dtype, size="small", edge=None, addr_bits=40, gapped=Non
     bs = surfaces * ss + _gap(rng, 32, gapped and rng.random() < 0.7)
     opts = {"line_stride": ls, "surface_stride": ss, "batch_stride": bs} if gapped or rng.random() < 0.3 else {}
     tensor = random_tensor(rng, shape, dtype, specials)
-    return _finish("nvdla.feature", "nvdla.feature", Layout.NVDLA_FEATURE, dtype, shape, opts, tensor, rng, epa, c,
-                   addr_bits, where)
+    return _finish(
+        "nvdla.feature",
+        "nvdla.feature",
+        Layout.NVDLA_FEATURE,
+        dtype,
+        shape,
+        opts,
+        tensor,
+        rng,
+        epa,
+        c,
+        addr_bits,
+        where,
+    )
 
 
 # ---- oneDNN nChw8c / nChw16c: one inner channel block, strides in elements (outer blocks, logical order)
@@ -228,15 +264,29 @@ def _onednn(block: int):
             sn = cb * sc + _gap(rng, block, rng.random() < 0.7)
             opts = {"strides": (sn, sc, sh, sw)}
         tensor = random_tensor(rng, shape, dtype, specials)
-        return _finish(f"onednn.nChw{block}c", f"onednn.nChw{block}c", Layout.ONEDNN, dtype, shape, opts, tensor,
-                       rng, block, c, addr_bits, where)
+        return _finish(
+            f"onednn.nChw{block}c",
+            f"onednn.nChw{block}c",
+            Layout.ONEDNN,
+            dtype,
+            shape,
+            opts,
+            tensor,
+            rng,
+            block,
+            c,
+            addr_bits,
+            where,
+        )
+
     return draw
 
 
 # ---- NVDLA per-element SDP operand (nvdla.eltwise): one component (ALU or MUL) or two (ALU+MUL pairs);
 #      BytesPerAtom = epg x components x data_size = 32, 64 or 128 (clarifications 8)
-def _nvdla_operand(rng, dtype, size="small", edge=None, addr_bits=40, gapped=None, where=None, specials=0.0,
-                   components=None) -> Cube:
+def _nvdla_operand(
+    rng, dtype, size="small", edge=None, addr_bits=40, gapped=None, where=None, specials=0.0, components=None
+) -> Cube:
     comps = components or _pick(rng, [1, 2])
     proc = {"int8": "int8", "float16": "fp16", "int16": str(rng.choice(["int8", "int16"]))}[dtype]
     epg = 32 if proc == "int8" else 16
@@ -257,8 +307,20 @@ def _nvdla_operand(rng, dtype, size="small", edge=None, addr_bits=40, gapped=Non
         ls = w * atom + _gap(rng, unit, gapped and rng.random() < 0.7)
         opts.update(line_stride=ls, surface_stride=h * ls + _gap(rng, unit, gapped and rng.random() < 0.7))
     tensor = random_tensor(rng, shape, dtype, specials)
-    cube = _finish("nvdla.eltwise", "nvdla.eltwise", Layout.NVDLA_OPERAND, dtype, shape, opts, tensor, rng, epg, c,
-                   addr_bits, where)
+    cube = _finish(
+        "nvdla.eltwise",
+        "nvdla.eltwise",
+        Layout.NVDLA_OPERAND,
+        dtype,
+        shape,
+        opts,
+        tensor,
+        rng,
+        epg,
+        c,
+        addr_bits,
+        where,
+    )
     cube.tags.add(f"components{comps}")
     return cube
 
@@ -272,8 +334,20 @@ def _mace(rng, dtype, size="small", edge=None, addr_bits=40, gapped=None, where=
     n = _pick(rng, [1, 1, 2])
     shape = (n, h, w, c)
     tensor = random_tensor(rng, shape, dtype, specials)
-    return _finish("mace.channel_major", "mace.image.channel_major", Layout.MACE, dtype, shape, {}, tensor,
-                   rng, 4, c, addr_bits, where)
+    return _finish(
+        "mace.channel_major",
+        "mace.image.channel_major",
+        Layout.MACE,
+        dtype,
+        shape,
+        {},
+        tensor,
+        rng,
+        4,
+        c,
+        addr_bits,
+        where,
+    )
 
 
 # ---- synthetic cubes of any layout code: random legal descriptor over random bytes
@@ -281,8 +355,20 @@ _ELEM_DTYPE = {1: "uint8", 2: "uint16", 4: "uint32"}
 
 
 def synthetic(layout: Layout):
-    def draw(rng, dtype=None, size="small", edge=None, addr_bits=40, gapped=None, where=None, specials=0.0,
-             atom=None, elem=None, counts=None, huge=False) -> Cube:
+    def draw(
+        rng,
+        dtype=None,
+        size="small",
+        edge=None,
+        addr_bits=40,
+        gapped=None,
+        where=None,
+        specials=0.0,
+        atom=None,
+        elem=None,
+        counts=None,
+        huge=False,
+    ) -> Cube:
         """``counts`` = (n, c, h, w) fixes the counts (e.g. one dimension at 65535, the others 1); ``huge``: a
         batch stride of 2 GB..4 GB (BATCH register MSB set), memory loaded per batch."""
         big = size == "large"
@@ -312,18 +398,42 @@ def synthetic(layout: Layout):
         if huge:
             one = desc.with_(count_n=1).extent
             segs = [(base + n * sn, rng.integers(0, 256, one, dtype=np.uint8)) for n in range(cn)]
-            cube = Cube(f"synthetic.{layout.name.lower()}", None, layout, _ELEM_DTYPE[elem], (cn, cc, ch, cw), {},
-                        None, np.zeros(0, np.uint8), desc, atom // elem, cc * atom // elem, segments=segs)
+            cube = Cube(
+                f"synthetic.{layout.name.lower()}",
+                None,
+                layout,
+                _ELEM_DTYPE[elem],
+                (cn, cc, ch, cw),
+                {},
+                None,
+                np.zeros(0, np.uint8),
+                desc,
+                atom // elem,
+                cc * atom // elem,
+                segments=segs,
+            )
             cube.tags |= _geometry_tags(desc) | {f"base_{tag}", "huge_stride"}
             return cube
         if fp16:
             img = random_tensor(rng, (desc.extent // 2,), "float16", specials or 0.02).view(np.uint8)
         else:
             img = rng.integers(0, 256, desc.extent, dtype=np.uint8)
-        cube = Cube(f"synthetic.{layout.name.lower()}", None, layout, "float16" if fp16 else _ELEM_DTYPE[elem],
-                    (cn, cc, ch, cw), {}, None, img, desc, atom // elem, cc * atom // elem)
+        cube = Cube(
+            f"synthetic.{layout.name.lower()}",
+            None,
+            layout,
+            "float16" if fp16 else _ELEM_DTYPE[elem],
+            (cn, cc, ch, cw),
+            {},
+            None,
+            img,
+            desc,
+            atom // elem,
+            cc * atom // elem,
+        )
         cube.tags |= _geometry_tags(desc) | {f"base_{tag}"}
         return cube
+
     return draw
 
 
@@ -332,12 +442,24 @@ ONEDNN_DTYPES = ("float32", "float16", "int8", "uint8", "int32")
 
 #: model-backed families: (name, registry format, layout, dtypes, draw, warm-up channel edges)
 _MODEL_FAMILIES: tuple = (
-    ("nvdla.feature", "nvdla.feature", Layout.NVDLA_FEATURE, ("int8", "int16", "float16"), _nvdla_feature,
-     (1, 15, 16, 17, 31, 32, 33)),
+    (
+        "nvdla.feature",
+        "nvdla.feature",
+        Layout.NVDLA_FEATURE,
+        ("int8", "int16", "float16"),
+        _nvdla_feature,
+        (1, 15, 16, 17, 31, 32, 33),
+    ),
     ("onednn.nChw8c", "onednn.nChw8c", Layout.ONEDNN, ONEDNN_DTYPES, _onednn(8), (1, 7, 8, 9, 16)),
     ("onednn.nChw16c", "onednn.nChw16c", Layout.ONEDNN, ONEDNN_DTYPES, _onednn(16), (1, 15, 16, 17, 32)),
-    ("nvdla.eltwise", "nvdla.eltwise", Layout.NVDLA_OPERAND, ("int8", "int16", "float16"), _nvdla_operand,
-     (1, 15, 16, 17, 31, 32, 33)),
+    (
+        "nvdla.eltwise",
+        "nvdla.eltwise",
+        Layout.NVDLA_OPERAND,
+        ("int8", "int16", "float16"),
+        _nvdla_operand,
+        (1, 15, 16, 17, 31, 32, 33),
+    ),
     ("mace.channel_major", "mace.image.channel_major", Layout.MACE, ("float16", "float32"), _mace, (1, 3, 4, 5, 8)),
 )
 
@@ -355,8 +477,9 @@ def available_families(include_synthetic: bool = True) -> list[Family]:
     missing = missing_models()
     if missing:
         raise RuntimeError(f"model formats not registered (or without a descriptor): {missing}")
-    fams = [Family(name, layout, dtypes, draw, True, edges)
-            for name, fmt, layout, dtypes, draw, edges in _MODEL_FAMILIES]
+    fams = [
+        Family(name, layout, dtypes, draw, True, edges) for name, fmt, layout, dtypes, draw, edges in _MODEL_FAMILIES
+    ]
     if include_synthetic:
         fams.append(Family("synthetic.generic", Layout.GENERIC, (None,), synthetic(Layout.GENERIC), False, (1, 2, 3)))
     return fams

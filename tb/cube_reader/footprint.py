@@ -3,6 +3,7 @@
 Shared by the sequences (fault ranges inside an atom), the TB (the footprint the read checker enforces) and the
 scoreboard (the first atom a fault poisons).
 """
+
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -12,7 +13,7 @@ import numpy as np
 from models.blocked import BlockedCubeDescriptor
 from tb.footprint import Region, words_of_runs
 
-Fault = tuple[int, int, str]   # (lo, hi, "SLVERR"|"DECERR"): a poisoned byte range [lo, hi)
+Fault = tuple[int, int, str]  # (lo, hi, "SLVERR"|"DECERR"): a poisoned byte range [lo, hi)
 
 
 def cube_regions(desc: BlockedCubeDescriptor, bus_bytes: int, strict: bool = True) -> list[Region]:
@@ -31,8 +32,9 @@ def first_fault_atom(desc: BlockedCubeDescriptor, faults: Sequence[Fault]) -> Op
     return int(idx[0]) if idx.size else None
 
 
-def atom_fault_range(desc: BlockedCubeDescriptor, atom_index: int, bus_bytes: int,
-                     rng: Optional[np.random.Generator] = None) -> tuple[int, int]:
+def atom_fault_range(
+    desc: BlockedCubeDescriptor, atom_index: int, bus_bytes: int, rng: Optional[np.random.Generator] = None
+) -> tuple[int, int]:
     """A bus word inside atom ``atom_index`` (canonical order): the range to poison."""
     start = int(desc.atom_addresses().reshape(-1)[atom_index])
     off = 0

@@ -3,6 +3,7 @@ footprint, one job through ``CubeReaderTB.run_job`` (the pyuvm driver's code), t
 published during it, and the oracles the directed tests share (exact burst list, atom stream, status registers).
 Used by ``test_directed.py`` and ``test_latency.py``.
 """
+
 from __future__ import annotations
 
 import cocotb
@@ -12,10 +13,9 @@ from models.blocked import BlockedCubeDescriptor, Layout
 from models.core.arith import ceil_div
 from models.core.fp16 import fp16_classes
 from tb.agents.stream import payload
-
-from .env import CubeReaderTB
 from tb.platform import Knobs
 
+from .env import CubeReaderTB
 from .items import CubeItem, Kind
 from .registers import REGS, JobStatus
 from .scoreboard import decode_user
@@ -42,8 +42,14 @@ class Directed:
         self.tb.mem.load(d.base, img, guard=guard)
         return d.base, img
 
-    async def run(self, d: BlockedCubeDescriptor, nan_to_zero: bool = False, knobs: Knobs | None = None,
-                  faults=(), kind: Kind = Kind.CUBE) -> JobStatus:
+    async def run(
+        self,
+        d: BlockedCubeDescriptor,
+        nan_to_zero: bool = False,
+        knobs: Knobs | None = None,
+        faults=(),
+        kind: Kind = Kind.CUBE,
+    ) -> JobStatus:
         """One job through the shared driver code; the monitors' transactions land in ``self.seen``."""
         item = CubeItem("directed")
         item.kind, item.desc, item.nan_to_zero = kind, d, nan_to_zero
@@ -86,8 +92,9 @@ class Directed:
         return bursts
 
     @staticmethod
-    def expected_atoms(d: BlockedCubeDescriptor, img: np.ndarray, img_base: int,
-                       nan_to_zero: bool = False) -> tuple[np.ndarray, int, int]:
+    def expected_atoms(
+        d: BlockedCubeDescriptor, img: np.ndarray, img_base: int, nan_to_zero: bool = False
+    ) -> tuple[np.ndarray, int, int]:
         exp = d.gather(img, img_base).copy()
         nan = inf = 0
         if d.fp16:
@@ -110,17 +117,26 @@ class Directed:
         got = data.reshape(-1, d.atom_bytes)
         if not np.array_equal(got, exp[:n]):
             i = int(np.argwhere((got != exp[:n]).any(axis=1))[0][0])
-            raise AssertionError(f"atom {i} coord {decode_user(atoms[i].user)}: got {got[i].tobytes().hex()} "
-                                 f"want {exp[i].tobytes().hex()}")
+            raise AssertionError(
+                f"atom {i} coord {decode_user(atoms[i].user)}: got {got[i].tobytes().hex()} "
+                f"want {exp[i].tobytes().hex()}"
+            )
         coords = d.coordinates()[:n]
         for i, (t, want) in enumerate(zip(atoms, coords)):
-            assert decode_user(t.user) == tuple(int(v) for v in want), \
+            assert decode_user(t.user) == tuple(int(v) for v in want), (
                 f"atom {i}: tuser {decode_user(t.user)}, want {tuple(int(v) for v in want)}"
+            )
             want_last = count is None and i == n - 1
             assert t.last == want_last, f"atom {i}: tlast {int(t.last)}, want {int(want_last)}"
 
-    async def check_good_job(self, d: BlockedCubeDescriptor, img: np.ndarray, img_base: int,
-                             nan_to_zero: bool = False, knobs: Knobs | None = None) -> JobStatus:
+    async def check_good_job(
+        self,
+        d: BlockedCubeDescriptor,
+        img: np.ndarray,
+        img_base: int,
+        nan_to_zero: bool = False,
+        knobs: Knobs | None = None,
+    ) -> JobStatus:
         st = await self.run(d, nan_to_zero, knobs)
         exp, nan, inf = self.expected_atoms(d, img, img_base, nan_to_zero)
         assert st.error == 0, f"ERROR {st.error:#x} ({REGS.decode_errors(st.error)}) on a legal job"
@@ -129,14 +145,14 @@ class Directed:
         self.check_ars()
         bursts = self.expected_bursts(d)
         got = [(a.addr, a.len) for a in self.ars]
-        assert got == bursts, (f"bursts {[(hex(a), n) for a, n in got][:8]}.., "
-                               f"want {[(hex(a), n) for a, n in bursts][:8]}..")
+        assert got == bursts, (
+            f"bursts {[(hex(a), n) for a, n in got][:8]}.., want {[(hex(a), n) for a, n in bursts][:8]}.."
+        )
         n_beats = sum(n + 1 for _, n in bursts)
         assert len(self.seen["r"]) == n_beats, f"{len(self.seen['r'])} R beats, want {n_beats}"
         assert st.beats == n_beats, f"BEATS {st.beats}, want {n_beats}"
         assert st.atoms_sent == d.num_atoms, f"ATOMS_SENT {st.atoms_sent}, want {d.num_atoms}"
-        assert (st.nan_count, st.inf_count) == (nan, inf), \
-            f"NAN/INF {st.nan_count}/{st.inf_count}, want {nan}/{inf}"
+        assert (st.nan_count, st.inf_count) == (nan, inf), f"NAN/INF {st.nan_count}/{st.inf_count}, want {nan}/{inf}"
         assert st.cycles >= n_beats, f"CYCLES {st.cycles} < beats {n_beats}"
         return st
 
@@ -147,13 +163,34 @@ async def setup(dut) -> Directed:
     return t
 
 
-def nvdla_feature(w: int, h: int, groups: int, n: int = 1, base: int = 0x10000, line_gap: int = 0,
-                  surf_gap: int = 0, batch_gap: int = 0, elem: int = 1, fp16: bool = False) -> BlockedCubeDescriptor:
+def nvdla_feature(
+    w: int,
+    h: int,
+    groups: int,
+    n: int = 1,
+    base: int = 0x10000,
+    line_gap: int = 0,
+    surf_gap: int = 0,
+    batch_gap: int = 0,
+    elem: int = 1,
+    fp16: bool = False,
+) -> BlockedCubeDescriptor:
     sh = w * 32 + line_gap
     sc = h * sh + surf_gap
-    return BlockedCubeDescriptor(base=base, atom_bytes=32, elem_bytes=elem, count_w=w, count_h=h, count_c=groups,
-                                 count_n=n, stride_h=sh, stride_c=sc, stride_n=groups * sc + batch_gap,
-                                 layout=Layout.NVDLA_FEATURE, fp16=fp16)
+    return BlockedCubeDescriptor(
+        base=base,
+        atom_bytes=32,
+        elem_bytes=elem,
+        count_w=w,
+        count_h=h,
+        count_c=groups,
+        count_n=n,
+        stride_h=sh,
+        stride_c=sc,
+        stride_n=groups * sc + batch_gap,
+        layout=Layout.NVDLA_FEATURE,
+        fp16=fp16,
+    )
 
 
 def rng_for(test: str) -> np.random.Generator:

@@ -4,6 +4,7 @@ The item carries the stimulus only (cube or descriptor, fault knobs, stall knobs
 platform's :class:`~tb.platform.JobResult` (``item.result``). Expected values are NOT stored here: the scoreboard
 computes them from the models when it checks the item.
 """
+
 from __future__ import annotations
 
 import enum
@@ -17,10 +18,10 @@ from .families import Cube
 
 
 class Kind(enum.Enum):
-    CUBE = "cube"            # legal cube, full stream expected
-    ILLEGAL = "illegal"      # validator must set exactly desc.error_bits(), DONE, no AXI traffic
+    CUBE = "cube"  # legal cube, full stream expected
+    ILLEGAL = "illegal"  # validator must set exactly desc.error_bits(), DONE, no AXI traffic
     BUS_ERROR = "bus_error"  # SLVERR/DECERR injected inside the cube: stop, error bit, DONE
-    RESET = "reset"          # reset asserted while the job runs: reader idle afterwards
+    RESET = "reset"  # reset asserted while the job runs: reader idle afterwards
 
 
 class CubeItem(ReaderItem):
@@ -29,12 +30,12 @@ class CubeItem(ReaderItem):
     def __init__(self, name: str = "cube") -> None:
         super().__init__(name)
         self.kind: Kind = Kind.CUBE
-        self.cube: Optional[Cube] = None                 # legal cube (CUBE, BUS_ERROR, RESET)
+        self.cube: Optional[Cube] = None  # legal cube (CUBE, BUS_ERROR, RESET)
         self.desc: Optional[BlockedCubeDescriptor] = None  # what is programmed (ILLEGAL: the mutated one)
         self.nan_to_zero: bool = False
-        self.fp16: Optional[bool] = None                 # override CFG.FP16 (None: desc.fp16)
-        self.fault_atom: Optional[int] = None            # BUS_ERROR: index of the first atom touched by a fault
-        self.fault_where: str = ""                       # BUS_ERROR: first | middle | last atom poisoned
+        self.fp16: Optional[bool] = None  # override CFG.FP16 (None: desc.fp16)
+        self.fault_atom: Optional[int] = None  # BUS_ERROR: index of the first atom touched by a fault
+        self.fault_where: str = ""  # BUS_ERROR: first | middle | last atom poisoned
 
     # ------------------------------------------------------------------ convenience
     @property

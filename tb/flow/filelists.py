@@ -7,6 +7,7 @@ starts a comment. ``common.f`` is what every reader compiles and is not a top of
 ``python -m tb.flow.filelists lint`` prints ``<list> <module>`` once per module (the first list that compiles it):
 ``make lint`` lints each module as a top with its list.
 """
+
 from __future__ import annotations
 
 import sys

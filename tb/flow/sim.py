@@ -1,15 +1,14 @@
 """`make sim`: build the RTL and run the default regression on one simulator, then print a results table.
 
-Make variables arrive as environment variables, in cocotb's own spelling:
-``SIM`` (verilator | icarus), ``TESTCASE`` (a test name or regex), ``SEED`` (reproducible randomization;
-default: a fresh seed, printed), ``WAVES=1`` (FST/VCD waveforms under sim_build/), ``COUNT`` (random items per
-layout family, default: the suite's count, 200). The runs are the ``sim`` suite of ``tb/testplan.yaml``, or
-``SUITE=<suite>`` (``--suite``), or one run of it (``RUN=<run>``, ``--exact-run``): the rerun commands of
-``make regress`` name both, so a job of any suite reruns alone. A ``TESTCASE`` that is exactly a test name of a
-run selects that test only (with its parametrizations), not every test whose name contains it. Exit status 0 only
-when every test of every run passed. ``RTL=<dir>`` compiles the file lists (``<top>.f``) of another folder (a broken copy that a
-``make regress RTL=<dir>`` reported).
-"""
+Make variables arrive as environment variables, in cocotb's own spelling: ``SIM`` (verilator | icarus), ``TESTCASE``
+(a test name or regex), ``SEED`` (reproducible randomization; default: a fresh seed, printed), ``WAVES=1`` (FST/VCD
+waveforms under sim_build/), ``COUNT`` (random items per layout family, default: the suite's count, 200). The runs
+are the ``sim`` suite of ``tb/testplan.yaml``, or ``SUITE=<suite>`` (``--suite``), or one run of it (``RUN=<run>``,
+``--exact-run``): the rerun commands of ``make regress`` name both, so a job of any suite reruns alone. A
+``TESTCASE`` that is exactly a test name of a run selects that test only (with its parametrizations), not every test
+whose name contains it. Exit status 0 only when every test of every run passed. ``RTL=<dir>`` compiles the file lists
+(``<top>.f``) of another folder (a broken copy that a ``make regress RTL=<dir>`` reported)."""
+
 from __future__ import annotations
 
 import argparse
@@ -21,10 +20,13 @@ import zlib
 from tb.flow import runner, testplan
 
 
-def build_run(sim: str, run: testplan.Run, waves: bool = False, rtl_dir=None, config: str | None = None) -> runner.Build:
+def build_run(
+    sim: str, run: testplan.Run, waves: bool = False, rtl_dir=None, config: str | None = None
+) -> runner.Build:
     """Compile the build a run needs (one build folder per plan build, shared by its runs)."""
-    return runner.build(sim, run.build.toplevel, config or run.build.name, run.build.parameters, waves=waves,
-                        rtl_dir=rtl_dir)
+    return runner.build(
+        sim, run.build.toplevel, config or run.build.name, run.build.parameters, waves=waves, rtl_dir=rtl_dir
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,8 +44,12 @@ def main(argv: list[str] | None = None) -> int:
     waves = os.getenv("WAVES", "0") not in ("", "0")
     suite = testplan.load().suite(args.suite)
     count = os.getenv("COUNT", "").strip() or str(suite.count)
-    print(f"regression: SIM={args.sim} SEED={seed} COUNT={count}" + (f" TESTCASE={testcase}" if testcase else "")
-          + (" WAVES=1" if waves else ""), flush=True)
+    print(
+        f"regression: SIM={args.sim} SEED={seed} COUNT={count}"
+        + (f" TESTCASE={testcase}" if testcase else "")
+        + (" WAVES=1" if waves else ""),
+        flush=True,
+    )
 
     rows: list[tuple[str, runner.Result]] = []
     broken: list[str] = []
@@ -57,10 +63,22 @@ def main(argv: list[str] | None = None) -> int:
         if testcase and testcase in testplan.module_tests(run.module):
             selected = [testcase]  # the test of that name alone, not every name containing it
         try:
-            b = build_run(args.sim, run, waves=waves, rtl_dir=rtl,
-                          config=f"{run.build.name}-rtl{zlib.crc32(str(rtl).encode()):08x}" if rtl else None)
-            xml = runner.run(b, run.module, seed, selected or (list(run.tests) or None), entry.environment(count),
-                             waves=waves, tag=run.name.replace("/", "-"))
+            b = build_run(
+                args.sim,
+                run,
+                waves=waves,
+                rtl_dir=rtl,
+                config=f"{run.build.name}-rtl{zlib.crc32(str(rtl).encode()):08x}" if rtl else None,
+            )
+            xml = runner.run(
+                b,
+                run.module,
+                seed,
+                selected or (list(run.tests) or None),
+                entry.environment(count),
+                waves=waves,
+                tag=run.name.replace("/", "-"),
+            )
             results = runner.read_results(xml)
         except Exception as exc:  # a build or harness failure is a failed run, reported in the table
             broken.append(f"{run.name}: {type(exc).__name__}: {exc}")
@@ -73,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'suite':24s} {'test':58s} {'result':6s} {'sim time':>12s} {'wall':>8s}")
     print("-" * 112)
     for name, r in rows:
-        print(f"{name:24s} {r.name[:58]:58s} {'PASS' if r.passed else 'FAIL':6s} {r.sim_time_ns / 1000:10.1f}us {r.real_time_s:7.1f}s")
+        verdict = "PASS" if r.passed else "FAIL"
+        print(f"{name:24s} {r.name[:58]:58s} {verdict:6s} {r.sim_time_ns / 1000:10.1f}us {r.real_time_s:7.1f}s")
         if not r.passed and r.message:
             print(f"{'':24s}   {r.message[:200]}")
     for line in broken:

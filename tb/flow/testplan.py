@@ -8,6 +8,7 @@ testpoint, every testpoint has tests, and every name (test, run, build, covergro
 Tests are found without a simulator by reading each cocotb module's source (:func:`module_tests`): functions
 decorated with ``@cocotb.test`` and classes decorated with ``@pyuvm.test``.
 """
+
 from __future__ import annotations
 
 import ast
@@ -33,7 +34,7 @@ class PlannedBuild:
     name: str
     toplevel: str
     parameters: dict
-    rtl: Optional[frozenset[str]]     # RTL files the build's results depend on (its <top>.f; None: all of rtl_stubs/)
+    rtl: Optional[frozenset[str]]  # RTL files the build's results depend on (its <top>.f; None: all of rtl_stubs/)
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,9 @@ class Run:
     name: str
     build: PlannedBuild
     module: str
-    tests: tuple[str, ...] = ()       # a subset of the module's tests (empty: all of them)
+    tests: tuple[str, ...] = ()  # a subset of the module's tests (empty: all of them)
     env: dict = field(default_factory=dict)
-    artifacts: tuple[str, ...] = ()   # files each run must leave in its run folder
+    artifacts: tuple[str, ...] = ()  # files each run must leave in its run folder
 
     @property
     def block(self) -> str:
@@ -56,7 +57,7 @@ class Run:
 @dataclass(frozen=True)
 class SuiteRun:
     run: Run
-    env: dict                          # the run's env, then the suite entry's env (a COUNT here is fixed)
+    env: dict  # the run's env, then the suite entry's env (a COUNT here is fixed)
 
     def environment(self, count: int | str) -> dict:
         """Variables of this run: COUNT (the suite's or the user's) unless the run fixes it, then its own env."""
@@ -84,9 +85,10 @@ class Testpoint:
 @dataclass(frozen=True)
 class Exclusion:
     """A functional-coverage bin (``bin`` is a glob over the bin's printed value) left out of its covergroup."""
+
     covergroup: str
     bin: str
-    tag: str                           # one of EXCLUSION_TAGS
+    tag: str  # one of EXCLUSION_TAGS
     reason: str
 
 
@@ -95,13 +97,14 @@ class CodeWaiver:
     """RTL lines (``first``..``last`` of ``file`` under rtl_stubs/) left out of code coverage. In the plan a waiver
     names its line by text (``match``: a piece of the line that occurs on exactly one line of the file), so an RTL
     edit that moves the line moves the waiver, and one that removes or duplicates it is reported."""
+
     file: str
     first: int
     last: int
     tag: str
     reason: str
     match: str = ""
-    matches: int = 1                   # lines of the file holding ``match`` (must be 1)
+    matches: int = 1  # lines of the file holding ``match`` (must be 1)
 
     def covers(self, file: str, line: int) -> bool:
         return Path(file).name == self.file and self.first <= line <= self.last
@@ -110,10 +113,11 @@ class CodeWaiver:
 @dataclass(frozen=True)
 class CoveragePlan:
     """The ``coverage:`` section: goals (percent of bins per covergroup), exclusions and code waivers."""
+
     goals: dict = field(default_factory=dict)
     exclusions: tuple[Exclusion, ...] = ()
     code_waivers: tuple[CodeWaiver, ...] = ()
-    line_goal: float = 90.0            # percent of rtl_stubs/ lines (after waivers)
+    line_goal: float = 90.0  # percent of rtl_stubs/ lines (after waivers)
 
     def goal(self, covergroup: str) -> float:
         return float(self.goals.get(covergroup, self.goals.get("default", DEFAULT_GOAL)))
@@ -148,14 +152,22 @@ def build_rtl(toplevel: str) -> Optional[frozenset[str]]:
 def load(path: Path = PLAN_PATH) -> Plan:
     """Read and cross-link the plan (a name that does not exist raises ValueError)."""
     raw = yaml.safe_load(Path(path).read_text())
-    builds = {n: PlannedBuild(n, b["toplevel"], dict(b.get("parameters") or {}), build_rtl(b["toplevel"]))
-              for n, b in raw["builds"].items()}
+    builds = {
+        n: PlannedBuild(n, b["toplevel"], dict(b.get("parameters") or {}), build_rtl(b["toplevel"]))
+        for n, b in raw["builds"].items()
+    }
     runs = {}
     for n, r in raw["runs"].items():
         if r["build"] not in builds:
             raise ValueError(f"run {n}: no build {r['build']!r}")
-        runs[n] = Run(n, builds[r["build"]], r["module"], tuple(r.get("tests") or ()), _strs(r.get("env")),
-                      tuple(r.get("artifacts") or ()))
+        runs[n] = Run(
+            n,
+            builds[r["build"]],
+            r["module"],
+            tuple(r.get("tests") or ()),
+            _strs(r.get("env")),
+            tuple(r.get("artifacts") or ()),
+        )
     suites = {}
     for n, s in raw["suites"].items():
         entries = []
@@ -166,15 +178,27 @@ def load(path: Path = PLAN_PATH) -> Plan:
             run = runs[e["run"]]
             entries.append(SuiteRun(run, {**run.env, **_strs(e.get("env"))}))
         suites[n] = Suite(n, int(s.get("count", 8)), int(s.get("reseeds", 1)), tuple(entries))
-    tps = tuple(Testpoint(t["name"], " ".join(str(t.get("desc", "")).split()), str(t.get("stimulus", "")),
-                          str(t.get("checks", "")), tuple(t.get("tests") or ()), tuple(t.get("covergroups") or ()))
-                for t in raw["testpoints"])
+    tps = tuple(
+        Testpoint(
+            t["name"],
+            " ".join(str(t.get("desc", "")).split()),
+            str(t.get("stimulus", "")),
+            str(t.get("checks", "")),
+            tuple(t.get("tests") or ()),
+            tuple(t.get("covergroups") or ()),
+        )
+        for t in raw["testpoints"]
+    )
     return Plan(builds, runs, suites, tps, _coverage(raw.get("coverage") or {}))
 
 
 def _coverage(raw: dict) -> CoveragePlan:
-    excl = tuple(Exclusion(str(e["covergroup"]), str(e["bin"]), str(e.get("tag", "")),
-                           " ".join(str(e.get("reason", "")).split())) for e in raw.get("exclusions") or ())
+    excl = tuple(
+        Exclusion(
+            str(e["covergroup"]), str(e["bin"]), str(e.get("tag", "")), " ".join(str(e.get("reason", "")).split())
+        )
+        for e in raw.get("exclusions") or ()
+    )
     waivers = []
     for w in raw.get("code_waivers") or ():
         tag, reason = str(w.get("tag", "")), " ".join(str(w.get("reason", "")).split())
@@ -204,8 +228,12 @@ def module_tests(module: str) -> tuple[str, ...]:
             continue
         for dec in node.decorator_list:
             target = dec.func if isinstance(dec, ast.Call) else dec
-            if isinstance(target, ast.Attribute) and target.attr == "test" and \
-                    isinstance(target.value, ast.Name) and target.value.id in ("cocotb", "pyuvm"):
+            if (
+                isinstance(target, ast.Attribute)
+                and target.attr == "test"
+                and isinstance(target.value, ast.Name)
+                and target.value.id in ("cocotb", "pyuvm")
+            ):
                 out.append(node.name)
     return tuple(out)
 
@@ -232,8 +260,12 @@ def problems(plan: Plan, covergroups: Optional[set[str]] = None) -> list[str]:
     planned = {t for tp in plan.testpoints for t in tp.tests}
     out += [f"test {t} is in no testpoint" for t in sorted(set(ids) - planned)]
     out += [f"testpoint {tp.name} has no test" for tp in plan.testpoints if not tp.tests]
-    out += [f"testpoint {tp.name} names {t}, which no run's module defines" for tp in plan.testpoints
-            for t in tp.tests if t not in ids]
+    out += [
+        f"testpoint {tp.name} names {t}, which no run's module defines"
+        for tp in plan.testpoints
+        for t in tp.tests
+        if t not in ids
+    ]
     names = [tp.name for tp in plan.testpoints]
     out += [f"testpoint {n} defined twice" for n in sorted({n for n in names if names.count(n) > 1})]
     for r in plan.runs.values():
@@ -243,22 +275,39 @@ def problems(plan: Plan, covergroups: Optional[set[str]] = None) -> list[str]:
     out += [f"run {n} is in no suite" for n in sorted(set(plan.runs) - used)]
     out += [f"suite {n} is missing" for n in SUITE_NAMES if n not in plan.suites]
     cov = plan.coverage
-    for what, name, tag, reason in [("exclusion", f"{e.covergroup}/{e.bin}", e.tag, e.reason) for e in cov.exclusions] + \
-            [("code waiver", f"{w.file}:{w.first}-{w.last}", w.tag, w.reason) for w in cov.code_waivers]:
+    for what, name, tag, reason in [
+        ("exclusion", f"{e.covergroup}/{e.bin}", e.tag, e.reason) for e in cov.exclusions
+    ] + [("code waiver", f"{w.file}:{w.first}-{w.last}", w.tag, w.reason) for w in cov.code_waivers]:
         if tag not in EXCLUSION_TAGS:
             out.append(f"{what} {name} has tag {tag!r}, not one of {', '.join(EXCLUSION_TAGS)}")
         if not reason:
             out.append(f"{what} {name} gives no reason")
     rtl = RTL_DIR
-    out += [f"code waiver names {w.file}, which is not in rtl_stubs/" for w in cov.code_waivers
-            if not (rtl / w.file).is_file()]
-    out += [f"code waiver of {w.file} matches {w.matches} lines with {w.match!r} (must be exactly one)"
-            for w in cov.code_waivers if (rtl / w.file).is_file() and w.match and w.matches != 1]
+    out += [
+        f"code waiver names {w.file}, which is not in rtl_stubs/"
+        for w in cov.code_waivers
+        if not (rtl / w.file).is_file()
+    ]
+    out += [
+        f"code waiver of {w.file} matches {w.matches} lines with {w.match!r} (must be exactly one)"
+        for w in cov.code_waivers
+        if (rtl / w.file).is_file() and w.match and w.matches != 1
+    ]
     if covergroups is not None:
-        out += [f"testpoint {tp.name} names covergroup {c}, which no coverage model defines"
-                for tp in plan.testpoints for c in tp.covergroups if c not in covergroups]
-        out += [f"exclusion names covergroup {e.covergroup}, which no coverage model defines"
-                for e in cov.exclusions if e.covergroup not in covergroups]
-        out += [f"coverage goal names covergroup {g}, which no coverage model defines"
-                for g in cov.goals if g != "default" and g not in covergroups]
+        out += [
+            f"testpoint {tp.name} names covergroup {c}, which no coverage model defines"
+            for tp in plan.testpoints
+            for c in tp.covergroups
+            if c not in covergroups
+        ]
+        out += [
+            f"exclusion names covergroup {e.covergroup}, which no coverage model defines"
+            for e in cov.exclusions
+            if e.covergroup not in covergroups
+        ]
+        out += [
+            f"coverage goal names covergroup {g}, which no coverage model defines"
+            for g in cov.goals
+            if g != "default" and g not in covergroups
+        ]
     return out

@@ -10,6 +10,7 @@ alone and together; bus errors by response and plane; timing knobs.
 
 The database is process-wide; :func:`export` writes it as XML into the run directory (``fcov_pixel_reader.xml``).
 """
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -30,7 +31,7 @@ from .scoreboard import converter_products
 XML_NAME = "fcov_pixel_reader.xml"
 P = "pixel_reader"
 PRECISIONS = ("int8", "int16", "fp16")
-STALLS = list(RANDOM_STALLS)   # the profiles (tb.agents.stalls) random_knobs draws
+STALLS = list(RANDOM_STALLS)  # the profiles (tb.agents.stalls) random_knobs draws
 ERROR_NAMES = list(ERROR_RULES) + ["bus_slverr", "bus_decerr"]
 
 
@@ -41,7 +42,7 @@ def cross_bins() -> list[tuple[str, str, str, str]]:
         fmt = PIXEL_FORMATS[name]
         for p in legal_precisions(fmt):
             for edge in ("x_min", "x_max"):
-                for sat in (("none",) if fmt.fp16 else ("high", "low")):
+                for sat in ("none",) if fmt.fp16 else ("high", "low"):
                     out.append((name, PRECISIONS[p], edge, sat))
     return out
 
@@ -63,8 +64,9 @@ def saturation_directions(item: PixelItem) -> set[str]:
     d = item.picture.desc
     y = round_shift(t, d.cvt_truncate)
     hi = {"int8": 127, "int16": 32767, "fp16": 65519}[str(d.precision_name)]
-    out = ({"high"} if (y > hi).any() else set()) | ({"low"} if (y < -hi - 1 if hi != 65519 else y < -hi).any()
-                                                     else set())
+    out = ({"high"} if (y > hi).any() else set()) | (
+        {"low"} if (y < -hi - 1 if hi != 65519 else y < -hi).any() else set()
+    )
     return out or {"none"}
 
 
@@ -82,19 +84,30 @@ def _build():
         CoverPoint(f"{P}.format_x_precision", xf=lambda s: s.fmt_prec, bins=fmt_prec_bins()),
         CoverPoint(f"{P}.cross", xf=lambda s: s.cross, rel=_member, bins=cross_bins(), inj=False),
         CoverPoint(f"{P}.x_offset", xf=lambda s: s.xoff, bins=["zero", "max", "between"]),
-        CoverPoint(f"{P}.width", xf=lambda s: s.wtags, rel=_member, bins=["one", "mid_chunk_end", "many_chunks"],
-                   inj=False),
+        CoverPoint(
+            f"{P}.width", xf=lambda s: s.wtags, rel=_member, bins=["one", "mid_chunk_end", "many_chunks"], inj=False
+        ),
         CoverPoint(f"{P}.height", xf=lambda s: s.htag, bins=["one", "several"]),
-        CoverPoint(f"{P}.strides", xf=lambda s: s.stags, rel=_member,
-                   bins=["gap0", "gap1", "planes_differ"], inj=False),
-        CoverPoint(f"{P}.converter", xf=lambda s: s.ctags, rel=_member,
-                   bins=["cvt_off", "signed", "mean", "truncate", "tie"], inj=False),
-        CoverPoint(f"{P}.fp16", xf=lambda s: s.fp16, rel=_member, bins=["nan", "inf", "denormal", "neg_zero"],
-                   inj=False),
+        CoverPoint(
+            f"{P}.strides", xf=lambda s: s.stags, rel=_member, bins=["gap0", "gap1", "planes_differ"], inj=False
+        ),
+        CoverPoint(
+            f"{P}.converter",
+            xf=lambda s: s.ctags,
+            rel=_member,
+            bins=["cvt_off", "signed", "mean", "truncate", "tie"],
+            inj=False,
+        ),
+        CoverPoint(
+            f"{P}.fp16", xf=lambda s: s.fp16, rel=_member, bins=["nan", "inf", "denormal", "neg_zero"], inj=False
+        ),
         CoverPoint(f"{P}.errors_seen", xf=lambda s: s.errors, rel=_member, bins=ERROR_NAMES, inj=False),
         CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=list(ERROR_RULES)),
-        CoverPoint(f"{P}.bus_error", xf=lambda s: s.bus_error,
-                   bins=[(r, p) for r in ("SLVERR", "DECERR") for p in ("plane0", "plane1")]),
+        CoverPoint(
+            f"{P}.bus_error",
+            xf=lambda s: s.bus_error,
+            bins=[(r, p) for r in ("SLVERR", "DECERR") for p in ("plane0", "plane1")],
+        ),
         CoverPoint(f"{P}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
         CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_pixel", "mid_stream"]),
         CoverPoint(f"{P}.tready", xf=lambda s: s.knobs.backpressure, bins=STALLS),
@@ -119,9 +132,23 @@ def sample_item(item: PixelItem) -> None:
         _sample = _build()
     res = item.result
     errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
-    s = SimpleNamespace(kind=item.kind.value, knobs=item.knobs, errors=errors, fmt=None, fmt_prec=None, cross=set(),
-                        xoff=None, wtags=set(), htag=None, stags=set(), ctags=set(), fp16=set(), bus_error=None,
-                        reset=None, midjob=item.midjob is not None)
+    s = SimpleNamespace(
+        kind=item.kind.value,
+        knobs=item.knobs,
+        errors=errors,
+        fmt=None,
+        fmt_prec=None,
+        cross=set(),
+        xoff=None,
+        wtags=set(),
+        htag=None,
+        stags=set(),
+        ctags=set(),
+        fp16=set(),
+        bus_error=None,
+        reset=None,
+        midjob=item.midjob is not None,
+    )
     pic = item.picture
     if pic is not None and item.kind in (Kind.PICTURE, Kind.BUS_ERROR):
         d, fmt = pic.desc, pic.fmt
@@ -134,27 +161,37 @@ def sample_item(item: PixelItem) -> None:
                 s.cross |= {(pic.name, d.precision_name, "x_max", sat) for sat in saturation_directions(item)}
         per_chunk = 32 // fmt.planes[0].bpp
         end = (d.x_offset + d.width) % per_chunk
-        s.wtags = ({"one"} if d.width == 1 else set()) | ({"mid_chunk_end"} if end else set()) \
+        s.wtags = (
+            ({"one"} if d.width == 1 else set())
+            | ({"mid_chunk_end"} if end else set())
             | ({"many_chunks"} if d.x_offset + d.width > 2 * per_chunk else set())
+        )
         s.htag = "one" if d.height == 1 else "several"
         need0 = -(-(d.x_offset + d.width) * fmt.planes[0].bpp // 32) * 32
         s.stags = {"gap0"} if d.line_stride0 > need0 else set()
         if fmt.semi_planar:
             bpp1 = fmt.planes[1].bpp
             need1 = -(-((d.x_offset * bpp1) % 32 + d.width * bpp1) // 32) * 32
-            s.stags |= ({"gap1"} if d.line_stride1 > need1 else set()) \
-                | ({"planes_differ"} if d.line_stride1 != d.line_stride0 else set())
+            s.stags |= ({"gap1"} if d.line_stride1 > need1 else set()) | (
+                {"planes_differ"} if d.line_stride1 != d.line_stride0 else set()
+            )
         if not fmt.fp16:
-            s.ctags = ({"cvt_off"} if not d.cvt_en else set()) | ({"signed"} if d.sign_override else set()) \
-                | ({"mean"} if d.mean_en else set()) | ({"truncate"} if d.cvt_truncate else set()) \
+            s.ctags = (
+                ({"cvt_off"} if not d.cvt_en else set())
+                | ({"signed"} if d.sign_override else set())
+                | ({"mean"} if d.mean_en else set())
+                | ({"truncate"} if d.cvt_truncate else set())
                 | ({"tie"} if _ties(item) else set())
+            )
         else:
             h = np.ascontiguousarray(pic.tensor).view(np.uint16)
             exp, man = (h >> 10) & 0x1F, h & 0x3FF
-            s.fp16 = ({"nan"} if ((exp == 31) & (man != 0)).any() else set()) \
-                | ({"inf"} if ((exp == 31) & (man == 0)).any() else set()) \
-                | ({"denormal"} if ((exp == 0) & (man != 0)).any() else set()) \
+            s.fp16 = (
+                ({"nan"} if ((exp == 31) & (man != 0)).any() else set())
+                | ({"inf"} if ((exp == 31) & (man == 0)).any() else set())
+                | ({"denormal"} if ((exp == 0) & (man != 0)).any() else set())
                 | ({"neg_zero"} if (h == 0x8000).any() else set())
+            )
     if item.kind is Kind.RESET and res is not None:
         s.reset = "mid_stream" if res.beats else "before_first_pixel"
     if item.kind is Kind.BUS_ERROR and item.faults:

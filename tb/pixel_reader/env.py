@@ -1,6 +1,7 @@
 """Pixel-reader environment on the shared platform (``tb/platform.py``): what the pixel reader's jobs add to the
 one job protocol (its picture's planes and their footprint), and the env with the pixel scoreboard and coverage.
 """
+
 from __future__ import annotations
 
 from tb.footprint import Region

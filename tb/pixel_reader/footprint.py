@@ -3,6 +3,7 @@
 Shared by the sequences (fault ranges on a pixel's bytes), the TB (the footprint the read checker enforces) and
 the scoreboard (the first pixel a fault poisons, the addresses in a mismatch report).
 """
+
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -19,7 +20,7 @@ def line_starts(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:
     format starts at the x offset's position inside its 32-byte chunk)."""
     h = np.arange(d.height, dtype=np.int64)
     out = []
-    for i, (base, stride) in enumerate(((d.base0, d.line_stride0), (d.base1, d.line_stride1))[:len(fmt.planes)]):
+    for i, (base, stride) in enumerate(((d.base0, d.line_stride0), (d.base1, d.line_stride1))[: len(fmt.planes)]):
         bpp = fmt.planes[i].bpp
         first = d.x_offset * bpp if i == 0 else (d.x_offset * bpp) % 32
         out.append(base + first + h * stride)
@@ -48,5 +49,7 @@ def plane_regions(desc: PixelDescriptor, bus_bytes: int) -> list[Region]:
     first ROI pixel to the last; the x-offset pixels before it share the first word)."""
     fmt = desc.format
     starts = line_starts(desc, fmt)
-    return [Region(name, base, base + size, words_of_runs(starts[i], desc.width * fmt.planes[i].bpp, bus_bytes))
-            for i, (name, (base, size)) in enumerate(desc.ranges().items())]
+    return [
+        Region(name, base, base + size, words_of_runs(starts[i], desc.width * fmt.planes[i].bpp, bus_bytes))
+        for i, (name, (base, size)) in enumerate(desc.ranges().items())
+    ]

@@ -4,6 +4,7 @@ The item carries the stimulus only (picture or descriptor, fault ranges, timing 
 the platform's :class:`~tb.platform.JobResult` (``item.result``). Expected values are NOT stored here: the
 scoreboard computes them from the models when it checks the item.
 """
+
 from __future__ import annotations
 
 import enum
@@ -16,10 +17,10 @@ from .pictures import Picture
 
 
 class Kind(enum.Enum):
-    PICTURE = "picture"      # legal picture, every pixel expected
-    ILLEGAL = "illegal"      # validator must set exactly desc.errors(), DONE, no AXI traffic
+    PICTURE = "picture"  # legal picture, every pixel expected
+    ILLEGAL = "illegal"  # validator must set exactly desc.errors(), DONE, no AXI traffic
     BUS_ERROR = "bus_error"  # SLVERR/DECERR injected inside a plane: stop, error bit, DONE
-    RESET = "reset"          # reset asserted while the job runs: reader idle afterwards, nothing more read
+    RESET = "reset"  # reset asserted while the job runs: reader idle afterwards, nothing more read
 
 
 class PixelItem(ReaderItem):
@@ -28,9 +29,9 @@ class PixelItem(ReaderItem):
     def __init__(self, name: str = "pixel") -> None:
         super().__init__(name)
         self.kind: Kind = Kind.PICTURE
-        self.picture: Optional[Picture] = None           # PICTURE, BUS_ERROR (ILLEGAL: the legal origin)
-        self.desc: Optional[PixelDescriptor] = None      # what is programmed (ILLEGAL: the mutated one)
-        self.fault_where: str = ""                       # BUS_ERROR: plane and position of the poisoned word
+        self.picture: Optional[Picture] = None  # PICTURE, BUS_ERROR (ILLEGAL: the legal origin)
+        self.desc: Optional[PixelDescriptor] = None  # what is programmed (ILLEGAL: the mutated one)
+        self.fault_where: str = ""  # BUS_ERROR: plane and position of the poisoned word
 
     @property
     def format_name(self) -> str:

@@ -7,6 +7,7 @@ gaps after each plane's line, the output precision, the converter (``"random"``,
 that clamp in both directions, ``"ties"``: a shift whose halves are hit, ``"off"``: CVT_EN = 0) and the value
 style (``"random"`` or ``"specials"``: fp16 NaN/INF/denormals/-0.0 and integer extremes).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -21,8 +22,26 @@ from models.pixel_desc import PixelDescriptor
 PREFIX = "nvdla.pixel."
 FORMATS: tuple[str, ...] = ENUM_ORDER
 #: fp16 bit patterns worth seeing: +-0, denormals, the smallest normal, 1.0, max, +-INF, quiet and signalling NaNs
-FP16_SPECIALS = np.array([0x0000, 0x8000, 0x0001, 0x03FF, 0x8001, 0x0400, 0x3C00, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00,
-                          0x7E00, 0x7C01, 0xFFFF, 0x7FFF], np.uint16)
+FP16_SPECIALS = np.array(
+    [
+        0x0000,
+        0x8000,
+        0x0001,
+        0x03FF,
+        0x8001,
+        0x0400,
+        0x3C00,
+        0x7BFF,
+        0xFBFF,
+        0x7C00,
+        0xFC00,
+        0x7E00,
+        0x7C01,
+        0xFFFF,
+        0x7FFF,
+    ],
+    np.uint16,
+)
 
 
 def legal_precisions(fmt: PixelFormat, cvt_en: bool = True) -> tuple[int, ...]:
@@ -38,10 +57,10 @@ def legal_precisions(fmt: PixelFormat, cvt_en: bool = True) -> tuple[int, ...]:
 class Picture:
     """One legal picture: tensor (H, W, C raw components), its descriptor and its memory image."""
 
-    name: str                       # T_... (Table 33)
+    name: str  # T_... (Table 33)
     tensor: np.ndarray
     desc: PixelDescriptor
-    opts: dict = field(default_factory=dict)   # pack options (x_offset, line_stride, uv_line_stride)
+    opts: dict = field(default_factory=dict)  # pack options (x_offset, line_stride, uv_line_stride)
     pieces: list = field(default_factory=list)  # [(address, bytes)] of the placed planes
 
     @property
@@ -54,14 +73,19 @@ class Picture:
 
     def label(self) -> str:
         d = self.desc
-        cvt = (f"cvt_en={int(d.cvt_en)} sign={int(d.sign_override)} off={d.cvt_offset} scale={d.cvt_scale} "
-               f"trunc={d.cvt_truncate}" + (f" mean={d.mean}" if d.mean_en else ""))
-        return (f"{self.name} {self.tensor.dtype} HxW={d.height}x{d.width} x_offset={d.x_offset} "
-                f"strides={d.line_stride0}/{d.line_stride1} -> {d.precision_name} {cvt}")
+        cvt = (
+            f"cvt_en={int(d.cvt_en)} sign={int(d.sign_override)} off={d.cvt_offset} scale={d.cvt_scale} "
+            f"trunc={d.cvt_truncate}" + (f" mean={d.mean}" if d.mean_en else "")
+        )
+        return (
+            f"{self.name} {self.tensor.dtype} HxW={d.height}x{d.width} x_offset={d.x_offset} "
+            f"strides={d.line_stride0}/{d.line_stride1} -> {d.precision_name} {cvt}"
+        )
 
 
-def _values(rng: np.random.Generator, fmt: PixelFormat, dtype: str, shape: tuple[int, int, int],
-            style: str) -> np.ndarray:
+def _values(
+    rng: np.random.Generator, fmt: PixelFormat, dtype: str, shape: tuple[int, int, int], style: str
+) -> np.ndarray:
     """Raw component values of a ``dtype`` tensor (packed 10-bit: field values; fp16: bit patterns)."""
     if fmt.packed10:
         hi = np.array([(1 << 2) if c == 3 else (1 << 10) for c in range(shape[2])])
@@ -101,12 +125,17 @@ def _converter(rng: np.random.Generator, fmt: PixelFormat, precision: int, mode:
         scale = int(min(32767, max(2, (2 * need) >> (bits - 1))))
         kw.update(cvt_offset=int(min(32767, mid)), cvt_scale=scale, cvt_truncate=int(rng.integers(0, 2)))
     elif mode == "ties":
-        kw.update(cvt_offset=int(rng.integers(-5, 6)), cvt_scale=int(rng.choice([1, 3, 5, -3])),
-                  cvt_truncate=int(rng.integers(1, 4)))
+        kw.update(
+            cvt_offset=int(rng.integers(-5, 6)),
+            cvt_scale=int(rng.choice([1, 3, 5, -3])),
+            cvt_truncate=int(rng.integers(1, 4)),
+        )
     else:
-        kw.update(cvt_offset=int(rng.integers(-32768, 32768)) if rng.random() < 0.5 else int(min(32767, mid)),
-                  cvt_scale=int(rng.integers(-32768, 32768)) if rng.random() < 0.3 else int(rng.integers(-8, 9)),
-                  cvt_truncate=int(rng.choice([0, 0, 1, 2, 5, 8, 15, 16, 31, 63])))
+        kw.update(
+            cvt_offset=int(rng.integers(-32768, 32768)) if rng.random() < 0.5 else int(min(32767, mid)),
+            cvt_scale=int(rng.integers(-32768, 32768)) if rng.random() < 0.3 else int(rng.integers(-8, 9)),
+            cvt_truncate=int(rng.choice([0, 0, 1, 2, 5, 8, 15, 16, 31, 63])),
+        )
     if rng.random() < 0.3:
         kw["mean"] = [int(v) for v in rng.integers(-32768, 32768, size=4)]
         if mode == "saturate":
@@ -114,10 +143,21 @@ def _converter(rng: np.random.Generator, fmt: PixelFormat, precision: int, mode:
     return kw
 
 
-def draw(rng: np.random.Generator, name: str, *, h: Optional[int] = None, w: Optional[int] = None,
-         x_offset: Union[int, str, None] = None, gap0: Optional[int] = None, gap1: Optional[int] = None,
-         precision: Optional[int] = None, converter: str = "random", style: str = "random",
-         base0: Optional[int] = None, addr_bits: int = 40) -> Picture:
+def draw(
+    rng: np.random.Generator,
+    name: str,
+    *,
+    h: Optional[int] = None,
+    w: Optional[int] = None,
+    x_offset: Union[int, str, None] = None,
+    gap0: Optional[int] = None,
+    gap1: Optional[int] = None,
+    precision: Optional[int] = None,
+    converter: str = "random",
+    style: str = "random",
+    base0: Optional[int] = None,
+    addr_bits: int = 40,
+) -> Picture:
     """A legal picture of format ``name`` (``T_...``) with random geometry and converter unless fixed."""
     fmt = PIXEL_FORMATS[name]
     if x_offset == "min":
@@ -132,8 +172,17 @@ def draw(rng: np.random.Generator, name: str, *, h: Optional[int] = None, w: Opt
         h = int(rng.choice([1, 1, 2, 3, 4, 5, 7]))
     if w is None:
         per_chunk = 32 // fmt.planes[0].bpp
-        w = int(rng.choice([1, int(rng.integers(2, per_chunk + 1)), per_chunk - xo if per_chunk > xo else 1,
-                            int(rng.integers(per_chunk, 3 * per_chunk + 1)), int(rng.integers(1, 40))]))
+        w = int(
+            rng.choice(
+                [
+                    1,
+                    int(rng.integers(2, per_chunk + 1)),
+                    per_chunk - xo if per_chunk > xo else 1,
+                    int(rng.integers(per_chunk, 3 * per_chunk + 1)),
+                    int(rng.integers(1, 40)),
+                ]
+            )
+        )
         w = max(1, w)
     dtype = fmt.dtypes[int(rng.integers(0, len(fmt.dtypes)))]
     t = _values(rng, fmt, dtype, (h, w, fmt.channels), style)

@@ -4,6 +4,7 @@ its status set.
 Register names, offsets and fields come from the one register-map source (``rtl_stubs/accel_pkg.sv`` parsed by
 ``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and reads them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,8 +21,23 @@ VALIDATOR_MASK: int = REGS.error_mask(list(RULE_BITS))
 BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
 BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
 #: the descriptor registers (read-write), in offset order
-DESC_REGS = ("FORMAT", "WIDTH", "HEIGHT", "X_OFFSET", "BASE0_LO", "BASE0_HI", "STRIDE0", "BASE1_LO", "BASE1_HI",
-             "STRIDE1", "CVT_CFG", "CVT_OFFSET", "CVT_SCALE", "MEAN_0", "MEAN_1")
+DESC_REGS = (
+    "FORMAT",
+    "WIDTH",
+    "HEIGHT",
+    "X_OFFSET",
+    "BASE0_LO",
+    "BASE0_HI",
+    "STRIDE0",
+    "BASE1_LO",
+    "BASE1_HI",
+    "STRIDE1",
+    "CVT_CFG",
+    "CVT_OFFSET",
+    "CVT_SCALE",
+    "MEAN_0",
+    "MEAN_1",
+)
 STATUS_REGS = ("STATUS", "ERROR", "PIXELS", "LINES", "BEATS", "CYCLES", "SATURATED")
 
 
@@ -33,11 +49,13 @@ def error_word(rules: list[str]) -> int:
 def cvt_cfg_word(desc: PixelDescriptor) -> int:
     """CVT_CFG: output precision, CVT_EN, SIGN_OVERRIDE, MEAN_EN, CVT_TRUNCATE."""
     f = REGS.FIELD
-    return (((int(desc.out_precision) << f["CVT_CFG_PRECISION_LSB"]) & REGS.field_mask("CVT_CFG_PRECISION"))
-            | (REGS.bit("CVT_CFG_CVT_EN") if desc.cvt_en else 0)
-            | (REGS.bit("CVT_CFG_SIGN") if desc.sign_override else 0)
-            | (REGS.bit("CVT_CFG_MEAN_EN") if desc.mean_en else 0)
-            | ((int(desc.cvt_truncate) << f["CVT_CFG_TRUNCATE_LSB"]) & REGS.field_mask("CVT_CFG_TRUNCATE")))
+    return (
+        ((int(desc.out_precision) << f["CVT_CFG_PRECISION_LSB"]) & REGS.field_mask("CVT_CFG_PRECISION"))
+        | (REGS.bit("CVT_CFG_CVT_EN") if desc.cvt_en else 0)
+        | (REGS.bit("CVT_CFG_SIGN") if desc.sign_override else 0)
+        | (REGS.bit("CVT_CFG_MEAN_EN") if desc.mean_en else 0)
+        | ((int(desc.cvt_truncate) << f["CVT_CFG_TRUNCATE_LSB"]) & REGS.field_mask("CVT_CFG_TRUNCATE"))
+    )
 
 
 def _s16(v: int) -> int:
@@ -49,11 +67,20 @@ def descriptor_values(desc: PixelDescriptor) -> dict[str, int]:
     m = [_s16(v) for v in desc.mean]
     values = {
         "FORMAT": desc.format_code & REGS.field_mask("FORMAT_CODE"),
-        "WIDTH": desc.width, "HEIGHT": desc.height, "X_OFFSET": desc.x_offset,
-        "BASE0_LO": desc.base0, "BASE0_HI": desc.base0 >> 32, "STRIDE0": desc.line_stride0,
-        "BASE1_LO": desc.base1, "BASE1_HI": desc.base1 >> 32, "STRIDE1": desc.line_stride1,
-        "CVT_CFG": cvt_cfg_word(desc), "CVT_OFFSET": _s16(desc.cvt_offset), "CVT_SCALE": _s16(desc.cvt_scale),
-        "MEAN_0": m[0] | (m[1] << 16), "MEAN_1": m[2] | (m[3] << 16),
+        "WIDTH": desc.width,
+        "HEIGHT": desc.height,
+        "X_OFFSET": desc.x_offset,
+        "BASE0_LO": desc.base0,
+        "BASE0_HI": desc.base0 >> 32,
+        "STRIDE0": desc.line_stride0,
+        "BASE1_LO": desc.base1,
+        "BASE1_HI": desc.base1 >> 32,
+        "STRIDE1": desc.line_stride1,
+        "CVT_CFG": cvt_cfg_word(desc),
+        "CVT_OFFSET": _s16(desc.cvt_offset),
+        "CVT_SCALE": _s16(desc.cvt_scale),
+        "MEAN_0": m[0] | (m[1] << 16),
+        "MEAN_1": m[2] | (m[3] << 16),
     }
     return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
 
@@ -62,7 +89,7 @@ def descriptor_values(desc: PixelDescriptor) -> dict[str, int]:
 class JobStatus:
     """Registers read back after a job."""
 
-    done: bool            # DONE seen (irq) before the timeout
+    done: bool  # DONE seen (irq) before the timeout
     status: int
     error: int
     pixels: int
@@ -70,12 +97,14 @@ class JobStatus:
     beats: int
     cycles: int
     saturated: int
-    wait_cycles: int      # cycles the agent waited for DONE after START
+    wait_cycles: int  # cycles the agent waited for DONE after START
 
     def __str__(self) -> str:
-        return (f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
-                f"PIXELS={self.pixels} LINES={self.lines} BEATS={self.beats} CYCLES={self.cycles} "
-                f"SATURATED={self.saturated}")
+        return (
+            f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
+            f"PIXELS={self.pixels} LINES={self.lines} BEATS={self.beats} CYCLES={self.cycles} "
+            f"SATURATED={self.saturated}"
+        )
 
 
 async def program(csr: CsrAgent, desc: PixelDescriptor) -> None:

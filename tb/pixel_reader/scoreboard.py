@@ -9,6 +9,7 @@ model's own arithmetic (``round_shift``, ``saturate``) as the components whose v
 A mismatch report names the format, the pixel (h, w), the channel, the plane address of the pixel, the raw and
 converted values, expected and actual bytes, and the command that reproduces the run.
 """
+
 from __future__ import annotations
 
 import os
@@ -36,17 +37,24 @@ ATOM = 32
 class Expected:
     """The model's answer for one job."""
 
-    atoms: np.ndarray           # (k, 32) uint8
-    coords: np.ndarray          # (k, 2) h, w
-    saturated: np.ndarray       # (k,) clamped components per pixel
-    error: int                  # ERROR register
-    max_px: int                 # pixels allowed on the stream (a prefix of `atoms`)
-    exact: bool                 # True: exactly `max_px` pixels, the last with TLAST
-    lines: int                  # LINES expected when exact
+    atoms: np.ndarray  # (k, 32) uint8
+    coords: np.ndarray  # (k, 2) h, w
+    saturated: np.ndarray  # (k,) clamped components per pixel
+    error: int  # ERROR register
+    max_px: int  # pixels allowed on the stream (a prefix of `atoms`)
+    exact: bool  # True: exactly `max_px` pixels, the last with TLAST
+    lines: int  # LINES expected when exact
 
     def copy(self) -> "Expected":
-        return Expected(self.atoms.copy(), self.coords.copy(), self.saturated.copy(), self.error, self.max_px,
-                        self.exact, self.lines)
+        return Expected(
+            self.atoms.copy(),
+            self.coords.copy(),
+            self.saturated.copy(),
+            self.error,
+            self.max_px,
+            self.exact,
+            self.lines,
+        )
 
 
 def feature_atoms(converted: np.ndarray) -> np.ndarray:
@@ -66,7 +74,7 @@ def converter_products(pic: Picture) -> Optional[np.ndarray]:
     bits = fmt.component_bits
     raw = msb_aligned_values(pic.name, pic.tensor).astype(np.int64) & ((1 << bits) - 1)
     x = raw - ((raw >> (bits - 1)) << bits) if d.sign_override else raw
-    off = np.array(d.mean[:fmt.channels], np.int64) if d.mean_en else np.int64(d.cvt_offset)
+    off = np.array(d.mean[: fmt.channels], np.int64) if d.mean_en else np.int64(d.cvt_offset)
     return (x - off) * np.int64(d.cvt_scale)
 
 
@@ -92,8 +100,9 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     d = item.desc
     if item.kind is Kind.ILLEGAL:
         z = np.zeros((0,), np.int64)
-        return Expected(np.zeros((0, ATOM), np.uint8), np.zeros((0, 2), np.int64), z,
-                        error_word(d.errors(addr_bits)), 0, True, 0)
+        return Expected(
+            np.zeros((0, ATOM), np.uint8), np.zeros((0, 2), np.int64), z, error_word(d.errors(addr_bits)), 0, True, 0
+        )
     pic = item.picture
     atoms = feature_atoms(d.convert(pic.tensor))
     hh, ww = np.meshgrid(np.arange(d.height), np.arange(d.width), indexing="ij")
@@ -148,14 +157,17 @@ def check_job(item: PixelItem, exp: Expected) -> list[str]:
     res = item.result
     st = res.status
     if not st.done:
-        return [f"no DONE within the timeout (hang): {st}; {len(res.beats)} pixels seen, "
-                f"{len(res.bursts)} bursts"] + res.violations
+        return [
+            f"no DONE within the timeout (hang): {st}; {len(res.beats)} pixels seen, {len(res.bursts)} bursts"
+        ] + res.violations
     out: list[str] = []
     if item.kind is Kind.RESET:
         return _check_reset(item, exp)
     if st.error != exp.error:
-        out.append(f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
-                   f"{REGS.decode_errors(exp.error)}")
+        out.append(
+            f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
+            f"{REGS.decode_errors(exp.error)}"
+        )
     want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
     if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
         out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
@@ -169,12 +181,14 @@ def check_job(item: PixelItem, exp: Expected) -> list[str]:
         out.append(f"SATURATED={st.saturated}, the model clamps {want_sat} components in the {k} pixels sent")
     if exp.exact and st.lines != exp.lines:
         out.append(f"LINES={st.lines}, expected {exp.lines}")
-    out += bus_problems(res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.PICTURE,
-                        item.kind is Kind.BUS_ERROR)
+    out += bus_problems(
+        res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.PICTURE, item.kind is Kind.BUS_ERROR
+    )
     if item.kind is Kind.PICTURE and st.cycles < n:
         out.append(f"CYCLES={st.cycles} is less than the {n} pixels sent (at most one per cycle)")
     out += res.violations
     return out
+
 
 def _check_reset(item: PixelItem, exp: Expected) -> list[str]:
     """After a reset in the middle of a job: idle (not BUSY, not DONE), irq low, counters cleared, and what
@@ -188,6 +202,7 @@ def _check_reset(item: PixelItem, exp: Expected) -> list[str]:
     out += [p for p in _check_stream(item, exp) if "TLAST" not in p]
     return out + res.violations
 
+
 def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarray) -> list[str]:
     """Where pixel ``i`` differs first (byte ``j``): format, (h, w), channel, plane address, values."""
     pic = item.picture
@@ -200,10 +215,12 @@ def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarra
     if c < fmt.channels:
         plane = next(f for p in fmt.planes for f in p.fields if f.channel == c)
         raw = int(np.asarray(pic.tensor[h, w, c]).view(f"u{pic.tensor.dtype.itemsize}"))
-        conv = d.convert(pic.tensor[h:h + 1, w:w + 1])[0, 0, c]
-        what = (f"channel {c} ({plane.letter}) raw 0x{raw:x} -> {d.precision_name} {conv.item()}: expected "
-                f"0x{int.from_bytes(bytes(exp.atoms[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}, actual "
-                f"0x{int.from_bytes(bytes(got[i, c * eb:(c + 1) * eb]), 'little'):0{2 * eb}x}")
+        conv = d.convert(pic.tensor[h : h + 1, w : w + 1])[0, 0, c]
+        what = (
+            f"channel {c} ({plane.letter}) raw 0x{raw:x} -> {d.precision_name} {conv.item()}: expected "
+            f"0x{int.from_bytes(bytes(exp.atoms[i, c * eb : (c + 1) * eb]), 'little'):0{2 * eb}x}, actual "
+            f"0x{int.from_bytes(bytes(got[i, c * eb : (c + 1) * eb]), 'little'):0{2 * eb}x}"
+        )
     else:
         what = f"padding byte {j} (format has {fmt.channels} channels): expected 0x00, actual 0x{got[i, j]:02x}"
     return [f"pixel #{i} (h,w)=({h},{w}) of {exp.max_px} [{pic.name}] differs: {what}; {where}"]
@@ -220,7 +237,7 @@ def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
     k = min(n, exp.max_px)
     if k == 0:
         return out
-    data, sizes = payload(beats[:k])               # columns: no object per pixel on the fast path's batches
+    data, sizes = payload(beats[:k])  # columns: no object per pixel on the fast path's batches
     if (sizes != ATOM).any():
         i = int(np.flatnonzero(sizes != ATOM)[0])
         return [f"pixel #{i} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), expected {ATOM} bytes"] + out
@@ -236,13 +253,17 @@ def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
     badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
     if badc.size:
         i = int(badc[0])
-        out.append(f"pixel #{i}: TUSER (h,w)={tuple(int(v) for v in coords[i])}, expected "
-                   f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} pixel(s) with wrong coordinates)")
+        out.append(
+            f"pixel #{i}: TUSER (h,w)={tuple(int(v) for v in coords[i])}, expected "
+            f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} pixel(s) with wrong coordinates)"
+        )
     want_last = np.zeros(k, bool)
     if exp.exact and k == exp.max_px:
         want_last[-1] = True
     if (last != want_last).any():
         i = int(np.flatnonzero(last != want_last)[0])
-        out.append(f"pixel #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
-                   f"{int(want_last[i])} (TLAST only on the last pixel of a complete job)")
+        out.append(
+            f"pixel #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
+            f"{int(want_last[i])} (TLAST only on the last pixel of a complete job)"
+        )
     return out

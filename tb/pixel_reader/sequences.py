@@ -3,6 +3,7 @@ precision x x-offset edge x saturation), rounding ties, fp16 specials, illegal d
 alone, then combinations), bus errors, stalls. Every sequence draws from the test's numpy Generator (ConfigDB
 "RNG", seeded from ``cocotb.RANDOM_SEED``), so a run is reproduced by its seed.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,9 +16,9 @@ from models.pixel_desc import MAX_DIM, PixelDescriptor
 from tb.platform import Knobs, ReaderSeqBase, random_knobs
 
 from . import pictures
+from .footprint import pixel_addresses
 from .items import Kind, PixelItem
 from .pictures import FORMATS, Picture, legal_precisions
-from .footprint import pixel_addresses
 
 
 class PixelSeqBase(ReaderSeqBase):
@@ -51,8 +52,17 @@ class EveryFormatSeq(PixelSeqBase):
         for i, name in enumerate(FORMATS):
             precs = legal_precisions(PIXEL_FORMATS[name])
             await self.send_picture(name, Knobs(), h=1, w=1, x_offset="min", precision=precs[i % len(precs)])
-            await self.send_picture(name, Knobs(), h=2, x_offset="max", precision=precs[(i + 1) % len(precs)],
-                                    gap0=1, gap1=2, converter="saturate", style="specials")
+            await self.send_picture(
+                name,
+                Knobs(),
+                h=2,
+                x_offset="max",
+                precision=precs[(i + 1) % len(precs)],
+                gap0=1,
+                gap1=2,
+                converter="saturate",
+                style="specials",
+            )
 
 
 class RandomPictureSeq(PixelSeqBase):
@@ -62,8 +72,9 @@ class RandomPictureSeq(PixelSeqBase):
     async def body(self) -> None:
         for _ in range(self.count):
             for name in FORMATS:
-                item = self.new_item(Kind.PICTURE, self.draw(name, style="specials" if self.rng.random() < 0.2
-                                                             else "random"))
+                item = self.new_item(
+                    Kind.PICTURE, self.draw(name, style="specials" if self.rng.random() < 0.2 else "random")
+                )
                 item.knobs = random_knobs(self.rng)
                 if self.rng.random() < 0.15:
                     item.midjob = int(self.rng.integers(0, 2 + item.desc.width * item.desc.height))
@@ -78,8 +89,16 @@ class CrossSeq(PixelSeqBase):
         for name in FORMATS:
             for prec in legal_precisions(PIXEL_FORMATS[name]):
                 for edge in ("min", "max"):
-                    await self.send_picture(name, Knobs(), h=2, w=int(self.rng.integers(6, 17)), x_offset=edge,
-                                            precision=prec, converter="saturate", style="specials")
+                    await self.send_picture(
+                        name,
+                        Knobs(),
+                        h=2,
+                        w=int(self.rng.integers(6, 17)),
+                        x_offset=edge,
+                        precision=prec,
+                        converter="saturate",
+                        style="specials",
+                    )
 
 
 class ConverterSeq(PixelSeqBase):
@@ -108,20 +127,21 @@ def _mutations(d: PixelDescriptor, rng: np.random.Generator, addr_bits: int) -> 
     fmt = d.format
     two = fmt.semi_planar
     rep = dataclasses.replace
-    out = [("format", rep(d, format_code=int(rng.integers(36, 64)))),
-           ("size", rep(d, width=int(rng.choice([0, MAX_DIM + 1, 0xFFFFFFFF])))),
-           ("size", rep(d, height=int(rng.choice([0, MAX_DIM + 1, 0x10000])))),
-           ("align_base0", rep(d, base0=d.base0 + int(rng.integers(1, 32)))),
-           ("align_stride0", rep(d, line_stride0=d.line_stride0 + int(rng.integers(1, 32)))),
-           ("precision", rep(d, out_precision=3))]
+    out = [
+        ("format", rep(d, format_code=int(rng.integers(36, 64)))),
+        ("size", rep(d, width=int(rng.choice([0, MAX_DIM + 1, 0xFFFFFFFF])))),
+        ("size", rep(d, height=int(rng.choice([0, MAX_DIM + 1, 0x10000])))),
+        ("align_base0", rep(d, base0=d.base0 + int(rng.integers(1, 32)))),
+        ("align_stride0", rep(d, line_stride0=d.line_stride0 + int(rng.integers(1, 32)))),
+        ("precision", rep(d, out_precision=3)),
+    ]
     if fmt.x_offset_max < 31:
         out.append(("x_offset", rep(d, x_offset=int(rng.integers(fmt.x_offset_max + 1, 32)))))
     out.append(("x_offset", rep(d, x_offset=int(rng.choice([32, 0xFFFFFFFF])))))
     if fmt.fp16:
         out.append(("precision/fp16_to_int", rep(d, out_precision=int(rng.integers(0, 2)))))
     else:
-        out.append(("precision/cvt_off_width", rep(d, cvt_en=False, out_precision=1 if fmt.component_bits == 8
-                                                   else 0)))
+        out.append(("precision/cvt_off_width", rep(d, cvt_en=False, out_precision=1 if fmt.component_bits == 8 else 0)))
     need0 = (d.x_offset + d.width) * fmt.planes[0].bpp
     if need0 > 32:
         out.append(("stride_min0", rep(d, line_stride0=(need0 - 1) // 32 * 32)))
@@ -159,10 +179,19 @@ def random_descriptor(rng: np.random.Generator, addr_bits: int) -> PixelDescript
     stride = lambda: edge(0, 32, need // 32 * 32, -(-need // 32) * 32, need + 1, 0xFFFFFFE0) & 0xFFFFFFFF  # noqa: E731
     top = 1 << addr_bits
     base = lambda: edge(0x1000, 0x1010, top - 4096, top - 32, top, 0xFFFFFFFFFFFFFFE0) & ((1 << 64) - 1)  # noqa: E731
-    return PixelDescriptor(format_code=code, width=w, height=h, x_offset=edge(0, xmax, xmax + 1, 31, 32),
-                           base0=base(), line_stride0=stride(), out_precision=int(rng.integers(0, 4)),
-                           base1=base(), line_stride1=stride(), cvt_en=bool(rng.random() < 0.8),
-                           cvt_truncate=int(rng.integers(0, 64)))
+    return PixelDescriptor(
+        format_code=code,
+        width=w,
+        height=h,
+        x_offset=edge(0, xmax, xmax + 1, 31, 32),
+        base0=base(),
+        line_stride0=stride(),
+        out_precision=int(rng.integers(0, 4)),
+        base1=base(),
+        line_stride1=stride(),
+        cvt_en=bool(rng.random() < 0.8),
+        cvt_truncate=int(rng.integers(0, 64)),
+    )
 
 
 class IllegalSeq(PixelSeqBase):
@@ -173,8 +202,11 @@ class IllegalSeq(PixelSeqBase):
 
     async def body(self) -> None:
         names = list(FORMATS)
-        groups = ([n for n in names if PIXEL_FORMATS[n].semi_planar], [n for n in names if PIXEL_FORMATS[n].fp16],
-                  names)
+        groups = (
+            [n for n in names if PIXEL_FORMATS[n].semi_planar],
+            [n for n in names if PIXEL_FORMATS[n].fp16],
+            names,
+        )
         alone: set[str] = set()
         for r in range(max(3, self.count // 2)):
             # rounds rotate over N444 formats (plane-1 rules), fp16 formats (their precision rule) and any format;
@@ -196,8 +228,9 @@ class IllegalSeq(PixelSeqBase):
                 await self.send(item)
                 if i % 5 == 4:
                     await self.send_picture(name)
-        missing = (set(PixelDescriptor.ERROR_RULES) - {"precision"}
-                   | {"precision/fp16_to_int", "precision/cvt_off_width"}) - alone
+        missing = (
+            set(PixelDescriptor.ERROR_RULES) - {"precision"} | {"precision/fp16_to_int", "precision/cvt_off_width"}
+        ) - alone
         assert not missing, f"validator rules never exercised alone: {sorted(missing)}"
         for _ in range(4 * self.count):
             bad = random_descriptor(self.rng, self.addr_bits)
@@ -238,7 +271,7 @@ class StallSeq(PixelSeqBase):
     """Heavy ARREADY/RVALID/TREADY stalls and long latency on random formats."""
 
     async def body(self) -> None:
-        for i in range(max(6, self.count)):
+        for _ in range(max(6, self.count)):
             name = FORMATS[int(self.rng.integers(0, len(FORMATS)))]
             await self.send_picture(name, random_knobs(self.rng, heavy=True), h=int(self.rng.integers(1, 5)))
 
@@ -261,7 +294,7 @@ class ResetSeq(PixelSeqBase):
     programming (they did when the pixel reader's driver returned from a reset without waiting for them)."""
 
     async def body(self) -> None:
-        for i in range(max(4, self.count)):
+        for _ in range(max(4, self.count)):
             name = FORMATS[int(self.rng.integers(0, len(FORMATS)))]
             pic = self.draw(name, h=int(self.rng.integers(1, 6)), w=int(self.rng.integers(8, 80)))
             item = self.new_item(Kind.RESET, pic)

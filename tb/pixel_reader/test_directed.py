@@ -5,6 +5,7 @@ Tests: ``n444_line_buffer`` (a two-plane picture whose Y lines span several word
 ``throughput`` (beats and pixels per cycle of three formats at latency 0 and 32, from the BEATS, PIXELS and CYCLES
 registers, exact simulated cycles; printed as the table of docs/pixel_reader.md and bounded).
 """
+
 from __future__ import annotations
 
 import logging
@@ -14,9 +15,9 @@ import cocotb
 import numpy as np
 from cocotb.triggers import ClockCycles
 
-from .env import PixelReaderTB
 from tb.platform import Knobs
 
+from .env import PixelReaderTB
 from .items import Kind, PixelItem
 from .pictures import draw
 from .scoreboard import check_job, expected_for
@@ -58,8 +59,9 @@ async def n444_line_buffer(dut: Any) -> None:
     problems = []
     for name in ("T_Y12___U12V12_N444", "T_Y8___V8U8_N444", "T_Y16___V16U16_N444"):
         for w in (9, 17, 40):
-            item = picture_item(rng, name, h=3, w=w, x_offset="max", gap0=1, gap1=0, converter="saturate",
-                                style="specials")
+            item = picture_item(
+                rng, name, h=3, w=w, x_offset="max", gap0=1, gap1=0, converter="saturate", style="specials"
+            )
             problems += [f"{item.picture.label()}: {p}" for p in await run_one(tb, item)]
     tb.reads.close()
     await ClockCycles(dut.clk, 10)
@@ -69,8 +71,11 @@ async def n444_line_buffer(dut: Any) -> None:
 
 
 #: (format, what it stands for) of the throughput table (issue 10)
-THROUGHPUT_FORMATS = (("T_A8B8G8R8", "8-bit, 4 channels"), ("T_A2B10G10R10", "packed 10-bit"),
-                      ("T_Y8___U8V8_N444", "semi-planar N444"))
+THROUGHPUT_FORMATS = (
+    ("T_A8B8G8R8", "8-bit, 4 channels"),
+    ("T_A2B10G10R10", "packed 10-bit"),
+    ("T_Y8___U8V8_N444", "semi-planar N444"),
+)
 THROUGHPUT_LATENCIES = (0, 32)
 #: lower bound on pixels per cycle (START to DONE) of a 256x16 picture: one pixel per cycle less the per-line
 #: plane-0 fill of N444 (8 cycles per 256-pixel line), the job's start-up and the first read's latency
@@ -91,11 +96,15 @@ async def throughput(dut: Any) -> None:
             rows.append((name, what, lat, st.beats, st.pixels, st.cycles))
     tb.reads.close()
     await ClockCycles(dut.clk, 10)
-    lines = ["| format | kind | latency | beats | pixels | cycles | beats/cycle | pixels/cycle |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| format | kind | latency | beats | pixels | cycles | beats/cycle | pixels/cycle |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for name, what, lat, beats, pixels, cycles in rows:
-        lines.append(f"| {name} | {what} | {lat} | {beats} | {pixels} | {cycles} | {beats / cycles:.3f} | "
-                     f"{pixels / cycles:.3f} |")
+        lines.append(
+            f"| {name} | {what} | {lat} | {beats} | {pixels} | {cycles} | {beats / cycles:.3f} | "
+            f"{pixels / cycles:.3f} |"
+        )
         if pixels / cycles < MIN_PIXELS_PER_CYCLE:
             problems.append(f"{name} latency {lat}: {pixels / cycles:.3f} pixels per cycle < {MIN_PIXELS_PER_CYCLE}")
     LOG.info("pixel reader throughput (256x16 pictures, 256-bit bus):\n%s", "\n".join(lines))

@@ -10,6 +10,7 @@ per format), CrossTest (format x precision x x-offset edge, saturating both ways
 mean, CVT_EN = 0), Fp16SpecialsTest, IllegalDescriptorTest (every rule alone, combinations), BusErrorTest,
 StallStressTest, ResetMidJobTest, LargePictureTest, ScoreboardSelfTest, CorruptModelIsCaught (expect_fail twin).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -18,10 +19,9 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase, error_bit_corruption
+from tb.platform import CorruptModelBase, Knobs, ReaderTestBase, ScoreboardSelfTestBase, error_bit_corruption
 
 from .env import PixelReaderEnv, PixelReaderTB
-from tb.platform import Knobs
 from .registers import BUS_DECERR, DESC_REGS, REGS
 from .scoreboard import Expected
 from .sequences import (
@@ -179,6 +179,7 @@ def _flip_byte(rng):
         exp.atoms[i, 0] ^= 0x5A
         h, w = (int(v) for v in exp.coords[i])
         return f"(h,w)=({h},{w})"
+
     return corrupt
 
 
@@ -195,7 +196,6 @@ def _shift_coord(item, exp: Expected) -> str:
 def _saturated(item, exp: Expected) -> str:
     exp.saturated[0] += 1
     return "SATURATED"
-
 
 
 class _SmallPictures(PixelSeqBase):

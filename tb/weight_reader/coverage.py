@@ -7,6 +7,7 @@ starting inside a WMB byte (raw streams of the synthetic family), every ERROR bi
 alone (validator rules, run-time checks, bus errors), the corruptions, bus errors by surface and response, reset
 during a job, and the timing knobs. XML: ``fcov_weight_reader.xml`` in the run directory.
 """
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -23,7 +24,7 @@ from .weights import FAMILIES, MASKS, PRECISIONS, SYNTHETIC
 
 XML_NAME = "fcov_weight_reader.xml"
 P = "weight_reader"
-STALLS = list(RANDOM_STALLS)   # the profiles (tb.agents.stalls) random_knobs draws
+STALLS = list(RANDOM_STALLS)  # the profiles (tb.agents.stalls) random_knobs draws
 DENSITY = ["zero", "sparse", "half", "dense", "full"]
 GROUP_EDGES = ["one_kernel", "partial_group", "exact_group", "group_plus_one", "groups_exact", "groups_partial"]
 CHANNEL_EDGES = ["below_64", "exactly_64", "65_to_127", "exactly_128", "above_128"]
@@ -51,8 +52,17 @@ def group_edge(k: int, kpg: int) -> str:
 
 
 def channel_edge(c: int) -> str:
-    return ("below_64" if c < 64 else "exactly_64" if c == 64 else "65_to_127" if c < 128 else
-            "exactly_128" if c == 128 else "above_128")
+    return (
+        "below_64"
+        if c < 64
+        else "exactly_64"
+        if c == 64
+        else "65_to_127"
+        if c < 128
+        else "exactly_128"
+        if c == 128
+        else "above_128"
+    )
 
 
 _sample = None
@@ -66,8 +76,9 @@ def _build():
         CoverPoint(f"{P}.family", xf=lambda s: s.family, bins=fams),
         CoverPoint(f"{P}.precision", xf=lambda s: s.precision, bins=list(PRECISIONS)),
         CoverPoint(f"{P}.family_x_precision", xf=lambda s: s.fp, bins=fp),
-        CoverPoint(f"{P}.family_x_precision_x_density", xf=lambda s: s.fpd,
-                   bins=[f"{x}/{d}" for x in fp for d in DENSITY]),
+        CoverPoint(
+            f"{P}.family_x_precision_x_density", xf=lambda s: s.fpd, bins=[f"{x}/{d}" for x in fp for d in DENSITY]
+        ),
         CoverPoint(f"{P}.mask", xf=lambda s: s.mask, bins=list(MASKS)),
         CoverPoint(f"{P}.density", xf=lambda s: s.density, bins=DENSITY),
         CoverPoint(f"{P}.group_edge", xf=lambda s: s.group_edge, bins=GROUP_EDGES),
@@ -77,8 +88,11 @@ def _build():
         CoverPoint(f"{P}.group_start_in_wmb", xf=lambda s: s.group_start, bins=["byte_aligned", "mid_byte"]),
         CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=ERROR_BITS),
         CoverPoint(f"{P}.corruption", xf=lambda s: s.corruption, bins=list(CORRUPTIONS)),
-        CoverPoint(f"{P}.bus_error", xf=lambda s: s.bus_error,
-                   bins=[(r, w) for r in ("SLVERR", "DECERR") for w in ("weight", "wmb", "wgs")]),
+        CoverPoint(
+            f"{P}.bus_error",
+            xf=lambda s: s.bus_error,
+            bins=[(r, w) for r in ("SLVERR", "DECERR") for w in ("weight", "wmb", "wgs")],
+        ),
         CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_transfer", "mid_stream"]),
         CoverPoint(f"{P}.tready", xf=lambda s: s.backpressure, bins=STALLS),
         CoverPoint(f"{P}.rvalid_gaps", xf=lambda s: s.r_gap, bins=STALLS),
@@ -100,10 +114,27 @@ def sample_item(item: WeightItem) -> None:
     ws, res = item.ws, item.result
     legal = ws is not None and item.kind is not Kind.ILLEGAL
     errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
-    s = SimpleNamespace(kind=item.kind.value, errors=errors, backpressure=item.knobs.backpressure,
-                        r_gap=item.knobs.r_gap, ar_stall=item.knobs.ar_stall, family=None, precision=None, fp=None,
-                        fpd=None, mask=None, density=None, group_edge=None, channel_edge=None, post_extension=None,
-                        compressed=None, corruption=None, bus_error=None, reset=None, group_start=None)
+    s = SimpleNamespace(
+        kind=item.kind.value,
+        errors=errors,
+        backpressure=item.knobs.backpressure,
+        r_gap=item.knobs.r_gap,
+        ar_stall=item.knobs.ar_stall,
+        family=None,
+        precision=None,
+        fp=None,
+        fpd=None,
+        mask=None,
+        density=None,
+        group_edge=None,
+        channel_edge=None,
+        post_extension=None,
+        compressed=None,
+        corruption=None,
+        bus_error=None,
+        reset=None,
+        group_start=None,
+    )
     if legal and ws.compressed and len(ws.group_elems) > 1:
         s.group_start = "mid_byte" if ws.group_elems[0] % 8 else "byte_aligned"
     if legal and ws.family == SYNTHETIC:

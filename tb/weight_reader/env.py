@@ -1,6 +1,7 @@
 """Weight-reader environment on the shared platform (``tb/platform.py``): what the weight reader's jobs add to the
 one job protocol (its three surfaces, their footprint, the output width), and the env with the weight scoreboard
 and coverage."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -24,7 +25,7 @@ class WeightReaderTB(ReaderTB):
 
     def __init__(self, dut, rng: Optional[np.random.Generator] = None) -> None:
         super().__init__(dut, rng)
-        self.out_bytes = len(dut.m_axis_tkeep)     # bytes per output transfer (OUT_DATA_W / 8)
+        self.out_bytes = len(dut.m_axis_tkeep)  # bytes per output transfer (OUT_DATA_W / 8)
 
     def regions(self, item: WeightItem) -> list[Region]:
         strict = item.kind in (Kind.WEIGHTS, Kind.BUS_ERROR, Kind.RESET)

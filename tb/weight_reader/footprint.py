@@ -4,6 +4,7 @@
 Shared by the sequences (a fault inside the bytes a surface must give), the TB (the footprint the read checker
 enforces) and the tests of the footprint.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -23,12 +24,12 @@ def needed_bytes(ws: Optional[WeightSet], desc: WeightSurfaceDescriptor) -> dict
     if not desc.compressed:
         return {"weight": desc.dense_bytes}
     assert ws is not None, "a compressed job's needed bytes come from its weight set"
-    return {"weight": int(ws.wgs_values().sum()), "wmb": ceil_div(int(sum(ws.group_elems)), 8),
-            "wgs": 4 * desc.groups}
+    return {"weight": int(ws.wgs_values().sum()), "wmb": ceil_div(int(sum(ws.group_elems)), 8), "wgs": 4 * desc.groups}
 
 
-def weight_regions(ws: Optional[WeightSet], desc: WeightSurfaceDescriptor, bus_bytes: int,
-                   strict: bool) -> list[Region]:
+def weight_regions(
+    ws: Optional[WeightSet], desc: WeightSurfaceDescriptor, bus_bytes: int, strict: bool
+) -> list[Region]:
     """The surfaces a job may read, as programmed; with ``strict`` (a legal, uncorrupted job) only the bus words
     that hold bytes it needs (so an over-read inside a surface is caught too)."""
     need = needed_bytes(ws, desc) if strict else {}

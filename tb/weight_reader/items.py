@@ -5,6 +5,7 @@ The item carries the stimulus only (the weight set from the models, what was cor
 driver answers it with the platform's :class:`~tb.platform.JobResult` (``item.result``). Expected values are not
 stored here: the scoreboard derives them from the models' surfaces when it checks the item.
 """
+
 from __future__ import annotations
 
 import enum
@@ -18,11 +19,11 @@ from .weights import WeightSet
 
 
 class Kind(enum.Enum):
-    WEIGHTS = "weights"        # legal weights: the whole dense stream
-    ILLEGAL = "illegal"        # validator: exactly desc.errors(), DONE, no AXI read
-    CORRUPT = "corrupt"        # run-time check: WGS mismatch or weight overrun at a known group
-    BUS_ERROR = "bus_error"    # SLVERR/DECERR on one surface
-    RESET = "reset"            # reset while the job runs
+    WEIGHTS = "weights"  # legal weights: the whole dense stream
+    ILLEGAL = "illegal"  # validator: exactly desc.errors(), DONE, no AXI read
+    CORRUPT = "corrupt"  # run-time check: WGS mismatch or weight overrun at a known group
+    BUS_ERROR = "bus_error"  # SLVERR/DECERR on one surface
+    RESET = "reset"  # reset while the job runs
 
 
 #: the run-time corruptions of issue 9
@@ -35,11 +36,11 @@ class WeightItem(ReaderItem):
     def __init__(self, name: str = "weights") -> None:
         super().__init__(name)
         self.kind: Kind = Kind.WEIGHTS
-        self.ws: Optional[WeightSet] = None             # the model's weight set (not for ILLEGAL)
-        self.desc: Optional[WeightSurfaceDescriptor] = None   # what is programmed
-        self.corrupt_group: int = -1                    # CORRUPT: the group whose data was corrupted
-        self.surface_override: dict = {}                # CORRUPT: {surface name: corrupted bytes}
-        self.fault_surface: str = ""                    # BUS_ERROR: weight | wmb | wgs
+        self.ws: Optional[WeightSet] = None  # the model's weight set (not for ILLEGAL)
+        self.desc: Optional[WeightSurfaceDescriptor] = None  # what is programmed
+        self.corrupt_group: int = -1  # CORRUPT: the group whose data was corrupted
+        self.surface_override: dict = {}  # CORRUPT: {surface name: corrupted bytes}
+        self.fault_surface: str = ""  # BUS_ERROR: weight | wmb | wgs
 
     def pieces_dict(self) -> dict:
         """{surface name: bytes in memory} (the model's surfaces, with any corruption applied)."""

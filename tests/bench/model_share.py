@@ -7,6 +7,7 @@ package (stimulus packing in the sequences, the scoreboards' expected answers, d
 frame are the simulator's own C++ (Verilator's model); the rest is the testbench (cocotb, pyuvm, agents,
 scoreboards, checkers). Written to ``sim_build/bench/model_share.json``; nothing asserts a share.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,7 +24,7 @@ from tb.flow import runner
 
 OUT = runner.SIM_BUILD / "bench"
 WORK = OUT / "model-share"
-RATE = 50                         # samples per second per process
+RATE = 50  # samples per second per process
 MODELS_FRAME = re.compile(r"\(models/")
 SIM_PROCESS = re.compile(r"process \d+:\"[^\"]*sim_build/[^\"]*\"")
 
@@ -38,7 +39,7 @@ def classify(raw: str) -> Counter:
             continue
         parts = stack.split(";")
         procs = [p for p in parts if p.startswith("process ")]
-        frames = parts[len(procs):]
+        frames = parts[len(procs) :]
         in_sim = bool(procs) and SIM_PROCESS.match(procs[-1]) is not None
         if any(MODELS_FRAME.search(f) for f in frames):
             c["models"] += int(n)
@@ -60,11 +61,45 @@ def main() -> int:
         shutil.rmtree(WORK)
     WORK.mkdir(parents=True)
     raw_file = WORK / "profile.txt"
-    cmd = [sys.executable, "-m", "tb.flow.regression", "run", "--sim", "verilator", "--suite", "smoke", "--seeds", "1",
-           "--jobs", "2", "--coverage", "0", "--out", str(WORK / "regress"), "--report-dir", str(WORK / "report")]
+    cmd = [
+        sys.executable,
+        "-m",
+        "tb.flow.regression",
+        "run",
+        "--sim",
+        "verilator",
+        "--suite",
+        "smoke",
+        "--seeds",
+        "1",
+        "--jobs",
+        "2",
+        "--coverage",
+        "0",
+        "--out",
+        str(WORK / "regress"),
+        "--report-dir",
+        str(WORK / "report"),
+    ]
     t0 = time.perf_counter()
-    proc = subprocess.run([spy, "record", "--subprocesses", "--rate", str(RATE), "--format", "raw", "--output",
-                           str(raw_file), "--", *cmd], capture_output=True, text=True, env=os.environ.copy())
+    proc = subprocess.run(
+        [
+            spy,
+            "record",
+            "--subprocesses",
+            "--rate",
+            str(RATE),
+            "--format",
+            "raw",
+            "--output",
+            str(raw_file),
+            "--",
+            *cmd,
+        ],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+    )
     wall = time.perf_counter() - t0
     (WORK / "regression.log").write_text(proc.stdout + proc.stderr)
     if proc.returncode != 0 or not raw_file.exists():
@@ -72,13 +107,20 @@ def main() -> int:
         return 1
     c = classify(raw_file.read_text())
     sim_total = c["models"] + c["testbench"] + c["simulator"]
-    doc = {"command": " ".join(cmd), "rate_hz": RATE, "wall_s": wall, "samples": dict(c),
-           "models_share_of_simulations": c["models"] / sim_total if sim_total else 0.0,
-           "models_share_of_all": c["models"] / sum(c.values()) if c else 0.0}
-    print(f"models' share of the smoke regression on Verilator (py-spy, {RATE} Hz, {wall:.0f} s wall): "
-          f"{100 * doc['models_share_of_simulations']:.1f} % of the simulator processes' samples "
-          f"(models {c['models']}, testbench {c['testbench']}, simulator C++ {c['simulator']}; "
-          f"launchers and compilers {c['other']} more)")
+    doc = {
+        "command": " ".join(cmd),
+        "rate_hz": RATE,
+        "wall_s": wall,
+        "samples": dict(c),
+        "models_share_of_simulations": c["models"] / sim_total if sim_total else 0.0,
+        "models_share_of_all": c["models"] / sum(c.values()) if c else 0.0,
+    }
+    print(
+        f"models' share of the smoke regression on Verilator (py-spy, {RATE} Hz, {wall:.0f} s wall): "
+        f"{100 * doc['models_share_of_simulations']:.1f} % of the simulator processes' samples "
+        f"(models {c['models']}, testbench {c['testbench']}, simulator C++ {c['simulator']}; "
+        f"launchers and compilers {c['other']} more)"
+    )
     (OUT / "model_share.json").write_text(json.dumps(doc, indent=2))
     print(f"written {OUT / 'model_share.json'}")
     return 0

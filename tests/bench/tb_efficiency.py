@@ -13,6 +13,7 @@ Per job (exact simulated cycles, so the figures do not depend on the machine):
 Rows go to ``$EFFICIENCY_JSON`` (one file per block). Nothing here asserts a rate; the scoreboard fails the test
 on any wrong byte.
 """
+
 from __future__ import annotations
 
 import json
@@ -51,8 +52,15 @@ async def run_cases(seq: Any, block: str, cases: list[tuple[str, Callable[[], An
             item.knobs = Knobs(latency=latency, backpressure=backpressure)
             log.take()
             await seq.send(item)
-            rows.append({"block": block, "case": label, "latency": latency, "tready": backpressure,
-                         **efficiency(item, log.take()["r"])})
+            rows.append(
+                {
+                    "block": block,
+                    "case": label,
+                    "latency": latency,
+                    "tready": backpressure,
+                    **efficiency(item, log.take()["r"]),
+                }
+            )
     return rows
 
 
@@ -67,10 +75,22 @@ async def measure(test: Any, seq: Any) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ cube reader
-def _cube(rng: np.random.Generator, fmt: str, layout: Layout, dtype: str, shape: tuple, epa: int, channels: int,
-          opts: dict, addr_bits: int):
-    tensor = (rng.integers(-100, 100, shape).astype(dtype) if dtype != "int8"
-              else rng.integers(-128, 128, shape, dtype=np.int8))
+def _cube(
+    rng: np.random.Generator,
+    fmt: str,
+    layout: Layout,
+    dtype: str,
+    shape: tuple,
+    epa: int,
+    channels: int,
+    opts: dict,
+    addr_bits: int,
+):
+    tensor = (
+        rng.integers(-100, 100, shape).astype(dtype)
+        if dtype != "int8"
+        else rng.integers(-128, 128, shape, dtype=np.int8)
+    )
     return _finish(fmt, fmt, layout, dtype, shape, opts, tensor, rng, epa, channels, addr_bits, "page")
 
 
@@ -78,8 +98,16 @@ def _cube(rng: np.random.Generator, fmt: str, layout: Layout, dtype: str, shape:
 CUBE_CASES = (
     ("NVDLA int8 packed 1x64x16x32", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 64, 16, 32), 32, 64, {}),
     ("NVDLA fp16 packed 1x32x16x32", "nvdla.feature", Layout.NVDLA_FEATURE, "float16", (1, 32, 16, 32), 16, 32, {}),
-    ("NVDLA int8, 2-atom gap per line", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 64, 16, 32), 32, 64,
-     {"line_stride": 34 * 32, "surface_stride": 16 * 34 * 32 + 64, "batch_stride": 2 * (16 * 34 * 32 + 64)}),
+    (
+        "NVDLA int8, 2-atom gap per line",
+        "nvdla.feature",
+        Layout.NVDLA_FEATURE,
+        "int8",
+        (1, 64, 16, 32),
+        32,
+        64,
+        {"line_stride": 34 * 32, "surface_stride": 16 * 34 * 32 + 64, "batch_stride": 2 * (16 * 34 * 32 + 64)},
+    ),
     ("oneDNN nChw16c f32 1x32x16x16", "onednn.nChw16c", Layout.ONEDNN, "float32", (1, 32, 16, 16), 16, 32, {}),
     ("MACE image f32 1x16x64x8", "mace.image.channel_major", Layout.MACE, "float32", (1, 16, 64, 8), 4, 8, {}),
 )
@@ -95,6 +123,7 @@ class _CubeCases(CubeSeqBase):
                 item = self.new_item(CubeKind.CUBE, cube)
                 item.nan_to_zero = False
                 return item
+
             cases.append((label, make))
         self.rows = await run_cases(self, "cube_reader", cases)
 
@@ -109,8 +138,12 @@ class CubeEfficiency(CubeTestBase):
 
 # ------------------------------------------------------------------------------------------------ weight reader
 #: (label, precision, sparsity pattern): DC 64x128x3x3, two kernel groups (as the weight ThroughputTest)
-WEIGHT_CASES = (("dense int8", "int8", "dense"), ("density 0.5 int8", "int8", "uniform_0.5"),
-                ("density 0.05 int8", "int8", "uniform_0.05"), ("all-ones int16", "int16", "all_ones"))
+WEIGHT_CASES = (
+    ("dense int8", "int8", "dense"),
+    ("density 0.5 int8", "int8", "uniform_0.5"),
+    ("density 0.05 int8", "int8", "uniform_0.05"),
+    ("all-ones int16", "int16", "all_ones"),
+)
 
 
 class _WeightCases(WeightSeqBase):
@@ -134,8 +167,11 @@ class WeightEfficiency(WeightTestBase):
 
 
 # ------------------------------------------------------------------------------------------------ pixel reader
-PIXEL_CASES = (("T_A8B8G8R8 256x16", "T_A8B8G8R8"), ("T_A2B10G10R10 256x16", "T_A2B10G10R10"),
-               ("T_Y8___U8V8_N444 256x16", "T_Y8___U8V8_N444"))
+PIXEL_CASES = (
+    ("T_A8B8G8R8 256x16", "T_A8B8G8R8"),
+    ("T_A2B10G10R10 256x16", "T_A2B10G10R10"),
+    ("T_Y8___U8V8_N444 256x16", "T_Y8___U8V8_N444"),
+)
 
 
 class _PixelCases(PixelSeqBase):
@@ -154,4 +190,3 @@ class PixelEfficiency(PixelTestBase):
 
     async def body(self) -> None:
         await measure(self, _PixelCases("eff"))
-

@@ -5,12 +5,14 @@ stalls) through the cube reader, every byte compared.
 * ``naive``: the baseline of issue 12: cocotbext-axi's ``AxiRamRead`` and a Python loop that awaits every rising
   edge and compares each transfer's bytes with the model's atom (``desc.gather``) as it arrives.
 * ``PlatformBench``: the pyuvm platform (``CubeReaderTB``, the env, ``CubeScoreboard``); on the default build it
-  uses the default agents, on the ``cube_reader_hdl`` build (``tb/fastpath/hdl/reader_hdl.sv``) the fast path (``tb/fastpath/harness.py``).
+  uses the default agents, on the ``cube_reader_hdl`` build (``tb/fastpath/hdl/reader_hdl.sv``) the fast path
+  (``tb/fastpath/harness.py``).
 
 Each writes ``bench.json`` into its run folder: wall and CPU seconds of the simulator process for the job
 (programming, simulation, check), simulated cycles of the job, bytes compared, mismatches. The scoreboard's verdict
 fails the test, as always.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,12 +31,11 @@ from tb.agents.csr import CsrAgent
 from tb.cube_reader import registers
 from tb.cube_reader.families import Layout, _finish
 from tb.cube_reader.items import Kind
-from tb.platform import Knobs
 from tb.cube_reader.sequences import CubeSeqBase
 from tb.cube_reader.tests import CubeTestBase
-from tb.platform import PERIOD_NS
+from tb.platform import PERIOD_NS, Knobs
 
-SHAPE = (1, 256, 128, 128)   # int8: 4 MiB
+SHAPE = (1, 256, 128, 128)  # int8: 4 MiB
 #: Icarus simulates the reader about 100 times slower than Verilator (1.4k cycles/s even with no Python at all):
 #: it gets an eighth of the cube (512 KiB), so that make bench stays within minutes; rates are per byte and per cycle
 SHAPES = {"verilator": SHAPE, "icarus": (1, 256, 128, 16)}
@@ -47,8 +48,20 @@ def bench_shape(sim: str) -> tuple[int, ...]:
 def bench_cube(rng: np.random.Generator, addr_bits: int = 40, sim: str = "verilator"):
     shape = bench_shape(sim)
     tensor = rng.integers(-128, 128, shape, dtype=np.int8)
-    return _finish("nvdla.feature", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", shape, {}, tensor, rng, 32,
-                   shape[1], addr_bits, "page")
+    return _finish(
+        "nvdla.feature",
+        "nvdla.feature",
+        Layout.NVDLA_FEATURE,
+        "int8",
+        shape,
+        {},
+        tensor,
+        rng,
+        32,
+        shape[1],
+        addr_bits,
+        "page",
+    )
 
 
 def _sim() -> str:
@@ -113,13 +126,21 @@ class PlatformBench(CubeTestBase):
     """The bench cube through the pyuvm platform (default agents or the fast path, by build)."""
 
     async def body(self) -> None:
-        cube = bench_cube(np.random.default_rng(1), self.tb.addr_bits, _sim())   # stimulus made before the clock starts
+        cube = bench_cube(np.random.default_rng(1), self.tb.addr_bits, _sim())  # stimulus made before the clock starts
         t0, p0, c0 = time.perf_counter(), time.process_time(), _cycle()
         await self.run_seq(_BenchSeq("bench", cube))
         wall, cpu, cycles = time.perf_counter() - t0, time.process_time() - p0, _cycle() - c0
         sb = self.env.scoreboard
-        _write({"wall_s": wall, "cpu_s": cpu, "cycles": cycles, "bytes": int(np.prod(bench_shape(_sim()))),
+        _write(
+            {
+                "wall_s": wall,
+                "cpu_s": cpu,
+                "cycles": cycles,
+                "bytes": int(np.prod(bench_shape(_sim()))),
                 "mismatches": sb.errors,
-                "atoms_checked": sb.atoms_checked, "fast_path": self.tb.hdl is not None,
+                "atoms_checked": sb.atoms_checked,
+                "fast_path": self.tb.hdl is not None,
                 "hdl_exchange_s": self.tb.hdl.seconds if self.tb.hdl is not None else None,
-                "check_s": sb.check_seconds})
+                "check_s": sb.check_seconds,
+            }
+        )

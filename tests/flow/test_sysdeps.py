@@ -1,5 +1,6 @@
 """The one list of system packages (tb/flow/sysdeps.sh): a machine without them gets one line naming the command
 that installs everything, within seconds, and nothing else happens."""
+
 from __future__ import annotations
 
 import os
@@ -33,7 +34,7 @@ def test_missing_packages_give_one_line_naming_the_install_command(tmp_path: Pat
     assert "sudo make setup" in lines[0]
     missing = lines[0].split(":", 1)[1].split("--")[0].split()
     assert {"g++", "make", "iverilog", "yosys", "chromium"} <= set(missing), missing
-    assert took < 10, took   # the issue's "within 10 seconds": one probe per package, no package manager call
+    assert took < 10, took  # the issue's "within 10 seconds": one probe per package, no package manager call
 
 
 def test_the_list_names_each_package_once_and_every_probe_kind_is_known() -> None:
@@ -48,5 +49,5 @@ def test_the_list_names_each_package_once_and_every_probe_kind_is_known() -> Non
 def test_ci_and_the_makefile_use_the_one_list() -> None:
     root = SCRIPT.parents[2]
     assert "tb/flow/sysdeps.sh install" in (root / ".ci" / "run").read_text()
-    assert "apt-get" not in (root / ".ci" / "run").read_text()     # no second list of packages
+    assert "apt-get" not in (root / ".ci" / "run").read_text()  # no second list of packages
     assert "tb/flow/sysdeps.sh ensure" in (root / "Makefile").read_text()

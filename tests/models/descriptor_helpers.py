@@ -1,4 +1,5 @@
 """Shared checks of block descriptors (``models.core.rules.RuleChecked``)."""
+
 import pytest
 
 from models import FormatError

@@ -2,6 +2,7 @@
 
 Nothing here computes an expected layout; the oracles live in each test file.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,8 +22,9 @@ def round_up(n: int, a: int) -> int:
     return (n + a - 1) // a * a
 
 
-def random_weights(seed: int, shape: tuple[int, ...], dtype: str, density: float = 1.0,
-                   finite: bool = False) -> np.ndarray:
+def random_weights(
+    seed: int, shape: tuple[int, ...], dtype: str, density: float = 1.0, finite: bool = False
+) -> np.ndarray:
     """Weights over the full range of ``dtype`` (extremes included), a fraction ``1-density`` set to 0.
 
     fp16 values are random bit patterns (so -0, denormals, INF and NaN occur) unless ``finite``.

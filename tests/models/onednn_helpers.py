@@ -1,4 +1,5 @@
 """Shared hypothesis strategies and oracles for the oneDNN tests (not a test module)."""
+
 from __future__ import annotations
 
 import numpy as np

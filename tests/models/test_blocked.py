@@ -1,4 +1,5 @@
 """BlockedCubeDescriptor: the validator reference model and the atom stream, against hand-worked cases."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -7,8 +8,19 @@ from models import FormatError
 from models.blocked import ERROR_RULES, BlockedCubeDescriptor as D, Layout
 
 # A packed NVDLA int8 cube W=4, H=3, C=64 (2 surfaces): LS = 4*32, SS = 3*LS (clarifications 1.2).
-PACKED = D(base=0x1000, atom_bytes=32, elem_bytes=1, count_w=4, count_h=3, count_c=2, count_n=1,
-           stride_h=128, stride_c=384, stride_n=768, layout=Layout.NVDLA_FEATURE)
+PACKED = D(
+    base=0x1000,
+    atom_bytes=32,
+    elem_bytes=1,
+    count_w=4,
+    count_h=3,
+    count_c=2,
+    count_n=1,
+    stride_h=128,
+    stride_c=384,
+    stride_n=768,
+    layout=Layout.NVDLA_FEATURE,
+)
 
 
 def test_packed_cube_is_legal_and_sized():
@@ -24,22 +36,25 @@ def test_atom_addresses_follow_the_offset_formula():
     assert list(addr.reshape(-1)[:5]) == [0x1000, 0x1020, 0x1040, 0x1060, 0x1080]
 
 
-@pytest.mark.parametrize("change, rules", [
-    (dict(layout=7), ["layout"]),
-    (dict(atom_bytes=64), ["atom_size", "overlap"]),    # NVDLA feature atoms are 32 bytes; 4x64 B > line
-    (dict(atom_bytes=24, layout=Layout.GENERIC), ["atom_size", "align_base", "align_stride_h"]),  # 4096%24, 128%24
-    (dict(elem_bytes=4), ["elem_size"]),               # NVDLA elements are 1 or 2 bytes
-    (dict(fp16=True), ["elem_size"]),                  # fp16 needs 2-byte elements
-    (dict(count_h=0), ["count"]),
-    (dict(count_n=65536, stride_n=1 << 20), ["count"]),
-    (dict(base=0x1010), ["align_base"]),               # Table 35: 32-byte start
-    (dict(stride_h=136, stride_c=448), ["align_stride_h"]),
-    (dict(stride_c=400), ["align_stride_c"]),
-    (dict(stride_n=784), ["align_stride_n"]),
-    (dict(stride_h=96), ["overlap"]),                  # line shorter than 4 atoms
-    (dict(stride_c=256), ["overlap"]),                 # surface shorter than 3 lines
-    (dict(stride_c=128), ["overlap"]),                 # surface stride equal to line stride
-])
+@pytest.mark.parametrize(
+    "change, rules",
+    [
+        (dict(layout=7), ["layout"]),
+        (dict(atom_bytes=64), ["atom_size", "overlap"]),  # NVDLA feature atoms are 32 bytes; 4x64 B > line
+        (dict(atom_bytes=24, layout=Layout.GENERIC), ["atom_size", "align_base", "align_stride_h"]),  # 4096%24, 128%24
+        (dict(elem_bytes=4), ["elem_size"]),  # NVDLA elements are 1 or 2 bytes
+        (dict(fp16=True), ["elem_size"]),  # fp16 needs 2-byte elements
+        (dict(count_h=0), ["count"]),
+        (dict(count_n=65536, stride_n=1 << 20), ["count"]),
+        (dict(base=0x1010), ["align_base"]),  # Table 35: 32-byte start
+        (dict(stride_h=136, stride_c=448), ["align_stride_h"]),
+        (dict(stride_c=400), ["align_stride_c"]),
+        (dict(stride_n=784), ["align_stride_n"]),
+        (dict(stride_h=96), ["overlap"]),  # line shorter than 4 atoms
+        (dict(stride_c=256), ["overlap"]),  # surface shorter than 3 lines
+        (dict(stride_c=128), ["overlap"]),  # surface stride equal to line stride
+    ],
+)
 def test_each_rule_has_its_own_error(change, rules):
     assert PACKED.with_(**change).errors() == rules
 
@@ -91,8 +106,16 @@ def test_gather_refuses_memory_that_is_too_small():
 
 
 @settings(max_examples=60, deadline=None)
-@given(w=st.integers(1, 5), h=st.integers(1, 5), c=st.integers(1, 4), n=st.integers(1, 3),
-       atom=st.sampled_from([8, 16, 32, 64, 128]), gh=st.integers(0, 3), gc=st.integers(0, 3), gn=st.integers(0, 3))
+@given(
+    w=st.integers(1, 5),
+    h=st.integers(1, 5),
+    c=st.integers(1, 4),
+    n=st.integers(1, 3),
+    atom=st.sampled_from([8, 16, 32, 64, 128]),
+    gh=st.integers(0, 3),
+    gc=st.integers(0, 3),
+    gn=st.integers(0, 3),
+)
 def test_nested_layouts_with_gaps_are_legal_and_injective(w, h, c, n, atom, gh, gc, gn):
     sh = w * atom + gh * atom
     sc = h * sh + gc * atom
@@ -100,5 +123,5 @@ def test_nested_layouts_with_gaps_are_legal_and_injective(w, h, c, n, atom, gh, 
     d = D(0, atom, 1, w, h, c, n, sh, sc, sn, Layout.ONEDNN)
     assert d.errors() == []
     addr = d.atom_addresses().reshape(-1)
-    assert len(np.unique(addr)) == addr.size                      # one start per atom
-    assert np.all(np.diff(np.sort(addr)) >= atom)                 # no two atoms share a byte
+    assert len(np.unique(addr)) == addr.size  # one start per atom
+    assert np.all(np.diff(np.sort(addr)) >= atom)  # no two atoms share a byte

@@ -1,5 +1,6 @@
 """BlockedCubeDescriptor exports of the oneDNN and MACE activation layouts: the atom stream a reader
 gathers from the packed memory equals the atoms cut from the tensor by hand (slow loops here)."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -32,7 +33,7 @@ def atoms_nhwc(x, atom):
     for n in range(N):
         for h in range(H):
             row = b"".join(np.array([x[n, c, h, w] for c in range(C)], x.dtype).tobytes() for w in range(W))
-            out += [row[i:i + atom] for i in range(0, len(row), atom)]
+            out += [row[i : i + atom] for i in range(0, len(row), atom)]
     return out
 
 
@@ -44,7 +45,7 @@ def atoms_nchw(x, atom):
         for c in range(C):
             for h in range(H):
                 row = np.array([x[n, c, h, w] for w in range(W)], x.dtype).tobytes()
-                out += [row[i:i + atom] for i in range(0, len(row), atom)]
+                out += [row[i : i + atom] for i in range(0, len(row), atom)]
     return out
 
 
@@ -72,14 +73,25 @@ def stream(fmt, x, base=0x4000, **opts):
 
 
 # ---------------------------------------------------------------------- oneDNN blocked channels
-@pytest.mark.parametrize("tag, b, dtype, atom", [
-    ("nChw8c", 8, np.float32, 32), ("nChw16c", 16, np.float32, 64), ("nChw4c", 4, np.float32, 16),
-    ("nChw16c", 16, np.float16, 32), ("nChw16c", 16, np.uint16, 32), ("nChw32c", 32, np.int8, 32),
-    ("nChw8c", 8, np.int32, 32), ("aBcd8b", 8, np.float32, 32), ("nChw16c", 16, np.uint8, 16),
-])
+@pytest.mark.parametrize(
+    "tag, b, dtype, atom",
+    [
+        ("nChw8c", 8, np.float32, 32),
+        ("nChw16c", 16, np.float32, 64),
+        ("nChw4c", 4, np.float32, 16),
+        ("nChw16c", 16, np.float16, 32),
+        ("nChw16c", 16, np.uint16, 32),
+        ("nChw32c", 32, np.int8, 32),
+        ("nChw8c", 8, np.int32, 32),
+        ("aBcd8b", 8, np.float32, 32),
+        ("nChw16c", 16, np.uint8, 16),
+    ],
+)
 @settings(max_examples=10, deadline=None)
-@given(shape=st.tuples(st.integers(1, 2), st.integers(1, 40), st.integers(1, 4), st.integers(1, 5)),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    shape=st.tuples(st.integers(1, 2), st.integers(1, 40), st.integers(1, 4), st.integers(1, 5)),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_blocked_channel_tags(tag, b, dtype, atom, shape, seed):
     x = random_tensor(np.random.default_rng(seed), shape, dtype)
     d, got = stream("onednn." + tag, x)
@@ -97,14 +109,21 @@ def test_article_C17_descriptor_strides():
 
 
 # ---------------------------------------------------------------------- oneDNN plain nhwc / nchw
-@pytest.mark.parametrize("C, dtype, atom", [
-    (2, np.float32, 8), (4, np.float32, 16), (8, np.float32, 32), (32, np.float32, 128), (16, np.int8, 16),
-    (64, np.float16, 128),
-    (6, np.float32, 8),     # 24 B = 3 atoms of 8
-    (48, np.float32, 64),   # 192 B = 3 atoms of 64
-    (40, np.float32, 32),   # 160 B = 5 atoms of 32
-    (256, np.int8, 128),    # 2 atoms of 128
-])
+@pytest.mark.parametrize(
+    "C, dtype, atom",
+    [
+        (2, np.float32, 8),
+        (4, np.float32, 16),
+        (8, np.float32, 32),
+        (32, np.float32, 128),
+        (16, np.int8, 16),
+        (64, np.float16, 128),
+        (6, np.float32, 8),  # 24 B = 3 atoms of 8
+        (48, np.float32, 64),  # 192 B = 3 atoms of 64
+        (40, np.float32, 32),  # 160 B = 5 atoms of 32
+        (256, np.int8, 128),  # 2 atoms of 128
+    ],
+)
 def test_nhwc(C, dtype, atom):
     x = random_tensor(np.random.default_rng(C), (2, C, 3, 5), dtype)
     d, got = stream("onednn.nhwc", x)
@@ -113,10 +132,19 @@ def test_nhwc(C, dtype, atom):
     assert got == atoms_nhwc(x, atom)
 
 
-@pytest.mark.parametrize("W, dtype, atom", [
-    (2, np.float32, 8), (8, np.float32, 32), (32, np.float32, 128), (56, np.float32, 32), (224, np.float32, 128),
-    (16, np.int8, 16), (12, np.float16, 8), (6, np.float32, 8),
-])
+@pytest.mark.parametrize(
+    "W, dtype, atom",
+    [
+        (2, np.float32, 8),
+        (8, np.float32, 32),
+        (32, np.float32, 128),
+        (56, np.float32, 32),
+        (224, np.float32, 128),
+        (16, np.int8, 16),
+        (12, np.float16, 8),
+        (6, np.float32, 8),
+    ],
+)
 def test_nchw(W, dtype, atom):
     x = random_tensor(np.random.default_rng(W), (2, 3, 2, W), dtype)
     d, got = stream("onednn.nchw", x)
@@ -133,21 +161,30 @@ def test_strided_nchw_sub_tensor():
     assert got == atoms_nchw(x, 32)
 
 
-@pytest.mark.parametrize("fmt, shape, dtype, opts, rule", [
-    ("onednn.nChw4c", (1, 8, 2, 2), "s8", {}, "descriptor.atom_size"),       # 4-byte atoms
-    ("onednn.nhwc", (1, 3, 2, 2), "f32", {}, "onednn.descriptor"),           # 12 B run
-    ("onednn.nhwc", (1, 1, 2, 2), "f32", {}, "onednn.descriptor"),           # 4 B run
-    ("onednn.nchw", (1, 2, 2, 5), "f32", {}, "onednn.descriptor"),           # 20 B row
-    ("onednn.chwn", (2, 8, 2, 2), "f32", {}, "onednn.descriptor"),           # n innermost
-    ("onednn.ABcd16a16b", (16, 16, 2, 2), "f32", {}, "onednn.descriptor"),   # two blocks
-    ("onednn.nhwC8c", (1, 16, 2, 2), "f32", {}, "onednn.descriptor"),        # w stride is not one block
-    ("onednn.nhwc", (1, 16, 2, 2), "f32", {"strides": (2048, 1, 256, 32)}, "onednn.descriptor"),  # gaps in a row
-    ("onednn.nChw8c", (1, 8, 2, 2), "f32", {"base": 0x1010}, "descriptor.align_base"),
-    ("onednn.nChw8c", (1, 8, 2, 2), "f32", {"strides": (128, 32, 20, 8)}, "descriptor.align_stride_h"),  # 80 B lines
-    ("onednn.nChw8c", (1, 8, 2, 2), "f32", {"strides": (128, 32, 12, 8)}, "onednn.overlap"),  # rows overlap
-    ("onednn.OIhw16i16o", (16, 16, 1, 1), "f32", {}, "descriptor.none"),    # weights
-    ("onednn.nCdhw16c", (1, 16, 1, 1, 1), "f32", {}, "descriptor.none"),    # 5-D
-])
+@pytest.mark.parametrize(
+    "fmt, shape, dtype, opts, rule",
+    [
+        ("onednn.nChw4c", (1, 8, 2, 2), "s8", {}, "descriptor.atom_size"),  # 4-byte atoms
+        ("onednn.nhwc", (1, 3, 2, 2), "f32", {}, "onednn.descriptor"),  # 12 B run
+        ("onednn.nhwc", (1, 1, 2, 2), "f32", {}, "onednn.descriptor"),  # 4 B run
+        ("onednn.nchw", (1, 2, 2, 5), "f32", {}, "onednn.descriptor"),  # 20 B row
+        ("onednn.chwn", (2, 8, 2, 2), "f32", {}, "onednn.descriptor"),  # n innermost
+        ("onednn.ABcd16a16b", (16, 16, 2, 2), "f32", {}, "onednn.descriptor"),  # two blocks
+        ("onednn.nhwC8c", (1, 16, 2, 2), "f32", {}, "onednn.descriptor"),  # w stride is not one block
+        ("onednn.nhwc", (1, 16, 2, 2), "f32", {"strides": (2048, 1, 256, 32)}, "onednn.descriptor"),  # gaps in a row
+        ("onednn.nChw8c", (1, 8, 2, 2), "f32", {"base": 0x1010}, "descriptor.align_base"),
+        (
+            "onednn.nChw8c",
+            (1, 8, 2, 2),
+            "f32",
+            {"strides": (128, 32, 20, 8)},
+            "descriptor.align_stride_h",
+        ),  # 80 B lines
+        ("onednn.nChw8c", (1, 8, 2, 2), "f32", {"strides": (128, 32, 12, 8)}, "onednn.overlap"),  # rows overlap
+        ("onednn.OIhw16i16o", (16, 16, 1, 1), "f32", {}, "descriptor.none"),  # weights
+        ("onednn.nCdhw16c", (1, 16, 1, 1, 1), "f32", {}, "descriptor.none"),  # 5-D
+    ],
+)
 def test_layouts_no_reader_can_serve_are_format_errors(fmt, shape, dtype, opts, rule):
     opts = dict(opts)
     base = opts.pop("base", 0)
@@ -159,8 +196,10 @@ def test_layouts_no_reader_can_serve_are_format_errors(fmt, shape, dtype, opts, 
 # ---------------------------------------------------------------------- MACE channel-major image
 @pytest.mark.parametrize("dtype", [np.float32, np.float16])
 @settings(max_examples=15, deadline=None)
-@given(shape=st.tuples(st.integers(1, 3), st.integers(1, 5), st.integers(1, 6), st.integers(1, 11)),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    shape=st.tuples(st.integers(1, 3), st.integers(1, 5), st.integers(1, 6), st.integers(1, 11)),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_mace_channel_major(dtype, shape, seed):
     x = random_tensor(np.random.default_rng(seed), shape, dtype)
     N, H, W, C = shape

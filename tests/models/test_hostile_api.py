@@ -1,5 +1,6 @@
 """Issue 14 / issue 8 item 7: the Python API only ever raises FormatError, never hands back wrong bytes,
 and never allocates an image above the documented size limit (models.core.validate.MAX_SURFACE_BYTES)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -50,29 +51,32 @@ def test_issue14_example1_byte_order_gives_identical_bytes():
     assert models.pack("onednn.ba", x).tobytes() == b"".join(int(v).to_bytes(2, "little") for v in x.T.reshape(-1))
 
 
-@pytest.mark.parametrize("call", [
-    lambda: models.info("nvdla.bn", (float("nan"), 3), "int8"),
-    lambda: models.info("nvdla.bn", 3, "int8"),
-    lambda: models.info("nvdla.bn", "2,3", "int8"),
-    lambda: models.info("nvdla.bn", (2, 3), "int8", data_size=float("inf")),
-    lambda: models.info("onednn.ba", (2, 3), "f32", strides=(float("inf"),) * 2),
-    lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=None),
-    lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base="0"),
-    lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=float("inf")),
-    lambda: models.info(5, (1, 2, 1), "int8"),
-    lambda: models.info("nvdla.bn", (2, 3), [("a", "i1"), ("b", "zz")]),
-    lambda: models.pack("nvdla.bn", [[1, 2], [3]]),
-    lambda: models.pack("nvdla.bn", np.array([[object()] * 3] * 2)),
-    lambda: models.unpack("nvdla.bn", np.array([object()] * 64), (2, 3), "int8"),
-    lambda: models.info("nvdla.weight.dc", (2 ** 40, 1, 1, 1), "int8"),
-    lambda: models.unpack("nvdla.weight.dc", b"\x00", (2 ** 31, 1, 1, 1), "int8"),
-    lambda: models.info("nvdla.bn", (2, 1.5), "int8"),
-    lambda: models.info("onednn.ba", (2, 3), "f32", strides=(1.5, 1.5)),
-    lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=32.5),
-    lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=2 ** 64),
-    lambda: models.info("nvdla.feature", (1, 1, 1, 1), "int8", line_stride=b"32"),
-    lambda: models.pack("nvdla.feature", np.zeros((1, 1, 2, 2), np.int8), line_stride=2 ** 40),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: models.info("nvdla.bn", (float("nan"), 3), "int8"),
+        lambda: models.info("nvdla.bn", 3, "int8"),
+        lambda: models.info("nvdla.bn", "2,3", "int8"),
+        lambda: models.info("nvdla.bn", (2, 3), "int8", data_size=float("inf")),
+        lambda: models.info("onednn.ba", (2, 3), "f32", strides=(float("inf"),) * 2),
+        lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=None),
+        lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base="0"),
+        lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=float("inf")),
+        lambda: models.info(5, (1, 2, 1), "int8"),
+        lambda: models.info("nvdla.bn", (2, 3), [("a", "i1"), ("b", "zz")]),
+        lambda: models.pack("nvdla.bn", [[1, 2], [3]]),
+        lambda: models.pack("nvdla.bn", np.array([[object()] * 3] * 2)),
+        lambda: models.unpack("nvdla.bn", np.array([object()] * 64), (2, 3), "int8"),
+        lambda: models.info("nvdla.weight.dc", (2**40, 1, 1, 1), "int8"),
+        lambda: models.unpack("nvdla.weight.dc", b"\x00", (2**31, 1, 1, 1), "int8"),
+        lambda: models.info("nvdla.bn", (2, 1.5), "int8"),
+        lambda: models.info("onednn.ba", (2, 3), "f32", strides=(1.5, 1.5)),
+        lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=32.5),
+        lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=2**64),
+        lambda: models.info("nvdla.feature", (1, 1, 1, 1), "int8", line_stride=b"32"),
+        lambda: models.pack("nvdla.feature", np.zeros((1, 1, 2, 2), np.int8), line_stride=2**40),
+    ],
+)
 def test_issue14_examples_4_and_5_raise_format_error(call):
     with pytest.raises(FormatError):
         call()
@@ -80,12 +84,12 @@ def test_issue14_examples_4_and_5_raise_format_error(call):
 
 def test_size_limit_refuses_before_allocating():
     with pytest.raises(FormatError, match="size.limit"):
-        models.info("nvdla.weight.dc", (2 ** 40, 1, 1, 1), "int8")
+        models.info("nvdla.weight.dc", (2**40, 1, 1, 1), "int8")
     with pytest.raises(FormatError, match="size.limit"):
-        models.pack("nvdla.feature", np.zeros((1, 1, 2, 2), np.int8), line_stride=2 ** 40)
+        models.pack("nvdla.feature", np.zeros((1, 1, 2, 2), np.int8), line_stride=2**40)
     # just under the limit by option, but the image it implies is above it
     with pytest.raises(FormatError, match="size.limit"):
-        models.info("nvdla.feature", (1, 96, 4, 1), "int8", surface_stride=2 ** 29, line_stride=32)
+        models.info("nvdla.feature", (1, 96, 4, 1), "int8", surface_stride=2**29, line_stride=32)
 
 
 @pytest.mark.parametrize("name", ALL_FORMATS)
@@ -95,8 +99,11 @@ def test_every_surface_of_every_format_is_guarded(name, monkeypatch):
     opts = ROUND_TRIP_OPTS.get(name, {})
     x = np.zeros(shape, dt)
     monkeypatch.setattr(validate, "MAX_SURFACE_BYTES", 0)
-    for call in (lambda: models.pack(name, x, **opts), lambda: models.info(name, shape, dt, **opts),
-                 lambda: models.unpack(name, b"", shape, dt, **opts)):
+    for call in (
+        lambda: models.pack(name, x, **opts),
+        lambda: models.info(name, shape, dt, **opts),
+        lambda: models.unpack(name, b"", shape, dt, **opts),
+    ):
         with pytest.raises(FormatError, match="size.limit"):
             call()
 
@@ -109,19 +116,28 @@ def test_bad_arguments_raise_format_error(name):
     img = models.pack(name, x, **ROUND_TRIP_OPTS.get(name, {}))
     calls = []
     for bad in BAD_SHAPES:
-        calls += [lambda b=bad: models.info(name, b, dt), lambda b=bad: models.unpack(name, img, b, dt),
-                  lambda b=bad: models.descriptor(name, b, dt)]
+        calls += [
+            lambda b=bad: models.info(name, b, dt),
+            lambda b=bad: models.unpack(name, img, b, dt),
+            lambda b=bad: models.descriptor(name, b, dt),
+        ]
     for bad in BAD_DTYPES:
-        calls += [lambda b=bad: models.info(name, shape, b), lambda b=bad: models.unpack(name, img, shape, b),
-                  lambda b=bad: models.pack(name, x.astype(b) if isinstance(b, str) and b not in ("nope", "U4", "S2",
-                                                                                                "V3") else object())]
+        calls += [
+            lambda b=bad: models.info(name, shape, b),
+            lambda b=bad: models.unpack(name, img, shape, b),
+            lambda b=bad: models.pack(
+                name, x.astype(b) if isinstance(b, str) and b not in ("nope", "U4", "S2", "V3") else object()
+            ),
+        ]
     for opt in option_names(name) + ["no_such_option"]:
         kind = get_format(name).option(opt).kind if opt != "no_such_option" else "none"
         for bad in BAD_OPTION_VALUES + (("not a value",) if kind == "none" else ()):
             if kind == "str" and isinstance(bad, str):
                 continue
-            calls += [lambda o=opt, b=bad: models.info(name, shape, dt, **{o: b}),
-                      lambda o=opt, b=bad: models.pack(name, x, **{o: b})]
+            calls += [
+                lambda o=opt, b=bad: models.info(name, shape, dt, **{o: b}),
+                lambda o=opt, b=bad: models.pack(name, x, **{o: b}),
+            ]
     for bad in BAD_BASES:
         calls.append(lambda b=bad: models.descriptor(name, shape, dt, base=b))
     for bad in BAD_TENSORS:
@@ -135,10 +151,15 @@ def test_bad_arguments_raise_format_error(name):
 
 
 garbage = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(2 ** 70), max_value=2 ** 70), st.floats(allow_nan=True),
-    st.text(max_size=6), st.binary(max_size=6),
-    st.lists(st.one_of(st.integers(-3, 2 ** 33), st.floats(), st.text(max_size=2)), max_size=5).map(tuple),
-    st.sampled_from(BAD_SHAPES + BAD_DTYPES + BAD_OPTION_VALUES + BAD_BASES + BAD_TENSORS + BAD_IMAGES + SHORT_IMAGES))
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True),
+    st.text(max_size=6),
+    st.binary(max_size=6),
+    st.lists(st.one_of(st.integers(-3, 2**33), st.floats(), st.text(max_size=2)), max_size=5).map(tuple),
+    st.sampled_from(BAD_SHAPES + BAD_DTYPES + BAD_OPTION_VALUES + BAD_BASES + BAD_TENSORS + BAD_IMAGES + SHORT_IMAGES),
+)
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
@@ -146,13 +167,19 @@ garbage = st.one_of(
 def test_random_garbage_only_ever_raises_format_error(name, data):
     """Any argument of any kind in any position: the call succeeds or raises FormatError, nothing else."""
     shape, dt = valid_cases(name)[0]
-    opts = {o: data.draw(garbage) for o in data.draw(st.lists(st.sampled_from(option_names(name) or ["x"]),
-                                                              max_size=2, unique=True))}
+    opts = {
+        o: data.draw(garbage)
+        for o in data.draw(st.lists(st.sampled_from(option_names(name) or ["x"]), max_size=2, unique=True))
+    }
     which = data.draw(st.sampled_from(("pack", "unpack", "info", "descriptor")))
     g = data.draw(garbage)
     slot = data.draw(st.integers(0, 3))
-    args = {"pack": [name, np.zeros(shape, dt)], "unpack": [name, bytes(64), shape, dt],
-            "info": [name, shape, dt], "descriptor": [name, shape, dt]}[which]
+    args = {
+        "pack": [name, np.zeros(shape, dt)],
+        "unpack": [name, bytes(64), shape, dt],
+        "info": [name, shape, dt],
+        "descriptor": [name, shape, dt],
+    }[which]
     args[min(slot, len(args) - 1)] = g
     if which == "descriptor" and data.draw(st.booleans()):
         opts["base"] = data.draw(garbage)
@@ -184,8 +211,12 @@ def _containers(img: models.MemoryImage, which: str):
     if len(img) != 1:
         return {s.name: (bytearray(s.tobytes()) if which == "bytearray" else s.data.copy()) for s in img}
     raw = img.tobytes()
-    return {"bytes": raw, "bytearray": bytearray(raw), "memoryview": memoryview(raw),
-            "uint8": np.frombuffer(raw, np.uint8).copy()}[which]
+    return {
+        "bytes": raw,
+        "bytearray": bytearray(raw),
+        "memoryview": memoryview(raw),
+        "uint8": np.frombuffer(raw, np.uint8).copy(),
+    }[which]
 
 
 @settings(max_examples=1000, deadline=None, suppress_health_check=list(HealthCheck))
@@ -194,8 +225,9 @@ def test_valid_input_round_trips_bit_for_bit_whatever_its_order_and_container(na
     shape, dt = data.draw(st.sampled_from(valid_cases(name)))
     opts = ROUND_TRIP_OPTS.get(name, {})
     d = np.dtype(dt)
-    raw = np.frombuffer(data.draw(st.binary(min_size=d.itemsize * int(np.prod(shape)),
-                                            max_size=d.itemsize * int(np.prod(shape)))), d).reshape(shape)
+    raw = np.frombuffer(
+        data.draw(st.binary(min_size=d.itemsize * int(np.prod(shape)), max_size=d.itemsize * int(np.prod(shape)))), d
+    ).reshape(shape)
     x = legal_values(name, raw.copy())
     try:
         ref = models.pack(name, x, **opts)

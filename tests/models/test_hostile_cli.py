@@ -1,5 +1,6 @@
 """Issue 14: the CLI writes only what it produced. Every failure is one line on stderr and exit 2, and a
 failed call leaves the disk exactly as it was (no temporary or parent folders, an older output intact)."""
+
 from __future__ import annotations
 
 import os
@@ -51,18 +52,33 @@ def test_existing_folder_is_never_deleted_or_written(work, capsys):
     err = fails_cleanly(work, capsys, "pack", "nvdla.feature", "-i", work / "x.npy", "-o", work / "keep")
     assert "existing folder" in err
     fails_cleanly(work, capsys, "pack", "nvdla.weight.dc", "-i", work / "w.npy", "-o", work / "keep")
-    fails_cleanly(work, capsys, "unpack", "nvdla.feature", "-i", work / "old.bin", "-o", work / "keep", "--shape",
-                  "1,1,1,1", "--dtype", "int8")
+    fails_cleanly(
+        work,
+        capsys,
+        "unpack",
+        "nvdla.feature",
+        "-i",
+        work / "old.bin",
+        "-o",
+        work / "keep",
+        "--shape",
+        "1,1,1,1",
+        "--dtype",
+        "int8",
+    )
 
 
 def test_multi_surface_output_must_be_new(work, capsys):
-    fails_cleanly(work, capsys, "pack", "nvdla.weight.dc", "-i", work / "w.npy", "-o", work / "old.bin",
-                  "--opt", "compress=1")
-    assert main(["pack", "nvdla.weight.dc", "-i", str(work / "w.npy"), "-o", str(work / "w"), "--opt",
-                 "compress=1"]) == 0
+    fails_cleanly(
+        work, capsys, "pack", "nvdla.weight.dc", "-i", work / "w.npy", "-o", work / "old.bin", "--opt", "compress=1"
+    )
+    assert (
+        main(["pack", "nvdla.weight.dc", "-i", str(work / "w.npy"), "-o", str(work / "w"), "--opt", "compress=1"]) == 0
+    )
     assert sorted(p.name for p in (work / "w").iterdir()) == ["weight.bin", "wgs.bin", "wmb.bin"]
-    fails_cleanly(work, capsys, "pack", "nvdla.weight.dc", "-i", work / "w.npy", "-o", work / "w", "--opt",
-                  "compress=1")
+    fails_cleanly(
+        work, capsys, "pack", "nvdla.weight.dc", "-i", work / "w.npy", "-o", work / "w", "--opt", "compress=1"
+    )
 
 
 def test_a_250_character_name_is_written_alone(work):
@@ -73,14 +89,29 @@ def test_a_250_character_name_is_written_alone(work):
 
 
 def test_single_file_output_replaces_an_older_file_only_on_success(work, capsys):
-    fails_cleanly(work, capsys, "pack", "nvdla.feature", "-i", work / "x.npy", "-o", work / "old.bin",
-                  "--opt", "line_stride=33")
+    fails_cleanly(
+        work, capsys, "pack", "nvdla.feature", "-i", work / "x.npy", "-o", work / "old.bin", "--opt", "line_stride=33"
+    )
     assert main(["pack", "nvdla.feature", "-i", str(work / "x.npy"), "-o", str(work / "old.bin")]) == 0
     assert (work / "old.bin").read_bytes() != b"older output"
 
 
-@pytest.mark.parametrize("case", ["parent_is_file", "parent_missing", "long_name", "empty_npy", "garbage_npy",
-                                  "npz", "huge_opt", "bad_base", "missing_input", "input_is_folder", "bad_opt_syntax"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "parent_is_file",
+        "parent_missing",
+        "long_name",
+        "empty_npy",
+        "garbage_npy",
+        "npz",
+        "huge_opt",
+        "bad_base",
+        "missing_input",
+        "input_is_folder",
+        "bad_opt_syntax",
+    ],
+)
 def test_failures_are_one_line_and_change_nothing(work, capsys, case):
     x, out = work / "x.npy", work / "out.bin"
     (work / "empty.npy").write_bytes(b"")
@@ -94,10 +125,20 @@ def test_failures_are_one_line_and_change_nothing(work, capsys, case):
         "garbage_npy": ("pack", "nvdla.feature", "-i", work / "garbage.npy", "-o", out),
         "npz": ("pack", "nvdla.feature", "-i", work / "z.npz", "-o", out),
         "huge_opt": ("pack", "nvdla.feature", "-i", x, "-o", out, "--opt", "line_stride=" + "9" * 29 + "68"),
-        "bad_base": ("info", "nvdla.feature", "--shape", "1,1,1,1", "--dtype", "int8", "--base", str(2 ** 64)),
+        "bad_base": ("info", "nvdla.feature", "--shape", "1,1,1,1", "--dtype", "int8", "--base", str(2**64)),
         "missing_input": ("pack", "nvdla.feature", "-i", work / "nope.npy", "-o", out),
-        "input_is_folder": ("unpack", "nvdla.weight.dc", "-i", work / "keep", "-o", out, "--shape", "1,1,1,1",
-                            "--dtype", "int8"),
+        "input_is_folder": (
+            "unpack",
+            "nvdla.weight.dc",
+            "-i",
+            work / "keep",
+            "-o",
+            out,
+            "--shape",
+            "1,1,1,1",
+            "--dtype",
+            "int8",
+        ),
         "bad_opt_syntax": ("pack", "nvdla.feature", "-i", x, "-o", out, "--opt", "=3"),
     }[case]
     fails_cleanly(work, capsys, *argv)
@@ -110,9 +151,24 @@ def test_disk_full_is_one_line_and_leaves_nothing(work):
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
 
-    proc = subprocess.run([sys.executable, "-m", "models", "pack", "nvdla.feature", "-i", str(work / "x.npy"), "-o",
-                           str(work / "old.bin")], cwd=ROOT, capture_output=True, text=True, preexec_fn=limit,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "models",
+            "pack",
+            "nvdla.feature",
+            "-i",
+            str(work / "x.npy"),
+            "-o",
+            str(work / "old.bin"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        preexec_fn=limit,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert snapshot(work) == before
 
@@ -131,14 +187,18 @@ def test_big_endian_npy_packs_to_the_same_bytes(work, capsys):
 def test_info_describes_a_tensor_the_rtl_cannot_read(capsys):
     """Issue 14 example 6: the layout is fine, only the descriptor cannot be formed: info says why."""
     import json
+
     assert main(["info", "onednn.abcd", "--shape", "1,8,2,5", "--dtype", "int8"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["descriptor"] is None and "atom" in doc["descriptor_unavailable"]
     assert doc["surfaces"][0]["bytes"] == 80 if "surfaces" in doc else doc["bytes"] == 80
 
 
-words = st.one_of(st.text(alphabet="0123456789,x.-=abcINFnan ", max_size=12),
-                  st.integers(-(2 ** 70), 2 ** 70).map(str), st.sampled_from(["inf", "nan", "1.5", "", "0x", "-1"]))
+words = st.one_of(
+    st.text(alphabet="0123456789,x.-=abcINFnan ", max_size=12),
+    st.integers(-(2**70), 2**70).map(str),
+    st.sampled_from(["inf", "nan", "1.5", "", "0x", "-1"]),
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
@@ -153,13 +213,26 @@ def test_random_cli_arguments_fail_cleanly_or_succeed(tmp_path_factory, name, da
     cmd = data.draw(st.sampled_from(("pack", "unpack", "info")))
     shape_arg = data.draw(st.one_of(st.just(",".join(map(str, shape))), words))
     dtype_arg = data.draw(st.one_of(st.just(dt), words))
-    argv = {"pack": ["pack", name, "-i", work / "x.npy", "-o", work / "o.bin"],
-            "unpack": ["unpack", name, "-i", work / "x.npy", "-o", work / "o.npy", "--shape", shape_arg,
-                       "--dtype", dtype_arg],
-            "info": ["info", name, "--shape", shape_arg, "--dtype", dtype_arg]}[cmd] + opts
+    argv = {
+        "pack": ["pack", name, "-i", work / "x.npy", "-o", work / "o.bin"],
+        "unpack": [
+            "unpack",
+            name,
+            "-i",
+            work / "x.npy",
+            "-o",
+            work / "o.npy",
+            "--shape",
+            shape_arg,
+            "--dtype",
+            dtype_arg,
+        ],
+        "info": ["info", name, "--shape", shape_arg, "--dtype", dtype_arg],
+    }[cmd] + opts
     before = snapshot(work)
     import contextlib
     import io
+
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         status = main([str(a) for a in argv])

@@ -1,6 +1,7 @@
 """MACE OpenCL image layouts: every worked example of mace-clarifications.md sections 4-9, the
 coordinate relations of the tables (slow-loop oracle written from the clarifications), zero padding,
 round trips and errors."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -130,15 +131,18 @@ def test_every_element_once_and_every_padding_lane_zero(kind, data):
     assert img.shape == (h, w, 4)
 
 
-@pytest.mark.parametrize("kind, shape, size", [
-    # seed tables, [width, height]
-    ("channel_major", (2, 3, 5, 6), [5 * ((6 + 3) // 4), 2 * 3]),
-    ("height_major", (2, 6, 5, 3), [5 * 3, 2 * ((6 + 3) // 4)]),
-    ("width_major", (2, 3, 6, 5), [((6 + 3) // 4) * 5, 2 * 3]),
-    ("conv_filter", (3, 2, 9, 5), [8, 3 * 2 * ((9 + 3) // 4)]),
-    ("dw_filter", (3, 2, 9, 1), [3 * 2 * 1, (9 + 3) // 4]),
-    ("arg1d", (9,), [(9 + 3) // 4, 1]),
-])
+@pytest.mark.parametrize(
+    "kind, shape, size",
+    [
+        # seed tables, [width, height]
+        ("channel_major", (2, 3, 5, 6), [5 * ((6 + 3) // 4), 2 * 3]),
+        ("height_major", (2, 6, 5, 3), [5 * 3, 2 * ((6 + 3) // 4)]),
+        ("width_major", (2, 3, 6, 5), [((6 + 3) // 4) * 5, 2 * 3]),
+        ("conv_filter", (3, 2, 9, 5), [8, 3 * 2 * ((9 + 3) // 4)]),
+        ("dw_filter", (3, 2, 9, 1), [3 * 2 * 1, (9 + 3) // 4]),
+        ("arg1d", (9,), [(9 + 3) // 4, 1]),
+    ],
+)
 def test_image_sizes_of_the_seed_tables(kind, shape, size):
     assert list(image_size(kind, shape)) == size
     d = models.info("mace.image." + kind, shape, "float16")

@@ -1,4 +1,5 @@
 """Surface.base, MemoryImage.placed() and memory(): where every surface of an image lives (issue 8 item 3)."""
+
 import numpy as np
 import pytest
 
@@ -7,8 +8,14 @@ from models import FormatError, MemoryImage, Surface
 
 
 def _image() -> MemoryImage:
-    return MemoryImage((Surface("a", np.arange(100, dtype=np.uint8)), Surface("b", np.ones(10, np.uint8), 32),
-                        Surface("c", np.full(5, 7, np.uint8), 256)), {"k": 1})
+    return MemoryImage(
+        (
+            Surface("a", np.arange(100, dtype=np.uint8)),
+            Surface("b", np.ones(10, np.uint8), 32),
+            Surface("c", np.full(5, 7, np.uint8), 256),
+        ),
+        {"k": 1},
+    )
 
 
 def test_surfaces_start_at_zero_unless_placed():
@@ -42,11 +49,14 @@ def test_memory_lists_address_and_bytes_of_every_surface():
     assert mem[0][1] == bytes(range(100)) and mem[1][1] == b"\x01" * 10 and mem[2][1] == b"\x07" * 5
 
 
-@pytest.mark.parametrize("bases, rule", [
-    ({"b": 0x1008}, "image.base"),
-    ({"nope": 0}, "image.surface_missing"),
-    ({"a": 0x1000, "b": 0x1060}, "image.overlap"),    # a ends at 0x1064
-])
+@pytest.mark.parametrize(
+    "bases, rule",
+    [
+        ({"b": 0x1008}, "image.base"),
+        ({"nope": 0}, "image.surface_missing"),
+        ({"a": 0x1000, "b": 0x1060}, "image.overlap"),  # a ends at 0x1064
+    ],
+)
 def test_bad_placements_are_refused(bases, rule):
     with pytest.raises(FormatError) as exc:
         _image().placed(bases)
@@ -61,8 +71,13 @@ def test_the_first_surface_starts_exactly_at_the_given_base():
 
 
 def test_touching_surfaces_and_empty_surfaces_do_not_overlap():
-    img = MemoryImage((Surface("a", np.zeros(32, np.uint8)), Surface("e", np.zeros(0, np.uint8)),
-                       Surface("b", np.zeros(4, np.uint8), 32)))
+    img = MemoryImage(
+        (
+            Surface("a", np.zeros(32, np.uint8)),
+            Surface("e", np.zeros(0, np.uint8)),
+            Surface("b", np.zeros(4, np.uint8), 32),
+        )
+    )
     assert [s.base for s in img.placed(0)] == [0, 32, 32]
 
 

@@ -1,4 +1,5 @@
 """Table 35 (alignment of start address, strides and data size), transcribed from the seed, and the checker."""
+
 import numpy as np
 import pytest
 
@@ -34,7 +35,7 @@ def test_each_rule_is_named_and_aligned_values_pass(kind):
     for field, req in zip(FIELDS, reqs):
         bad = dict(good, **{field: good[field] + 16})  # 16 is below every alignment in the table
         if req is None:
-            alignment.check(kind, **bad)               # NA: no requirement
+            alignment.check(kind, **bad)  # NA: no requirement
             continue
         with pytest.raises(FormatError) as exc:
             alignment.check(kind, **bad)

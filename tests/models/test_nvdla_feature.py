@@ -1,5 +1,6 @@
 """nvdla.feature against the seed ("Feature Data Format") and clarifications 1: worked examples, an explicit
 slow-loop address oracle, hypothesis round trips, the descriptor's atom stream and every strict error."""
+
 import json
 
 import numpy as np
@@ -24,14 +25,14 @@ def oracle_image(x, line_stride=None, surface_stride=None, batch_stride=None):
     ls = w_ * 32 if line_stride is None else line_stride
     ss = h_ * ls if surface_stride is None else surface_stride
     bs = s_ * ss if batch_stride is None else batch_stride
-    size = (n_ - 1) * bs + s_ * ss   # whole surfaces
+    size = (n_ - 1) * bs + s_ * ss  # whole surfaces
     img = bytearray(size)
     for n in range(n_):
         for c in range(c_):
             for h in range(h_):
                 for w in range(w_):
                     addr = n * bs + (c // epa) * ss + h * ls + w * 32 + (c % epa) * e
-                    img[addr:addr + e] = x[n, c, h, w].astype(x.dtype.newbyteorder("<")).tobytes()
+                    img[addr : addr + e] = x[n, c, h, w].astype(x.dtype.newbyteorder("<")).tobytes()
     return bytes(img)
 
 
@@ -69,14 +70,17 @@ def test_one_by_one_by_c_is_the_contiguous_channel_vector():
     assert not models.info(F, x.shape, "int16", surface_stride=64)["one_by_one_packed"]
 
 
-@pytest.mark.parametrize("shape, dtype, opts", [
-    ((3, 2, 4), "int8", {}),
-    ((33, 2, 3), "int8", {"line_stride": 128}),
-    ((20, 2, 3), "int16", {"line_stride": 128, "surface_stride": 320}),
-    ((2, 17, 3, 2), "float16", {"batch_stride": 32 * 2 * 3 * 2 + 96}),
-    ((3, 5, 1, 1), "int16", {}),
-    ((1, 64, 3, 4), "int8", {"surface_stride": 384 + 64}),
-])
+@pytest.mark.parametrize(
+    "shape, dtype, opts",
+    [
+        ((3, 2, 4), "int8", {}),
+        ((33, 2, 3), "int8", {"line_stride": 128}),
+        ((20, 2, 3), "int16", {"line_stride": 128, "surface_stride": 320}),
+        ((2, 17, 3, 2), "float16", {"batch_stride": 32 * 2 * 3 * 2 + 96}),
+        ((3, 5, 1, 1), "int16", {}),
+        ((1, 64, 3, 4), "int8", {"surface_stride": 384 + 64}),
+    ],
+)
 def test_pack_matches_slow_address_oracle(shape, dtype, opts):
     rng = np.random.default_rng(1)
     x = rng.integers(0, 256, size=int(np.prod(shape)) * np.dtype(dtype).itemsize, dtype=np.uint8)
@@ -128,16 +132,29 @@ def test_descriptor_fields_and_gather_reproduce_the_atoms():
     # independent expectation: canonical n -> c(surface) -> h -> w, each atom = 32 channels (zero padded)
     padded = np.zeros((2, 64, 3, 2), np.int8)
     padded[:, :37] = x
-    expect = [padded[n, s * 32:(s + 1) * 32, h, w].tobytes()
-              for n in range(2) for s in range(2) for h in range(3) for w in range(2)]
+    expect = [
+        padded[n, s * 32 : (s + 1) * 32, h, w].tobytes()
+        for n in range(2)
+        for s in range(2)
+        for h in range(3)
+        for w in range(2)
+    ]
     assert [a.tobytes() for a in atoms] == expect
     assert models.descriptor(F, (5, 1, 1), "float16").fp16
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.one_of(st.none(), st.integers(1, 3)), c=st.integers(1, 70), h=st.integers(1, 5), w=st.integers(1, 6),
-       dtype=st.sampled_from(["int8", "int16", "float16"]), pad_l=st.integers(0, 3), pad_s=st.integers(0, 3),
-       pad_b=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
+@given(
+    n=st.one_of(st.none(), st.integers(1, 3)),
+    c=st.integers(1, 70),
+    h=st.integers(1, 5),
+    w=st.integers(1, 6),
+    dtype=st.sampled_from(["int8", "int16", "float16"]),
+    pad_l=st.integers(0, 3),
+    pad_s=st.integers(0, 3),
+    pad_b=st.integers(0, 3),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_round_trip_and_descriptor_property(n, c, h, w, dtype, pad_l, pad_s, pad_b, seed):
     shape = (c, h, w) if n is None else (n, c, h, w)
     nb = int(np.prod(shape)) * np.dtype(dtype).itemsize
@@ -154,26 +171,31 @@ def test_round_trip_and_descriptor_property(n, c, h, w, dtype, pad_l, pad_s, pad
     assert d.errors() == [] and d.extent == inf["extent_bytes"] and img.nbytes == inf["bytes"]
     assert d.gather(img.data()).shape == (d.num_atoms, 32)
     # a buffer that ends with the last atom is enough to read the cube back
-    short = img.data()[:d.extent]
-    assert models.unpack(F, short, shape, dtype, line_stride=ls, surface_stride=ss, batch_stride=bs).tobytes() == \
-        x.tobytes()
+    short = img.data()[: d.extent]
+    assert (
+        models.unpack(F, short, shape, dtype, line_stride=ls, surface_stride=ss, batch_stride=bs).tobytes()
+        == x.tobytes()
+    )
 
 
-@pytest.mark.parametrize("shape, opts, rule", [
-    ((16, 2, 3), dict(line_stride=112), "align.feature.line_stride"),
-    ((16, 2, 3), dict(line_stride=64), "feature.line_stride_min"),
-    ((16, 1, 3), dict(line_stride=64), "feature.line_stride_min"),          # checked even for H=1
-    ((16, 2, 3), dict(surface_stride=200), "align.feature.surface_stride"),
-    ((16, 2, 3), dict(surface_stride=160), "feature.surface_stride_min"),
-    ((2, 40, 2, 3), dict(batch_stride=100), "align.feature.cube_stride"),
-    ((2, 40, 2, 3), dict(batch_stride=192), "feature.batch_stride_min"),   # 2 surfaces x 192 needed
-    ((16, 2, 3), dict(line_stride=-32), "align.feature.line_stride"),
-    ((8193, 1, 1), {}, "feature.max_dim"),
-    ((1, 8193, 1), {}, "feature.max_dim"),
-    ((33, 4, 1, 1), {}, "feature.max_batch"),
-    ((16, 2), {}, "shape.rank"),
-    ((0, 2, 2), {}, "shape.empty"),
-])
+@pytest.mark.parametrize(
+    "shape, opts, rule",
+    [
+        ((16, 2, 3), dict(line_stride=112), "align.feature.line_stride"),
+        ((16, 2, 3), dict(line_stride=64), "feature.line_stride_min"),
+        ((16, 1, 3), dict(line_stride=64), "feature.line_stride_min"),  # checked even for H=1
+        ((16, 2, 3), dict(surface_stride=200), "align.feature.surface_stride"),
+        ((16, 2, 3), dict(surface_stride=160), "feature.surface_stride_min"),
+        ((2, 40, 2, 3), dict(batch_stride=100), "align.feature.cube_stride"),
+        ((2, 40, 2, 3), dict(batch_stride=192), "feature.batch_stride_min"),  # 2 surfaces x 192 needed
+        ((16, 2, 3), dict(line_stride=-32), "align.feature.line_stride"),
+        ((8193, 1, 1), {}, "feature.max_dim"),
+        ((1, 8193, 1), {}, "feature.max_dim"),
+        ((33, 4, 1, 1), {}, "feature.max_batch"),
+        ((16, 2), {}, "shape.rank"),
+        ((0, 2, 2), {}, "shape.empty"),
+    ],
+)
 def test_strict_errors_name_the_rule(shape, opts, rule):
     with pytest.raises(FormatError) as exc:
         models.info(F, shape, "int8", **opts)

@@ -1,5 +1,6 @@
 """nvdla.pixel.T_*: Table 33, the clarifications' byte/bit table (2.1), planes and x-offset (2.2), the input
 converter (2.3) with every worked example, round trips, strict errors and the 1080p packing speed."""
+
 import json
 from fractions import Fraction
 from math import floor
@@ -15,16 +16,42 @@ from tests.models.test_nvdla_precision import fp16_oracle
 
 # Table 33 of the seed, transcribed (names as in the clarifications): planes, channels, max x-offset.
 TABLE_33 = {
-    "T_R8": (1, 1, 31), "T_R10": (1, 1, 15), "T_R12": (1, 1, 15), "T_R16": (1, 1, 15), "T_R16_I": (1, 1, 15),
-    "T_R16_F": (1, 1, 15), "T_A16B16G16R16": (1, 4, 3), "T_X16B16G16R16": (1, 4, 3),
-    "T_A16B16G16R16_F": (1, 4, 3), "T_A16Y16U16V16": (1, 4, 3), "T_V16U16Y16A16": (1, 4, 3),
-    "T_A16Y16U16V16_F": (1, 4, 3), "T_A8B8G8R8": (1, 4, 7), "T_A8R8G8B8": (1, 4, 7), "T_B8G8R8A8": (1, 4, 7),
-    "T_R8G8B8A8": (1, 4, 7), "T_X8B8G8R8": (1, 4, 7), "T_X8R8G8B8": (1, 4, 7), "T_B8G8R8X8": (1, 4, 7),
-    "T_R8G8B8X8": (1, 4, 7), "T_A2B10G10R10": (1, 4, 7), "T_A2R10G10B10": (1, 4, 7), "T_B10G10R10A2": (1, 4, 7),
-    "T_R10G10B10A2": (1, 4, 7), "T_A2Y10U10V10": (1, 4, 7), "T_V10U10Y10A2": (1, 4, 7), "T_A8Y8U8V8": (1, 4, 7),
-    "T_V8U8Y8A8": (1, 4, 7), "T_Y8___U8V8_N444": (2, 3, 31), "T_Y8___V8U8_N444": (2, 3, 31),
-    "T_Y10___U10V10_N444": (2, 3, 15), "T_Y10___V10U10_N444": (2, 3, 15), "T_Y12___U12V12_N444": (2, 3, 15),
-    "T_Y12___V12U12_N444": (2, 3, 15), "T_Y16___U16V16_N444": (2, 3, 15), "T_Y16___V16U16_N444": (2, 3, 15),
+    "T_R8": (1, 1, 31),
+    "T_R10": (1, 1, 15),
+    "T_R12": (1, 1, 15),
+    "T_R16": (1, 1, 15),
+    "T_R16_I": (1, 1, 15),
+    "T_R16_F": (1, 1, 15),
+    "T_A16B16G16R16": (1, 4, 3),
+    "T_X16B16G16R16": (1, 4, 3),
+    "T_A16B16G16R16_F": (1, 4, 3),
+    "T_A16Y16U16V16": (1, 4, 3),
+    "T_V16U16Y16A16": (1, 4, 3),
+    "T_A16Y16U16V16_F": (1, 4, 3),
+    "T_A8B8G8R8": (1, 4, 7),
+    "T_A8R8G8B8": (1, 4, 7),
+    "T_B8G8R8A8": (1, 4, 7),
+    "T_R8G8B8A8": (1, 4, 7),
+    "T_X8B8G8R8": (1, 4, 7),
+    "T_X8R8G8B8": (1, 4, 7),
+    "T_B8G8R8X8": (1, 4, 7),
+    "T_R8G8B8X8": (1, 4, 7),
+    "T_A2B10G10R10": (1, 4, 7),
+    "T_A2R10G10B10": (1, 4, 7),
+    "T_B10G10R10A2": (1, 4, 7),
+    "T_R10G10B10A2": (1, 4, 7),
+    "T_A2Y10U10V10": (1, 4, 7),
+    "T_V10U10Y10A2": (1, 4, 7),
+    "T_A8Y8U8V8": (1, 4, 7),
+    "T_V8U8Y8A8": (1, 4, 7),
+    "T_Y8___U8V8_N444": (2, 3, 31),
+    "T_Y8___V8U8_N444": (2, 3, 31),
+    "T_Y10___U10V10_N444": (2, 3, 15),
+    "T_Y10___V10U10_N444": (2, 3, 15),
+    "T_Y12___U12V12_N444": (2, 3, 15),
+    "T_Y12___V12U12_N444": (2, 3, 15),
+    "T_Y16___U16V16_N444": (2, 3, 15),
+    "T_Y16___V16U16_N444": (2, 3, 15),
 }
 
 # Clarifications 2.1 table: per plane (bytes per pixel, kind, {channel: position}); "byte": byte k of the
@@ -40,27 +67,81 @@ A2_HIGH = [(4, "bits", {0: (2, 10), 1: (12, 10), 2: (22, 10), 3: (0, 2)})]
 UV8, VU8 = [(2, "byte", {1: 1, 2: 0})], [(2, "byte", {1: 0, 2: 1})]
 UV16, VU16 = [(4, "word", {1: 1, 2: 0})], [(4, "word", {1: 0, 2: 1})]
 LAYOUT = {
-    "T_R8": B1, "T_R10": W1, "T_R12": W1, "T_R16": W1, "T_R16_I": W1, "T_R16_F": W1,
-    "T_A16B16G16R16": RGBA16, "T_X16B16G16R16": RGBA16, "T_A16B16G16R16_F": RGBA16,
-    "T_A16Y16U16V16": AYUV16, "T_V16U16Y16A16": [(8, "word", {0: 1, 1: 2, 2: 3, 3: 0})], "T_A16Y16U16V16_F": AYUV16,
-    "T_A8B8G8R8": ABGR8, "T_X8B8G8R8": ABGR8, "T_A8R8G8B8": ARGB8, "T_X8R8G8B8": ARGB8,
-    "T_B8G8R8A8": BGRA8, "T_B8G8R8X8": BGRA8, "T_R8G8B8A8": RGBA8, "T_R8G8B8X8": RGBA8,
-    "T_A8Y8U8V8": ARGB8, "T_V8U8Y8A8": BGRA8,
+    "T_R8": B1,
+    "T_R10": W1,
+    "T_R12": W1,
+    "T_R16": W1,
+    "T_R16_I": W1,
+    "T_R16_F": W1,
+    "T_A16B16G16R16": RGBA16,
+    "T_X16B16G16R16": RGBA16,
+    "T_A16B16G16R16_F": RGBA16,
+    "T_A16Y16U16V16": AYUV16,
+    "T_V16U16Y16A16": [(8, "word", {0: 1, 1: 2, 2: 3, 3: 0})],
+    "T_A16Y16U16V16_F": AYUV16,
+    "T_A8B8G8R8": ABGR8,
+    "T_X8B8G8R8": ABGR8,
+    "T_A8R8G8B8": ARGB8,
+    "T_X8R8G8B8": ARGB8,
+    "T_B8G8R8A8": BGRA8,
+    "T_B8G8R8X8": BGRA8,
+    "T_R8G8B8A8": RGBA8,
+    "T_R8G8B8X8": RGBA8,
+    "T_A8Y8U8V8": ARGB8,
+    "T_V8U8Y8A8": BGRA8,
     "T_A2B10G10R10": [(4, "bits", {0: (0, 10), 1: (10, 10), 2: (20, 10), 3: (30, 2)})],
-    "T_A2R10G10B10": A2_LOW, "T_A2Y10U10V10": A2_LOW,
-    "T_B10G10R10A2": A2_HIGH, "T_V10U10Y10A2": A2_HIGH,
+    "T_A2R10G10B10": A2_LOW,
+    "T_A2Y10U10V10": A2_LOW,
+    "T_B10G10R10A2": A2_HIGH,
+    "T_V10U10Y10A2": A2_HIGH,
     "T_R10G10B10A2": [(4, "bits", {0: (22, 10), 1: (12, 10), 2: (2, 10), 3: (0, 2)})],
-    "T_Y8___U8V8_N444": B1 + UV8, "T_Y8___V8U8_N444": B1 + VU8,
-    "T_Y10___U10V10_N444": W1 + UV16, "T_Y10___V10U10_N444": W1 + VU16,
-    "T_Y12___U12V12_N444": W1 + UV16, "T_Y12___V12U12_N444": W1 + VU16,
-    "T_Y16___U16V16_N444": W1 + UV16, "T_Y16___V16U16_N444": W1 + VU16,
+    "T_Y8___U8V8_N444": B1 + UV8,
+    "T_Y8___V8U8_N444": B1 + VU8,
+    "T_Y10___U10V10_N444": W1 + UV16,
+    "T_Y10___V10U10_N444": W1 + VU16,
+    "T_Y12___U12V12_N444": W1 + UV16,
+    "T_Y12___V12U12_N444": W1 + VU16,
+    "T_Y16___U16V16_N444": W1 + UV16,
+    "T_Y16___V16U16_N444": W1 + VU16,
 }
-ENUM = ["T_R8", "T_R10", "T_R12", "T_R16", "T_R16_I", "T_R16_F", "T_A16B16G16R16", "T_X16B16G16R16",
-        "T_A16B16G16R16_F", "T_A16Y16U16V16", "T_V16U16Y16A16", "T_A16Y16U16V16_F", "T_A8B8G8R8", "T_A8R8G8B8",
-        "T_B8G8R8A8", "T_R8G8B8A8", "T_X8B8G8R8", "T_X8R8G8B8", "T_B8G8R8X8", "T_R8G8B8X8", "T_A2B10G10R10",
-        "T_A2R10G10B10", "T_B10G10R10A2", "T_R10G10B10A2", "T_A2Y10U10V10", "T_V10U10Y10A2", "T_A8Y8U8V8",
-        "T_V8U8Y8A8", "T_Y8___U8V8_N444", "T_Y8___V8U8_N444", "T_Y10___U10V10_N444", "T_Y10___V10U10_N444",
-        "T_Y12___U12V12_N444", "T_Y12___V12U12_N444", "T_Y16___U16V16_N444", "T_Y16___V16U16_N444"]
+ENUM = [
+    "T_R8",
+    "T_R10",
+    "T_R12",
+    "T_R16",
+    "T_R16_I",
+    "T_R16_F",
+    "T_A16B16G16R16",
+    "T_X16B16G16R16",
+    "T_A16B16G16R16_F",
+    "T_A16Y16U16V16",
+    "T_V16U16Y16A16",
+    "T_A16Y16U16V16_F",
+    "T_A8B8G8R8",
+    "T_A8R8G8B8",
+    "T_B8G8R8A8",
+    "T_R8G8B8A8",
+    "T_X8B8G8R8",
+    "T_X8R8G8B8",
+    "T_B8G8R8X8",
+    "T_R8G8B8X8",
+    "T_A2B10G10R10",
+    "T_A2R10G10B10",
+    "T_B10G10R10A2",
+    "T_R10G10B10A2",
+    "T_A2Y10U10V10",
+    "T_V10U10Y10A2",
+    "T_A8Y8U8V8",
+    "T_V8U8Y8A8",
+    "T_Y8___U8V8_N444",
+    "T_Y8___V8U8_N444",
+    "T_Y10___U10V10_N444",
+    "T_Y10___V10U10_N444",
+    "T_Y12___U12V12_N444",
+    "T_Y12___V12U12_N444",
+    "T_Y16___U16V16_N444",
+    "T_Y16___V16U16_N444",
+]
 NAMES = sorted(TABLE_33)
 
 
@@ -93,12 +174,12 @@ def oracle_planes(name, x, xo, ls, uvs=None):
                 a = y * stride + first + xx * bpp
                 if kind == "bits":
                     word = sum(int(raw[y, xx, ch]) << lsb for ch, (lsb, _) in spec.items())
-                    buf[a:a + 4] = word.to_bytes(4, "little")
+                    buf[a : a + 4] = word.to_bytes(4, "little")
                 for ch, pos in spec.items():
                     if kind == "byte":
                         buf[a + pos] = int(raw[y, xx, ch])
                     elif kind == "word":
-                        buf[a + 2 * pos:a + 2 * pos + 2] = int(raw[y, xx, ch]).to_bytes(2, "little")
+                        buf[a + 2 * pos : a + 2 * pos + 2] = int(raw[y, xx, ch]).to_bytes(2, "little")
         out.append(bytes(buf))
     return out
 
@@ -194,24 +275,27 @@ def test_n444_plane1_x_offset_example():
 
 def test_default_and_minimum_strides():
     inf = models.info(P("T_A8R8G8B8"), (2, 5, 4), "uint8", x_offset=5)
-    assert inf["line_stride"] == 64 and inf["bytes"] == 128          # (5+5)*4 = 40 -> 64
+    assert inf["line_stride"] == 64 and inf["bytes"] == 128  # (5+5)*4 = 40 -> 64
     inf = models.info(P("T_Y16___V16U16_N444"), (3, 7, 3), "uint16", x_offset=9)
-    assert (inf["line_stride"], inf["uv_line_stride"]) == (32, 32)   # (9+7)*2 = 32; (36 mod 32) + 7*4 = 32
+    assert (inf["line_stride"], inf["uv_line_stride"]) == (32, 32)  # (9+7)*2 = 32; (36 mod 32) + 7*4 = 32
     inf = models.info(P("T_Y16___V16U16_N444"), (3, 10, 3), "uint16", x_offset=9)
-    assert inf["line_stride"] == 64                                  # (9+10)*2 = 38 -> 64
-    assert inf["uv_line_stride"] == 64                               # 4 + 10*4 = 44 -> 64
+    assert inf["line_stride"] == 64  # (9+10)*2 = 38 -> 64
+    assert inf["uv_line_stride"] == 64  # 4 + 10*4 = 44 -> 64
     assert inf["registers"]["LINE_UV_STRIDE"] == 64 and inf["bytes"] == 3 * 64 + 3 * 64
 
 
-@pytest.mark.parametrize("name, opts, rule", [
-    ("T_A8R8G8B8", dict(line_stride=48), "align.pixel.line_stride"),
-    ("T_A8R8G8B8", dict(x_offset=5, line_stride=32), "pixel.line_stride_min"),
-    ("T_Y8___U8V8_N444", dict(x_offset=20, uv_line_stride=16), "align.pixel.line_stride"),
-    ("T_Y8___U8V8_N444", dict(x_offset=20, uv_line_stride=32), None),                     # 8 + 6*2 = 20 fits
-    ("T_Y16___U16V16_N444", dict(x_offset=7, uv_line_stride=32), "pixel.uv_line_stride_min"),  # 28 + 6*4 = 52
-    ("T_R16", dict(x_offset=16), "pixel.x_offset_range"),
-    ("T_A16B16G16R16", dict(x_offset=-1), "pixel.x_offset_range"),
-])
+@pytest.mark.parametrize(
+    "name, opts, rule",
+    [
+        ("T_A8R8G8B8", dict(line_stride=48), "align.pixel.line_stride"),
+        ("T_A8R8G8B8", dict(x_offset=5, line_stride=32), "pixel.line_stride_min"),
+        ("T_Y8___U8V8_N444", dict(x_offset=20, uv_line_stride=16), "align.pixel.line_stride"),
+        ("T_Y8___U8V8_N444", dict(x_offset=20, uv_line_stride=32), None),  # 8 + 6*2 = 20 fits
+        ("T_Y16___U16V16_N444", dict(x_offset=7, uv_line_stride=32), "pixel.uv_line_stride_min"),  # 28 + 6*4 = 52
+        ("T_R16", dict(x_offset=16), "pixel.x_offset_range"),
+        ("T_A16B16G16R16", dict(x_offset=-1), "pixel.x_offset_range"),
+    ],
+)
 def test_strict_option_errors(name, opts, rule):
     ch = TABLE_33[name][1]
     x = np.zeros((2, 6, ch), models.get_format(P(name)).dtypes[0])
@@ -240,7 +324,7 @@ def test_other_strict_errors():
         models.pack(P("T_R8"), np.zeros((1, 8193, 1), np.uint8))
     assert exc.value.rule == "pixel.max_dim"
     img = models.pack(P("T_A8B8G8R8"), np.ones((3, 9, 4), np.uint8), line_stride=64)
-    with pytest.raises(FormatError) as exc:   # the last line's atoms end at 2*64 + 64 = 192
+    with pytest.raises(FormatError) as exc:  # the last line's atoms end at 2*64 + 64 = 192
         models.unpack(P("T_A8B8G8R8"), img.data()[:191], (3, 9, 4), "uint8", line_stride=64)
     assert exc.value.rule == "pixel.buffer_size"
     assert models.unpack(P("T_A8B8G8R8"), img.data()[:192], (3, 9, 4), "uint8", line_stride=64).sum() == 108
@@ -257,8 +341,14 @@ def test_signed_dtypes_are_raw_bits_and_fp16_round_trips_bitwise():
 
 
 @settings(max_examples=50, deadline=None)
-@given(name=st.sampled_from(NAMES), h=st.integers(1, 4), w=st.integers(1, 40), data=st.data(),
-       pad=st.integers(0, 2), seed=st.integers(0, 2**32 - 1))
+@given(
+    name=st.sampled_from(NAMES),
+    h=st.integers(1, 4),
+    w=st.integers(1, 40),
+    data=st.data(),
+    pad=st.integers(0, 2),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_round_trip_property(name, h, w, data, pad, seed):
     fmt = models.get_format(P(name))
     dtype = data.draw(st.sampled_from(fmt.dtypes))
@@ -269,8 +359,11 @@ def test_round_trip_property(name, h, w, data, pad, seed):
     if TABLE_33[name][0] == 2:
         opts["uv_line_stride"] = base["uv_line_stride"] + 32 * pad
     img = models.pack(P(name), x, **opts)
-    assert img.nbytes == models.info(P(name), x.shape, dtype, **opts)["bytes"] == \
-        h * (opts["line_stride"] + opts.get("uv_line_stride", 0))
+    assert (
+        img.nbytes
+        == models.info(P(name), x.shape, dtype, **opts)["bytes"]
+        == h * (opts["line_stride"] + opts.get("uv_line_stride", 0))
+    )
     assert models.unpack(P(name), img, x.shape, dtype, **opts).tobytes() == x.tobytes()
 
 
@@ -285,10 +378,12 @@ def test_packing_1080p_a8r8g8b8_places_every_channel():
 
 # ------------------------------------------------------------------------------------------- converter (2.3)
 
+
 @pytest.mark.parametrize("raw, expect", [(200, 54), (130, 2), (126, -2), (255, 95), (0, -96)])
 def test_converter_worked_examples_unsigned_int8(raw, expect):
-    y = pixel.input_convert(np.array([raw], np.uint8), "int8", sign_override="unsigned", offset=128, scale=3,
-                            truncate=2)
+    y = pixel.input_convert(
+        np.array([raw], np.uint8), "int8", sign_override="unsigned", offset=128, scale=3, truncate=2
+    )
     assert y.dtype == np.int8 and int(y[0]) == expect
 
 
@@ -325,12 +420,17 @@ def test_converter_mean_per_channel_and_fp16_passthrough():
     assert exc.value.rule == "precision.invalid_conversion"
 
 
-@pytest.mark.parametrize("kw, rule", [
-    (dict(offset=40000), "pixel.cvt_offset_range"), (dict(scale=-40000), "pixel.cvt_scale_range"),
-    (dict(truncate=64), "pixel.cvt_truncate_range"), (dict(sign_override="maybe"), "pixel.sign_override"),
-    (dict(mean=[1, 2]), "pixel.cvt_mean_channels"),
-    (dict(bits=8, values=np.array([[256, 0, 0]], np.uint16)), "pixel.cvt_value_range"),
-])
+@pytest.mark.parametrize(
+    "kw, rule",
+    [
+        (dict(offset=40000), "pixel.cvt_offset_range"),
+        (dict(scale=-40000), "pixel.cvt_scale_range"),
+        (dict(truncate=64), "pixel.cvt_truncate_range"),
+        (dict(sign_override="maybe"), "pixel.sign_override"),
+        (dict(mean=[1, 2]), "pixel.cvt_mean_channels"),
+        (dict(bits=8, values=np.array([[256, 0, 0]], np.uint16)), "pixel.cvt_value_range"),
+    ],
+)
 def test_converter_register_ranges(kw, rule):
     values = kw.pop("values", np.zeros((1, 3), np.uint8))
     with pytest.raises(FormatError) as exc:
@@ -344,7 +444,7 @@ def test_convert_pixels_uses_hardware_values_and_format_sign():
     y = pixel.convert_pixels("T_A2B10G10R10", x, "int16", offset=0, scale=1, truncate=6)
     assert y.reshape(-1).tolist() == [1023, 512, 1, 768]
     y = pixel.convert_pixels("T_A2B10G10R10", x, "int8", offset=0, scale=1, truncate=8)
-    assert y.reshape(-1).tolist() == [127, 127, 0, 127]        # 255.75 -> 127 (sat), 128 -> 127, 0.25 -> 0, 192
+    assert y.reshape(-1).tolist() == [127, 127, 0, 127]  # 255.75 -> 127 (sat), 128 -> 127, 0.25 -> 0, 192
     # T_R16_I is signed by default (clarifications 2.1); T_R16 is unsigned
     r = np.array([[[0x8000]]], np.uint16)
     assert int(pixel.convert_pixels("T_R16_I", r, "int16").reshape(-1)[0]) == -32768
@@ -353,7 +453,7 @@ def test_convert_pixels_uses_hardware_values_and_format_sign():
 
 def cvt_oracle(raw, bits, signed, off, scale, trunc, out):
     x = raw - (1 << bits) if signed and raw >= 1 << (bits - 1) else raw
-    t = Fraction((x - off) * scale, 2 ** trunc)
+    t = Fraction((x - off) * scale, 2**trunc)
     y = floor(abs(t) + Fraction(1, 2)) * (1 if t >= 0 else -1)
     y = min(max(y, -65536), 65535)
     if out == "fp16":
@@ -363,11 +463,23 @@ def cvt_oracle(raw, bits, signed, off, scale, trunc, out):
 
 
 @settings(max_examples=60, deadline=None)
-@given(bits=st.sampled_from([8, 16]), signed=st.booleans(), off=st.integers(-32768, 32767),
-       scale=st.integers(-32768, 32767), trunc=st.integers(0, 40), out=st.sampled_from(["int8", "int16", "fp16"]),
-       data=st.data())
+@given(
+    bits=st.sampled_from([8, 16]),
+    signed=st.booleans(),
+    off=st.integers(-32768, 32767),
+    scale=st.integers(-32768, 32767),
+    trunc=st.integers(0, 40),
+    out=st.sampled_from(["int8", "int16", "fp16"]),
+    data=st.data(),
+)
 def test_converter_against_exact_oracle(bits, signed, off, scale, trunc, out, data):
     raws = data.draw(st.lists(st.integers(0, (1 << bits) - 1), min_size=1, max_size=8))
-    y = pixel.input_convert(np.array(raws, np.uint8 if bits == 8 else np.uint16), out,
-                            sign_override="signed" if signed else "unsigned", offset=off, scale=scale, truncate=trunc)
+    y = pixel.input_convert(
+        np.array(raws, np.uint8 if bits == 8 else np.uint16),
+        out,
+        sign_override="signed" if signed else "unsigned",
+        offset=off,
+        scale=scale,
+        truncate=trunc,
+    )
     assert [float(v) for v in y] == [float(cvt_oracle(r, bits, signed, off, scale, trunc, out)) for r in raws]

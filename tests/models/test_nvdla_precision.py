@@ -1,5 +1,6 @@
 """models.nvdla.precision: Tables 29-32 transcribed from the seed, the fp16 rules of clarifications 9 against an
 exact nearest-value oracle, the integer rounding/saturation of the converters."""
+
 import bisect
 from fractions import Fraction
 from math import floor
@@ -22,7 +23,7 @@ def fp16_oracle(v):
     sign = -1.0 if v < 0 else 1.0
     if a >= 65504:
         return sign * 65504.0
-    i = bisect.bisect_right(_POS, a) - 1          # _POS[i] <= a < _POS[i+1]
+    i = bisect.bisect_right(_POS, a) - 1  # _POS[i] <= a < _POS[i+1]
     lo, hi = Fraction(_POS[i]), Fraction(_POS[i + 1])
     if a - lo < hi - a or (a - lo == hi - a and i % 2 == 0):
         return sign * _POS[i]
@@ -32,21 +33,48 @@ def fp16_oracle(v):
 INV = "invalid"  # a combination the tables mark invalid
 # (layer, input, output) -> pipeline precision, transcribed from Tables 29-32 (missing rows: see module docstring)
 TABLES = {
-    ("conv", "image_int", "int8"): "int8", ("conv", "image_int", "int16"): "int16",
-    ("conv", "image_int", "fp16"): "fp16", ("conv", "image_fp16", "int8"): INV, ("conv", "image_fp16", "int16"): INV,
+    ("conv", "image_int", "int8"): "int8",
+    ("conv", "image_int", "int16"): "int16",
+    ("conv", "image_int", "fp16"): "fp16",
+    ("conv", "image_fp16", "int8"): INV,
+    ("conv", "image_fp16", "int16"): INV,
     ("conv", "image_fp16", "fp16"): "fp16",
-    ("conv", "int8", "int8"): "int8", ("conv", "int8", "int16"): INV, ("conv", "int8", "fp16"): INV,
-    ("conv", "int16", "int8"): INV, ("conv", "int16", "int16"): "int16", ("conv", "int16", "fp16"): INV,
-    ("conv", "fp16", "int8"): INV, ("conv", "fp16", "int16"): INV, ("conv", "fp16", "fp16"): "fp16",
-    ("sdp", "int8", "int8"): "int32", ("sdp", "int8", "int16"): "int32", ("sdp", "int8", "fp16"): INV,
-    ("sdp", "int16", "int8"): "int32", ("sdp", "int16", "int16"): "int32", ("sdp", "int16", "fp16"): "int32",
-    ("sdp", "fp16", "int8"): INV, ("sdp", "fp16", "int16"): "fp32", ("sdp", "fp16", "fp16"): "fp32",
-    ("lrn", "int8", "int8"): "int8", ("lrn", "int8", "int16"): INV, ("lrn", "int8", "fp16"): INV,
-    ("lrn", "int16", "int8"): INV, ("lrn", "int16", "int16"): "int16", ("lrn", "int16", "fp16"): INV,
-    ("lrn", "fp16", "int8"): INV, ("lrn", "fp16", "int16"): INV, ("lrn", "fp16", "fp16"): "fp16",
-    ("pooling", "int8", "int8"): "int8", ("pooling", "int8", "int16"): INV, ("pooling", "int8", "fp16"): INV,
-    ("pooling", "int16", "int8"): INV, ("pooling", "int16", "int16"): "int16", ("pooling", "int16", "fp16"): INV,
-    ("pooling", "fp16", "int8"): INV, ("pooling", "fp16", "int16"): INV, ("pooling", "fp16", "fp16"): "fp16",
+    ("conv", "int8", "int8"): "int8",
+    ("conv", "int8", "int16"): INV,
+    ("conv", "int8", "fp16"): INV,
+    ("conv", "int16", "int8"): INV,
+    ("conv", "int16", "int16"): "int16",
+    ("conv", "int16", "fp16"): INV,
+    ("conv", "fp16", "int8"): INV,
+    ("conv", "fp16", "int16"): INV,
+    ("conv", "fp16", "fp16"): "fp16",
+    ("sdp", "int8", "int8"): "int32",
+    ("sdp", "int8", "int16"): "int32",
+    ("sdp", "int8", "fp16"): INV,
+    ("sdp", "int16", "int8"): "int32",
+    ("sdp", "int16", "int16"): "int32",
+    ("sdp", "int16", "fp16"): "int32",
+    ("sdp", "fp16", "int8"): INV,
+    ("sdp", "fp16", "int16"): "fp32",
+    ("sdp", "fp16", "fp16"): "fp32",
+    ("lrn", "int8", "int8"): "int8",
+    ("lrn", "int8", "int16"): INV,
+    ("lrn", "int8", "fp16"): INV,
+    ("lrn", "int16", "int8"): INV,
+    ("lrn", "int16", "int16"): "int16",
+    ("lrn", "int16", "fp16"): INV,
+    ("lrn", "fp16", "int8"): INV,
+    ("lrn", "fp16", "int16"): INV,
+    ("lrn", "fp16", "fp16"): "fp16",
+    ("pooling", "int8", "int8"): "int8",
+    ("pooling", "int8", "int16"): INV,
+    ("pooling", "int8", "fp16"): INV,
+    ("pooling", "int16", "int8"): INV,
+    ("pooling", "int16", "int16"): "int16",
+    ("pooling", "int16", "fp16"): INV,
+    ("pooling", "fp16", "int8"): INV,
+    ("pooling", "fp16", "int16"): INV,
+    ("pooling", "fp16", "fp16"): "fp16",
 }
 
 
@@ -82,12 +110,15 @@ def test_pixel_format_names_as_inputs():
     assert P.pipeline_precision("conv", "T_A16Y16U16V16_F", "fp16") == "fp16"
 
 
-@pytest.mark.parametrize("call, rule", [
-    (lambda: P.pipeline_precision("fc", "int8", "int8"), "precision.unknown_layer"),
-    (lambda: P.pipeline_precision("conv", "int4", "int8"), "precision.unknown_input"),
-    (lambda: P.pipeline_precision("conv", "T_NOPE", "int8"), "precision.unknown_input"),
-    (lambda: P.pipeline_precision("conv", "int8", "int32"), "precision.unknown"),
-])
+@pytest.mark.parametrize(
+    "call, rule",
+    [
+        (lambda: P.pipeline_precision("fc", "int8", "int8"), "precision.unknown_layer"),
+        (lambda: P.pipeline_precision("conv", "int4", "int8"), "precision.unknown_input"),
+        (lambda: P.pipeline_precision("conv", "T_NOPE", "int8"), "precision.unknown_input"),
+        (lambda: P.pipeline_precision("conv", "int8", "int32"), "precision.unknown"),
+    ],
+)
 def test_unknown_names_raise(call, rule):
     with pytest.raises(FormatError) as exc:
         call()
@@ -102,15 +133,23 @@ def test_saturation_values_of_the_seed():
 
 
 def test_inf_values_derive_from_internal_maxima():
-    assert P.INF_REPLACEMENT["sdp"] == pytest.approx(3.40282e38, rel=1e-5)       # seed's printed value
-    assert P.INF_REPLACEMENT["sdp"] == float(np.float32((2 - 2 ** -23) * 2.0 ** 127))
-    assert P.INF_REPLACEMENT["cdp"] == (2 - 2 ** -10) * 2 ** 31                 # fp17 max
+    assert P.INF_REPLACEMENT["sdp"] == pytest.approx(3.40282e38, rel=1e-5)  # seed's printed value
+    assert P.INF_REPLACEMENT["sdp"] == float(np.float32((2 - 2**-23) * 2.0**127))
+    assert P.INF_REPLACEMENT["cdp"] == (2 - 2**-10) * 2**31  # fp17 max
 
 
-@pytest.mark.parametrize("sub, value", [
-    ("conv_dc", 65536.0), ("conv_img", 65536.0), ("conv_winograd", 65504.0), ("sdp", 3.4028234663852886e38),
-    ("cdp", 4292870144.0), ("pdp_average", 4292870144.0), ("pdp_max", np.inf),
-])
+@pytest.mark.parametrize(
+    "sub, value",
+    [
+        ("conv_dc", 65536.0),
+        ("conv_img", 65536.0),
+        ("conv_winograd", 65504.0),
+        ("sdp", 3.4028234663852886e38),
+        ("cdp", 4292870144.0),
+        ("pdp_average", 4292870144.0),
+        ("pdp_max", np.inf),
+    ],
+)
 def test_inf_replacement_per_submodule(sub, value):
     assert P.INF_REPLACEMENT[sub] == value
     x = np.array([np.inf, -np.inf, 1.5, 6e-8], np.float16)
@@ -120,11 +159,24 @@ def test_inf_replacement_per_submodule(sub, value):
     assert np.isnan(P.replace_inf(np.array([np.nan], np.float16), sub)[0])
 
 
-@pytest.mark.parametrize("value, expect", [
-    (65519, 65504.0), (65520, 65504.0), (1e10, 65504.0), (-1e10, -65504.0), (np.inf, 65504.0), (-np.inf, -65504.0),
-    (2049, 2048.0), (2051, 2052.0), (2 ** -24, 2 ** -24), (2 ** -25, 0.0), (3 * 2 ** -25, 2 ** -23),
-    (1 + 2 ** -11, 1.0), (1 + 3 * 2 ** -11, 1 + 2 ** -9),
-])
+@pytest.mark.parametrize(
+    "value, expect",
+    [
+        (65519, 65504.0),
+        (65520, 65504.0),
+        (1e10, 65504.0),
+        (-1e10, -65504.0),
+        (np.inf, 65504.0),
+        (-np.inf, -65504.0),
+        (2049, 2048.0),
+        (2051, 2052.0),
+        (2**-24, 2**-24),
+        (2**-25, 0.0),
+        (3 * 2**-25, 2**-23),
+        (1 + 2**-11, 1.0),
+        (1 + 3 * 2**-11, 1 + 2**-9),
+    ],
+)
 def test_to_fp16_rne_saturation_denormals(value, expect):
     y = P.to_fp16(np.array([value], np.float64))
     assert y.dtype == np.float16 and float(y[0]) == expect and not np.isinf(y).any()
@@ -136,8 +188,15 @@ def test_to_fp16_keeps_nan_and_int_to_fp16_examples():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.one_of(st.floats(-1e6, 1e6, allow_nan=False), st.floats(-1e-4, 1e-4, allow_nan=False),
-                          st.integers(-200000, 200000)), min_size=1, max_size=20))
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(-1e6, 1e6, allow_nan=False), st.floats(-1e-4, 1e-4, allow_nan=False), st.integers(-200000, 200000)
+        ),
+        min_size=1,
+        max_size=20,
+    )
+)
 def test_to_fp16_matches_exact_oracle(values):
     y = P.to_fp16(np.array(values, dtype=np.float64))
     assert [float(v) for v in y] == [fp16_oracle(float(v)) for v in values]
@@ -160,12 +219,12 @@ def test_nan_inf_detection_counting_and_flush():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.integers(-(2 ** 40), 2 ** 40), min_size=1, max_size=10), st.integers(0, 45))
+@given(st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=10), st.integers(0, 45))
 def test_round_shift_is_round_half_away_from_zero(values, shift):
     got = P.round_shift(np.array(values, np.int64), shift).tolist()
     want = []
     for v in values:
-        q = Fraction(v, 2 ** shift)
+        q = Fraction(v, 2**shift)
         want.append(floor(abs(q) + Fraction(1, 2)) * (1 if q >= 0 else -1))
     assert got == want
 

@@ -1,4 +1,5 @@
 """Sparse weight compression (seed "Sparse Compression option", Fig. 17; clarifications §7)."""
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -13,7 +14,7 @@ from .nvdla_weight_helpers import FAST, bits, densities, random_weights, round_u
 def oracle_compress(dense: bytes, e: int, sizes: list[int]):
     """Bit-by-bit: WMB LSB-first, kept elements back to back, WGS = exact bytes per group; 128-B padding."""
     n = sum(sizes)
-    elems = [dense[i * e:(i + 1) * e] for i in range(n)]
+    elems = [dense[i * e : (i + 1) * e] for i in range(n)]
     wmb = bytearray(round_up((n + 7) // 8, 128))
     weight = bytearray()
     wgs = bytearray()
@@ -38,7 +39,7 @@ def test_clarification_7_example_int8_one_group():
     assert wmb[:2].tolist() == [0x32, 0x80] and wmb.size == 128 and not wmb[2:].any()
     assert weight[:4].tolist() == [0x05, 0x07, 0x01, 0x09] and weight.size == 128 and not weight[4:].any()
     assert wgs[:4].view("<u4")[0] == 4
-    assert wgs.size == 128 and not wgs[4:].any()           # Table 35: WGS data size aligned to 128 B
+    assert wgs.size == 128 and not wgs[4:].any()  # Table 35: WGS data size aligned to 128 B
     assert sparse.decompress(weight, wmb, wgs, 1, 16, 16).tobytes() == dense
 
 
@@ -58,7 +59,7 @@ def test_wmb_is_continuous_across_groups_and_msb_first_is_not_used():
     # two groups of 5 int8 elements: group 1 starts at bit 5 of byte 0
     dense = bytes([1, 0, 0, 0, 0, 0, 2, 0, 0, 3])
     weight, wmb, wgs = sparse.compress(dense, 1, [5, 5])
-    assert wmb[:2].tolist() == [0b01000001, 0b10]          # bits 0, 6, 9
+    assert wmb[:2].tolist() == [0b01000001, 0b10]  # bits 0, 6, 9
     assert wgs[:8].view("<u4").tolist() == [1, 2]
     assert weight[:3].tolist() == [1, 2, 3]
 
@@ -74,7 +75,7 @@ def test_one_bit_per_two_byte_element_and_negative_zero_is_kept():
     img = models.pack("nvdla.weight.dc", t, compress=True)
     assert img["wmb"].data[0] == 0b101
     back = models.unpack("nvdla.weight.dc", img, t.shape, "float16", compress=True)
-    assert bits(back).tolist() == bits(t).tolist()          # -0 survives bit-exactly
+    assert bits(back).tolist() == bits(t).tolist()  # -0 survives bit-exactly
 
 
 @given(n=st.integers(1, 300), e=st.sampled_from([1, 2]), group=st.integers(1, 70), density=densities, seed=seeds)
@@ -83,7 +84,7 @@ def test_compress_matches_the_bit_loop_oracle_and_round_trips(n, e, group, densi
     rng = np.random.default_rng(seed)
     raw = rng.integers(1, 256, n * e).astype(np.uint8)
     raw.reshape(n, e)[rng.random(n) >= density] = 0
-    raw.reshape(n, e)[rng.random(n) < 0.2, 0] = 0              # partly zero elements stay non-zero
+    raw.reshape(n, e)[rng.random(n) < 0.2, 0] = 0  # partly zero elements stay non-zero
     dense = raw.tobytes()
     sizes = [group] * (n // group) + ([n % group] if n % group else [])
     got = sparse.compress(dense, e, group)
@@ -98,8 +99,14 @@ def test_compress_matches_the_bit_loop_oracle_and_round_trips(n, e, group, densi
     assert sparse.decompress(*got2, e, sizes, len(padded)).tobytes() == padded
 
 
-@given(K=st.sampled_from([1, 15, 16, 17, 33, 40]), C=st.sampled_from([1, 63, 65]), RS=st.integers(1, 3),
-       dtype=st.sampled_from(["int8", "int16", "float16"]), density=densities, seed=seeds)
+@given(
+    K=st.sampled_from([1, 15, 16, 17, 33, 40]),
+    C=st.sampled_from([1, 63, 65]),
+    RS=st.integers(1, 3),
+    dtype=st.sampled_from(["int8", "int16", "float16"]),
+    density=densities,
+    seed=seeds,
+)
 @FAST
 def test_wgs_counts_the_non_zero_weights_of_each_kernel_group(K, C, RS, dtype, density, seed):
     t = random_weights(seed, (K, C, RS, RS), dtype, density)
@@ -108,10 +115,10 @@ def test_wgs_counts_the_non_zero_weights_of_each_kernel_group(K, C, RS, dtype, d
     e = t.dtype.itemsize
     nz = bits(t) != 0
     groups = -(-K // kpg)
-    want = [int(nz[g * kpg:(g + 1) * kpg].sum()) * e for g in range(groups)]
+    want = [int(nz[g * kpg : (g + 1) * kpg].sum()) * e for g in range(groups)]
     wgs = img["wgs"].data
-    assert wgs[:4 * groups].view("<u4").tolist() == want
-    assert img["wgs"].nbytes == round_up(4 * groups, 128) and not wgs[4 * groups:].any()
+    assert wgs[: 4 * groups].view("<u4").tolist() == want
+    assert img["wgs"].nbytes == round_up(4 * groups, 128) and not wgs[4 * groups :].any()
     assert int(np.unpackbits(img["wmb"].data).sum()) == int(nz.sum())
     assert img["weight"].nbytes == round_up(sum(want), 128) == img.meta["D_WEIGHT_BYTES"]
     assert img["wmb"].nbytes == round_up(-(-t.size // 8), 128) == img.meta["D_WMB_BYTES"]
@@ -122,14 +129,17 @@ def _example():
     return dense, sparse.compress(dense, 1, 16)
 
 
-@pytest.mark.parametrize("mutate,rule", [
-    (lambda w, m, g: (w, m, np.concatenate([[5], g[1:]]).astype(np.uint8)), "sparse.wgs_mismatch"),
-    (lambda w, m, g: (w, m[:5], g), "sparse.wmb_length"),
-    (lambda w, m, g: (w, np.concatenate([m[:6], [1], m[7:]]).astype(np.uint8), g), "sparse.wmb_padding"),
-    (lambda w, m, g: (w, m, g[:8]), "sparse.wgs_length"),
-    (lambda w, m, g: (w[:11], m, g), "sparse.weight_length"),
-    (lambda w, m, g: (w, np.concatenate([[0x33], m[1:]]).astype(np.uint8), g), "sparse.wgs_mismatch"),
-])
+@pytest.mark.parametrize(
+    "mutate,rule",
+    [
+        (lambda w, m, g: (w, m, np.concatenate([[5], g[1:]]).astype(np.uint8)), "sparse.wgs_mismatch"),
+        (lambda w, m, g: (w, m[:5], g), "sparse.wmb_length"),
+        (lambda w, m, g: (w, np.concatenate([m[:6], [1], m[7:]]).astype(np.uint8), g), "sparse.wmb_padding"),
+        (lambda w, m, g: (w, m, g[:8]), "sparse.wgs_length"),
+        (lambda w, m, g: (w[:11], m, g), "sparse.weight_length"),
+        (lambda w, m, g: (w, np.concatenate([[0x33], m[1:]]).astype(np.uint8), g), "sparse.wgs_mismatch"),
+    ],
+)
 def test_decompress_rejects_corrupt_surfaces(mutate, rule):
     dense, (w, m, g) = _example()
     with pytest.raises(FormatError) as ei:

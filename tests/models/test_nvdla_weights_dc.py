@@ -28,7 +28,7 @@ def oracle_offsets(t: np.ndarray) -> bytes:
             for h in range(R):
                 for w in range(S):
                     off = g * kpg * R * S * C + b * R * S * Kg * 64 + (h * S + w) * Kg * cw + kk * cw + c % 64
-                    out[off * e:(off + 1) * e] = le_bytes(t[k, c, h, w])
+                    out[off * e : (off + 1) * e] = le_bytes(t[k, c, h, w])
     return bytes(out)
 
 
@@ -62,10 +62,10 @@ def test_clarification_3_worked_example_fp16_k3_c70_r1_s2():
     assert data.size == 896 and img["weight"].align == 256
     got = data[:840].view("<f2").astype(int)
     want = []
-    for w in (0, 1):                      # [k0 c0-63, k1 c0-63, k2 c0-63] at w0, then at w1
+    for w in (0, 1):  # [k0 c0-63, k1 c0-63, k2 c0-63] at w0, then at w1
         for k in range(3):
             want += [(k * C + c) * S + w for c in range(64)]
-    for w in (0, 1):                      # then [k0 c64-69, k1 .., k2 ..] at w0, then at w1
+    for w in (0, 1):  # then [k0 c64-69, k1 .., k2 ..] at w0, then at w1
         for k in range(3):
             want += [(k * C + c) * S + w for c in range(64, 70)]
     assert len(want) == 420
@@ -83,15 +83,15 @@ def test_seed_fig13_cube_order_3x3x192B_int16_group():
     """Fig. 13: 16 kernels of 3x3x192 B (96 int16 ch) -> K0_00 K1_00 .. K15_00 K0_01 .. K15_17."""
     K, C, R, S = 16, 96, 3, 3
     k, c, h, w = np.meshgrid(np.arange(K), np.arange(C), np.arange(R), np.arange(S), indexing="ij")
-    cube = (c // 64) * 9 + h * 3 + w                       # cube number 00..17, W along the numbers
+    cube = (c // 64) * 9 + h * 3 + w  # cube number 00..17, W along the numbers
     t = (k * 1000 + cube * 10 + (c % 64 > 31)).astype(np.int16)
     data = models.pack(NAME, t)["weight"].data.view("<i2")
     pos = 0
     labels = []
     for j in range(18):
         for kk in range(16):
-            n = 64 if j < 9 else 32                        # second C' block holds 96-64 = 32 channels
-            chunk = data[pos:pos + n]
+            n = 64 if j < 9 else 32  # second C' block holds 96-64 = 32 channels
+            chunk = data[pos : pos + n]
             assert set((chunk // 10).tolist()) == {kk * 100 + j}, (j, kk)
             labels.append(f"K{kk}_{j:02d}")
             pos += n
@@ -100,8 +100,14 @@ def test_seed_fig13_cube_order_3x3x192B_int16_group():
     assert pos == 16 * 9 * 96 and pos * 2 % 128 == 0
 
 
-@given(K=st.sampled_from([1, 2, 15, 16, 17, 33]), C=st.sampled_from([1, 3, 63, 64, 65, 130]),
-       R=st.integers(1, 2), S=st.integers(1, 3), dtype=dtypes, seed=seeds)
+@given(
+    K=st.sampled_from([1, 2, 15, 16, 17, 33]),
+    C=st.sampled_from([1, 3, 63, 64, 65, 130]),
+    R=st.integers(1, 2),
+    S=st.integers(1, 3),
+    dtype=dtypes,
+    seed=seeds,
+)
 @FAST
 def test_pack_matches_both_slow_oracles(K, C, R, S, dtype, seed):
     t = random_weights(seed, (K, C, R, S), dtype)
@@ -110,9 +116,16 @@ def test_pack_matches_both_slow_oracles(K, C, R, S, dtype, seed):
     assert got == oracle_scan(t)
 
 
-@given(K=st.sampled_from([1, 15, 16, 17, 31, 32, 33, 65]), C=st.sampled_from([1, 63, 64, 65, 130]),
-       R=st.integers(1, 3), S=st.integers(1, 3), dtype=dtypes, density=densities,
-       compress=st.booleans(), seed=seeds)
+@given(
+    K=st.sampled_from([1, 15, 16, 17, 31, 32, 33, 65]),
+    C=st.sampled_from([1, 63, 64, 65, 130]),
+    R=st.integers(1, 3),
+    S=st.integers(1, 3),
+    dtype=dtypes,
+    density=densities,
+    compress=st.booleans(),
+    seed=seeds,
+)
 @FAST
 def test_round_trip(K, C, R, S, dtype, density, compress, seed):
     t = random_weights(seed, (K, C, R, S), dtype, density)
@@ -130,8 +143,16 @@ def test_round_trip(K, C, R, S, dtype, density, compress, seed):
         assert img["weight"].nbytes == inf["padded_bytes"]
 
 
-@pytest.mark.parametrize("K,C,R,S,dtype", [(1, 1, 1, 1, "int8"), (33, 65, 3, 2, "int8"), (17, 130, 1, 3, "int16"),
-                                           (16, 64, 3, 3, "float16"), (64, 3, 7, 7, "int8")])
+@pytest.mark.parametrize(
+    "K,C,R,S,dtype",
+    [
+        (1, 1, 1, 1, "int8"),
+        (33, 65, 3, 2, "int8"),
+        (17, 130, 1, 3, "int16"),
+        (16, 64, 3, 3, "float16"),
+        (64, 3, 7, 7, "int8"),
+    ],
+)
 def test_sizes_follow_the_formulas(K, C, R, S, dtype):
     e = 1 if dtype == "int8" else 2
     kpg = 32 if dtype == "int8" else 16
@@ -162,8 +183,8 @@ def test_groups_are_back_to_back_without_gaps():
     t = np.zeros((33, 5, 1, 1), np.int8)
     t[32] = 7
     data = models.pack(NAME, t)["weight"].data
-    assert not data[:32 * 5].any()
-    assert data[32 * 5:33 * 5].tolist() == [7] * 5
+    assert not data[: 32 * 5].any()
+    assert data[32 * 5 : 33 * 5].tolist() == [7] * 5
     assert data.size == 256 and not data[165:].any()
 
 

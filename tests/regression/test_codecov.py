@@ -1,6 +1,7 @@
 """tb.flow.regression.codecov: Verilator coverage.dat files merge with Debian's verilator_coverage (hits add up per
 point), and are scored per RTL file (line, branch, toggle) with the testplan's waivers. The inputs are written in
 Verilator's coverage.dat format by hand, so the expected numbers are known."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,8 +12,9 @@ from tb.flow.regression import codecov
 
 def _rec(file: Path, line: int, page: str, comment: str, hier: str, hits: int) -> str:
     kind = page.removeprefix("v_")
-    key = (f"\x01f\x02{file}\x01l\x02{line}\x01n\x021\x01t\x02{kind}"
-           f"\x01page\x02{page}/m\x01o\x02{comment}\x01h\x02{hier}")
+    key = (
+        f"\x01f\x02{file}\x01l\x02{line}\x01n\x021\x01t\x02{kind}\x01page\x02{page}/m\x01o\x02{comment}\x01h\x02{hier}"
+    )
     return f"C '{key}' {hits}\n"
 
 
@@ -36,18 +38,30 @@ def test_verilator_coverage_is_available():
 def test_merge_adds_hits_and_scores_lines_branches_toggles(tmp_path):
     rtl = _rtl(tmp_path)
     f = rtl / "m.sv"
-    a = _dat(tmp_path / "a.dat", [_rec(f, 3, "v_line", "block", "top.m", 1), _rec(f, 5, "v_branch", "if", "top.m", 0),
-                                  _rec(f, 5, "v_branch", "else", "top.m", 2), _rec(f, 7, "v_line", "block", "top.m", 0),
-                                  _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0)])
-    b = _dat(tmp_path / "b.dat", [_rec(f, 5, "v_branch", "if", "top.m", 1),
-                                  _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0),
-                                  _rec(f, 11, "v_line", "block", "top.m", 0),
-                                  _rec(tmp_path / "other.sv", 1, "v_line", "block", "top.o", 0)])
+    a = _dat(
+        tmp_path / "a.dat",
+        [
+            _rec(f, 3, "v_line", "block", "top.m", 1),
+            _rec(f, 5, "v_branch", "if", "top.m", 0),
+            _rec(f, 5, "v_branch", "else", "top.m", 2),
+            _rec(f, 7, "v_line", "block", "top.m", 0),
+            _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0),
+        ],
+    )
+    b = _dat(
+        tmp_path / "b.dat",
+        [
+            _rec(f, 5, "v_branch", "if", "top.m", 1),
+            _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0),
+            _rec(f, 11, "v_line", "block", "top.m", 0),
+            _rec(tmp_path / "other.sv", 1, "v_line", "block", "top.o", 0),
+        ],
+    )
     merged = codecov.merge([a, b], tmp_path / "out")
     files = codecov.score(merged, testplan.CoveragePlan(), rtl)
-    assert [x.file for x in files] == ["m.sv"]                 # files outside the RTL folder are ignored
+    assert [x.file for x in files] == ["m.sv"]  # files outside the RTL folder are ignored
     d = files[0].to_dict()
-    assert d["line"] == [2, 4, 50.0]                             # lines 3 and 5 hit (5: both branches), 7 and 11 not
+    assert d["line"] == [2, 4, 50.0]  # lines 3 and 5 hit (5: both branches), 7 and 11 not
     assert d["missed_lines"] == [7, 11]
     assert d["branch"] == [2, 2, 100.0]
     assert d["toggle"] == [0, 1, 0.0]

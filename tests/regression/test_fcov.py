@@ -1,5 +1,6 @@
 """tb.flow.regression.fcov: cocotb-coverage databases written by separate processes (as jobs write them) merge into
 hits that add up; goals and the testplan's exclusions decide percentages and holes."""
+
 from __future__ import annotations
 
 import subprocess
@@ -48,8 +49,10 @@ def test_the_merge_is_independent_of_the_order_of_the_inputs(tmp_path):
 
 def test_exclusions_leave_the_denominator_and_goals_apply(tmp_path):
     m = fcov.merge([_db(tmp_path / "one.xml", "a,b,c")], tmp_path / "m.xml")
-    plan = testplan.CoveragePlan(goals={"default": 100, "blk.size": 50},
-                                 exclusions=(testplan.Exclusion("blk.mode", "d", "unreachable", "no d here"),))
+    plan = testplan.CoveragePlan(
+        goals={"default": 100, "blk.size": 50},
+        exclusions=(testplan.Exclusion("blk.mode", "d", "unreachable", "no d here"),),
+    )
     groups = {g.name: g for g in fcov.covergroups(m, plan)}
     mode, size = groups["blk.mode"], groups["blk.size"]
     assert (mode.covered, mode.size, mode.percent, mode.met) == (3, 3, 100.0, True)

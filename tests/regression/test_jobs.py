@@ -1,5 +1,6 @@
 """tb.flow.regression.jobs: the jobs of a suite come from the testplan, seeds and shards are deterministic, shards
 partition the jobs and are balanced by the recorded durations. No simulator needed."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,20 +22,26 @@ def test_a_suite_expands_to_every_test_of_every_run_for_every_seed():
 
 def test_counts_come_from_the_suite_unless_a_run_fixes_them():
     js = jobs.expand(PLAN, "nightly", ["verilator"], [1])
-    assert {j.count for j in js if j.run == "cr_desc_validator/random"} == {"40"}     # fixed by the suite entry
-    assert PLAN.suite("nightly").count not in (8, 40, 3)                          # distinct from the others here
+    assert {j.count for j in js if j.run == "cr_desc_validator/random"} == {"40"}  # fixed by the suite entry
+    assert PLAN.suite("nightly").count not in (8, 40, 3)  # distinct from the others here
     assert {j.count for j in js if j.run == "cube_reader/uvm"} == {str(PLAN.suite("nightly").count)}  # the suite's
-    assert {j.count for j in jobs.expand(PLAN, "nightly", ["verilator"], [1], count="3")
-            if j.run == "cube_reader/uvm"} == {"3"}
+    assert {
+        j.count for j in jobs.expand(PLAN, "nightly", ["verilator"], [1], count="3") if j.run == "cube_reader/uvm"
+    } == {"3"}
 
 
 def test_tests_filter_matches_run_test_globs_and_plain_names():
     js = jobs.expand(PLAN, "smoke", ["icarus"], [1], tests="axi_rd_engine/directed::stop_*,RegisterTest")
-    assert {(j.run, j.test) for j in js} == {("axi_rd_engine/directed", t) for t in
-                                             ("stop_drains", "stop_with_all_slots_in_flight")} | \
-        {("cube_reader/uvm", "RegisterTest"), ("cube_reader/uvm-fast", "RegisterTest"),
-         ("weight_reader/uvm", "RegisterTest"), ("weight_reader/uvm-fast", "RegisterTest"),
-         ("pixel_reader/uvm-short", "RegisterTest"), ("pixel_reader/uvm-fast-short", "RegisterTest")}
+    assert {(j.run, j.test) for j in js} == {
+        ("axi_rd_engine/directed", t) for t in ("stop_drains", "stop_with_all_slots_in_flight")
+    } | {
+        ("cube_reader/uvm", "RegisterTest"),
+        ("cube_reader/uvm-fast", "RegisterTest"),
+        ("weight_reader/uvm", "RegisterTest"),
+        ("weight_reader/uvm-fast", "RegisterTest"),
+        ("pixel_reader/uvm-short", "RegisterTest"),
+        ("pixel_reader/uvm-fast-short", "RegisterTest"),
+    }
 
 
 def test_seeds():
@@ -58,9 +65,9 @@ def test_shard_parsing():
 def test_shards_partition_the_jobs_deterministically():
     js = jobs.expand(PLAN, "nightly", ["verilator"], [1, 2, 3])
     parts = [jobs.shard(js, i, 4, {}) for i in range(1, 5)]
-    assert sorted(j for p in parts for j in p) == js                    # every job once
+    assert sorted(j for p in parts for j in p) == js  # every job once
     shuffled = list(reversed(js))
-    assert [sorted(jobs.shard(shuffled, i, 4, {})) for i in range(1, 5)] == parts   # order of the input is irrelevant
+    assert [sorted(jobs.shard(shuffled, i, 4, {})) for i in range(1, 5)] == parts  # order of the input is irrelevant
     assert all(parts)
 
 

@@ -1,6 +1,7 @@
 """A real (tiny) Verilator regression through ``python -m tb.flow.regression``: its report holds every job, merged
 functional and code coverage, one JUnit file, and is reproducible; a broken RTL shows up as failures with the
 command that reruns them; the HTML opens in headless Chromium with its tables."""
+
 from __future__ import annotations
 
 import json
@@ -54,17 +55,28 @@ def test_the_report_is_reproducible_from_the_same_runs(tiny_regression, tmp_path
 def test_broken_rtl_is_reported_with_rerun_commands(tmp_path):
     mutant = next(m for m in mutants.MUTANTS if m.name == "outstanding_limit_off_by_one")
     rtl = mutants.make_copy(mutant, tmp_path)
-    p = regress("run", "--sim=verilator", "--suite=smoke", "--seed-list=1", "--tests=outstanding_limit",
-                f"--rtl={rtl}", "--coverage=0", f"--out={tmp_path / 'reg'}", f"--report-dir={tmp_path / 'report'}")
+    p = regress(
+        "run",
+        "--sim=verilator",
+        "--suite=smoke",
+        "--seed-list=1",
+        "--tests=outstanding_limit",
+        f"--rtl={rtl}",
+        "--coverage=0",
+        f"--out={tmp_path / 'reg'}",
+        f"--report-dir={tmp_path / 'report'}",
+    )
     assert p.returncode == 1, p.stdout + p.stderr
     r = _results(tmp_path / "report")
     assert r["regression"]["failed"] == 1
     f = r["failures"][0]
     assert (f["sim"], f["run"], f["test"], f["seed"]) == ("verilator", "axi_rd_engine/directed", "outstanding_limit", 1)
     assert f["first_error"] and Path(f["log"]).is_file()
-    assert f["rerun"] == ("make sim SIM=verilator SUITE=smoke RUN=axi_rd_engine/directed TESTCASE=outstanding_limit "
-                          f"SEED=1 RTL={rtl} WAVES=1")
-    assert f["rerun"] in p.stdout                      # the summary printed on stdout
+    assert f["rerun"] == (
+        "make sim SIM=verilator SUITE=smoke RUN=axi_rd_engine/directed TESTCASE=outstanding_limit "
+        f"SEED=1 RTL={rtl} WAVES=1"
+    )
+    assert f["rerun"] in p.stdout  # the summary printed on stdout
     junit = ET.parse(tmp_path / "report" / "junit.xml").getroot()
     failed = [c.get("name") for c in junit.iter("testcase") if c.find("failure") is not None]
     assert failed == ["outstanding_limit[seed=1]"]
@@ -73,8 +85,20 @@ def test_broken_rtl_is_reported_with_rerun_commands(tmp_path):
 def _dom(html: Path, tmp_path: Path) -> str:
     exe = shutil.which("chromium")
     assert exe, "chromium missing: apt-get install -y chromium"
-    p = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",
-                        "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [
+            exe,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom",
+            html.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     return p.stdout
 
@@ -83,10 +107,10 @@ def test_the_html_report_opens_in_a_browser_with_its_tables(tiny_regression, tmp
     dom = _dom(tiny_regression / "report" / "index.html", tmp_path)
     tables = dict(re.findall(r'<table id="(\w+)">(.*?)</table>', dom, re.S))
     assert set(tables) == {"testplan", "failures", "functional", "code", "walltime"}
-    rows = {k: len(re.findall(r"<tr", v)) - 1 for k, v in tables.items()}     # minus the header row
+    rows = {k: len(re.findall(r"<tr", v)) - 1 for k, v in tables.items()}  # minus the header row
     assert rows["testplan"] == len(testplan.load().testpoints)
-    assert rows["walltime"] == 4                                             # 4 tests x 2 seeds
+    assert rows["walltime"] == 4  # 4 tests x 2 seeds
     assert rows["failures"] == 1 and "none" in tables["failures"]
     assert "axi_rd_engine.sv" in tables["code"] and ".gcov.html" in tables["code"]
-    assert 'class="notrun"' in tables["testplan"]                             # testpoints this run did not test
+    assert 'class="notrun"' in tables["testplan"]  # testpoints this run did not test
     assert "Seeds: 1, 2" in dom

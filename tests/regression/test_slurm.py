@@ -1,6 +1,7 @@
 """LAUNCHER=slurm on a real one-node Slurm cluster (Debian's slurm-wlm and munge, started and stopped here by
 tb/flow/regression/slurm_cluster.sh): a two-shard job array plus a merge job run the tiny regression, and the merged
 report equals the local run's for the same seeds."""
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,19 @@ def cluster(tmp_path):
 
 def test_a_two_shard_slurm_regression_equals_the_local_one(cluster, tiny_regression, tmp_path):
     out, report = tmp_path / "shards", tmp_path / "report"
-    p = regress("run", "--launcher=slurm", "--shards=2", "--sim=verilator", "--suite=smoke", f"--seed-list={SEEDS}",
-                f"--tests={TESTS}", "--jobs=1", f"--out={out}", f"--report-dir={report}", env=cluster)
+    p = regress(
+        "run",
+        "--launcher=slurm",
+        "--shards=2",
+        "--sim=verilator",
+        "--suite=smoke",
+        f"--seed-list={SEEDS}",
+        f"--tests={TESTS}",
+        "--jobs=1",
+        f"--out={out}",
+        f"--report-dir={report}",
+        env=cluster,
+    )
     assert p.returncode == 0, p.stdout + p.stderr
     assert "job array" in p.stdout and "merge job" in p.stdout
     shards = sorted(json.loads(m.read_text())["shard"] for m in out.glob("shard*/manifest.json"))

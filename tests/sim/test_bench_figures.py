@@ -1,5 +1,6 @@
 """The arithmetic of `make bench`'s DUT-efficiency rows and of the models' share of a regression, on hand-made
 inputs whose answers are counted by hand (the benches themselves only run in `make bench`)."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -38,8 +39,11 @@ def test_efficiency_of_a_job_without_reads() -> None:
 
 def test_table_has_one_line_per_case_and_a_column_per_condition() -> None:
     item, r = _job()
-    rows = [{"block": "b", "case": c, "latency": lat, "tready": t, **efficiency(item, r)}
-            for c in ("x", "y") for lat, t in ((0, "none"), (32, "half"))]
+    rows = [
+        {"block": "b", "case": c, "latency": lat, "tready": t, **efficiency(item, r)}
+        for c in ("x", "y")
+        for lat, t in ((0, "none"), (32, "half"))
+    ]
     lines = table(rows).splitlines()
     assert len(lines) == 4 and lines[0].count("|") == 5
     assert lines[2].startswith("| b | x | 0.500 / 1.000 (4.0 B)")

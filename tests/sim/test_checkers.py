@@ -1,6 +1,7 @@
 """The shared checkers and analysis plumbing without a simulator: the AXI read checker's protocol and footprint
 rules over named regions, the stall-pattern convention, and the JobLog subscriber. Oracles are hand-written
 addresses and patterns."""
+
 from __future__ import annotations
 
 import itertools
@@ -23,12 +24,12 @@ def ar(addr: int, beats: int, size: int = 5, burst: int = 1) -> Burst:
 
 def test_protocol_rules_4kb_arsize_incr():
     c = AxiReadChecker(BW)
-    c.write(ar(0x0FE0, 1))                      # last word of a page: fine
-    c.write(ar(0x1000, 128))                    # a whole page: fine
+    c.write(ar(0x0FE0, 1))  # last word of a page: fine
+    c.write(ar(0x1000, 128))  # a whole page: fine
     assert c.take() == []
-    c.write(ar(0x0FE0, 2))                      # crosses 0x1000
-    c.write(ar(0x2000, 1, size=4))              # 16-byte beats on a 32-byte bus
-    c.write(ar(0x3000, 1, burst=2))             # WRAP
+    c.write(ar(0x0FE0, 2))  # crosses 0x1000
+    c.write(ar(0x2000, 1, size=4))  # 16-byte beats on a 32-byte bus
+    c.write(ar(0x3000, 1, burst=2))  # WRAP
     v = c.take()
     assert len(v) == 3
     assert "crosses a 4 KB boundary" in v[0] and "0xfe0" in v[0]
@@ -38,17 +39,17 @@ def test_protocol_rules_4kb_arsize_incr():
 def test_footprint_over_several_named_regions():
     c = AxiReadChecker(BW)
     c.expect([Region("wgs", 0x1000, 0x1010), Region("wmb", 0x2000, 0x2080), Region("weights", 0x3000, 0x3100)])
-    c.write(ar(0x1000, 1))          # the WGS word
-    c.write(ar(0x2000, 4))          # all of WMB
-    c.write(ar(0x3000, 8))          # all of the weights
+    c.write(ar(0x1000, 1))  # the WGS word
+    c.write(ar(0x2000, 4))  # all of WMB
+    c.write(ar(0x3000, 8))  # all of the weights
     assert c.take() == []
-    c.write(ar(0x2060, 2))          # one word past WMB's end
+    c.write(ar(0x2060, 2))  # one word past WMB's end
     v = c.take()
     assert len(v) == 1 and "outside the job's surfaces" in v[0] and "first at 0x2080" in v[0] and "wmb" in v[0]
 
 
 def test_strict_region_words_reject_a_gap_word():
-    atoms = np.array([0x1000, 0x1040])                  # two 32-byte atoms with a one-word gap
+    atoms = np.array([0x1000, 0x1040])  # two 32-byte atoms with a one-word gap
     words = words_of_runs(atoms, 32, BW)
     assert words.tolist() == [0x80, 0x82]
     c = AxiReadChecker(BW)
@@ -56,7 +57,7 @@ def test_strict_region_words_reject_a_gap_word():
     c.write(ar(0x1000, 1))
     c.write(ar(0x1040, 1))
     assert c.take() == []
-    c.write(ar(0x1000, 3))                              # reads the gap word 0x1020
+    c.write(ar(0x1000, 3))  # reads the gap word 0x1020
     v = c.take()
     assert len(v) == 1 and "hold no byte the job needs, first at 0x1020" in v[0]
 

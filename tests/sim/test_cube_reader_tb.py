@@ -4,6 +4,7 @@ the bus-error prefix rule, the stimulus families and the illegal-descriptor muta
 Oracles: hand-written bit patterns, and explicit slow loops over small cubes written here independently of
 models.blocked (address = base + n*SN + c*SC + h*SH + w*ATOM).
 """
+
 import numpy as np
 import pytest
 
@@ -33,7 +34,7 @@ def _slow_stream(d, mem, mem_base):
             for h in range(d.count_h):
                 for w in range(d.count_w):
                     a = d.base + n * d.stride_n + c * d.stride_c + h * d.stride_h + w * d.atom_bytes - mem_base
-                    out.append(bytes(mem[a:a + d.atom_bytes]))
+                    out.append(bytes(mem[a : a + d.atom_bytes]))
                     coords.append((n, c, h, w))
     return out, coords
 
@@ -47,11 +48,23 @@ def _item(cube, kind=Kind.CUBE, nan_to_zero=False):
 @pytest.mark.parametrize("nan_to_zero", [False, True])
 def test_expected_stream_matches_a_slow_loop_and_flushes_nan(nan_to_zero):
     rng = np.random.default_rng(5)
-    d = D(base=0x2FC0, atom_bytes=16, elem_bytes=2, count_w=3, count_h=2, count_c=2, count_n=2, stride_h=64,
-          stride_c=160, stride_n=352, layout=Layout.GENERIC, fp16=True)
+    d = D(
+        base=0x2FC0,
+        atom_bytes=16,
+        elem_bytes=2,
+        count_w=3,
+        count_h=2,
+        count_c=2,
+        count_n=2,
+        stride_h=64,
+        stride_c=160,
+        stride_n=352,
+        layout=Layout.GENERIC,
+        fp16=True,
+    )
     img = rng.integers(0, 256, d.extent, dtype=np.uint8)
-    img[0:2] = [0x01, 0x7C]      # NaN at the first element of atom 0
-    img[18:20] = [0x00, 0xFC]    # -INF in atom 1
+    img[0:2] = [0x01, 0x7C]  # NaN at the first element of atom 0
+    img[18:20] = [0x00, 0xFC]  # -INF in atom 1
     cube = F.Cube("t", None, Layout.GENERIC, "float16", (2, 2, 2, 3), {}, None, img, d, 8, 16)
     exp = expected_for(_item(cube, nan_to_zero=nan_to_zero), 40)
     want, coords = _slow_stream(d, img, d.base)
@@ -60,8 +73,13 @@ def test_expected_stream_matches_a_slow_loop_and_flushes_nan(nan_to_zero):
     slow_inf = sum(((h >> 10) & 0x1F) == 0x1F and (h & 0x3FF) == 0 for h in halves.tolist())
     assert int(exp.nan.sum()) == slow_nan and int(exp.inf.sum()) == slow_inf and slow_inf >= 1 and slow_nan >= 1
     if nan_to_zero:
-        want = [b"".join(b"\0\0" if ((v >> 10) & 0x1F) == 0x1F and (v & 0x3FF) else v.to_bytes(2, "little")
-                         for v in np.frombuffer(a, "<u2").tolist()) for a in want]
+        want = [
+            b"".join(
+                b"\0\0" if ((v >> 10) & 0x1F) == 0x1F and (v & 0x3FF) else v.to_bytes(2, "little")
+                for v in np.frombuffer(a, "<u2").tolist()
+            )
+            for a in want
+        ]
     assert [bytes(a) for a in exp.atoms] == want
     assert [tuple(int(v) for v in c) for c in exp.coords] == coords
     assert exp.error == 0 and exp.exact and exp.max_atoms == 24
@@ -87,8 +105,18 @@ def test_segmented_cube_gathers_each_batch_from_its_segment():
 
 
 def test_bus_error_prefix_is_the_first_atom_touching_the_poisoned_word():
-    d = D(base=0x1000, atom_bytes=8, elem_bytes=1, count_w=4, count_h=2, count_c=1, count_n=1, stride_h=64,
-          stride_c=128, stride_n=128)
+    d = D(
+        base=0x1000,
+        atom_bytes=8,
+        elem_bytes=1,
+        count_w=4,
+        count_h=2,
+        count_c=1,
+        count_n=1,
+        stride_h=64,
+        stride_c=128,
+        stride_n=128,
+    )
     # atoms at 0x1000,08,10,18 and 0x1040,48,50,58; a 32-byte bus word 0x1040..0x105f holds atoms 4..7
     assert first_fault_atom(d, [(0x1040, 0x1060, "SLVERR")]) == 4
     assert first_fault_atom(d, [(0x1020, 0x1040, "SLVERR")]) is None  # the gap between the lines
@@ -129,8 +157,15 @@ def test_mutations_break_the_rule_they_name():
         d = fam.draw(rng, fam.dtypes[0]).desc
         for name, bad in _mutations(d, rng, 40):
             errs = bad.errors(40)
-            if name in ("align_base", "align_stride_h", "align_stride_c", "align_stride_n", "layout", "atom_size",
-                        "elem_size"):
+            if name in (
+                "align_base",
+                "align_stride_h",
+                "align_stride_c",
+                "align_stride_n",
+                "layout",
+                "atom_size",
+                "elem_size",
+            ):
                 assert name in errs, (name, errs, bad)
             elif name.startswith("count"):
                 assert "count" in errs
@@ -142,7 +177,7 @@ def test_mutations_break_the_rule_they_name():
 
 def test_sparse_memory_reads_guard_bytes_where_nothing_was_written():
     m = SparseMemory(1 << 40)
-    m.write(0xFFE, b"\x01\x02\x03\x04")           # crosses a 4 KB page
+    m.write(0xFFE, b"\x01\x02\x03\x04")  # crosses a 4 KB page
     assert m.read(0xFFC, 8) == bytes([GUARD, GUARD, 1, 2, 3, 4, GUARD, GUARD])
     m.write((1 << 40) - 2, b"\xaa\xbb")
     assert m.read((1 << 40) - 3, 3) == bytes([GUARD, 0xAA, 0xBB])

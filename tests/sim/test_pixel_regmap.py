@@ -1,6 +1,7 @@
 """The pixel reader's register map (prefix PR of rtl_stubs/accel_pkg.sv, parsed by tb.regmap) agrees with its
 reference model (models.pixel_desc: rule order, limits, format codes) and its RTL builds the write masks from the
 package. No simulator."""
+
 import re
 
 from models.nvdla.pixel import ENUM_ORDER, MAX_DIM, PIXEL_FORMATS
@@ -36,9 +37,24 @@ def test_write_masks_come_from_the_fields():
 
 
 def test_register_values_of_a_descriptor():
-    d = PixelDescriptor(format_code=28, width=5, height=3, x_offset=2, base0=0x1_2345_6780, line_stride0=64,
-                        out_precision=2, base1=0x2000, line_stride1=96, cvt_en=True, sign_override=True,
-                        cvt_offset=-2, cvt_scale=-3, cvt_truncate=9, mean_en=True, mean=(-1, 2, -3, 4))
+    d = PixelDescriptor(
+        format_code=28,
+        width=5,
+        height=3,
+        x_offset=2,
+        base0=0x1_2345_6780,
+        line_stride0=64,
+        out_precision=2,
+        base1=0x2000,
+        line_stride1=96,
+        cvt_en=True,
+        sign_override=True,
+        cvt_offset=-2,
+        cvt_scale=-3,
+        cvt_truncate=9,
+        mean_en=True,
+        mean=(-1, 2, -3, 4),
+    )
     v = R.descriptor_values(d)
     # by hand: precision 2, CVT_EN bit 4, SIGN bit 5, MEAN_EN bit 6, truncate 9 << 8
     assert v["CVT_CFG"] == 0x2 | 0x10 | 0x20 | 0x40 | 0x900
@@ -51,7 +67,9 @@ def test_register_values_of_a_descriptor():
 def test_format_table_comment_names_every_format_in_code_order():
     # the package's pr_format() lists every Table 33 code; its comments name the formats
     pkg = regmap.PKG_TEXT
-    body = pkg[pkg.index("function automatic logic [44:0] pr_format"):pkg.index("endfunction", pkg.index("pr_format("))]
+    body = pkg[
+        pkg.index("function automatic logic [44:0] pr_format") : pkg.index("endfunction", pkg.index("pr_format("))
+    ]
     codes = {int(c) for c in re.findall(r"6'd(\d+)", body)}
     assert codes == set(range(36))
     assert len(PIXEL_FORMATS) == 36
@@ -61,8 +79,8 @@ def _format_table() -> dict[int, tuple]:
     """The case arms of accel_pkg's pr_format(): code -> (channels as (plane, lsb, width code), nch-1, log2 bpp0,
     log2 bpp1 - 1, two planes, fp16, 8-bit)."""
     pkg = regmap.PKG_TEXT
-    body = pkg[pkg.index("function automatic logic [44:0] pr_format"):]
-    body = re.sub(r"//[^\n]*", "", body[:body.index("endfunction")])
+    body = pkg[pkg.index("function automatic logic [44:0] pr_format") :]
+    body = re.sub(r"//[^\n]*", "", body[: body.index("endfunction")])
     table = {}
     for codes, args in re.findall(r"((?:6'd\d+,?\s*)+):\s*pr_format\s*=\s*pr_entry\((.*?)\);", body, re.S):
         chans = [tuple(int(v) for v in c) for c in re.findall(r"pr_ch\((\d+),\s*(\d+),\s*(\d+)\)", args)]
@@ -84,8 +102,11 @@ def test_format_table_matches_the_model():
         want = {}
         for p, plane in enumerate(fmt.planes):
             for f in plane.fields:
-                want[f.channel] = (p, f.lsb, wc[8 if plane.container_bits == 8 else 16 if plane.container_bits == 16
-                                                else f.width])
+                want[f.channel] = (
+                    p,
+                    f.lsb,
+                    wc[8 if plane.container_bits == 8 else 16 if plane.container_bits == 16 else f.width],
+                )
         assert {c: chans[c] for c in range(len(chans))} == want, name
         assert nch_m1 == fmt.channels - 1 and 1 << bpp0_l == fmt.planes[0].bpp, name
         assert two == fmt.semi_planar and fp16 == fmt.fp16 and c8 == (fmt.component_bits == 8), name

@@ -5,6 +5,7 @@ the repository has one.
 
 No simulator: this checks the parse of the package that both the RTL and the testbench use.
 """
+
 import re
 from pathlib import Path
 
@@ -12,8 +13,8 @@ import pytest
 
 from models.blocked import ERROR_RULES, MAX_COUNT, Layout
 from tb import regmap
-from tb.flow import runner
 from tb.cube_reader import registers as R
+from tb.flow import runner
 
 DOCS = runner.ROOT / "docs"
 #: the RTL file of each block of the package (a new block adds its line here); its datasheet is docs/<stem>.md
@@ -28,6 +29,8 @@ def markdown_files() -> list[Path]:
     """Every Markdown file of the repository but generated and installed ones."""
     skip = {".git", ".venv", "sim_build", "node_modules", ".pytest_cache"}
     return sorted(p for p in runner.ROOT.rglob("*.md") if not skip & set(p.relative_to(runner.ROOT).parts))
+
+
 CR = regmap.CUBE_READER
 
 
@@ -44,7 +47,9 @@ def test_bus_error_bits_are_above_the_validator_bits_and_distinct():
 
 
 def test_layout_codes_match_the_model_enum():
-    assert {k[len("LAYOUT_"):]: v for k, v in CR.CONST.items() if k.startswith("LAYOUT_")} == {layout.name: int(layout) for layout in Layout}
+    assert {k[len("LAYOUT_") :]: v for k, v in CR.CONST.items() if k.startswith("LAYOUT_")} == {
+        layout.name: int(layout) for layout in Layout
+    }
 
 
 def test_max_count_matches_the_model():
@@ -62,8 +67,13 @@ def test_every_block_has_its_rtl_file_and_the_common_pattern():
     assert regmap.CUBE_READER is regmap.BLOCKS["CR"]
     for m in regmap.BLOCKS.values():
         # ID/PARAMS/CTRL/STATUS/ERROR at the same offsets in every block, written by hand from the package header
-        assert {k: m.REG[k] for k in ("ID", "PARAMS", "CTRL", "STATUS", "ERROR")} == \
-            {"ID": 0x00, "PARAMS": 0x04, "CTRL": 0x08, "STATUS": 0x10, "ERROR": 0x14}
+        assert {k: m.REG[k] for k in ("ID", "PARAMS", "CTRL", "STATUS", "ERROR")} == {
+            "ID": 0x00,
+            "PARAMS": 0x04,
+            "CTRL": 0x08,
+            "STATUS": 0x10,
+            "ERROR": 0x14,
+        }
         assert (m.ctrl_start, m.status_busy, m.status_done, m.status_error) == (1, 1, 2, 4)
         offs = list(m.REG.values())
         assert offs == sorted(offs) and len(offs) == len(set(offs))
@@ -85,18 +95,26 @@ def test_datasheet_register_table_matches_the_package(prefix):
     assert len(tables) == 1, f"{path.name}: {len(tables)} register tables, want exactly one"
     want = regmap.BLOCKS[prefix].table()
     got = tables[0]
+
     def row(r):
         return "missing" if r is None else f"0x{r[0]:02X} {r[1]}"
+
     diff = sorted(n for n in set(want) | set(got) if want.get(n) != got.get(n))
     assert got == want, f"{path.name} differs from accel_pkg.sv ({prefix}_*): " + ", ".join(
-        f"{n} doc {row(got.get(n))}, package {row(want.get(n))}" for n in diff)
+        f"{n} doc {row(got.get(n))}, package {row(want.get(n))}" for n in diff
+    )
 
 
 def test_no_register_table_outside_the_datasheets():
     # one home per table: the README and every other Markdown file link to the datasheets instead
     homes = {datasheet(p) for p in BLOCK_FILES}
-    elsewhere = {str(p.relative_to(runner.ROOT)): len(t) for p in markdown_files() if p not in homes
-                 for t in [regmap.parse_markdown_tables(p.read_text())] if t}
+    elsewhere = {
+        str(p.relative_to(runner.ROOT)): len(t)
+        for p in markdown_files()
+        if p not in homes
+        for t in [regmap.parse_markdown_tables(p.read_text())]
+        if t
+    }
     assert not elsewhere, f"register tables outside docs/<block>.md: {elsewhere}"
 
 
@@ -120,8 +138,19 @@ def test_write_masks_come_from_the_fields():
     # CFG: LAYOUT [3:0], FP16 bit 8, NAN_TO_ZERO bit 9 -> 0x30F, written out by hand
     assert m.WMASK["CFG"] == 0x30F == m.field_mask("CFG_LAYOUT") | m.bit("CFG_FP16") | m.bit("CFG_NAN_TO_ZERO")
     assert {n for n, (_, a) in m.table().items() if a == "RW"} == {
-        "CFG", "BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W", "COUNT_H", "COUNT_C", "COUNT_N",
-        "STRIDE_H", "STRIDE_C", "STRIDE_N"}
+        "CFG",
+        "BASE_LO",
+        "BASE_HI",
+        "ATOM_BYTES",
+        "ELEM_BYTES",
+        "COUNT_W",
+        "COUNT_H",
+        "COUNT_C",
+        "COUNT_N",
+        "STRIDE_H",
+        "STRIDE_C",
+        "STRIDE_N",
+    }
     assert m.access("CTRL") == "WO" and m.access("CYCLES") == "RO"
     # cube_reader.sv builds its write-mask vector from the package names, not from literals
     rtl = (runner.RTL / "cube_reader.sv").read_text()
@@ -147,9 +176,26 @@ def test_block_map_helpers():
 
 
 def test_descriptor_registers_exist():
-    for name in ("CTRL", "CFG", "STATUS", "ERROR", "BASE_LO", "BASE_HI", "ATOM_BYTES", "ELEM_BYTES", "COUNT_W",
-                 "COUNT_H", "COUNT_C", "COUNT_N", "STRIDE_H", "STRIDE_C", "STRIDE_N", "ATOMS_SENT", "NAN_COUNT",
-                 "INF_COUNT"):
+    for name in (
+        "CTRL",
+        "CFG",
+        "STATUS",
+        "ERROR",
+        "BASE_LO",
+        "BASE_HI",
+        "ATOM_BYTES",
+        "ELEM_BYTES",
+        "COUNT_W",
+        "COUNT_H",
+        "COUNT_C",
+        "COUNT_N",
+        "STRIDE_H",
+        "STRIDE_C",
+        "STRIDE_N",
+        "ATOMS_SENT",
+        "NAN_COUNT",
+        "INF_COUNT",
+    ):
         assert name in CR.REG, name
     assert CR.ID == 0xC0BE0001
 
@@ -172,9 +218,17 @@ def test_decode_errors_names_bits():
     assert CR.decode_errors(1 << 30) == ["bit30"]
 
 
-@pytest.mark.parametrize("text, value", [
-    ("'h3C", 0x3C), ("32'hC0BE_0001", 0xC0BE0001), ("16", 16), ("8'd255", 255), ("4'b1010", 10), ("1_000", 1000),
-])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("'h3C", 0x3C),
+        ("32'hC0BE_0001", 0xC0BE0001),
+        ("16", 16),
+        ("8'd255", 255),
+        ("4'b1010", 10),
+        ("1_000", 1000),
+    ],
+)
 def test_literal_parser(text, value):
     assert regmap.parse_number(text) == value
 

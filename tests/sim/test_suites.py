@@ -9,14 +9,14 @@ Environment: SEEDS (comma-separated run seeds, default "1"), COUNT (random items
 WAVES=1, COCOTB_TEST_FILTER (a test-name regex). Builds: ``sim_build/<sim>/<build>-<xdist worker>/``; each run and
 seed in ``<run>-seed<N>/`` below it. Reproduce one test: ``make sim SIM=<sim> TESTCASE=<test> SEED=<n>``.
 """
+
 from __future__ import annotations
 
 import os
 
 import pytest
 
-from tb.flow import runner, testplan
-from tb.flow import sim as simflow
+from tb.flow import runner, sim as simflow, testplan
 
 SEEDS = [int(s) for s in (os.getenv("SEEDS") or "1").split(",") if s.strip()]
 WAVES = os.getenv("WAVES", "0") not in ("", "0")
@@ -32,8 +32,9 @@ def test_smoke_run(sim: str, entry: testplan.SuiteRun) -> None:
     flt = os.getenv("COCOTB_TEST_FILTER") or None
     env = entry.environment(os.getenv("COUNT", "").strip() or SUITE.count)
     for seed in SEEDS:
-        xml = runner.run(b, run.module, seed, flt or (list(run.tests) or None), env, waves=WAVES,
-                         tag=run.name.replace("/", "-"))
+        xml = runner.run(
+            b, run.module, seed, flt or (list(run.tests) or None), env, waves=WAVES, tag=run.name.replace("/", "-")
+        )
         rows = runner.assert_passed(xml)
         if not flt:
             ran = {r.name.split("/", 1)[0] for r in rows}

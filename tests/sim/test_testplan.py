@@ -1,14 +1,15 @@
 """tb/testplan.yaml is consistent: every test of every run's module is in a testpoint, every testpoint has a test,
 every name it uses exists (tests, runs, builds, suites, covergroups). No simulator needed."""
+
 from __future__ import annotations
 
 import pytest
 import yaml
 from cocotb_coverage.coverage import coverage_db
 
-from tb.flow import testplan
 from tb.cube_reader import coverage as cube_cov
 from tb.cube_reader.families import available_families
+from tb.flow import testplan
 from tb.pixel_reader import coverage as pixel_cov
 from tb.weight_reader import coverage as weight_cov
 
@@ -29,7 +30,9 @@ def test_the_self_check_fails_on_an_unplanned_test_and_an_empty_testpoint(tmp_pa
     text = testplan.PLAN_PATH.read_text()
     # drop the only testpoint of the validator test, and add a testpoint with no test
     text = text.replace('tests: ["cr_desc_validator.test_validator::random_descriptors_match_the_model"]', "tests: []")
-    text = text.replace("testpoints:\n", "testpoints:\n  - {name: orphan, tests: [\"cube_reader.tests::NoSuchTest\"]}\n", 1)
+    text = text.replace(
+        "testpoints:\n", 'testpoints:\n  - {name: orphan, tests: ["cube_reader.tests::NoSuchTest"]}\n', 1
+    )
     p = tmp_path / "plan.yaml"
     p.write_text(text)
     probs = testplan.problems(testplan.load(p))
@@ -63,24 +66,28 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
         {"covergroup": "cube_reader.count_n", "bin": "max", "tag": "unreachable", "reason": "65535 batches need 64 GB"},
         {"covergroup": "cube_reader.count_n", "bin": "1024-65534", "tag": "wontfix", "reason": "slow"},
         {"covergroup": "cube_reader.latency", "bin": "long", "tag": "low_risk"},
-        {"covergroup": "cube_reader.nosuch", "bin": "x", "tag": "unsupported", "reason": "gone"}]
+        {"covergroup": "cube_reader.nosuch", "bin": "x", "tag": "unsupported", "reason": "gone"},
+    ]
     raw["coverage"]["code_waivers"] = [
         {"file": "cube_reader.sv", "lines": [10, 12], "tag": "unreachable", "reason": "default arm of a full case"},
         {"file": "nosuch.sv", "lines": 3, "tag": "low_risk", "reason": "x"},
         {"file": "cr_desc_validator.sv", "match": "endcase", "tag": "low_risk", "reason": "matches several lines"},
-        {"file": "cr_job_ctrl.sv", "match": "default: state <= ST_IDLE;", "tag": "unreachable", "reason": "arm"}]
+        {"file": "cr_job_ctrl.sv", "match": "default: state <= ST_IDLE;", "tag": "unreachable", "reason": "arm"},
+    ]
     text = yaml.safe_dump(raw)
     p = tmp_path / "plan.yaml"
     p.write_text(text)
     plan = testplan.load(p)
     probs = testplan.problems(plan, covergroup_names())
-    assert ("exclusion cube_reader.count_n/1024-65534 has tag 'wontfix', not one of unreachable, unsupported, low_risk"
-            in probs)
+    assert (
+        "exclusion cube_reader.count_n/1024-65534 has tag 'wontfix', not one of unreachable, unsupported, low_risk"
+        in probs
+    )
     assert "exclusion cube_reader.latency/long gives no reason" in probs
     assert "exclusion names covergroup cube_reader.nosuch, which no coverage model defines" in probs
     assert "code waiver names nosuch.sv, which is not in rtl_stubs/" in probs
     assert any(p.startswith("code waiver of cr_desc_validator.sv matches") and "'endcase'" in p for p in probs), probs
-    assert len(probs) == 5, probs                              # the well-formed entries are accepted
+    assert len(probs) == 5, probs  # the well-formed entries are accepted
     w = plan.coverage.code_waivers[0]
     assert (w.first, w.last) == (10, 12) and w.covers("cube_reader.sv", 11) and not w.covers("cube_reader.sv", 13)
     assert plan.coverage.code_waivers[1].first == plan.coverage.code_waivers[1].last == 3

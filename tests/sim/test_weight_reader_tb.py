@@ -1,5 +1,6 @@
 """The weight reader's testbench pieces that need no simulator: the weight sets agree with the models, the expected
 transfers and the run-time error oracle are right on hand-made cases, the read regions and the register values."""
+
 from __future__ import annotations
 
 import zlib
@@ -9,8 +10,7 @@ import pytest
 
 import models
 from models.nvdla import sparse
-from tb.weight_reader import registers as R
-from tb.weight_reader import weights as W
+from tb.weight_reader import registers as R, weights as W
 from tb.weight_reader.footprint import needed_bytes, weight_regions
 from tb.weight_reader.items import Kind, WeightItem, truncated
 from tb.weight_reader.scoreboard import expected_for, runtime_error, transfers
@@ -27,8 +27,14 @@ def test_weight_sets_are_legal_and_decompress_to_the_dense_stream(family, dtype)
         assert d.errors(40) == [], (ws.label(), d.errors(40))
         assert ws.dense.size == d.dense_bytes == sum(ws.group_elems) * d.elem_bytes
         if d.compressed:
-            back = sparse.decompress(ws.image["weight"].data, ws.image["wmb"].data, ws.image["wgs"].data,
-                                     d.elem_bytes, ws.group_elems, d.dense_bytes)
+            back = sparse.decompress(
+                ws.image["weight"].data,
+                ws.image["wmb"].data,
+                ws.image["wgs"].data,
+                d.elem_bytes,
+                ws.group_elems,
+                d.dense_bytes,
+            )
             assert np.array_equal(back, ws.dense), ws.label()
             assert ws.kept.sum() * d.elem_bytes == ws.wgs_values().sum()
         else:
@@ -73,12 +79,12 @@ def _item(ws, kind=Kind.CORRUPT):
 
 def test_runtime_error_oracle_names_the_group_and_the_bit():
     rng = np.random.default_rng(2)
-    ws = W.draw(rng, "dc", "int8", "uniform_0.5", 40, kernels=97, channels=64)   # 4 groups
+    ws = W.draw(rng, "dc", "int8", "uniform_0.5", 40, kernels=97, channels=64)  # 4 groups
     assert ws.desc.groups == 4
     it = _item(ws)
     assert runtime_error(it) == (0, 4)
     wmb = ws.image["wmb"].data.copy()
-    p = ws.group_elems[0] * 2 + 3                     # an element of group 2
+    p = ws.group_elems[0] * 2 + 3  # an element of group 2
     wmb[p // 8] ^= 1 << (p % 8)
     it.surface_override["wmb"] = wmb
     assert runtime_error(it) == (R.WGS_MISMATCH, 2)
@@ -115,10 +121,11 @@ def test_descriptor_values_split_bases_and_set_the_format_bit():
 
 def test_mismatch_address_points_at_the_compressed_byte_and_the_wmb_bit():
     from tb.weight_reader.scoreboard import surface_address
+
     rng = np.random.default_rng(6)
     ws = W.draw(rng, "dc", "int16", "uniform_0.5", 40, kernels=16, channels=64)
     it = _item(ws, Kind.WEIGHTS)
-    el = int(np.flatnonzero(ws.kept)[3])             # the 4th kept element
+    el = int(np.flatnonzero(ws.kept)[3])  # the 4th kept element
     text = surface_address(it, 2 * el + 1)
     d = ws.desc
     assert f"compressed byte 0x{d.weight_base + 3 * 2 + 1:x}" in text

@@ -4,6 +4,7 @@ Importing this package registers ``nvdla.weight.dc``, ``nvdla.weight.image``,
 ``nvdla.weight.winograd`` and ``nvdla.weight.deconv`` (only here, so a format is registered once).
 Every format takes ``compress=True`` for sparse compression (:mod:`models.nvdla.sparse`).
 """
+
 from ...core.registry import register
 from . import dc, deconv, groups, image, winograd
 

@@ -21,6 +21,7 @@ precision (int8, int16, float16). Mapping (clarifications §3, which sharpen the
 ``wmb``, ``wgs`` instead of the single ``weight`` surface. ``post_extension`` exists only to
 reject values other than 1 (Table 34). ``pack`` stores the register values in ``image.meta``.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
@@ -57,13 +58,15 @@ def pack(tensor: np.ndarray, compress: bool = False, post_extension: int = 1) ->
     off, sizes, total = layout(t.shape, t.dtype)
     surfaces, meta = G.build_surfaces(G.scatter(t, off, total), sizes, comp)
     k, c, r, s = t.shape
-    meta.update({"D_WEIGHT_SIZE_0.BYTE_PER_KERNEL": r * s * c * t.dtype.itemsize - 1,
-                 "D_WEIGHT_SIZE_1.WEIGHT_KERNEL": k - 1})
+    meta.update(
+        {"D_WEIGHT_SIZE_0.BYTE_PER_KERNEL": r * s * c * t.dtype.itemsize - 1, "D_WEIGHT_SIZE_1.WEIGHT_KERNEL": k - 1}
+    )
     return MemoryImage(surfaces, meta)
 
 
-def unpack(image: MemoryImage, shape: tuple[int, ...], dtype: Any, compress: bool = False,
-           post_extension: int = 1) -> np.ndarray:
+def unpack(
+    image: MemoryImage, shape: tuple[int, ...], dtype: Any, compress: bool = False, post_extension: int = 1
+) -> np.ndarray:
     """Read the ``K x C x R x S`` tensor back (decompressing first when ``compress``)."""
     dt = G.weight_dtype(NAME, dtype)
     comp = _check(compress, post_extension)
@@ -77,14 +80,19 @@ def info(shape: tuple[int, ...], dtype: Any, compress: bool = False, post_extens
     dt = G.weight_dtype(NAME, dtype)
     comp = _check(compress, post_extension)
     k, c, r, s = G.weight_shape(NAME, shape)
-    out = {"format": NAME, "shape": [k, c, r, s], "dtype": dt.name,
-           "c_blocks": ceil_div(c, G.C_BLOCK)}
+    out = {"format": NAME, "shape": [k, c, r, s], "dtype": dt.name, "c_blocks": ceil_div(c, G.C_BLOCK)}
     out.update(G.stream_info(NAME, shape, dt, r * s * c, k, comp))
     return out
 
 
-def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, compress: bool = False,
-               post_extension: int = 1, image: Optional[MemoryImage] = None) -> WeightSurfaceDescriptor:
+def descriptor(
+    shape: tuple[int, ...],
+    dtype: Any,
+    base: int = 0,
+    compress: bool = False,
+    post_extension: int = 1,
+    image: Optional[MemoryImage] = None,
+) -> WeightSurfaceDescriptor:
     """The reader's :class:`~models.weight_desc.WeightSurfaceDescriptor`, surfaces from ``base``
     (compressed: ``image`` = the packed image gives the sizes)."""
     dt = G.weight_dtype(NAME, dtype)
@@ -99,10 +107,18 @@ OPTIONS = (
 )
 
 FORMAT = Format(
-    name=NAME, axes=("K", "C", "R", "S"), dtypes=G.DTYPES, pack=pack, unpack=unpack, info=info,
-    options=OPTIONS, surfaces=("weight", "wmb", "wgs"), descriptor=descriptor, descriptor_params=("image",),
+    name=NAME,
+    axes=("K", "C", "R", "S"),
+    dtypes=G.DTYPES,
+    pack=pack,
+    unpack=unpack,
+    info=info,
+    options=OPTIONS,
+    surfaces=("weight", "wmb", "wgs"),
+    descriptor=descriptor,
+    descriptor_params=("image",),
     summary="NVDLA direct-convolution weights: kernel groups of 32 (int8) / 16, 64-element C' blocks, "
-            "scan C'->K->W->H->C, 128-B padded; optional sparse compression",
+    "scan C'->K->W->H->C, 128-B padded; optional sparse compression",
     spec="NVDLA seed 'Basic Weight for Direct Convolution', Fig. 13, Tables 34-35; clarifications §3, §7, §10",
     example=Example((3, 70, 1, 2), "float16", color_by="K"),  # the worked example of clarifications §3
 )

@@ -24,6 +24,7 @@ caller swaps to KCRS first, as the NVIDIA compiler does). Options ``stride_x``, 
 ``pack`` puts each set's register values in ``image.meta["sets"][name]``. Unpack rebuilds the
 original tensor from the sets (the zero taps outside the kernel are not read back).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
@@ -50,8 +51,9 @@ def sets(stride_x: int, stride_y: int) -> list[tuple[int, int]]:
     return [(x, y) for y in range(stride_y) for x in range(stride_x)]
 
 
-def _check(shape: tuple[int, ...], stride_x: int, stride_y: int,
-           post_extension: int) -> tuple[int, int, int, int, int, int]:
+def _check(
+    shape: tuple[int, ...], stride_x: int, stride_y: int, post_extension: int
+) -> tuple[int, int, int, int, int, int]:
     """Checks; returns (K, C, R', S', stride_x, stride_y)."""
     k, c, r, s = G.weight_shape(NAME, shape)
     sx = G.check_stride(NAME, "deconv", "stride_x", stride_x)
@@ -68,13 +70,14 @@ def split(tensor: np.ndarray, stride_x: int = 1, stride_y: int = 1) -> dict[tupl
     for x, y in sets(sx, sy):  # a handful of sets, not elements
         sub = np.zeros((k, c, rp, sp), dtype=t.dtype)
         blk = t[:, :, y::sy, x::sx]
-        sub[:, :, :blk.shape[2], :blk.shape[3]] = blk
+        sub[:, :, : blk.shape[2], : blk.shape[3]] = blk
         out[(x, y)] = sub
     return out
 
 
-def pack(tensor: np.ndarray, stride_x: int = 1, stride_y: int = 1, compress: bool = False,
-         post_extension: int = 1) -> MemoryImage:
+def pack(
+    tensor: np.ndarray, stride_x: int = 1, stride_y: int = 1, compress: bool = False, post_extension: int = 1
+) -> MemoryImage:
     """Split, rotate and DC-map every set; one surface (or weight/wmb/wgs triple) per set."""
     t = G.weight_tensor(NAME, tensor)
     k, c, rp, sp, sx, sy = _check(t.shape, stride_x, stride_y, post_extension)
@@ -85,17 +88,32 @@ def pack(tensor: np.ndarray, stride_x: int = 1, stride_y: int = 1, compress: boo
     metas: dict[str, Any] = {}
     for (x, y), sub in split(t, sx, sy).items():
         rot = sub[:, :, ::-1, ::-1]
-        surf, meta = G.build_surfaces(G.scatter(np.ascontiguousarray(rot), off, k * rp * sp * c), sizes,
-                                      bool(compress), prefix=set_name(x, y) + ".")
-        meta.update({"D_WEIGHT_SIZE_0.BYTE_PER_KERNEL": rp * sp * c * t.dtype.itemsize - 1,
-                     "D_WEIGHT_SIZE_1.WEIGHT_KERNEL": k - 1})
+        surf, meta = G.build_surfaces(
+            G.scatter(np.ascontiguousarray(rot), off, k * rp * sp * c),
+            sizes,
+            bool(compress),
+            prefix=set_name(x, y) + ".",
+        )
+        meta.update(
+            {
+                "D_WEIGHT_SIZE_0.BYTE_PER_KERNEL": rp * sp * c * t.dtype.itemsize - 1,
+                "D_WEIGHT_SIZE_1.WEIGHT_KERNEL": k - 1,
+            }
+        )
         surfaces.extend(surf)
         metas[set_name(x, y)] = meta
     return MemoryImage(tuple(surfaces), {"sets": metas})
 
 
-def unpack(image: MemoryImage, shape: tuple[int, ...], dtype: Any, stride_x: int = 1, stride_y: int = 1,
-           compress: bool = False, post_extension: int = 1) -> np.ndarray:
+def unpack(
+    image: MemoryImage,
+    shape: tuple[int, ...],
+    dtype: Any,
+    stride_x: int = 1,
+    stride_y: int = 1,
+    compress: bool = False,
+    post_extension: int = 1,
+) -> np.ndarray:
     """Rebuild the ``K x C x R x S`` tensor from its sets."""
     dt = G.weight_dtype(NAME, dtype)
     k, c, rp, sp, sx, sy = _check(tuple(shape), stride_x, stride_y, post_extension)
@@ -112,8 +130,14 @@ def unpack(image: MemoryImage, shape: tuple[int, ...], dtype: Any, stride_x: int
     return out
 
 
-def info(shape: tuple[int, ...], dtype: Any, stride_x: int = 1, stride_y: int = 1, compress: bool = False,
-         post_extension: int = 1) -> dict:
+def info(
+    shape: tuple[int, ...],
+    dtype: Any,
+    stride_x: int = 1,
+    stride_y: int = 1,
+    compress: bool = False,
+    post_extension: int = 1,
+) -> dict:
     """Per-set sizes and registers (every set: BYTE_PER_KERNEL = R'*S'*C*e), plus totals."""
     dt = G.weight_dtype(NAME, dtype)
     k, c, rp, sp, sx, sy = _check(tuple(shape), stride_x, stride_y, post_extension)
@@ -124,17 +148,37 @@ def info(shape: tuple[int, ...], dtype: Any, stride_x: int = 1, stride_y: int = 
         per_set[set_name(x, y)] = d
     first = next(iter(per_set.values()))
     surfaces = [s for d in per_set.values() for s in d["surfaces"]]
-    return {"format": NAME, "shape": [int(v) for v in shape], "dtype": dt.name, "stride": [sx, sy],
-            "set_shape": [k, c, rp, sp], "n_sets": sx * sy, "set_order": list(per_set),
-            "elem_bytes": dt.itemsize, "kernels_per_group": first["kernels_per_group"],
-            "groups_per_set": first["groups"], "byte_per_kernel": first["byte_per_kernel"],
-            "bytes": first["bytes"] * sx * sy, "padded_bytes": first["padded_bytes"] * sx * sy,
-            "alignment": G.START_ALIGN, "compressed": bool(compress), "surfaces": surfaces, "sets": per_set}
+    return {
+        "format": NAME,
+        "shape": [int(v) for v in shape],
+        "dtype": dt.name,
+        "stride": [sx, sy],
+        "set_shape": [k, c, rp, sp],
+        "n_sets": sx * sy,
+        "set_order": list(per_set),
+        "elem_bytes": dt.itemsize,
+        "kernels_per_group": first["kernels_per_group"],
+        "groups_per_set": first["groups"],
+        "byte_per_kernel": first["byte_per_kernel"],
+        "bytes": first["bytes"] * sx * sy,
+        "padded_bytes": first["padded_bytes"] * sx * sy,
+        "alignment": G.START_ALIGN,
+        "compressed": bool(compress),
+        "surfaces": surfaces,
+        "sets": per_set,
+    }
 
 
-def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, stride_x: int = 1, stride_y: int = 1,
-               compress: bool = False, post_extension: int = 1,
-               image: Optional[MemoryImage] = None) -> dict[str, WeightSurfaceDescriptor]:
+def descriptor(
+    shape: tuple[int, ...],
+    dtype: Any,
+    base: int = 0,
+    stride_x: int = 1,
+    stride_y: int = 1,
+    compress: bool = False,
+    post_extension: int = 1,
+    image: Optional[MemoryImage] = None,
+) -> dict[str, WeightSurfaceDescriptor]:
     """One :class:`~models.weight_desc.WeightSurfaceDescriptor` per set (every set is its own layer,
     clarifications 6), ``{set name: descriptor}`` in set order, the sets' surfaces back to back from
     ``base`` in surface order (compressed: ``image`` gives the sizes)."""
@@ -153,10 +197,18 @@ OPTIONS = (
 )
 
 FORMAT = Format(
-    name=NAME, axes=("K", "C", "R", "S"), dtypes=G.DTYPES, pack=pack, unpack=unpack, info=info,
-    options=OPTIONS, surfaces=("set_x0_y0",), descriptor=descriptor, descriptor_params=("image",),
+    name=NAME,
+    axes=("K", "C", "R", "S"),
+    dtypes=G.DTYPES,
+    pack=pack,
+    unpack=unpack,
+    info=info,
+    options=OPTIONS,
+    surfaces=("set_x0_y0",),
+    descriptor=descriptor,
+    descriptor_params=("image",),
     summary="NVDLA deconvolution weights: stride_x*stride_y sets (y outer, x inner), each rotated 180 degrees "
-            "and DC-mapped into its own surface set_x{x}_y{y} (compressed: set_x{x}_y{y}.weight/.wmb/.wgs)",
+    "and DC-mapped into its own surface set_x{x}_y{y} (compressed: set_x{x}_y{y}.weight/.wmb/.wgs)",
     spec="NVDLA seed 'Weight Format', Tables 34-35; clarifications §6, §3, §7, §12.6",
     example=Example((2, 4, 2, 2), "int16", (("stride_x", 2), ("stride_y", 2)), color_by="K"),
 )

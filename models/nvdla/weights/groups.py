@@ -11,6 +11,7 @@ array that says, for every element of the (already extended) kernel tensor ``K x
 where it lands in that stream. Packing scatters the tensor through the offsets, unpacking
 gathers it back; both are single vectorised numpy operations.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Sequence
@@ -44,18 +45,19 @@ START_ALIGN = 256
 PRECISION_CODE: dict[str, int] = {"int8": 0, "int16": 1, "float16": 2}
 
 
-
-
 def weight_dtype(fmt: str, dtype: Any) -> np.dtype:
     """The little-endian numpy dtype of a weight precision; FormatError ``weight.dtype`` otherwise."""
     try:
         dt = resolve_dtype(dtype)
     except FormatError as exc:
-        raise FormatError("weight.dtype", f"{fmt}: element type {dtype!r} is not a weight precision "
-                          f"(valid: {list(DTYPES)})") from exc
+        raise FormatError(
+            "weight.dtype", f"{fmt}: element type {dtype!r} is not a weight precision (valid: {list(DTYPES)})"
+        ) from exc
     if dt.name not in DTYPES:
-        raise FormatError("weight.dtype", f"{fmt}: element type {dt.name} is not a weight precision "
-                          f"(valid: {list(DTYPES)}; seed 'Precision Type')")
+        raise FormatError(
+            "weight.dtype",
+            f"{fmt}: element type {dt.name} is not a weight precision (valid: {list(DTYPES)}; seed 'Precision Type')",
+        )
     return dt.newbyteorder("<")
 
 
@@ -111,7 +113,7 @@ def dc_offsets(k: int, c: int, r: int, s: int, kpg: int) -> np.ndarray:
     cc = np.arange(c, dtype=np.int64)
     b = cc // C_BLOCK
     cw = np.minimum(C_BLOCK, c - C_BLOCK * b)
-    pos = (np.arange(r, dtype=np.int64)[:, None] * s + np.arange(s, dtype=np.int64)[None, :])  # (R, S)
+    pos = np.arange(r, dtype=np.int64)[:, None] * s + np.arange(s, dtype=np.int64)[None, :]  # (R, S)
     kg4, kk4, gb4 = kg[:, None, None, None], kk[:, None, None, None], gbase[:, None, None, None]
     b4, cw4, cm4 = b[None, :, None, None], cw[None, :, None, None], (cc % C_BLOCK)[None, :, None, None]
     return gb4 + b4 * (r * s * C_BLOCK) * kg4 + pos[None, None] * kg4 * cw4 + kk4 * cw4 + cm4
@@ -129,8 +131,11 @@ def row_group_offsets(k: int, c: int, r: int, s: int, kpg: int, n: int) -> np.nd
     exist (``C <= 64``; the format checks the tighter Table/clarification limits). ``n == 1``
     equals :func:`dc_offsets` for ``C <= 64``.
     """
-    require(c <= C_BLOCK, "image.post_extension_single_block",
-            f"post-extension needs a single C' block, got C'={c} > {C_BLOCK}")
+    require(
+        c <= C_BLOCK,
+        "image.post_extension_single_block",
+        f"post-extension needs a single C' block, got C'={c} > {C_BLOCK}",
+    )
     gbase, kk, kg = _kernel_terms(k, kpg, r * s * c)
     h = np.arange(r, dtype=np.int64)
     rg = h // n
@@ -157,8 +162,9 @@ def surface_names(prefix: str, compress: bool) -> tuple[str, ...]:
     return (f"{prefix}weight",) if prefix == "" else (prefix.rstrip("."),)
 
 
-def build_surfaces(flat: np.ndarray, sizes: Sequence[int], compress: bool,
-                   prefix: str = "") -> tuple[tuple[Surface, ...], dict[str, Any]]:
+def build_surfaces(
+    flat: np.ndarray, sizes: Sequence[int], compress: bool, prefix: str = ""
+) -> tuple[tuple[Surface, ...], dict[str, Any]]:
     """Surfaces (and register values) of one mapped stream of elements.
 
     Uncompressed: one surface, zero-padded to 128 B (seed DC rules; Table 35).
@@ -172,19 +178,27 @@ def build_surfaces(flat: np.ndarray, sizes: Sequence[int], compress: bool,
     raw = flat.view(np.uint8)
     if not compress:
         data = np.zeros(round_up(raw.size, SIZE_ALIGN), dtype=np.uint8)
-        data[:raw.size] = raw
+        data[: raw.size] = raw
         meta: dict[str, Any] = {"D_WEIGHT_FORMAT": 0, "D_WEIGHT_BYTES": int(data.size)}
         return (Surface(names[0], data, START_ALIGN),), meta
     weight, wmb, wgs = sparse.compress(raw, e, list(sizes))
-    meta = {"D_WEIGHT_FORMAT": 1, "D_WEIGHT_BYTES": int(weight.size), "D_WMB_BYTES": int(wmb.size),
-            "compressed_bytes": int(wgs[: 4 * len(sizes)].view("<u4").sum()),
-            "wgs": [int(v) for v in wgs[: 4 * len(sizes)].view("<u4")]}
-    return (Surface(names[0], weight, START_ALIGN), Surface(names[1], wmb, START_ALIGN),
-            Surface(names[2], wgs, START_ALIGN)), meta
+    meta = {
+        "D_WEIGHT_FORMAT": 1,
+        "D_WEIGHT_BYTES": int(weight.size),
+        "D_WMB_BYTES": int(wmb.size),
+        "compressed_bytes": int(wgs[: 4 * len(sizes)].view("<u4").sum()),
+        "wgs": [int(v) for v in wgs[: 4 * len(sizes)].view("<u4")],
+    }
+    return (
+        Surface(names[0], weight, START_ALIGN),
+        Surface(names[1], wmb, START_ALIGN),
+        Surface(names[2], wgs, START_ALIGN),
+    ), meta
 
 
-def read_stream(fmt: str, image: MemoryImage, dtype: np.dtype, sizes: Sequence[int], total: int,
-                compress: bool, prefix: str = "") -> np.ndarray:
+def read_stream(
+    fmt: str, image: MemoryImage, dtype: np.dtype, sizes: Sequence[int], total: int, compress: bool, prefix: str = ""
+) -> np.ndarray:
     """The mapped uncompressed stream (``total`` elements) read back from ``image``.
 
     Raises FormatError ``weight.surface_size`` when the weight surface is shorter than the stream
@@ -194,19 +208,27 @@ def read_stream(fmt: str, image: MemoryImage, dtype: np.dtype, sizes: Sequence[i
     dt = np.dtype(dtype).newbyteorder("<")
     e = dt.itemsize
     if not compress:
-        require(f"{prefix}wmb" not in image.names(), "weight.compress_mismatch",
-                f"{fmt}: the image has a {prefix}wmb surface (sparse-compressed weights); unpack with compress=True")
+        require(
+            f"{prefix}wmb" not in image.names(),
+            "weight.compress_mismatch",
+            f"{fmt}: the image has a {prefix}wmb surface (sparse-compressed weights); unpack with compress=True",
+        )
         data = image[names[0]].data
-        require(data.size >= total * e, "weight.surface_size",
-                f"{fmt}: surface {names[0]!r} has {data.size} bytes, the mapped weights need {total * e}")
+        require(
+            data.size >= total * e,
+            "weight.surface_size",
+            f"{fmt}: surface {names[0]!r} has {data.size} bytes, the mapped weights need {total * e}",
+        )
         return data[: total * e].copy().view(dt)
-    dense = sparse.decompress(image[names[0]].data, image[names[1]].data, image[names[2]].data,
-                              e, list(sizes), total * e)
+    dense = sparse.decompress(
+        image[names[0]].data, image[names[1]].data, image[names[2]].data, e, list(sizes), total * e
+    )
     return dense.view(dt)
 
 
-def stream_info(fmt: str, shape: Sequence[int], dtype: np.dtype, kernel_elems: int, n_kernels: int,
-                compress: bool, prefix: str = "") -> dict[str, Any]:
+def stream_info(
+    fmt: str, shape: Sequence[int], dtype: np.dtype, kernel_elems: int, n_kernels: int, compress: bool, prefix: str = ""
+) -> dict[str, Any]:
     """Sizes, groups and register values of one mapped stream (JSON-serialisable).
 
     ``bytes`` is the exact mapped size, ``padded_bytes`` the 128-B padded uncompressed surface.
@@ -246,9 +268,11 @@ def stream_info(fmt: str, shape: Sequence[int], dtype: np.dtype, kernel_elems: i
         out["wgs_bytes"] = wgs
         regs["D_WEIGHT_BYTES"] = None  # compressed size, known after pack (image.meta)
         regs["D_WMB_BYTES"] = wmb
-        out["surfaces"] = [{"name": names[0], "bytes": None, "max_bytes": padded, "align": START_ALIGN},
-                           {"name": names[1], "bytes": wmb, "align": START_ALIGN},
-                           {"name": names[2], "bytes": wgs, "align": START_ALIGN}]
+        out["surfaces"] = [
+            {"name": names[0], "bytes": None, "max_bytes": padded, "align": START_ALIGN},
+            {"name": names[1], "bytes": wmb, "align": START_ALIGN},
+            {"name": names[2], "bytes": wgs, "align": START_ALIGN},
+        ]
     else:
         out["weight_bytes"] = padded
         regs["D_WEIGHT_BYTES"] = padded
@@ -257,8 +281,16 @@ def stream_info(fmt: str, shape: Sequence[int], dtype: np.dtype, kernel_elems: i
     return out
 
 
-def descriptors(fmt: str, dtype: np.dtype, n_kernels: int, kernel_elems: int, compress: bool, base: int,
-                image: Optional[MemoryImage], prefixes: Sequence[str] = ("",)) -> list[WeightSurfaceDescriptor]:
+def descriptors(
+    fmt: str,
+    dtype: np.dtype,
+    n_kernels: int,
+    kernel_elems: int,
+    compress: bool,
+    base: int,
+    image: Optional[MemoryImage],
+    prefixes: Sequence[str] = ("",),
+) -> list[WeightSurfaceDescriptor]:
     """The :class:`~models.weight_desc.WeightSurfaceDescriptor` of every mapped stream (one per prefix:
     deconvolution sets), surfaces placed back to back from ``base`` in surface order (the order of
     :meth:`MemoryImage.placed`), each validated (FormatError ``weight_desc.<rule>``).
@@ -272,14 +304,20 @@ def descriptors(fmt: str, dtype: np.dtype, n_kernels: int, kernel_elems: int, co
     e = np.dtype(dtype).itemsize
     sizes = group_sizes(n_kernels, kernels_per_group(dtype), kernel_elems)
     if image is None:
-        require(not compress, "weight.descriptor_image",
-                f"{fmt}: compressed surface sizes depend on the weights; pass image=models.pack(...)")
+        require(
+            not compress,
+            "weight.descriptor_image",
+            f"{fmt}: compressed surface sizes depend on the weights; pass image=models.pack(...)",
+        )
         padded = round_up(n_kernels * kernel_elems * e, SIZE_ALIGN)
         bases = back_to_back([padded] * len(prefixes), [START_ALIGN] * len(prefixes), base)
         out = [WeightSurfaceDescriptor(False, e, len(sizes), sizes[0] * e, sizes[-1] * e, b, padded) for b in bases]
     else:
-        require(("wmb" in image.names() or f"{prefixes[0]}wmb" in image.names()) == bool(compress),
-                "weight.compress_mismatch", f"{fmt}: image surfaces {image.names()} do not match compress={compress}")
+        require(
+            ("wmb" in image.names() or f"{prefixes[0]}wmb" in image.names()) == bool(compress),
+            "weight.compress_mismatch",
+            f"{fmt}: image surfaces {image.names()} do not match compress={compress}",
+        )
         placed = image.placed(base)
         out = [WeightSurfaceDescriptor.from_image(placed, e, sizes, surface_names(p, compress)) for p in prefixes]
     return [d.validate() for d in out]
@@ -287,9 +325,12 @@ def descriptors(fmt: str, dtype: np.dtype, n_kernels: int, kernel_elems: int, co
 
 def check_post_extension(fmt: str, kind: str, value: int) -> None:
     """Table 34: post-extension exists only for image weights; anything but 1 is a FormatError."""
-    require(isinstance(value, (int, np.integer)) and int(value) == 1, f"{kind}.post_extension",
-            f"{fmt}: post_extension={value} is not supported for this weight type "
-            f"(seed Table 34: post-extension is supported for image-input weights only); use 1")
+    require(
+        isinstance(value, (int, np.integer)) and int(value) == 1,
+        f"{kind}.post_extension",
+        f"{fmt}: post_extension={value} is not supported for this weight type "
+        f"(seed Table 34: post-extension is supported for image-input weights only); use 1",
+    )
 
 
 def check_stride(fmt: str, kind: str, name: str, value: int) -> int:
@@ -298,6 +339,9 @@ def check_stride(fmt: str, kind: str, name: str, value: int) -> int:
     Choice: 1..8 is the range of NVDLA's 3-bit ``CONV_X_STRIDE``/``CONV_Y_STRIDE`` register fields
     (value-1); it is applied to the deconvolution split as well (at most 64 sets).
     """
-    require(isinstance(value, (int, np.integer)) and 1 <= int(value) <= 8, f"{kind}.stride",
-            f"{fmt}: {name}={value!r} must be an integer in 1..8")
+    require(
+        isinstance(value, (int, np.integer)) and 1 <= int(value) <= 8,
+        f"{kind}.stride",
+        f"{fmt}: {name}={value!r} must be an integer in 1..8",
+    )
     return int(value)

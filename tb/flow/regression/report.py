@@ -6,6 +6,7 @@ JUnit file for the whole regression) and ``index.html`` (a static page rendered 
 output renders that data. Its ``signature`` part (job outcomes, functional and code coverage) holds nothing that
 depends on the machine or the clock, so two runs of the same suite and seeds can be compared by it.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,34 +25,66 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def _env() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=jinja2.select_autoescape(["html"]),
-                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=jinja2.select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
 
 
-def build_results(plan: testplan.Plan, col: Collected, groups: list[fcov.Covergroup],
-                  files: list[codecov.FileCoverage]) -> dict:
+def build_results(
+    plan: testplan.Plan, col: Collected, groups: list[fcov.Covergroup], files: list[codecov.FileCoverage]
+) -> dict:
     """Everything the report shows, as plain data."""
     jobs = [col.jobs[k] for k in sorted(col.jobs)]
-    failures = [{k: j[k] for k in ("sim", "run", "test", "seed", "first_error", "log", "rerun")}
-                for j in jobs if j["status"] != "pass"]
+    failures = [
+        {k: j[k] for k in ("sim", "run", "test", "seed", "first_error", "log", "rerun")}
+        for j in jobs
+        if j["status"] != "pass"
+    ]
     seeds = sorted({j["seed"] for j in jobs})
     per_test: dict[tuple, dict] = defaultdict(lambda: {"seeds": {}, "wall_s": 0.0})
     for j in jobs:
         row = per_test[(j["sim"], j["run"], j["test"])]
         row["seeds"][j["seed"]] = j["status"]
         row["wall_s"] += j["wall_s"]
-    tests = [{"sim": s, "run": r, "test": t, "id": testplan.test_id(plan.runs[r].module, t), **v,
-              "wall_s": round(v["wall_s"], 1), "passed": all(x == "pass" for x in v["seeds"].values())}
-             for (s, r, t), v in sorted(per_test.items())]
+    tests = [
+        {
+            "sim": s,
+            "run": r,
+            "test": t,
+            "id": testplan.test_id(plan.runs[r].module, t),
+            **v,
+            "wall_s": round(v["wall_s"], 1),
+            "passed": all(x == "pass" for x in v["seeds"].values()),
+        }
+        for (s, r, t), v in sorted(per_test.items())
+    ]
     by_group = {g.name: g for g in groups}
     testpoints = []
     for tp in plan.testpoints:
         rows = [t for t in tests if t["id"] in tp.tests]
-        cgs = [{"name": c, "percent": round(by_group[c].percent, 2) if c in by_group else None,
-                "met": by_group[c].met if c in by_group else False} for c in tp.covergroups]
+        cgs = [
+            {
+                "name": c,
+                "percent": round(by_group[c].percent, 2) if c in by_group else None,
+                "met": by_group[c].met if c in by_group else False,
+            }
+            for c in tp.covergroups
+        ]
         status = "not run" if not rows else "pass" if all(r["passed"] for r in rows) else "fail"
-        testpoints.append({"name": tp.name, "desc": tp.desc, "tests": list(tp.tests), "rows": rows,
-                           "covergroups": cgs, "status": status})
+        testpoints.append(
+            {
+                "name": tp.name,
+                "desc": tp.desc,
+                "tests": list(tp.tests),
+                "rows": rows,
+                "covergroups": cgs,
+                "status": status,
+            }
+        )
     fc, fs = fcov.total(groups)
     code = codecov.totals(files)
     passed = sum(j["status"] == "pass" for j in jobs)
@@ -61,33 +94,65 @@ def build_results(plan: testplan.Plan, col: Collected, groups: list[fcov.Covergr
         "code": {f.file: {k: v for k, v in f.to_dict().items() if k in ("line", "branch", "toggle")} for f in files},
     }
     return {
-        "regression": {"suites": sorted({m["suite"] for m in col.manifests}),
-                       "sims": sorted({j["sim"] for j in jobs}), "seeds": seeds, "jobs": len(jobs),
-                       "passed": passed, "failed": len(jobs) - passed,
-                       "shards": sorted({m.get("shard", "1/1") for m in col.manifests}),
-                       "inputs": sorted(m["folder"] for m in col.manifests)},
-        "functional": {"covered": fc, "bins": fs, "percent": round(100.0 * fc / fs, 2) if fs else 0.0,
-                       "covergroups": [g.to_dict() for g in groups]},
-        "code": {"totals": code, "line_goal": plan.coverage.line_goal,
-                 "files": [f.to_dict() for f in files]},
-        "failures": failures, "tests": tests, "testpoints": testpoints,
-        "jobs": [{k: j[k] for k in ("key", "sim", "run", "test", "seed", "status", "wall_s", "sim_time_ns",
-                                    "first_error", "log", "rerun")} for j in jobs],
+        "regression": {
+            "suites": sorted({m["suite"] for m in col.manifests}),
+            "sims": sorted({j["sim"] for j in jobs}),
+            "seeds": seeds,
+            "jobs": len(jobs),
+            "passed": passed,
+            "failed": len(jobs) - passed,
+            "shards": sorted({m.get("shard", "1/1") for m in col.manifests}),
+            "inputs": sorted(m["folder"] for m in col.manifests),
+        },
+        "functional": {
+            "covered": fc,
+            "bins": fs,
+            "percent": round(100.0 * fc / fs, 2) if fs else 0.0,
+            "covergroups": [g.to_dict() for g in groups],
+        },
+        "code": {"totals": code, "line_goal": plan.coverage.line_goal, "files": [f.to_dict() for f in files]},
+        "failures": failures,
+        "tests": tests,
+        "testpoints": testpoints,
+        "jobs": [
+            {
+                k: j[k]
+                for k in (
+                    "key",
+                    "sim",
+                    "run",
+                    "test",
+                    "seed",
+                    "status",
+                    "wall_s",
+                    "sim_time_ns",
+                    "first_error",
+                    "log",
+                    "rerun",
+                )
+            }
+            for j in jobs
+        ],
         "signature": signature,
     }
 
 
 def junit(results: dict, path: Path) -> Path:
     """One JUnit XML for the whole regression: a testsuite per (simulator, run), a testcase per job."""
-    root = ET.Element("testsuites", name="regression", tests=str(results["regression"]["jobs"]),
-                      failures=str(results["regression"]["failed"]))
+    root = ET.Element(
+        "testsuites",
+        name="regression",
+        tests=str(results["regression"]["jobs"]),
+        failures=str(results["regression"]["failed"]),
+    )
     suites: dict[str, ET.Element] = {}
     for j in results["jobs"]:
         name = f"{j['sim']}.{j['run']}"
         if name not in suites:
             suites[name] = ET.SubElement(root, "testsuite", name=name)
-        case = ET.SubElement(suites[name], "testcase", classname=name, name=f"{j['test']}[seed={j['seed']}]",
-                             time=f"{j['wall_s']:.2f}")
+        case = ET.SubElement(
+            suites[name], "testcase", classname=name, name=f"{j['test']}[seed={j['seed']}]", time=f"{j['wall_s']:.2f}"
+        )
         if j["status"] != "pass":
             fail = ET.SubElement(case, "failure", message=j["first_error"])
             fail.text = f"log: {j['log']}\nrerun: {j['rerun']}"
@@ -104,8 +169,12 @@ def write(results: dict, out: Path) -> dict[str, Path]:
     """Write every output into ``out``; returns their paths."""
     out.mkdir(parents=True, exist_ok=True)
     env = _env()
-    paths = {"json": out / "results.json", "md": out / "summary.md", "html": out / "index.html",
-             "junit": out / "junit.xml"}
+    paths = {
+        "json": out / "results.json",
+        "md": out / "summary.md",
+        "html": out / "index.html",
+        "junit": out / "junit.xml",
+    }
     paths["json"].write_text(json.dumps(results, indent=1, sort_keys=True))
     paths["md"].write_text(env.get_template("summary.md.j2").render(r=results))
     paths["html"].write_text(env.get_template("index.html.j2").render(r=results))

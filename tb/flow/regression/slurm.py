@@ -9,6 +9,7 @@ environment is exported to the jobs (``sbatch``'s default), so they see the same
 the checkout must be on storage every node shares. ``WAIT=1`` polls ``squeue`` until the merge job left the queue
 and prints the summary; ``WAIT=0`` prints the job ids and the command that collects the report.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,26 +42,66 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
     py = shlex.quote(sys.executable)
     root = shlex.quote(str(execute.ROOT))
     opts = [f"--sim={a.sim}", f"--suite={a.suite}", f"--jobs={a.jobs}", f"--coverage={a.coverage}"]
-    opts += [f"--{k}={v}" for k, v in (("seeds", a.seeds), ("seed-list", a.seed_list), ("tests", a.tests),
-                                       ("count", a.count), ("rtl", a.rtl)) if v]
+    opts += [
+        f"--{k}={v}"
+        for k, v in (
+            ("seeds", a.seeds),
+            ("seed-list", a.seed_list),
+            ("tests", a.tests),
+            ("count", a.count),
+            ("rtl", a.rtl),
+        )
+        if v
+    ]
     common = f"cd {root} && {py} -m tb.flow.regression run {' '.join(map(shlex.quote, opts))} --launcher=local"
     build_cmd = f"{common} --build-only --out={shlex.quote(str(base))}"
-    shard_cmd = (f"{common} --shard=$SLURM_ARRAY_TASK_ID/{n} --out={shlex.quote(str(base))}/shard$SLURM_ARRAY_TASK_ID "
-                 f"--prebuilt={shlex.quote(str(base / 'builds'))} --no-report")
+    shard_cmd = (
+        f"{common} --shard=$SLURM_ARRAY_TASK_ID/{n} --out={shlex.quote(str(base))}/shard$SLURM_ARRAY_TASK_ID "
+        f"--prebuilt={shlex.quote(str(base / 'builds'))} --no-report"
+    )
     report = Path(a.report_dir)
-    collect = f"cd {root} && {py} -m tb.flow.regression report {shlex.quote(str(base))} --out={shlex.quote(str(report))}"
-    build = _sbatch(["--job-name=regress-build", f"--cpus-per-task={max(1, a.jobs)}",
-                     f"--output={base}/slurm-build-%j.out", "--wrap", build_cmd])
-    array = _sbatch([f"--array=1-{n}", "--job-name=regress", f"--dependency=afterany:{build}",
-                     f"--cpus-per-task={max(1, a.jobs)}",
-                     f"--output={base}/slurm-%A_%a.out", "--wrap", shard_cmd])
-    merge = _sbatch([f"--dependency=afterany:{array}", "--job-name=regress-report",
-                     f"--output={base}/slurm-report-%j.out", "--wrap", collect])
-    print(f"slurm: build job {build}, job array {array} ({n} shards, {njobs} jobs) and merge job {merge} submitted; "
-          f"shard folders in {base}", flush=True)
+    collect = (
+        f"cd {root} && {py} -m tb.flow.regression report {shlex.quote(str(base))} --out={shlex.quote(str(report))}"
+    )
+    build = _sbatch(
+        [
+            "--job-name=regress-build",
+            f"--cpus-per-task={max(1, a.jobs)}",
+            f"--output={base}/slurm-build-%j.out",
+            "--wrap",
+            build_cmd,
+        ]
+    )
+    array = _sbatch(
+        [
+            f"--array=1-{n}",
+            "--job-name=regress",
+            f"--dependency=afterany:{build}",
+            f"--cpus-per-task={max(1, a.jobs)}",
+            f"--output={base}/slurm-%A_%a.out",
+            "--wrap",
+            shard_cmd,
+        ]
+    )
+    merge = _sbatch(
+        [
+            f"--dependency=afterany:{array}",
+            "--job-name=regress-report",
+            f"--output={base}/slurm-report-%j.out",
+            "--wrap",
+            collect,
+        ]
+    )
+    print(
+        f"slurm: build job {build}, job array {array} ({n} shards, {njobs} jobs) and merge job {merge} submitted; "
+        f"shard folders in {base}",
+        flush=True,
+    )
     if a.wait == "0":
-        print(f"collect the report when job {merge} has finished:\n  make report INPUTS={base} REPORT={report}\n"
-              f"  (or: {collect})")
+        print(
+            f"collect the report when job {merge} has finished:\n  make report INPUTS={base} REPORT={report}\n"
+            f"  (or: {collect})"
+        )
         return 0
     while in_queue(build) or in_queue(array) or in_queue(merge):
         time.sleep(POLL_S)
@@ -71,5 +112,6 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
     print(summary.read_text())
     print(f"report: {report / 'index.html'}")
     import json
+
     failed = json.loads((report / "results.json").read_text())["regression"]["failed"]
     return 1 if failed else 0
