@@ -127,7 +127,7 @@ class PixelDescriptor(RuleChecked):
     cvt_scale: int = 1
     cvt_truncate: int = 0
     mean_en: bool = False
-    mean: tuple[int, int, int, int] = (0, 0, 0, 0)
+    mean: tuple[int, ...] = (0, 0, 0, 0)  # 4 values: __post_init__ checks
 
     def __post_init__(self) -> None:
         int16_register("offset", self.cvt_offset)
