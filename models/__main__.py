@@ -37,7 +37,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 import numpy as np
 
@@ -52,7 +52,7 @@ class _UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one clear line, status 2 (argparse prints usage too)
+    def error(self, message: str) -> NoReturn:  # one clear line, status 2 (argparse prints usage too)
         raise _UsageError(message)
 
 

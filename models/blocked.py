@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Union, cast
 
 import numpy as np
 
@@ -111,7 +111,7 @@ class BlockedCubeDescriptor(RuleChecked):
     stride_h: int
     stride_c: int
     stride_n: int
-    layout: Layout = Layout.GENERIC
+    layout: Union[Layout, int] = Layout.GENERIC  # the programmed code: unknown codes are for the validator to refuse
     fp16: bool = False
 
     # ------------------------------------------------------------------ derived values
@@ -141,7 +141,7 @@ class BlockedCubeDescriptor(RuleChecked):
     @property
     def alignment(self) -> int:
         """Required multiple for the base address and every stride (Table 35 and whole atoms)."""
-        layout_align = LAYOUT_ALIGN.get(self.layout, 1) if int(self.layout) in Layout._value2member_map_ else 1
+        layout_align = LAYOUT_ALIGN.get(Layout(self.layout), 1) if int(self.layout) in Layout._value2member_map_ else 1
         return max(self.atom_bytes, layout_align, 1)
 
     def to_dict(self) -> dict[str, Any]:

@@ -93,8 +93,8 @@ ERROR_RULES: tuple[str, ...] = (
 )
 
 #: Table 35 "Pitch linear pixel": start address and line stride alignment.
-START_ALIGN = int(ROWS["pixel"].start)  # type: ignore[arg-type]
-STRIDE_ALIGN = int(ROWS["pixel"].line_stride)  # type: ignore[arg-type]
+START_ALIGN = int(ROWS["pixel"].start)  # type: ignore[arg-type]  # Table 35 gives the pixel row a start
+STRIDE_ALIGN = int(ROWS["pixel"].line_stride)  # type: ignore[arg-type]  # Table 35 gives the pixel row a stride
 MAX_TRUNCATE = 63
 
 
@@ -127,7 +127,7 @@ class PixelDescriptor(RuleChecked):
     cvt_scale: int = 1
     cvt_truncate: int = 0
     mean_en: bool = False
-    mean: tuple[int, int, int, int] = (0, 0, 0, 0)
+    mean: tuple[int, ...] = (0, 0, 0, 0)  # 4 values: __post_init__ checks
 
     def __post_init__(self) -> None:
         int16_register("offset", self.cvt_offset)
@@ -229,7 +229,7 @@ class PixelDescriptor(RuleChecked):
         geometry_ok = fmt is not None and size_ok and x_ok
         if geometry_ok:
             g = self._geometry()
-            bpp = [p.bpp for p in fmt.planes]  # type: ignore[union-attr]
+            bpp = [p.bpp for p in fmt.planes]  # type: ignore[union-attr]  # geometry_ok implies a known format
             if self.line_stride0 < g.plane_offset(0) + self.width * bpp[0]:
                 bad.append("stride_min0")
             if two and self.line_stride1 < g.plane_offset(1) + self.width * bpp[1]:

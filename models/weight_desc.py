@@ -91,8 +91,14 @@ ELEM_SIZES = (1, 2)
 MAX_GROUPS = 0xFFFF
 MAX_DENSE_BYTES = 0xFFFF_FFFF
 #: Table 35 rows of the weight, WMB and WGS surfaces: start alignment and data-size multiple.
-START_ALIGN: dict[str, int] = {s: int(ROWS[s].start) for s in ("weight", "wmb", "wgs")}  # type: ignore[arg-type]
-SIZE_ALIGN: dict[str, int] = {s: int(ROWS[s].size) for s in ("weight", "wmb", "wgs")}  # type: ignore[arg-type]
+START_ALIGN: dict[str, int] = {
+    s: int(ROWS[s].start)  # type: ignore[arg-type]  # these Table 35 rows have a start
+    for s in ("weight", "wmb", "wgs")
+}
+SIZE_ALIGN: dict[str, int] = {
+    s: int(ROWS[s].size)  # type: ignore[arg-type]  # these Table 35 rows have a size
+    for s in ("weight", "wmb", "wgs")
+}
 #: Bytes per WGS entry (one little-endian uint32 per kernel group).
 WGS_ENTRY_BYTES = 4
 #: Surface names of one weight stream as ``pack`` names them: weight, then WMB and WGS when compressed.

@@ -31,7 +31,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, Union
 
 import cocotb
 import numpy as np
@@ -56,7 +56,7 @@ from tb.agents.clocked import ClockLoop
 from tb.agents.csr import CsrAgent
 from tb.agents.stream import AxiStreamMonitor, StreamReadyDriver
 from tb.checkers.axi_read import AxiReadChecker
-from tb.fastpath.harness import HdlHarness, is_hdl_top
+from tb.fastpath.harness import HdlHarness, HdlMemAgent, HdlStreamCapture, is_hdl_top
 from tb.footprint import Region
 
 PERIOD_NS = 10
@@ -167,6 +167,11 @@ class ReaderItem(uvm_sequence_item):
         self.midjob: Optional[int] = None
         self.result: Optional[JobResult] = None  # the response, once the driver ran the job
 
+    def response(self) -> JobResult:
+        """:attr:`result` of a job the driver ran (the scoreboard, coverage and the sequences after ``send``)."""
+        assert self.result is not None, f"{self.get_name()}: the driver has not run this job (no result yet)"
+        return self.result
+
     @property
     def legal(self) -> bool:
         """False for an illegal descriptor: the reader must read nothing."""
@@ -219,6 +224,9 @@ class ReaderTB:
         if self.hdl is None:
             Clock(dut.clk, PERIOD_NS, unit="ns").start(start_high=False)
         dut.rst.value = 1
+        self.mem: Union[HdlMemAgent, AxiMemAgent]
+        self.out: Union[HdlStreamCapture, AxiStreamMonitor]
+        self.ready: Union[HdlStreamCapture, StreamReadyDriver]
         if self.hdl is not None:
             self.mem, self.out, self.ready = self.hdl.mem, self.hdl.out, self.hdl.out
         else:
@@ -251,13 +259,20 @@ class ReaderTB:
         self.dut.rst.value = 0
         await ClockCycles(self.dut.clk, 2)
 
-    def apply_knobs(self, knobs) -> None:
+    def apply_knobs(self, knobs: Knobs) -> None:
         """Latency and the named stall profiles (``tb.agents.stalls``) of a job's knobs."""
-        pattern = self.hdl.stall if self.hdl is not None else stalls.profile
         self.mem.set_latency(knobs.latency)
-        self.mem.set_ar_stalls(pattern(knobs.ar_stall, self.rng))
-        self.mem.set_r_gaps(pattern(knobs.r_gap, self.rng))
-        self.ready.set(pattern(knobs.backpressure, self.rng))
+        if self.hdl is not None:  # the fast path: the HDL's stall patterns (self.mem, self.ready: the harness's)
+            hdl = self.hdl
+            hdl.mem.set_ar_stalls(hdl.stall(knobs.ar_stall, self.rng))
+            hdl.mem.set_r_gaps(hdl.stall(knobs.r_gap, self.rng))
+            hdl.out.set(hdl.stall(knobs.backpressure, self.rng))
+        else:
+            mem, ready = self.mem, self.ready
+            assert isinstance(mem, AxiMemAgent) and isinstance(ready, StreamReadyDriver), "the default agents"
+            mem.set_ar_stalls(stalls.profile(knobs.ar_stall, self.rng))
+            mem.set_r_gaps(stalls.profile(knobs.r_gap, self.rng))
+            ready.set(stalls.profile(knobs.backpressure, self.rng))
 
     def prepare(
         self, item, pieces: Optional[Sequence[tuple[int, Any]]], faults: Sequence[tuple[int, int, str]], legal: bool
@@ -300,6 +315,7 @@ class ReaderTB:
         res = JobResult(status=None)
         midjob = cocotb.start_soon(self.mid_job(item, res)) if item.midjob is not None else None
         if item.resets:
+            assert item.reset_after is not None, "a RESET job says when to reset"
             await First(ClockCycles(self.dut.clk, item.reset_after), RisingEdge(self.dut.irq))
             await self.reset()
             self.reads.expect_none()  # nothing may be read after the reset
@@ -324,6 +340,7 @@ class ReaderTB:
         """START again while the job runs (ignored while busy), then overwrite every descriptor register with
         garbage (:meth:`garbage`, kept in ``res.midjob_writes``) ``item.midjob`` cycles later: the running job
         latched its descriptor at START."""
+        assert item.midjob is not None, "run_job starts the mid-job activity only for items with midjob"
         await self.csr.start()
         await ClockCycles(self.dut.clk, item.midjob)
         names = self.desc_regs
@@ -390,7 +407,7 @@ class JobScoreboard(uvm_subscriber):
         self.check_seconds = 0.0  # wall time spent comparing with the models (make bench reports it)
         self.errors = 0
         self.reports: list[tuple[str, str]] = []  # (item name, the report in one line)
-        self.corrupt = None
+        self.corrupt: Optional[Callable[[Any, Any], object]] = None
         self.expect_reports: dict[str, str] = {}
 
     def observe(self, tb: ReaderTB) -> None:
@@ -398,8 +415,9 @@ class JobScoreboard(uvm_subscriber):
         self.log = tb.observe()
 
     def write(self, item) -> None:
+        assert self.log is not None, "observe() subscribed the scoreboard in the connect phase"
         t0 = time.perf_counter()
-        item.result.observe(self.log.take())
+        item.response().observe(self.log.take())
         problems = self.problems(item)
         self.check_seconds += time.perf_counter() - t0
         self.checked += 1
@@ -444,6 +462,7 @@ class JobScoreboard(uvm_subscriber):
 
     # ------------------------------------------------------------------ end of test
     def check_phase(self) -> None:
+        assert self.log is not None, "observe() subscribed the scoreboard in the connect phase"
         after = self.log.take()
         if any(after.values()):
             self.errors += 1
@@ -565,7 +584,7 @@ class ReaderTestBase(uvm_test):
             await self.tb.reset()
             await self.body()
             self.tb.reads.close()  # nothing may be read after the last job
-            await ClockCycles(cocotb.top.clk, 10)
+            await ClockCycles(self.tb.dut.clk, 10)  # the TB's DUT is cocotb.top
             await self.tb.flush()
         finally:
             gc.unfreeze()

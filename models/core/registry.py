@@ -219,7 +219,7 @@ class Format:
             )
         return dt
 
-    def check_shape(self, shape: Sequence[int], itemsize: int = 1) -> tuple[int, ...]:
+    def check_shape(self, shape: object, itemsize: int = 1) -> tuple[int, ...]:
         """Rank, positive integer dims, and the tensor under the size limit (``models.core.validate``)."""
         shape = check_dims(shape)
         lo, hi = len(self.axes) - self.optional_leading_axes, len(self.axes)
@@ -381,5 +381,5 @@ def descriptor(name: str, shape: Sequence[int], dtype: Any, base: int = 0, **opt
         raise FormatError("descriptor.none", f"{name} exports no descriptor")
     b = check_base(base)
     params = {k: opts.pop(k) for k in fmt.descriptor_params if k in opts}
-    fmt, shp, dt, resolved, _ = _door(name, shape, dtype, opts)
+    _, shp, dt, resolved, _ = _door(name, shape, dtype, opts)  # the door looks up the same (cached) format
     return fmt.descriptor(shp, dt, base=b, **resolved, **params)

@@ -27,7 +27,7 @@ class RuleChecked:
         raise NotImplementedError
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)  # type: ignore[call-overload]
+        return dataclasses.asdict(self)  # type: ignore[call-overload]  # subclasses are dataclasses
 
     def error_bits(self, addr_bits: int = 64) -> int:
         """The validator's error word: bit i set when rule ``ERROR_RULES[i]`` is broken."""
@@ -44,4 +44,4 @@ class RuleChecked:
 
     def with_(self: T, **changes: Any) -> T:
         """A copy with some fields changed (for illegal-descriptor sequences)."""
-        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]  # subclasses are dataclasses

@@ -48,7 +48,7 @@ def as_int(value: object, what: str) -> int:
     if isinstance(value, (bool, np.bool_)):
         raise FormatError("arg.integer", f"{what} must be an integer, got bool {value!r}")
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        return operator.index(value)  # type: ignore[arg-type]  # TypeError caught below
     except TypeError:
         raise FormatError(
             "arg.integer", f"{what} must be an integer, got {type(value).__name__} {value!r:.60}"

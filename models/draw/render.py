@@ -42,7 +42,7 @@ _FONT = 6.5
 _CHAR_IN = 0.052  # width of one label character at _FONT points, inches (approx.)
 
 
-def _palette(groups: np.ndarray) -> tuple[dict[int, tuple], bool]:
+def _palette(groups: np.ndarray | list[int]) -> tuple[dict[int, tuple], bool]:
     """Colour per group value: qualitative for up to 20 groups, else a sequential map (``True``)."""
     values = sorted(int(v) for v in np.unique(groups))
     if len(values) <= 10:
@@ -119,7 +119,7 @@ def render_memory(
         lo, hi = max(s.base, start), min(s.end, end)
         if lo >= hi:
             continue
-        gap = (prev_end, s.base) if prev_end is not None and s.base > prev_end else None
+        gap: tuple[int, int] | None = (prev_end, s.base) if prev_end is not None and s.base > prev_end else None
         y += 0.9 if gap else 0.0
         first_row = (lo - s.base) // row_bytes
         last_row = (hi - 1 - s.base) // row_bytes

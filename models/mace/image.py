@@ -228,7 +228,7 @@ def image_array(img: MemoryImage | bytes | np.ndarray, dtype: Any, shape: tuple[
     if dt.name not in DTYPES:
         raise FormatError("mace.dtype", f"image element type {dt} is not float32 or float16")
     if shape is None:
-        shape = mi.meta.get("image_shape")  # type: ignore[assignment]
+        shape = mi.meta.get("image_shape")  # type: ignore[assignment]  # meta holds the packed shape
         if shape is None:
             raise FormatError("mace.image_shape", "no image shape given and the image carries none")
     shape = tuple(int(v) for v in shape)

@@ -280,7 +280,10 @@ class PixelGeometry:
         return self.x_offset * bpp if i == 0 else (self.x_offset * bpp) % 32
 
     def stride(self, i: int) -> int:
-        return self.line_stride if i == 0 else int(self.uv_line_stride)  # type: ignore[arg-type]
+        if i == 0:
+            return self.line_stride
+        assert self.uv_line_stride is not None, "plane 1 exists only in semi-planar formats, which have a UV stride"
+        return int(self.uv_line_stride)
 
     def plane_bytes(self, i: int) -> int:
         return self.h * self.stride(i)
@@ -479,7 +482,7 @@ def info(
         "CHANNEL": fmt.channels - 1,
     }
     if fmt.semi_planar:
-        regs["LINE_UV_STRIDE"] = g.uv_line_stride
+        regs["LINE_UV_STRIDE"] = g.stride(1)
     return {
         "format": PREFIX + fmt.name,
         "enum": fmt.enum,
@@ -552,7 +555,8 @@ def roi_registers(name: str, roi_address: int, uv_roi_address: Optional[int] = N
     x_off = rem // bpp0
     out = {"base0": int(roi_address) - rem, "x_offset": x_off}
     if fmt.semi_planar:
-        require(uv_roi_address is not None, "pixel.uv_roi_required", f"{fmt.name}: plane 1 ROI address missing")
+        if uv_roi_address is None:
+            raise FormatError("pixel.uv_roi_required", f"{fmt.name}: plane 1 ROI address missing")
         bpp1 = fmt.planes[1].bpp
         uv_rem = int(uv_roi_address) % 32
         require(

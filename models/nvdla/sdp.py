@@ -168,7 +168,7 @@ def _split_shape(kind: OperandKind, shape: Sequence[int]) -> tuple[int, int, int
             "sdp.components",
             f"{kind.name}: {shape[0]} components; this operand has {kind.components}",
         )
-        return shape  # type: ignore[return-value]
+        return shape  # type: ignore[return-value]  # rank checked above
     if kind.components == 2:
         require(
             len(shape) == 2 and shape[0] == 2,

@@ -86,7 +86,7 @@ def _group_sizes(group_elems: GroupElems, n_elems: int) -> np.ndarray:
         full, rest = divmod(n_elems, g)
         return np.array([g] * full + ([rest] if rest else []), dtype=np.int64)
     try:
-        sizes = np.array([int(v) for v in group_elems], dtype=np.int64)  # type: ignore[union-attr]
+        sizes = np.array([int(v) for v in group_elems], dtype=np.int64)  # type: ignore[union-attr]  # int returns above
     except (TypeError, ValueError) as exc:
         raise FormatError("sparse.group_elems", f"group sizes {group_elems!r} are not integers") from exc
     require(

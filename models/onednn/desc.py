@@ -31,7 +31,7 @@ Everything is in elements except ``size`` (bytes), as in oneDNN. Choices written
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Sequence, cast
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -144,7 +144,8 @@ class MemoryDesc:
                 out[d] = run
                 run *= padded[d] // blk[d]
             strides = out
-        return cls(dims, dtype, tuple(strides), pt.inner_blks, pt.inner_idxs, pt.tag)
+        # a dtype name ("f32") as well: __post_init__ resolves it to the np.dtype the field holds
+        return cls(dims, cast(np.dtype, dtype), tuple(strides), pt.inner_blks, pt.inner_idxs, pt.tag)
 
     # ------------------------------------------------------------------ derived fields
     @property
@@ -269,7 +270,7 @@ class MemoryDesc:
         return sum((i * s for i, s in zip(idx, strides)), np.zeros((), np.int64))
 
     # ------------------------------------------------------------------ offsets
-    def offsets(self, index_arrays: Sequence[np.ndarray | int]) -> np.ndarray:
+    def offsets(self, index_arrays: Sequence[np.ndarray | int | np.integer]) -> np.ndarray:
         """Element offsets of logical indices (one array per dim, broadcast together), vectorized.
 
         Indices may reach into the padding (``< padded_dims``); beyond that is a ``FormatError``.

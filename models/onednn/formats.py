@@ -86,7 +86,7 @@ def descriptor_for(md: MemoryDesc, pt: ParsedTag, base: int = 0) -> BlockedCubeD
     N, C, H, W = md.dims
     sn, sc, sh, sw = md.strides
     e = md.elem_bytes
-    common = dict(base=int(base), elem_bytes=e, layout=Layout.ONEDNN, fp16=md.dtype == np.float16)
+    common: dict[str, Any] = dict(base=int(base), elem_bytes=e, layout=Layout.ONEDNN, fp16=md.dtype == np.float16)
     name = f"onednn.{pt.tag}"
     if md.inner_nblks:
         if md.inner_idxs != (1,):

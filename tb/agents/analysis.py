@@ -83,8 +83,9 @@ class Batch:
             yield self._row(i)
 
     def __eq__(self, other: object) -> bool:
+        seq: Any = other  # compared as a sequence: anything else raises TypeError (below)
         try:
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))  # type: ignore[arg-type]
+            return len(self) == len(seq) and all(a == b for a, b in zip(self, seq))
         except TypeError:
             return NotImplemented
 

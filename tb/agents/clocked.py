@@ -31,6 +31,7 @@ from typing import Any, Callable, Optional
 
 import cocotb
 from cocotb.simtime import get_sim_time
+from cocotb.task import Task
 from cocotb.triggers import Event, RisingEdge
 
 #: an agent's per-cycle work: None to run again next cycle, or a trigger to sleep on
@@ -50,7 +51,7 @@ class ClockLoop:
         self._cycle: Optional[int] = None
         self._edge_handle: Any = None  # the pending registration on the clock edge
         self._sleepers: dict[Any, Any] = {}  # pending registrations of sleeping works -> their triggers
-        self._keeper = None
+        self._keeper: Optional[Task[None]] = None
         self._stop = Event()
         self._error: Optional[BaseException] = None
 

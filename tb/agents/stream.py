@@ -21,10 +21,11 @@ in which coroutines wake; with no pattern TREADY stays high and the driver does 
 from __future__ import annotations
 
 from functools import partial
-from typing import Iterator, NamedTuple, Optional, Sequence, Union
+from typing import Any, Iterator, NamedTuple, Optional, Sequence, Union
 
 import cocotb
 import numpy as np
+from cocotb.task import Task
 from cocotb.triggers import FallingEdge, RisingEdge, ValueChange
 
 from .analysis import AnalysisPort, Batch
@@ -112,6 +113,14 @@ def sidebands(beats: Union[Sequence[Beat], BeatBatch]) -> tuple[np.ndarray, np.n
 
 class _Port:
     """The signals ``<prefix>_tdata`` ... of one AXI4-Stream port."""
+
+    # the simulator's handles (cocotb.handle objects of an untyped DUT)
+    tdata: Any
+    tkeep: Any
+    tlast: Any
+    tuser: Any
+    tvalid: Any
+    tready: Any
 
     def __init__(self, dut, prefix: str) -> None:
         for name in ("tdata", "tkeep", "tlast", "tuser", "tvalid", "tready"):
@@ -220,7 +229,7 @@ class StreamReadyDriver:
         self.tready = getattr(dut, f"{prefix}_tready")
         self.tready.value = 1
         self._pattern: Optional[Iterator[int]] = None
-        self._task = None
+        self._task: Optional[Task[None]] = None
 
     @property
     def active(self) -> bool:
@@ -241,4 +250,6 @@ class StreamReadyDriver:
         edge = FallingEdge(self.clock)
         while True:
             await edge
-            self.tready.value = 0 if next(self._pattern) else 1
+            pattern = self._pattern
+            assert pattern is not None, "set(None) cancels this task"
+            self.tready.value = 0 if next(pattern) else 1

@@ -86,10 +86,16 @@ async def ending_the_test_withdraws_the_work(dut) -> None:
     sleeper: list[int] = []
     loop.add(lambda cycle: calls.append(cycle))
     wake = Timer(30 * PERIOD, unit="ns")
-    loop.add(lambda cycle: sleeper.append(cycle) or wake)  # sleeps on the timer after its first call
+
+    def sleepy(cycle: int) -> Timer:  # sleeps on the timer after its first call
+        sleeper.append(cycle)
+        return wake
+
+    loop.add(sleepy)
     await ClockCycles(dut.clk, 10)
     assert len(calls) >= 9 and len(sleeper) == 1
     n = len(calls)
+    assert loop._keeper is not None, "the loop's keeper runs while works are registered"
     loop._keeper.cancel()
     await ClockCycles(dut.clk, 40)  # past the sleeper's timer as well
     assert len(calls) <= n + 1, f"{len(calls) - n} calls after the keeper was cancelled"

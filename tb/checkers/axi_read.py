@@ -118,15 +118,17 @@ class AxiReadChecker:
         return False
 
     def _footprint(self, b, lo_word: int, hi_word: int) -> None:
+        regions = self.regions
+        assert regions is not None, "called only with a footprint to enforce"
         bw = self.bus_bytes
         words = np.arange(lo_word, hi_word + 1, dtype=np.int64)
         inside = np.zeros(words.size, bool)
         needed = np.zeros(words.size, bool)
-        for r in self.regions:
+        for r in regions:
             in_r = (words >= r.lo // bw) & (words <= (r.hi - 1) // bw)
             inside |= in_r
             needed |= in_r if r.words is None else in_r & _members(words, r.words)
-        names = ", ".join(str(r) for r in self.regions)
+        names = ", ".join(str(r) for r in regions)
         if not inside.all():
             w = int(words[~inside][0])
             self._bad(

@@ -177,6 +177,7 @@ def sample_item(item: CubeItem, families) -> None:
     if _sample is None:
         _sample = _build(families)
     d = item.desc
+    assert d is not None, "every cube job programs a descriptor"
     cube = item.cube
     res = item.result
     tags = set(cube.tags) if cube is not None and item.kind is not Kind.ILLEGAL else set()

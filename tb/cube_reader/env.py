@@ -22,12 +22,14 @@ class CubeReaderTB(ReaderTB):
     registers = registers
 
     def regions(self, item: CubeItem, strict: bool = True) -> list[Region]:
+        assert item.desc is not None, "every cube job programs a descriptor"
         return cube_regions(item.desc, self.bus_bytes, strict)
 
     def pieces(self, item: CubeItem):
         return item.cube.memory() if item.cube is not None else None
 
     async def program(self, item: CubeItem) -> None:
+        assert item.desc is not None, "every cube job programs a descriptor"
         await registers.program(self.csr, item.desc, item.nan_to_zero, item.fp16)
 
     def garbage(self, values: dict[str, int]) -> dict[str, int]:

@@ -161,7 +161,7 @@ class Family:
 
     name: str
     layout: Layout
-    dtypes: tuple[str, ...]
+    dtypes: tuple[Optional[str], ...]  # (None,): the synthetic family picks the element type
     draw: Callable[..., Cube]
     model: bool  # True when backed by a registered model
     edges: tuple = ()  # channel counts of the directed warm-up

@@ -58,9 +58,10 @@ class Directed:
         self.log.take()
         await self.tb.run_job(item)
         self.seen = self.log.take()
-        assert item.result.status.done, f"no DONE: {item.result.status}"
-        assert not item.result.csr_violations, item.result.csr_violations
-        return item.result.status
+        res = item.response()
+        assert res.status.done, f"no DONE: {res.status}"
+        assert not res.csr_violations, res.csr_violations
+        return res.status
 
     @property
     def ars(self):

@@ -43,8 +43,10 @@ class CubeItem(ReaderItem):
         return self.cube.family if self.cube is not None else "illegal"
 
     def use_fp16(self) -> bool:
-        d = self.desc
-        return bool(d.fp16 if self.fp16 is None else self.fp16)
+        if self.fp16 is not None:
+            return bool(self.fp16)
+        assert self.desc is not None, "every cube job programs a descriptor"
+        return bool(self.desc.fp16)
 
     def label(self) -> str:
         what = self.cube.label() if self.cube is not None else ""

@@ -102,4 +102,4 @@ async def program(csr, desc: BlockedCubeDescriptor, nan_to_zero: bool = False, f
 
 async def read_status(csr, done: bool = True, wait_cycles: int = 0) -> JobStatus:
     r = await csr.read_many(list(STATUS_REGS))
-    return JobStatus(done, *(r[k] for k in STATUS_REGS), wait_cycles)
+    return JobStatus(done, **{k.lower(): r[k] for k in STATUS_REGS}, wait_cycles=wait_cycles)

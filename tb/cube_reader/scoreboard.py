@@ -64,6 +64,7 @@ class Expected:
 def expected_for(item: CubeItem, addr_bits: int) -> Expected:
     """What a correct reader does with ``item`` (from the models only)."""
     d = item.desc
+    assert d is not None, "every cube job programs a descriptor"
     if item.kind is Kind.ILLEGAL:
         z = np.zeros((0,), np.int64)
         return Expected(
@@ -77,6 +78,7 @@ def expected_for(item: CubeItem, addr_bits: int) -> Expected:
             True,
         )
     cube = item.cube
+    assert cube is not None, "every legal cube job (CUBE, BUS_ERROR, RESET) has its cube"
     atoms = cube.gather(d).copy()
     coords = d.coordinates()
     addrs = d.atom_addresses().reshape(-1)
@@ -128,7 +130,7 @@ class CubeScoreboard(JobScoreboard):
 
     # ---------------------------------------------------------------- checks
     def compare(self, item: CubeItem, exp: Expected) -> list[str]:
-        res = item.result
+        res = item.response()
         st = res.status
         out: list[str] = []
         if not st.done:
@@ -171,9 +173,9 @@ class CubeScoreboard(JobScoreboard):
         return out
 
     def _check_stream(self, item: CubeItem, exp: Expected) -> list[str]:
-        res = item.result
-        beats = res.beats
+        beats = item.response().beats
         d = item.desc
+        assert d is not None, "every cube job programs a descriptor"
         n = len(beats)
         out: list[str] = []
         if exp.exact and n != exp.max_atoms:
@@ -231,7 +233,7 @@ class CubeScoreboard(JobScoreboard):
         return out
 
     def _check_reset(self, item: CubeItem, exp: Expected) -> list[str]:
-        res = item.result
+        res = item.response()
         st = res.status
         out = []
         if st.status & (REGS.status_busy | REGS.status_done):
@@ -239,7 +241,7 @@ class CubeScoreboard(JobScoreboard):
         if res.irq_after:
             out.append("irq high after reset")
         # whatever crossed the stream before the reset must be a correct prefix
-        k = min(len(item.result.beats), exp.max_atoms)
+        k = min(len(res.beats), exp.max_atoms)
         pre = Expected(exp.atoms, exp.coords, exp.addrs, exp.nan, exp.inf, 0, k, False)
         out += [p for p in self._check_stream(item, pre) if "TLAST" not in p]
         return out + res.violations
@@ -250,7 +252,8 @@ class CubeScoreboard(JobScoreboard):
         if cube is None or cube.fmt is None or cube.tensor is None:
             return []
         d = item.desc
-        got = payload(item.result.beats)[0].reshape(-1, d.atom_bytes)
+        assert d is not None, "every cube job programs a descriptor"
+        got = payload(item.response().beats)[0].reshape(-1, d.atom_bytes)
         img = np.zeros(cube.image.size, np.uint8)
         offs = (exp.addrs - d.base)[:, None] + np.arange(d.atom_bytes)[None, :]
         img[offs] = got

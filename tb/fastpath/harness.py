@@ -299,8 +299,8 @@ class HdlStreamCapture:
         if (sizes % 8 == 0).all():
             data = raw.reshape(-1)
         else:  # drop the unused tail bytes of each transfer's last 8-byte chunk
-            first = np.repeat(np.cumsum(chunks_of) - chunks_of, chunks_of)
-            valid = np.clip(np.repeat(sizes, chunks_of) - 8 * (np.arange(chunks) - first), 0, 8)
+            start = np.repeat(np.cumsum(chunks_of) - chunks_of, chunks_of)  # each chunk's transfer's first chunk
+            valid = np.clip(np.repeat(sizes, chunks_of) - 8 * (np.arange(chunks) - start), 0, 8)
             data = raw[np.arange(8)[None, :] < valid[:, None]]
         if n:
             self.ap.write(

@@ -90,9 +90,10 @@ def make_copy(mutant: Mutant | None, dest: Path, rtl: Path = runner.RTL) -> Path
     copy = dest / "rtl_stubs"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(rtl, copy, copy_function=shutil.copy)  # fresh mtimes
-    for f in sorted(mutant.files if mutant else ()):
-        p = copy / f
-        p.write_text(apply_edits(p.read_text(), [e for e in mutant.edits if e.file == f], mutant.name))
+    if mutant is not None:
+        for f in sorted(mutant.files):
+            p = copy / f
+            p.write_text(apply_edits(p.read_text(), [e for e in mutant.edits if e.file == f], mutant.name))
     return copy
 
 

@@ -12,9 +12,12 @@ import shutil
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from tb.flow import filelists
+
+if TYPE_CHECKING:
+    from cocotb_tools.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl_stubs"
@@ -114,7 +117,7 @@ class Build:
     toplevel: str
     build_dir: Path
     parameters: dict
-    runner: object
+    runner: Runner
 
 
 def build(
@@ -193,12 +196,10 @@ def run(
     # modules that hold cocotb tests have asserts worth rewriting.
     env.setdefault("COCOTB_REWRITE_ASSERTION_FILES", os.environ.get("COCOTB_REWRITE_ASSERTION_FILES") or REWRITE_FILES)
     env.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
-    kwargs = {}
+    test_filter: str | None = None  # None: every test of the module
     if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName[/param=...]);
         # a list of names selects those tests with all their parametrizations
-        kwargs["test_filter"] = (
-            testcase if isinstance(testcase, str) else "|".join(f"(^|\\.){t}(/.*)?$" for t in testcase)
-        )
+        test_filter = testcase if isinstance(testcase, str) else "|".join(f"(^|\\.){t}(/.*)?$" for t in testcase)
     results = test_dir / "results.xml"
     results.unlink(missing_ok=True)
     # cocotb_tools lets the process environment override extra_env (Make exports its variables, even empty
@@ -216,7 +217,7 @@ def run(
             extra_env=env,
             waves=waves,
             results_xml=str(results),
-            **kwargs,
+            test_filter=test_filter,
         )
     except SystemExit as exc:
         # Under pytest cocotb_tools exits when a cocotb test failed; return the results so that the caller
@@ -251,7 +252,7 @@ def read_results(path: Path) -> list[Result]:
         if fail is None:
             fail = case.find("error")
         props = {p.get("name"): p.get("value") for p in case.iter("property")}
-        unit = props.get("sim_time_unit", "ns")
+        unit = props.get("sim_time_unit") or "ns"
         sim_ns = float(props.get("sim_time_duration") or 0) * {
             "fs": 1e-6,
             "ps": 1e-3,

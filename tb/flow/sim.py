@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if args.exact_run and run.name != args.exact_run:
             continue
-        selected = testcase
+        selected: str | list[str] | None = testcase
         if testcase and testcase in testplan.module_tests(run.module):
             selected = [testcase]  # the test of that name alone, not every name containing it
         try:

@@ -58,10 +58,12 @@ def _member(v, b) -> bool:
 def saturation_directions(item: PixelItem) -> set[str]:
     """``high``/``low``: some component was clamped at the top / bottom of the output range (model arithmetic);
     ``none`` when nothing was clamped."""
-    t = converter_products(item.picture)
+    pic = item.picture
+    assert pic is not None, "sampled only for PICTURE jobs, which have their picture"
+    t = converter_products(pic)
     if t is None:
         return {"none"}
-    d = item.picture.desc
+    d = pic.desc
     y = round_shift(t, d.cvt_truncate)
     hi = {"int8": 127, "int16": 32767, "fp16": 65519}[str(d.precision_name)]
     out = ({"high"} if (y > hi).any() else set()) | (
@@ -72,8 +74,10 @@ def saturation_directions(item: PixelItem) -> set[str]:
 
 def _ties(item: PixelItem) -> bool:
     """A component's (x - offset) * scale sat exactly half-way between two results of the shift."""
-    t = converter_products(item.picture)
-    s = item.picture.desc.cvt_truncate
+    pic = item.picture
+    assert pic is not None, "sampled only for PICTURE jobs, which have their picture"
+    t = converter_products(pic)
+    s = pic.desc.cvt_truncate
     return t is not None and s > 0 and bool(((np.abs(t) & ((1 << s) - 1)) == (1 << (s - 1))).any())
 
 

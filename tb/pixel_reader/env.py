@@ -20,6 +20,7 @@ class PixelReaderTB(ReaderTB):
     registers = registers
 
     def regions(self, item: PixelItem) -> list[Region]:
+        assert item.desc is not None, "every pixel job programs a descriptor"
         return plane_regions(item.desc, self.bus_bytes)
 
     def pieces(self, item: PixelItem):

@@ -48,6 +48,7 @@ def plane_regions(desc: PixelDescriptor, bus_bytes: int) -> list[Region]:
     """The bytes a legal job may read: per plane, the bus words holding a byte of a line's ROI (from the
     first ROI pixel to the last; the x-offset pixels before it share the first word)."""
     fmt = desc.format
+    assert fmt is not None, "a legal job's descriptor has a known format"
     starts = line_starts(desc, fmt)
     return [
         Region(name, base, base + size, words_of_runs(starts[i], desc.width * fmt.planes[i].bpp, bus_bytes))

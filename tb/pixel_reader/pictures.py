@@ -69,7 +69,7 @@ class Picture:
 
     @property
     def shape(self) -> tuple[int, int, int]:
-        return tuple(int(v) for v in self.tensor.shape)  # type: ignore[return-value]
+        return tuple(int(v) for v in self.tensor.shape)  # type: ignore[return-value]  # a picture is (H, W, C)
 
     def label(self) -> str:
         d = self.desc

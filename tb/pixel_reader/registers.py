@@ -115,4 +115,4 @@ async def program(csr: CsrAgent, desc: PixelDescriptor) -> None:
 async def read_status(csr: CsrAgent, done: bool = True, wait_cycles: int = 0) -> JobStatus:
     """Read the status registers after a job."""
     r = await csr.read_many(list(STATUS_REGS))
-    return JobStatus(done, *(r[k] for k in STATUS_REGS), wait_cycles)
+    return JobStatus(done, **{k.lower(): r[k] for k in STATUS_REGS}, wait_cycles=wait_cycles)

@@ -98,12 +98,14 @@ def saturated_components(pic: Picture) -> np.ndarray:
 def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     """What a correct reader does with ``item`` (from the models only)."""
     d = item.desc
+    assert d is not None, "every pixel job programs a descriptor"
     if item.kind is Kind.ILLEGAL:
         z = np.zeros((0,), np.int64)
         return Expected(
             np.zeros((0, ATOM), np.uint8), np.zeros((0, 2), np.int64), z, error_word(d.errors(addr_bits)), 0, True, 0
         )
     pic = item.picture
+    assert pic is not None, "every legal pixel job (PICTURE, BUS_ERROR, RESET) has its picture"
     atoms = feature_atoms(d.convert(pic.tensor))
     hh, ww = np.meshgrid(np.arange(d.height), np.arange(d.width), indexing="ij")
     coords = np.stack([hh.reshape(-1), ww.reshape(-1)], axis=1)
@@ -113,7 +115,7 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
         exact = False
     if item.kind is Kind.BUS_ERROR:
         error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in {r for _, _, r in item.faults})
-        first = first_fault_pixel(item.desc, item.picture.fmt, item.faults)
+        first = first_fault_pixel(d, pic.fmt, item.faults)
         max_px, exact = (first if first is not None else max_px), False
     return Expected(atoms, coords, sat, error, max_px, exact, d.height)
 
@@ -132,7 +134,7 @@ class PixelScoreboard(JobScoreboard):
         return expected_for(item, self.addr_bits)
 
     def compare(self, item: PixelItem, exp: Expected) -> list[str]:
-        self.pixels_checked += len(item.result.beats)
+        self.pixels_checked += len(item.response().beats)
         return check_job(item, exp)
 
     def details(self, item: PixelItem) -> list[str]:
@@ -154,7 +156,7 @@ class PixelScoreboard(JobScoreboard):
 
 def check_job(item: PixelItem, exp: Expected) -> list[str]:
     """Everything wrong with a finished job (``item.result``) against the model's answer ``exp``."""
-    res = item.result
+    res = item.response()
     st = res.status
     if not st.done:
         return [
@@ -193,7 +195,8 @@ def check_job(item: PixelItem, exp: Expected) -> list[str]:
 def _check_reset(item: PixelItem, exp: Expected) -> list[str]:
     """After a reset in the middle of a job: idle (not BUSY, not DONE), irq low, counters cleared, and what
     crossed the stream before the reset a correct prefix."""
-    res, st = item.result, item.result.status
+    res = item.response()
+    st = res.status
     out = []
     if st.status & (REGS.status_busy | REGS.status_done) or st.error or st.pixels:
         out.append(f"after a reset during the job: {st}, expected idle with cleared registers")
@@ -205,8 +208,9 @@ def _check_reset(item: PixelItem, exp: Expected) -> list[str]:
 
 def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarray) -> list[str]:
     """Where pixel ``i`` differs first (byte ``j``): format, (h, w), channel, plane address, values."""
-    pic = item.picture
-    d, fmt = item.desc, pic.fmt
+    pic, d = item.picture, item.desc
+    assert pic is not None and d is not None, "a pixel differs only in a legal job, which has its picture"
+    fmt = pic.fmt
     h, w = (int(v) for v in exp.coords[i])
     eb = 1 if d.out_precision == 0 else 2
     c = j // eb
@@ -227,7 +231,7 @@ def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarra
 
 
 def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
-    beats = item.result.beats
+    beats = item.response().beats
     n = len(beats)
     out: list[str] = []
     if exp.exact and n != exp.max_px:

@@ -77,7 +77,9 @@ class RandomPictureSeq(PixelSeqBase):
                 )
                 item.knobs = random_knobs(self.rng)
                 if self.rng.random() < 0.15:
-                    item.midjob = int(self.rng.integers(0, 2 + item.desc.width * item.desc.height))
+                    d = item.desc
+                    assert d is not None, "a PICTURE item programs its picture's descriptor"
+                    item.midjob = int(self.rng.integers(0, 2 + d.width * d.height))
                 await self.send(item)
 
 
@@ -125,6 +127,7 @@ class Fp16Seq(PixelSeqBase):
 def _mutations(d: PixelDescriptor, rng: np.random.Generator, addr_bits: int) -> list[tuple[str, PixelDescriptor]]:
     """Illegal variants of a legal descriptor: each aims at one rule (register values < 2**32)."""
     fmt = d.format
+    assert fmt is not None, "mutations start from a legal descriptor (a known format)"
     two = fmt.semi_planar
     rep = dataclasses.replace
     out = [

@@ -39,8 +39,8 @@ def picture_item(rng: np.random.Generator, name: str, knobs: Knobs | None = None
     """A PICTURE item of a random picture of format ``name`` (``pictures.draw`` keywords)."""
     item = PixelItem(name)
     item.kind = Kind.PICTURE
-    item.picture = draw(rng, name, **kw)
-    item.desc = item.picture.desc
+    item.picture = pic = draw(rng, name, **kw)
+    item.desc = pic.desc
     item.knobs = knobs if knobs is not None else Knobs()
     return item
 
@@ -62,7 +62,9 @@ async def n444_line_buffer(dut: Any) -> None:
             item = picture_item(
                 rng, name, h=3, w=w, x_offset="max", gap0=1, gap1=0, converter="saturate", style="specials"
             )
-            problems += [f"{item.picture.label()}: {p}" for p in await run_one(tb, item)]
+            pic = item.picture
+            assert pic is not None, "picture_item draws a picture"
+            problems += [f"{pic.label()}: {p}" for p in await run_one(tb, item)]
     tb.reads.close()
     await ClockCycles(dut.clk, 10)
     for p in problems:
@@ -92,7 +94,7 @@ async def throughput(dut: Any) -> None:
         for lat in THROUGHPUT_LATENCIES:
             item = picture_item(rng, name, Knobs(latency=lat), h=16, w=256, x_offset=0, gap0=0, gap1=0)
             problems += [f"{name} latency {lat}: {p}" for p in await run_one(tb, item)]
-            st = item.result.status
+            st = item.response().status
             rows.append((name, what, lat, st.beats, st.pixels, st.cycles))
     tb.reads.close()
     await ClockCycles(dut.clk, 10)

@@ -111,8 +111,8 @@ def sample_item(item: WeightItem) -> None:
     global _sample
     if _sample is None:
         _sample = _build()
-    ws, res = item.ws, item.result
-    legal = ws is not None and item.kind is not Kind.ILLEGAL
+    res = item.result
+    ws = item.ws if item.kind is not Kind.ILLEGAL else None  # a legal job's weight set (None: illegal)
     errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
     s = SimpleNamespace(
         kind=item.kind.value,
@@ -135,11 +135,11 @@ def sample_item(item: WeightItem) -> None:
         reset=None,
         group_start=None,
     )
-    if legal and ws.compressed and len(ws.group_elems) > 1:
+    if ws is not None and ws.compressed and len(ws.group_elems) > 1:
         s.group_start = "mid_byte" if ws.group_elems[0] % 8 else "byte_aligned"
-    if legal and ws.family == SYNTHETIC:
+    if ws is not None and ws.family == SYNTHETIC:
         s.precision, s.mask, s.compressed = ws.dtype, ws.mask, ws.compressed
-    elif legal:
+    elif ws is not None:
         k, c = ws.shape[0], ws.shape[1]
         s.family, s.precision, s.mask, s.compressed = ws.family, ws.dtype, ws.mask, ws.compressed
         s.fp = f"{ws.family}/{ws.dtype}"

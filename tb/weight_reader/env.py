@@ -29,6 +29,7 @@ class WeightReaderTB(ReaderTB):
 
     def regions(self, item: WeightItem) -> list[Region]:
         strict = item.kind in (Kind.WEIGHTS, Kind.BUS_ERROR, Kind.RESET)
+        assert item.desc is not None, "every weight job programs a descriptor"
         return weight_regions(item.ws, item.desc, self.bus_bytes, strict)
 
     def pieces(self, item: WeightItem):

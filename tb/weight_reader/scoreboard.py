@@ -87,6 +87,7 @@ def runtime_error(item: WeightItem) -> tuple[int, int]:
     WEIGHT_BYTES as programmed: the first group whose WGS sum passes WEIGHT_BYTES (weight overrun, checked when
     the group starts) or whose WGS entry differs from popcount(its WMB bits) x element bytes."""
     ws, d = item.ws, item.desc
+    assert ws is not None and d is not None, "a CORRUPT job has its weight set and descriptor"
     bits = np.unpackbits(np.frombuffer(bytes(item.pieces_dict()["wmb"]), np.uint8), bitorder="little")
     n = int(sum(ws.group_elems))
     ends = np.cumsum(ws.group_elems)
@@ -107,10 +108,12 @@ def runtime_error(item: WeightItem) -> tuple[int, int]:
 def expected_for(item: WeightItem, addr_bits: int, out_bytes: int) -> Expected:
     """What a correct reader does with ``item`` (models only); ``out_bytes`` per output transfer."""
     d = item.desc
+    assert d is not None, "every weight job programs a descriptor"
     z = np.zeros(0, np.int64)
     if item.kind is Kind.ILLEGAL:
         return Expected(np.zeros(0, np.uint8), z, z, z, z.astype(bool), error_word(d.errors(addr_bits)), 0, 0, True)
     ws = item.ws
+    assert ws is not None, "every legal weight job (not ILLEGAL) has its weight set"
     group, start, length, last = transfers([g * ws.elem_bytes for g in ws.group_elems], out_bytes)
     exp = Expected(ws.dense, group, start, length, last, 0, 0, group.size, True)
     if item.kind is Kind.CORRUPT:
@@ -136,6 +139,7 @@ def surface_address(item: WeightItem, b: int) -> str:
     """Where dense byte ``b`` comes from in memory: its weight-surface byte (dense: the same offset; compressed: after
     the kept elements before it, when its element is kept) and, compressed, its WMB bit."""
     d, ws = item.desc, item.ws
+    assert d is not None and ws is not None, "a byte differs only in a legal job, which has its weight set"
     if not d.compressed:
         return f", weight surface 0x{d.weight_base + b:x}"
     e = d.elem_bytes
@@ -170,7 +174,7 @@ class WeightScoreboard(JobScoreboard):
 
     # ---------------------------------------------------------------- checks
     def compare(self, item: WeightItem, exp: Expected) -> list[str]:
-        res = item.result
+        res = item.response()
         st = res.status
         if not st.done:
             return [f"no DONE within the timeout (hang): {st}; {len(res.beats)} transfers seen"] + res.violations
@@ -193,8 +197,10 @@ class WeightScoreboard(JobScoreboard):
             out.append(
                 f"FAULT surface {fault_surface(st.fault)}, expected {exp.fault} ({item.fault_surface or 'none'})"
             )
-        if st.total_bytes != item.desc.dense_bytes & 0xFFFFFFFF:
-            out.append(f"TOTAL_BYTES={st.total_bytes}, model dense bytes {item.desc.dense_bytes}")
+        d = item.desc
+        assert d is not None, "every weight job programs a descriptor"
+        if st.total_bytes != d.dense_bytes & 0xFFFFFFFF:
+            out.append(f"TOTAL_BYTES={st.total_bytes}, model dense bytes {d.dense_bytes}")
         out += self._check_stream(item, exp)
         n = len(res.beats)
         sent = int(payload(res.beats)[1].sum())
@@ -206,6 +212,7 @@ class WeightScoreboard(JobScoreboard):
             )
         if item.kind is Kind.WEIGHTS:
             ws = item.ws
+            assert ws is not None, "every legal weight job (not ILLEGAL) has its weight set"
             comp = int(ws.wgs_values().sum()) if ws.compressed else ws.desc.dense_bytes
             zeros = int((~ws.kept).sum()) if ws.compressed else 0
             if st.comp_bytes != comp or st.zeros != zeros:
@@ -218,7 +225,7 @@ class WeightScoreboard(JobScoreboard):
         return out
 
     def _check_stream(self, item: WeightItem, exp: Expected) -> list[str]:
-        beats = item.result.beats
+        beats = item.response().beats
         n = len(beats)
         out: list[str] = []
         hi = exp.max_beats + exp.loose

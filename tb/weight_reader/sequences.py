@@ -129,7 +129,7 @@ class IllegalSeq(WeightSeqBase):
             ws = self.draw(small=True)
             muts = _mutations(ws.desc, self.addr_bits, self.rng)
             pick = self.rng.choice(list(muts), size=int(self.rng.integers(2, 4)), replace=False)
-            fields: dict = {}
+            fields = {}
             for r in pick:
                 fields.update(muts[str(r)])
             item = self.new_item(Kind.ILLEGAL, None, Knobs())
@@ -190,10 +190,10 @@ class BusErrorSeq(WeightSeqBase):
                         small=True,
                     )
                     item = self.new_item(Kind.BUS_ERROR, ws, Knobs() if i == 0 else None)
-                    if surface not in ws.desc.ranges() or needed_bytes(item.ws, item.desc)[surface] == 0:
+                    if surface not in ws.desc.ranges() or needed_bytes(ws, ws.desc)[surface] == 0:
                         continue
                     base = ws.desc.ranges()[surface][0]
-                    lo, hi = word_in(base, needed_bytes(item.ws, item.desc)[surface], self.bus_bytes, self.rng)
+                    lo, hi = word_in(base, needed_bytes(ws, ws.desc)[surface], self.bus_bytes, self.rng)
                     item.faults = [(lo, hi, resp)]
                     item.fault_surface = surface
                     await self.send(item)

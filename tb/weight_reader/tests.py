@@ -107,7 +107,7 @@ class _MidJob(WeightSeqBase):
             item = self.new_item(Kind.WEIGHTS, self.draw(small=True), Knobs())
             item.midjob = (1, 20, 200)[i % 3] + int(self.rng.integers(0, 8))
             await self.send(item)
-            wrote = item.result.midjob_writes
+            wrote = item.response().midjob_writes
             back = await tb.csr.read_many(list(wrote))
             self.problems += [
                 f"{item.get_name()}: {r} read 0x{back[r]:08x} after the mid-job write of 0x{v:08x}"

@@ -13,7 +13,7 @@ Spec: NVDLA seed "Weight Format", "Sparse Compression option", Tables 34-35; cla
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
@@ -70,7 +70,7 @@ class WeightSet:
     image: MemoryImage  # placed surfaces (weight [, wmb, wgs])
     dense: np.ndarray  # expected dense bytes (desc.dense_bytes, uint8)
     group_elems: list[int]
-    kept: np.ndarray = field(default=None)  # bool per element of the stream (the model's WMB bits)
+    kept: np.ndarray  # bool per element of the stream (the model's WMB bits)
 
     @property
     def elem_bytes(self) -> int:

@@ -38,16 +38,17 @@ def _cases(rng: np.random.Generator) -> list[tuple[str, str, np.ndarray, dict]]:
     w = rng.integers(-32768, 32768, (256, 256, 3, 3), dtype=np.int16)
     w[rng.random(w.shape) < 0.5] = 0
     img = rng.integers(0, 256, (1080, 1920, 4), dtype=np.uint8)
-    cases = [
+    cases: list[tuple[str, str, np.ndarray, dict]] = [
         ("nvdla.feature 1x256x56x56 int8", "nvdla.feature", feat, {}),
         ("nvdla.weight.dc 256x256x3x3 int16 50% sparse, compressed", "nvdla.weight.dc", w, {"compress": True}),
         ("nvdla.pixel.T_A8R8G8B8 1080x1920", "nvdla.pixel.T_A8R8G8B8", img, {}),
     ]
+    makers: tuple[tuple[str, Callable[[tuple[int, ...]], np.ndarray]], ...] = (
+        ("f32", lambda s: rng.standard_normal(s, dtype=np.float32)),
+        ("s8", lambda s: rng.integers(-128, 128, s, dtype=np.int8)),
+    )
     for shape in ((1, 64, 224, 224), (8, 256, 56, 56)):
-        for dt, make in (
-            ("f32", lambda s: rng.standard_normal(s, dtype=np.float32)),
-            ("s8", lambda s: rng.integers(-128, 128, s, dtype=np.int8)),
-        ):
+        for dt, make in makers:
             cases.append((f"onednn nchw->nChw16c {'x'.join(map(str, shape))} {dt}", "onednn.nChw16c", make(shape), {}))
     return cases
 

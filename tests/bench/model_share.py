@@ -19,6 +19,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from tb.flow import runner
 
@@ -107,7 +108,7 @@ def main() -> int:
         return 1
     c = classify(raw_file.read_text())
     sim_total = c["models"] + c["testbench"] + c["simulator"]
-    doc = {
+    doc: dict[str, Any] = {  # the JSON document
         "command": " ".join(cmd),
         "rate_hz": RATE,
         "wall_s": wall,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyuvm
@@ -41,7 +41,7 @@ from .efficiency import CONDITIONS, efficiency
 TIMEOUT_MS = 2000
 
 
-async def run_cases(seq: Any, block: str, cases: list[tuple[str, Callable[[], Any]]]) -> list[dict]:
+async def run_cases(seq: Any, block: str, cases: Sequence[tuple[str, Callable[[], Any]]]) -> list[dict]:
     """Send every case at every condition (a fresh item per job, the same stimulus across the conditions of a
     case) and return one row per job. ``seq.r_port``: the memory agent's ``r_ap`` (set by the test)."""
     log = JobLog(r=seq.r_port)
@@ -95,7 +95,7 @@ def _cube(
 
 
 #: (label, format, layout, dtype, shape, elements per atom, channels, options): 32 to 64 KB each
-CUBE_CASES = (
+CUBE_CASES: tuple[tuple[str, str, Layout, str, tuple[int, int, int, int], int, int, dict[str, int]], ...] = (
     ("NVDLA int8 packed 1x64x16x32", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 64, 16, 32), 32, 64, {}),
     ("NVDLA fp16 packed 1x32x16x32", "nvdla.feature", Layout.NVDLA_FEATURE, "float16", (1, 32, 16, 32), 16, 32, {}),
     (

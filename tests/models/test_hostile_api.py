@@ -54,24 +54,44 @@ def test_issue14_example1_byte_order_gives_identical_bytes():
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: models.info("nvdla.bn", (float("nan"), 3), "int8"),
-        lambda: models.info("nvdla.bn", 3, "int8"),
-        lambda: models.info("nvdla.bn", "2,3", "int8"),
+        lambda: models.info("nvdla.bn", (float("nan"), 3), "int8"),  # type: ignore[arg-type]  # a wrong type on purpose
+        lambda: models.info("nvdla.bn", 3, "int8"),  # type: ignore[arg-type]  # a wrong type on purpose
+        lambda: models.info("nvdla.bn", "2,3", "int8"),  # type: ignore[arg-type]  # a wrong type on purpose
         lambda: models.info("nvdla.bn", (2, 3), "int8", data_size=float("inf")),
         lambda: models.info("onednn.ba", (2, 3), "f32", strides=(float("inf"),) * 2),
-        lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=None),
-        lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base="0"),
-        lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=float("inf")),
-        lambda: models.info(5, (1, 2, 1), "int8"),
+        lambda: models.descriptor(
+            "nvdla.feature",
+            (1, 1, 1, 1),
+            "int8",
+            base=None,  # type: ignore[arg-type]  # a wrong type on purpose
+        ),
+        lambda: models.descriptor(
+            "nvdla.feature",
+            (1, 1, 1, 1),
+            "int8",
+            base="0",  # type: ignore[arg-type]  # a wrong type on purpose
+        ),
+        lambda: models.descriptor(
+            "nvdla.feature",
+            (1, 1, 1, 1),
+            "int8",
+            base=float("inf"),  # type: ignore[arg-type]  # a wrong type on purpose
+        ),
+        lambda: models.info(5, (1, 2, 1), "int8"),  # type: ignore[arg-type]  # a wrong type on purpose
         lambda: models.info("nvdla.bn", (2, 3), [("a", "i1"), ("b", "zz")]),
-        lambda: models.pack("nvdla.bn", [[1, 2], [3]]),
+        lambda: models.pack("nvdla.bn", [[1, 2], [3]]),  # type: ignore[arg-type]  # a wrong type on purpose
         lambda: models.pack("nvdla.bn", np.array([[object()] * 3] * 2)),
         lambda: models.unpack("nvdla.bn", np.array([object()] * 64), (2, 3), "int8"),
         lambda: models.info("nvdla.weight.dc", (2**40, 1, 1, 1), "int8"),
         lambda: models.unpack("nvdla.weight.dc", b"\x00", (2**31, 1, 1, 1), "int8"),
-        lambda: models.info("nvdla.bn", (2, 1.5), "int8"),
+        lambda: models.info("nvdla.bn", (2, 1.5), "int8"),  # type: ignore[arg-type]  # a wrong type on purpose
         lambda: models.info("onednn.ba", (2, 3), "f32", strides=(1.5, 1.5)),
-        lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=32.5),
+        lambda: models.descriptor(
+            "nvdla.feature",
+            (1, 1, 1, 1),
+            "int8",
+            base=32.5,  # type: ignore[arg-type]  # a wrong type on purpose
+        ),
         lambda: models.descriptor("nvdla.feature", (1, 1, 1, 1), "int8", base=2**64),
         lambda: models.info("nvdla.feature", (1, 1, 1, 1), "int8", line_stride=b"32"),
         lambda: models.pack("nvdla.feature", np.zeros((1, 1, 2, 2), np.int8), line_stride=2**40),

@@ -242,7 +242,14 @@ def test_descriptor_export_refuses(kwargs, rule):
 # --------------------------------------------------------------------------- agreement with packed images
 
 # Bytes per pixel of plane 0 (and plane 1), written from Table 33 / clarifications 2.1 by hand.
-BPP = {"T_R8": (1,), "T_R10": (2,), "T_R12": (2,), "T_R16": (2,), "T_R16_I": (2,), "T_R16_F": (2,)}
+BPP: dict[str, tuple[int, ...]] = {
+    "T_R8": (1,),
+    "T_R10": (2,),
+    "T_R12": (2,),
+    "T_R16": (2,),
+    "T_R16_I": (2,),
+    "T_R16_F": (2,),
+}
 BPP.update(
     {
         n: (8,)

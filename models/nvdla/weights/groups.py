@@ -69,7 +69,7 @@ def weight_shape(fmt: str, shape: Sequence[int]) -> tuple[int, int, int, int]:
         raise FormatError("weight.shape", f"{fmt}: shape {shape!r} is not a tuple of integers") from exc
     require(len(shp) == 4, "weight.shape", f"{fmt}: shape {shp} has rank {len(shp)}, want 4 axes (K, C, R, S)")
     require(all(d >= 1 for d in shp), "weight.shape", f"{fmt}: every dimension must be >= 1, got {shp}")
-    return shp  # type: ignore[return-value]
+    return shp  # type: ignore[return-value]  # rank 4 checked above
 
 
 def weight_tensor(fmt: str, tensor: Any) -> np.ndarray:
