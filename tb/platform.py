@@ -29,9 +29,9 @@ import gc
 import hashlib
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, TypeVar, Union
 
 import cocotb
 import numpy as np
@@ -188,6 +188,49 @@ class ReaderItem(uvm_sequence_item):
 
     def label(self) -> str:
         raise NotImplementedError
+
+
+class Expectation:
+    """Base of every block's expected answer (a dataclass): :meth:`copy` copies its arrays, so that a scoreboard
+    self-test may corrupt the copy and never the model's answer."""
+
+    def copy(self: _E) -> _E:
+        arrays = {
+            f.name: getattr(self, f.name).copy()
+            for f in fields(self)  # type: ignore[arg-type]  # a dataclass
+            if isinstance(getattr(self, f.name), np.ndarray)
+        }
+        return replace(self, **arrays)  # type: ignore[type-var]  # subclasses are dataclasses
+
+
+_E = TypeVar("_E", bound=Expectation)
+
+
+def sideband_problems(
+    unit: str, axes: str, got: np.ndarray, want: np.ndarray, last: np.ndarray, complete: bool
+) -> list[str]:
+    """The TUSER coordinates and TLAST of the first ``k`` transfers against the model: ``got``/``want`` are (k, n)
+    coordinates named ``axes`` (e.g. "n,c,h,w"), ``last`` the TLAST column; TLAST belongs on the last transfer of a
+    complete job only. ``unit`` names a transfer in the report ("atom", "pixel")."""
+    out = []
+    k = len(last)
+    bad = np.flatnonzero((got != want[:k]).any(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        out.append(
+            f"{unit} #{i}: TUSER ({axes})={tuple(int(v) for v in got[i])}, expected "
+            f"{tuple(int(v) for v in want[i])} ({bad.size} {unit}(s) with wrong coordinates)"
+        )
+    want_last = np.zeros(k, bool)
+    if complete and k:
+        want_last[-1] = True
+    if (last != want_last).any():
+        i = int(np.flatnonzero(last != want_last)[0])
+        out.append(
+            f"{unit} #{i} {tuple(int(v) for v in want[i])}: TLAST={int(last[i])}, expected "
+            f"{int(want_last[i])} (TLAST only on the last {unit} of a complete job)"
+        )
+    return out
 
 
 def bus_problems(res: Any, beats_reg: int, illegal: bool, complete: bool, bus_error: bool) -> list[str]:

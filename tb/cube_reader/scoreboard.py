@@ -21,7 +21,14 @@ from pyuvm import ConfigDB
 import models
 from models.core.fp16 import fp16_classes as _fp16_masks
 from tb.agents.stream import payload, sidebands
-from tb.platform import JobScoreboard, bus_problems, hex_bytes as _hex, reproduce_command
+from tb.platform import (
+    Expectation,
+    JobScoreboard,
+    bus_problems,
+    hex_bytes as _hex,
+    reproduce_command,
+    sideband_problems,
+)
 
 from .footprint import first_fault_atom
 from .items import CubeItem, Kind
@@ -36,7 +43,7 @@ def fp16_classes(atoms: np.ndarray, elem_bytes: int) -> tuple[np.ndarray, np.nda
 
 
 @dataclass
-class Expected:
+class Expected(Expectation):
     """The model's answer for one job."""
 
     atoms: np.ndarray  # (k, atom_bytes) uint8, after NaN flushing when enabled
@@ -47,18 +54,6 @@ class Expected:
     error: int  # ERROR register
     max_atoms: int  # atoms allowed on the stream (a prefix of `atoms`)
     exact: bool  # True: exactly `max_atoms` atoms, the last with TLAST
-
-    def copy(self) -> "Expected":
-        return Expected(
-            self.atoms.copy(),
-            self.coords.copy(),
-            self.addrs.copy(),
-            self.nan.copy(),
-            self.inf.copy(),
-            self.error,
-            self.max_atoms,
-            self.exact,
-        )
 
 
 def expected_for(item: CubeItem, addr_bits: int) -> Expected:
@@ -211,25 +206,10 @@ class CubeScoreboard(JobScoreboard):
             out.append(f"expected: {_hex(exp.atoms[i], j)}")
             out.append(f"actual:   {_hex(got[i], j)}")
         user, last = sidebands(beats[:k])
-        coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in (48, 32, 16, 0)], axis=1).astype(
-            np.int64
+        coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in (48, 32, 16, 0)], axis=1)
+        out += sideband_problems(
+            "atom", "n,c,h,w", coords.astype(np.int64), exp.coords, last, exp.exact and k == exp.max_atoms
         )
-        badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
-        if badc.size:
-            i = int(badc[0])
-            out.append(
-                f"atom #{i}: TUSER (n,c,h,w)={tuple(int(v) for v in coords[i])}, expected "
-                f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} atom(s) with wrong coordinates)"
-            )
-        want_last = np.zeros(k, bool)
-        if exp.exact and k == exp.max_atoms:
-            want_last[-1] = True
-        if (last != want_last).any():
-            i = int(np.flatnonzero(last != want_last)[0])
-            out.append(
-                f"atom #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
-                f"{int(want_last[i])} (TLAST only on the last atom of a complete job)"
-            )
         return out
 
     def _check_reset(self, item: CubeItem, exp: Expected) -> list[str]:

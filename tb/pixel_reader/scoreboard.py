@@ -23,7 +23,7 @@ import models
 from models.nvdla.pixel import msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
 from tb.agents.stream import payload, sidebands
-from tb.platform import JobScoreboard, bus_problems, reproduce_command
+from tb.platform import Expectation, JobScoreboard, bus_problems, reproduce_command, sideband_problems
 
 from .footprint import first_fault_pixel, pixel_addresses
 from .items import Kind, PixelItem
@@ -34,7 +34,7 @@ ATOM = 32
 
 
 @dataclass
-class Expected:
+class Expected(Expectation):
     """The model's answer for one job."""
 
     atoms: np.ndarray  # (k, 32) uint8
@@ -44,17 +44,6 @@ class Expected:
     max_px: int  # pixels allowed on the stream (a prefix of `atoms`)
     exact: bool  # True: exactly `max_px` pixels, the last with TLAST
     lines: int  # LINES expected when exact
-
-    def copy(self) -> "Expected":
-        return Expected(
-            self.atoms.copy(),
-            self.coords.copy(),
-            self.saturated.copy(),
-            self.error,
-            self.max_px,
-            self.exact,
-            self.lines,
-        )
 
 
 def feature_atoms(converted: np.ndarray) -> np.ndarray:
@@ -254,20 +243,5 @@ def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
     user_col, last = sidebands(beats[:k])
     user = user_col.astype(np.int64)
     coords = np.stack([(user >> 16) & 0xFFFF, user & 0xFFFF], axis=1)
-    badc = np.flatnonzero((coords != exp.coords[:k]).any(axis=1))
-    if badc.size:
-        i = int(badc[0])
-        out.append(
-            f"pixel #{i}: TUSER (h,w)={tuple(int(v) for v in coords[i])}, expected "
-            f"{tuple(int(v) for v in exp.coords[i])} ({badc.size} pixel(s) with wrong coordinates)"
-        )
-    want_last = np.zeros(k, bool)
-    if exp.exact and k == exp.max_px:
-        want_last[-1] = True
-    if (last != want_last).any():
-        i = int(np.flatnonzero(last != want_last)[0])
-        out.append(
-            f"pixel #{i} {tuple(int(v) for v in exp.coords[i])}: TLAST={int(last[i])}, expected "
-            f"{int(want_last[i])} (TLAST only on the last pixel of a complete job)"
-        )
+    out += sideband_problems("pixel", "h,w", coords, exp.coords, last, exp.exact and k == exp.max_px)
     return out

@@ -22,7 +22,7 @@ import numpy as np
 from pyuvm import ConfigDB
 
 from tb.agents.stream import payload, sidebands
-from tb.platform import JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed, reproduce_command
+from tb.platform import Expectation, JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed, reproduce_command
 
 from .items import Kind, WeightItem
 from .registers import (
@@ -38,7 +38,7 @@ from .registers import (
 
 
 @dataclass
-class Expected:
+class Expected(Expectation):
     """The model's answer for one job, as transfers."""
 
     dense: np.ndarray  # the dense bytes (uint8)
@@ -52,20 +52,6 @@ class Expected:
     exact: bool  # exactly max_beats transfers
     loose: int = 0  # CORRUPT (WGS mismatch): up to this many further transfers of the failing group,
     # contents not checked, no tlast
-
-    def copy(self) -> "Expected":
-        return Expected(
-            self.dense.copy(),
-            self.group.copy(),
-            self.start.copy(),
-            self.length.copy(),
-            self.last.copy(),
-            self.error,
-            self.fault,
-            self.max_beats,
-            self.exact,
-            self.loose,
-        )
 
 
 def transfers(group_bytes: list[int], bus_bytes: int) -> tuple[np.ndarray, ...]:
