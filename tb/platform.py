@@ -89,7 +89,10 @@ def random_knobs(rng: np.random.Generator, quiet: float = 0.4, heavy: bool = Fal
     """Timing knobs: all quiet with probability ``quiet``, else random stalls and latency."""
     if not heavy and rng.random() < quiet:
         return Knobs()
-    pick = lambda: str(rng.choice(STALLS, p=[0.1, 0.3, 0.3, 0.3] if heavy else [0.4, 0.2, 0.2, 0.2]))  # noqa: E731
+
+    def pick() -> str:
+        return str(rng.choice(STALLS, p=[0.1, 0.3, 0.3, 0.3] if heavy else [0.4, 0.2, 0.2, 0.2]))
+
     lat = int(rng.choice([0, 1, 3, 8, 20, 40], p=[0.3, 0.2, 0.2, 0.1, 0.1, 0.1]))
     return Knobs(latency=lat, ar_stall=pick(), r_gap=pick(), backpressure=pick())
 

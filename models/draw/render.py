@@ -19,11 +19,11 @@ import matplotlib
 matplotlib.use("Agg")
 matplotlib.rcParams["svg.fonttype"] = "none"  # labels stay text in the SVG (searchable, editable)
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.patches import Patch, Rectangle  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402  (after matplotlib.use: the backend is chosen before pyplot loads)
+import numpy as np  # noqa: E402  (kept with the imports above)
+from matplotlib.patches import Patch, Rectangle  # noqa: E402  (after matplotlib.use)
 
-from .mapping import ELEMENT, META, PAD, SHARED, TAIL, ElementMap  # noqa: E402
+from .mapping import ELEMENT, META, PAD, SHARED, TAIL, ElementMap  # noqa: E402  (after matplotlib.use)
 
 #: The largest address window drawn (bytes) and the largest logical tensor drawn (elements).
 MAX_DRAW_BYTES = 4096

@@ -175,13 +175,22 @@ def random_descriptor(rng: np.random.Generator, addr_bits: int) -> PixelDescript
     code = int(rng.choice([int(rng.integers(0, 36)), int(rng.integers(0, 64))]))
     fmt = PIXEL_FORMATS[FORMATS[code]] if code < 36 else None
     xmax = fmt.x_offset_max if fmt is not None else 31
-    edge = lambda *v: int(rng.choice(v))  # noqa: E731
+
+    def edge(*v: int) -> int:
+        return int(rng.choice(v))
+
     w, h = edge(0, 1, 2, 37, MAX_DIM, MAX_DIM + 1, 0xFFFFFFFF), edge(0, 1, 3, MAX_DIM, MAX_DIM + 1)
     bpp = fmt.planes[0].bpp if fmt is not None else 4
     need = (xmax + max(w, 1)) * bpp
-    stride = lambda: edge(0, 32, need // 32 * 32, -(-need // 32) * 32, need + 1, 0xFFFFFFE0) & 0xFFFFFFFF  # noqa: E731
+
+    def stride() -> int:
+        return edge(0, 32, need // 32 * 32, -(-need // 32) * 32, need + 1, 0xFFFFFFE0) & 0xFFFFFFFF
+
     top = 1 << addr_bits
-    base = lambda: edge(0x1000, 0x1010, top - 4096, top - 32, top, 0xFFFFFFFFFFFFFFE0) & ((1 << 64) - 1)  # noqa: E731
+
+    def base() -> int:
+        return edge(0x1000, 0x1010, top - 4096, top - 32, top, 0xFFFFFFFFFFFFFFE0) & ((1 << 64) - 1)
+
     return PixelDescriptor(
         format_code=code,
         width=w,
