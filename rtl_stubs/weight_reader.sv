@@ -46,6 +46,14 @@
 //   wr_fifo        output queue (2 transfers) and every other queue
 //   wr_counters    GROUPS_DONE, DENSE_OUT, COMP_BYTES, ZEROS, CYCLES, BEATS, OUT_BEATS
 //
+// Buffering (issue 23: hide a read latency of 128 cycles): one beat queue per surface with its own credit (a
+// read is issued only when its beats fit, in flight included), no shared pool: the expander needs mask bits and
+// data bytes together in a ratio the weights set, so a pool one surface could fill would starve the other.
+// Each queue holds its peak rate over a round trip: DATA_DEPTH 160 (up to one beat per cycle), WMB_DEPTH 32
+// (at most 1/8 beat per cycle), WGS_DEPTH 16 and ENT_DEPTH 32 (one entry per group). Reads in flight are shared:
+// one engine, one ID, a tag queue; the credits (at most 208 beats) bind before MAX_OUTSTANDING = 64 bursts of up
+// to 4 beats. Every queue deeper than 2 and the engine's burst table are sdp_ram memories (docs/weight_reader.md).
+//
 // Output: m_axis_tdata carries OUT_DATA_W/8 (default AXI_DATA_W/8) dense bytes per transfer in the order of the model's
 // uncompressed pack (the mapped weight stream of any weight format), tkeep = low bytes (partial on the last
 // transfer of a group), tlast on the last transfer of every kernel group, tuser = the group index. Each
