@@ -9,6 +9,7 @@
 A module of its own so that the runs of ``tb.weight_reader.tests`` (every test of that module) do not take these
 long jobs; the runs ``weight_reader/latency*`` and ``weight_reader/slots`` of the testplan run them.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,7 +25,6 @@ from .items import Kind
 from .sequences import WeightSeqBase
 from .tests import TIMEOUT_MS, WeightTestBase, rate
 from .weights import FAMILIES, PRECISIONS
-
 
 # ---------------------------------------------------------------------------------------------- memory latency
 #: sparsity patterns of the latency bounds: dense (uncompressed) and compressed of density 1, 0.5 and 0.05
@@ -57,8 +57,13 @@ class _Latency(WeightSeqBase):
 
     async def body(self) -> None:
         self.rows = []
-        cases = [(f, d, m, lat, "none") for f in FAMILIES for d in PRECISIONS for m in LATENCY_MASKS
-                 for lat in LATENCY_BOUNDS]
+        cases = [
+            (f, d, m, lat, "none")
+            for f in FAMILIES
+            for d in PRECISIONS
+            for m in LATENCY_MASKS
+            for lat in LATENCY_BOUNDS
+        ]
         cases += [("dc", d, m, 128, "half") for d in ("int8", "int16") for m in LATENCY_MASKS]
         want = LATENCY_TRANSFERS * config_value("OUT_BYTES")
         for family, dtype, mask, latency, tready in cases:
@@ -66,8 +71,9 @@ class _Latency(WeightSeqBase):
             while ws is None or (ws.desc.dense_bytes < want and kernels < 8192):
                 if ws is not None:
                     kernels *= 2
-                ws = self.draw(family=family, dtype=dtype, mask=mask, kernels=kernels,
-                               channels=LATENCY_CHANNELS.get(family))
+                ws = self.draw(
+                    family=family, dtype=dtype, mask=mask, kernels=kernels, channels=LATENCY_CHANNELS.get(family)
+                )
             item = self.new_item(Kind.WEIGHTS, ws, Knobs(latency=latency, backpressure=tready))
             await self.send(item)
             limit = rate_limit(ws, self.bus_bytes, config_value("OUT_BYTES"), 0.5 if tready != "none" else 1.0)
@@ -91,21 +97,31 @@ class LatencyTest(WeightTestBase):
             n, cyc = rate(item.result.beats)
             got = n / cyc if cyc else 0.0
             need = LATENCY_BOUNDS[latency] * limit
-            line = (f"{label:34s} latency {latency:3d} tready {tready:4s}: {n:5d} transfers in {cyc:5d} cycles = "
-                    f"{got:.3f}/cycle, limit {limit:.3f} ({got / limit:.3f} of it)")
+            line = (
+                f"{label:34s} latency {latency:3d} tready {tready:4s}: {n:5d} transfers in {cyc:5d} cycles = "
+                f"{got:.3f}/cycle, limit {limit:.3f} ({got / limit:.3f} of it)"
+            )
             lines.append(line)
             if got < need:
                 bad.append(f"{line}: below {LATENCY_BOUNDS[latency]} x limit")
-        self.logger.info("latency (AXI_DATA_W=%d, OUT_DATA_W=%d, 64 kernels):\n  %s", self.tb.bus_bytes * 8,
-                         self.tb.out_bytes * 8, "\n  ".join(lines))
+        self.logger.info(
+            "latency (AXI_DATA_W=%d, OUT_DATA_W=%d, 64 kernels):\n  %s",
+            self.tb.bus_bytes * 8,
+            self.tb.out_bytes * 8,
+            "\n  ".join(lines),
+        )
         assert not bad, "\n".join(bad)
 
 
 # ---------------------------------------------------------------------------------------------- every read in flight
 #: the weight-data queue's depth, the default of rtl_stubs/weight_reader.sv (beats queued + in flight): a dense job
 #: at a latency longer than its issue time has exactly this many beats in flight
-DATA_DEPTH = int(re.search(r"parameter int DATA_DEPTH\s*=\s*(\d+)",
-                           (Path(__file__).resolve().parents[2] / "rtl_stubs" / "weight_reader.sv").read_text())[1])
+DATA_DEPTH = int(
+    re.search(
+        r"parameter int DATA_DEPTH\s*=\s*(\d+)",
+        (Path(__file__).resolve().parents[2] / "rtl_stubs" / "weight_reader.sv").read_text(),
+    )[1]
+)
 SLOTS_LATENCY = 200
 
 

@@ -13,6 +13,7 @@ lines, 8-atom lines and packed cubes, the weight reader's four cases, the pixel 
 pixels, at read latency 0, 8, 32 and 128; each cell output transfers per cycle / bus utilization. Rows land in
 ``sim_build/bench/latency_table.json``.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,8 @@ import platform
 from datetime import datetime, timezone
 from typing import Any
 
-from tb.flow import runner
 from tb.agents.stream import payload
+from tb.flow import runner
 
 OUT = runner.SIM_BUILD / "bench"
 MODULE = "tests.bench.tb_efficiency"
@@ -31,8 +32,7 @@ CONDITIONS = ((0, "none"), (32, "none"), (0, "half"), (32, "half"))
 #: the latency table's conditions (issue 23): read latency 0, 8, 32 and 128, no backpressure
 LATENCY_CONDITIONS = ((0, "none"), (8, "none"), (32, "none"), (128, "none"))
 #: (build, test) per block
-BLOCKS = (("cube_reader", "CubeEfficiency"), ("weight_reader", "WeightEfficiency"),
-          ("pixel_reader", "PixelEfficiency"))
+BLOCKS = (("cube_reader", "CubeEfficiency"), ("weight_reader", "WeightEfficiency"), ("pixel_reader", "PixelEfficiency"))
 
 
 def efficiency(item: Any, r_beats: list) -> dict:
@@ -46,10 +46,16 @@ def efficiency(item: Any, r_beats: list) -> dict:
     beats = res.beats
     data, _ = payload(beats)
     out_span = (beats[-1].cycle - beats[0].cycle + 1) if len(beats) else 0
-    return {"cycles": int(st.cycles), "beats": int(st.beats), "r_beats": len(r_beats),
-            "bus_util": len(r_beats) / span if r_beats else 0.0,
-            "transfers": len(beats), "out_per_cycle": len(beats) / out_span if out_span else 0.0,
-            "out_bytes": int(data.size), "out_bytes_per_cycle": int(data.size) / int(st.cycles) if st.cycles else 0.0}
+    return {
+        "cycles": int(st.cycles),
+        "beats": int(st.beats),
+        "r_beats": len(r_beats),
+        "bus_util": len(r_beats) / span if r_beats else 0.0,
+        "transfers": len(beats),
+        "out_per_cycle": len(beats) / out_span if out_span else 0.0,
+        "out_bytes": int(data.size),
+        "out_bytes_per_cycle": int(data.size) / int(st.cycles) if st.cycles else 0.0,
+    }
 
 
 def measure(top: str, test: str, mode: str = "") -> list[dict]:
@@ -58,8 +64,16 @@ def measure(top: str, test: str, mode: str = "") -> list[dict]:
     OUT.mkdir(parents=True, exist_ok=True)
     rows_file = OUT / f"efficiency{'-' + mode if mode else ''}-{top}.rows.json"
     rows_file.unlink(missing_ok=True)
-    runner.assert_passed(runner.run(b, MODULE, 1, [test], tag=f"bench-eff{mode}-{top}",
-                                    extra_env={"EFFICIENCY_JSON": str(rows_file), "EFFICIENCY_MODE": mode}))
+    runner.assert_passed(
+        runner.run(
+            b,
+            MODULE,
+            1,
+            [test],
+            tag=f"bench-eff{mode}-{top}",
+            extra_env={"EFFICIENCY_JSON": str(rows_file), "EFFICIENCY_MODE": mode},
+        )
+    )
     return json.loads(rows_file.read_text())
 
 
@@ -67,30 +81,43 @@ def latency_table(rows: list[dict]) -> str:
     """One markdown row per (block, case), one column per read latency: output transfers per cycle / bus
     utilization."""
     lats = [lat for lat, _ in LATENCY_CONDITIONS]
-    lines = ["| block | case | " + " | ".join(f"latency {lat}" for lat in lats) + " |",
-             "|---|---|" + "---|" * len(lats)]
+    lines = [
+        "| block | case | " + " | ".join(f"latency {lat}" for lat in lats) + " |",
+        "|---|---|" + "---|" * len(lats),
+    ]
     cases: dict[tuple[str, str], dict] = {}
     for r in rows:
         cases.setdefault((r["block"], r["case"]), {})[r["latency"]] = r
     for (block, case), cells in cases.items():
-        lines.append(f"| {block} | {case} | " + " | ".join(
-            f"{cells[lat]['out_per_cycle']:.3f} / {cells[lat]['bus_util']:.3f}" for lat in lats) + " |")
+        lines.append(
+            f"| {block} | {case} | "
+            + " | ".join(f"{cells[lat]['out_per_cycle']:.3f} / {cells[lat]['bus_util']:.3f}" for lat in lats)
+            + " |"
+        )
     return "\n".join(lines)
 
 
 def table(rows: list[dict]) -> str:
     """One markdown row per (block, case): bus utilization / output transfers per cycle per condition."""
     conds = sorted({(r["latency"], r["tready"]) for r in rows}, key=lambda c: (c[1] != "none", c[0]))
-    head = "| block | case | " + " | ".join(f"lat {lat}{', TREADY 50 %' if t != 'none' else ''}"
-                                         for lat, t in conds) + " |"
+    head = (
+        "| block | case | "
+        + " | ".join(f"lat {lat}{', TREADY 50 %' if t != 'none' else ''}" for lat, t in conds)
+        + " |"
+    )
     lines = [head, "|---|---|" + "---|" * len(conds)]
     cases: dict[tuple[str, str], dict] = {}
     for r in rows:
         cases.setdefault((r["block"], r["case"]), {})[(r["latency"], r["tready"])] = r
     for (block, case), cells in cases.items():
-        lines.append(f"| {block} | {case} | " + " | ".join(
-            f"{cells[c]['bus_util']:.3f} / {cells[c]['out_per_cycle']:.3f} ({cells[c]['out_bytes_per_cycle']:.1f} B)"
-            for c in conds) + " |")
+        lines.append(
+            f"| {block} | {case} | "
+            + " | ".join(
+                f"{cells[c]['bus_util']:.3f} / {cells[c]['out_per_cycle']:.3f} ({cells[c]['out_bytes_per_cycle']:.1f} B)"
+                for c in conds
+            )
+            + " |"
+        )
     return "\n".join(lines)
 
 
@@ -98,19 +125,27 @@ def main() -> int:
     rows: list[dict] = []
     for top, test in BLOCKS:
         rows += measure(top, test)
-    print("DUT efficiency (256-bit bus, exact simulated cycles): bus utilization / output transfers per cycle "
-          "(output bytes per cycle, START to DONE)")
+    print(
+        "DUT efficiency (256-bit bus, exact simulated cycles): bus utilization / output transfers per cycle "
+        "(output bytes per cycle, START to DONE)"
+    )
     print(table(rows))
-    doc = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "machine": platform.machine(), "simulator": SIM,
-           "rows": rows}
+    doc = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+        "machine": platform.machine(),
+        "simulator": SIM,
+        "rows": rows,
+    }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "efficiency.json").write_text(json.dumps(doc, indent=2))
     print(f"written {OUT / 'efficiency.json'}")
     lat_rows: list[dict] = []
     for top, test in BLOCKS:
         lat_rows += measure(top, test, "latency")
-    print("Latency table (256-bit bus, exact simulated cycles, no backpressure): output transfers per cycle (first "
-          "to last) / bus utilization (data beats / cycles from the first AR to the last R beat)")
+    print(
+        "Latency table (256-bit bus, exact simulated cycles, no backpressure): output transfers per cycle (first "
+        "to last) / bus utilization (data beats / cycles from the first AR to the last R beat)"
+    )
     print(latency_table(lat_rows))
     doc["rows"] = lat_rows
     (OUT / "latency_table.json").write_text(json.dumps(doc, indent=2))

@@ -7,6 +7,7 @@ with one-atom lines, gapped 8-atom lines and packed lines, at latency 0, 8, 32 a
 ``tb/cube_reader/test_latency.py::latency_table``; its rows land in ``sim_build/bench/latency.json`` with the
 flip-flop count of ``axi_rd_engine`` at its default MAX_OUTSTANDING and at 8 (Yosys ``stat`` after ``synth``).
 """
+
 from __future__ import annotations
 
 import json
@@ -18,26 +19,31 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tb.flow import runner
 from tb.axi_rd_engine.test_engine import default_outstanding
+from tb.flow import runner
 
 OUT = runner.SIM_BUILD / "bench"
 BUS_BITS = (256, 512)
 LATENCIES = (0, 8, 32, 128)
-LAYOUT_LABELS = {"one_atom_lines": "one atom per line (gapped)", "eight_atom_lines": "8 atoms per line, gapped",
-                 "packed": "packed"}
+LAYOUT_LABELS = {
+    "one_atom_lines": "one atom per line (gapped)",
+    "eight_atom_lines": "8 atoms per line, gapped",
+    "packed": "packed",
+}
 SIM = "verilator"
 
 
 def utilization(bus_bits: int, outstanding: int) -> list[dict]:
     """Rows of ``latency_table`` for one build of the cube reader."""
-    b = runner.build(SIM, "cube_reader", f"bench{bus_bits}-o{outstanding}",
-                     {"AXI_DATA_W": bus_bits, "MAX_OUTSTANDING": outstanding})
+    b = runner.build(
+        SIM, "cube_reader", f"bench{bus_bits}-o{outstanding}", {"AXI_DATA_W": bus_bits, "MAX_OUTSTANDING": outstanding}
+    )
     OUT.mkdir(parents=True, exist_ok=True)
     rows_file = OUT / f"latency-dw{bus_bits}-o{outstanding}.rows.json"
     rows_file.unlink(missing_ok=True)
-    runner.assert_passed(runner.run(b, "tb.cube_reader.test_latency", 1, "latency_table",
-                                    extra_env={"LATENCY_JSON": str(rows_file)}))
+    runner.assert_passed(
+        runner.run(b, "tb.cube_reader.test_latency", 1, "latency_table", extra_env={"LATENCY_JSON": str(rows_file)})
+    )
     return json.loads(rows_file.read_text())
 
 
@@ -50,13 +56,15 @@ def flip_flops(outstanding: int) -> dict | None:
     if yosys is None:
         return None
     srcs = " ".join(str(runner.RTL / f) for f in ("sdp_ram.sv", "axi_rd_engine.sv"))
-    script = (f"read_verilog -sv {srcs}; chparam -set MAX_OUTSTANDING {outstanding} axi_rd_engine; "
-              "synth -top axi_rd_engine -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; "
-              "memory_unpack; stat")
+    script = (
+        f"read_verilog -sv {srcs}; chparam -set MAX_OUTSTANDING {outstanding} axi_rd_engine; "
+        "synth -top axi_rd_engine -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; "
+        "memory_unpack; stat"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([yosys, "-q", "-p", script, "-l", f"{tmp}/y.log"], capture_output=True, check=True)
         text = Path(tmp, "y.log").read_text()
-    stat = text[text.rfind("Printing statistics"):]
+    stat = text[text.rfind("Printing statistics") :]
     # one line per cell type: "$_DFF_P_   12", "$_SDFFE_PP0P_  40", ...
     ffs = sum(int(n) for _, n in re.findall(r"^\s+(\$_[A-Z]*DFF[A-Z0-9_]*)\s+(\d+)\s*$", stat, re.M))
     mem = re.search(r"Number of memory bits:\s+(\d+)", stat)
@@ -70,8 +78,11 @@ def _cell(row: dict) -> str:
 
 
 def table(rows: list[dict], bus_bits: int, outstanding: int) -> str:
-    head = (f"| {bus_bits}-bit bus, {outstanding} reads in flight; latency (cycles) | "
-            + " | ".join(str(lat) for lat in LATENCIES) + " |")
+    head = (
+        f"| {bus_bits}-bit bus, {outstanding} reads in flight; latency (cycles) | "
+        + " | ".join(str(lat) for lat in LATENCIES)
+        + " |"
+    )
     lines = [head, "|---|" + "---|" * len(LATENCIES)]
     for layout, label in LAYOUT_LABELS.items():
         cells = {r["latency"]: r for r in rows if r["layout"] == layout}
@@ -84,14 +95,23 @@ def main(outstanding: int | None = None) -> int:
     latency table of the three readers is ``efficiency.py``'s (issue 23); :func:`utilization` (the cube reader on
     both bus widths) stays for a run by hand."""
     n = default_outstanding() if outstanding is None else outstanding
-    doc: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d"), "machine": platform.machine(),
-                 "processor": platform.processor(), "max_outstanding": n}
+    doc: dict = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "max_outstanding": n,
+    }
     doc["size_source"] = "yosys synth -run begin:fine; techmap; stat (memories kept)"
     doc["size"] = {str(k): flip_flops(k) for k in sorted({n, 8})}
     for k, sz in doc["size"].items():
-        print(f"axi_rd_engine, MAX_OUTSTANDING={k}: " + (
-            f"{sz['flip_flops']} flip-flops, {sz['memory_bits']} memory bits (Yosys stat)" if sz is not None
-            else "Yosys not installed: apt-get install -y yosys"))
+        print(
+            f"axi_rd_engine, MAX_OUTSTANDING={k}: "
+            + (
+                f"{sz['flip_flops']} flip-flops, {sz['memory_bits']} memory bits (Yosys stat)"
+                if sz is not None
+                else "Yosys not installed: apt-get install -y yosys"
+            )
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "latency.json").write_text(json.dumps(doc, indent=2))
     print(f"written {OUT / 'latency.json'}")

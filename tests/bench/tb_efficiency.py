@@ -14,6 +14,7 @@ Per job (exact simulated cycles, so the figures do not depend on the machine):
 Rows go to ``$EFFICIENCY_JSON`` (one file per block). Nothing here asserts a rate; the scoreboard fails the test
 on any wrong byte.
 """
+
 from __future__ import annotations
 
 import json
@@ -53,13 +54,20 @@ async def run_cases(seq: Any, block: str, cases: list[tuple[str, Callable[[], An
     log = JobLog(r=seq.r_port)
     rows = []
     for label, make in cases:
-        for latency, backpressure in (LATENCY_CONDITIONS if latency_mode() else CONDITIONS):
+        for latency, backpressure in LATENCY_CONDITIONS if latency_mode() else CONDITIONS:
             item = make()
             item.knobs = Knobs(latency=latency, backpressure=backpressure)
             log.take()
             await seq.send(item)
-            rows.append({"block": block, "case": label, "latency": latency, "tready": backpressure,
-                         **efficiency(item, log.take()["r"])})
+            rows.append(
+                {
+                    "block": block,
+                    "case": label,
+                    "latency": latency,
+                    "tready": backpressure,
+                    **efficiency(item, log.take()["r"]),
+                }
+            )
     return rows
 
 
@@ -74,10 +82,22 @@ async def measure(test: Any, seq: Any) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ cube reader
-def _cube(rng: np.random.Generator, fmt: str, layout: Layout, dtype: str, shape: tuple, epa: int, channels: int,
-          opts: dict, addr_bits: int):
-    tensor = (rng.integers(-100, 100, shape).astype(dtype) if dtype != "int8"
-              else rng.integers(-128, 128, shape, dtype=np.int8))
+def _cube(
+    rng: np.random.Generator,
+    fmt: str,
+    layout: Layout,
+    dtype: str,
+    shape: tuple,
+    epa: int,
+    channels: int,
+    opts: dict,
+    addr_bits: int,
+):
+    tensor = (
+        rng.integers(-100, 100, shape).astype(dtype)
+        if dtype != "int8"
+        else rng.integers(-128, 128, shape, dtype=np.int8)
+    )
     return _finish(fmt, fmt, layout, dtype, shape, opts, tensor, rng, epa, channels, addr_bits, "page")
 
 
@@ -85,8 +105,16 @@ def _cube(rng: np.random.Generator, fmt: str, layout: Layout, dtype: str, shape:
 CUBE_CASES = (
     ("NVDLA int8 packed 1x64x16x32", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 64, 16, 32), 32, 64, {}),
     ("NVDLA fp16 packed 1x32x16x32", "nvdla.feature", Layout.NVDLA_FEATURE, "float16", (1, 32, 16, 32), 16, 32, {}),
-    ("NVDLA int8, 2-atom gap per line", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 64, 16, 32), 32, 64,
-     {"line_stride": 34 * 32, "surface_stride": 16 * 34 * 32 + 64, "batch_stride": 2 * (16 * 34 * 32 + 64)}),
+    (
+        "NVDLA int8, 2-atom gap per line",
+        "nvdla.feature",
+        Layout.NVDLA_FEATURE,
+        "int8",
+        (1, 64, 16, 32),
+        32,
+        64,
+        {"line_stride": 34 * 32, "surface_stride": 16 * 34 * 32 + 64, "batch_stride": 2 * (16 * 34 * 32 + 64)},
+    ),
     ("oneDNN nChw16c f32 1x32x16x16", "onednn.nChw16c", Layout.ONEDNN, "float32", (1, 32, 16, 16), 16, 32, {}),
     ("MACE image f32 1x16x64x8", "mace.image.channel_major", Layout.MACE, "float32", (1, 16, 64, 8), 4, 8, {}),
 )
@@ -94,10 +122,26 @@ CUBE_CASES = (
 #: the latency table's cubes (issue 23): 1024 int8 atoms each, one-atom lines with a one-atom gap after each line,
 #: 8-atom lines with a one-atom gap, packed
 CUBE_LATENCY_CASES = (
-    ("one-atom lines (gapped)", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 128, 256, 1), 32, 128,
-     {"line_stride": 64, "surface_stride": 256 * 64, "batch_stride": 4 * 256 * 64}),
-    ("8-atom lines (gapped)", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 128, 32, 8), 32, 128,
-     {"line_stride": 9 * 32, "surface_stride": 32 * 9 * 32, "batch_stride": 4 * 32 * 9 * 32}),
+    (
+        "one-atom lines (gapped)",
+        "nvdla.feature",
+        Layout.NVDLA_FEATURE,
+        "int8",
+        (1, 128, 256, 1),
+        32,
+        128,
+        {"line_stride": 64, "surface_stride": 256 * 64, "batch_stride": 4 * 256 * 64},
+    ),
+    (
+        "8-atom lines (gapped)",
+        "nvdla.feature",
+        Layout.NVDLA_FEATURE,
+        "int8",
+        (1, 128, 32, 8),
+        32,
+        128,
+        {"line_stride": 9 * 32, "surface_stride": 32 * 9 * 32, "batch_stride": 4 * 32 * 9 * 32},
+    ),
     ("packed", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 128, 32, 8), 32, 128, {}),
 )
 
@@ -105,13 +149,14 @@ CUBE_LATENCY_CASES = (
 class _CubeCases(CubeSeqBase):
     async def body(self) -> None:
         cases = []
-        for label, fmt, layout, dtype, shape, epa, ch, opts in (CUBE_LATENCY_CASES if latency_mode() else CUBE_CASES):
+        for label, fmt, layout, dtype, shape, epa, ch, opts in CUBE_LATENCY_CASES if latency_mode() else CUBE_CASES:
             cube = _cube(self.rng, fmt, layout, dtype, shape, epa, ch, opts, self.addr_bits)
 
             def make(cube=cube):
                 item = self.new_item(CubeKind.CUBE, cube)
                 item.nan_to_zero = False
                 return item
+
             cases.append((label, make))
         self.rows = await run_cases(self, "cube_reader", cases)
 
@@ -126,8 +171,12 @@ class CubeEfficiency(CubeTestBase):
 
 # ------------------------------------------------------------------------------------------------ weight reader
 #: (label, precision, sparsity pattern): DC 64x128x3x3, two kernel groups (as the weight ThroughputTest)
-WEIGHT_CASES = (("dense int8", "int8", "dense"), ("density 0.5 int8", "int8", "uniform_0.5"),
-                ("density 0.05 int8", "int8", "uniform_0.05"), ("all-ones int16", "int16", "all_ones"))
+WEIGHT_CASES = (
+    ("dense int8", "int8", "dense"),
+    ("density 0.5 int8", "int8", "uniform_0.5"),
+    ("density 0.05 int8", "int8", "uniform_0.05"),
+    ("all-ones int16", "int16", "all_ones"),
+)
 
 
 class _WeightCases(WeightSeqBase):
@@ -151,18 +200,23 @@ class WeightEfficiency(WeightTestBase):
 
 
 # ------------------------------------------------------------------------------------------------ pixel reader
-PIXEL_CASES = (("T_A8B8G8R8 256x16", "T_A8B8G8R8", 16, 256, 0), ("T_A2B10G10R10 256x16", "T_A2B10G10R10", 16, 256, 0),
-               ("T_Y8___U8V8_N444 256x16", "T_Y8___U8V8_N444", 16, 256, 0))
+PIXEL_CASES = (
+    ("T_A8B8G8R8 256x16", "T_A8B8G8R8", 16, 256, 0),
+    ("T_A2B10G10R10 256x16", "T_A2B10G10R10", 16, 256, 0),
+    ("T_Y8___U8V8_N444 256x16", "T_Y8___U8V8_N444", 16, 256, 0),
+)
 #: the latency table's pictures (issue 23): (label, format, height, width, bus words of gap after each line): the
 #: narrowest lines (8 pixels of 4 bytes: one bus word, then a one-word gap) and the widest pixels (8 bytes)
-PIXEL_LATENCY_CASES = (("narrow lines: T_A8B8G8R8 8x256, 1-word gap", "T_A8B8G8R8", 256, 8, 1),
-                       ("8-byte pixels: T_A16B16G16R16 256x16", "T_A16B16G16R16", 16, 256, 0))
+PIXEL_LATENCY_CASES = (
+    ("narrow lines: T_A8B8G8R8 8x256, 1-word gap", "T_A8B8G8R8", 256, 8, 1),
+    ("8-byte pixels: T_A16B16G16R16 256x16", "T_A16B16G16R16", 16, 256, 0),
+)
 
 
 class _PixelCases(PixelSeqBase):
     async def body(self) -> None:
         cases = []
-        for label, name, h, w, gap in (PIXEL_LATENCY_CASES if latency_mode() else PIXEL_CASES):
+        for label, name, h, w, gap in PIXEL_LATENCY_CASES if latency_mode() else PIXEL_CASES:
             pic = self.draw(name, h=h, w=w, x_offset=0, gap0=gap, gap1=0)
             cases.append((label, lambda pic=pic: self.new_item(PixelKind.PICTURE, pic)))
         self.rows = await run_cases(self, "pixel_reader", cases)
@@ -175,4 +229,3 @@ class PixelEfficiency(PixelTestBase):
 
     async def body(self) -> None:
         await measure(self, _PixelCases("eff"))
-
