@@ -1,2 +1,3 @@
-// The AXI4 read engine alone (its directed tests).
+// The AXI4 read engine alone (its directed tests): the shared RAM of its burst table, then the engine.
+sdp_ram.sv
 axi_rd_engine.sv

@@ -15,7 +15,8 @@
 // 0.939 beats per cycle at latency 128 on one-atom lines, 0.989 at 32; docs/performance.md). Each burst in flight costs one entry of
 // the burst FIFO: its beat address without the byte-lane bits, ARLEN, first/last-of-command flags and the
 // command's first/last byte lanes (ADDR_W - LB + 8 + 2 + 2*LB bits; 55 at 40/256). The entries are
-// written once at AR issue and read at the head only, so the FIFO maps onto a simple dual-port RAM.
+// written once at AR issue and read at the head only: the FIFO is an sdp_ram (sdp_ram.sv, registered read of
+// the next head entry), which synthesis maps to memory bits (7040 at 128 slots), not flip-flops.
 // No data buffer: the engine holds RREADY while its client is not ready (one ID, in order). Clients
 // report MAX_OUTSTANDING in an 8-bit register field (PARAMS[23:16]): keep it <= 255.
 //
@@ -133,14 +134,18 @@ module axi_rd_engine #(
   end
 
   // ---------------------------------------------------------------- burst FIFO (one entry per AR)
-  logic [ADDR_W-LB-1:0] f_word [MAX_OUTSTANDING];   // beat address >> LB
-  logic [7:0]        f_len   [MAX_OUTSTANDING];
-  logic              f_first [MAX_OUTSTANDING];
-  logic              f_last  [MAX_OUTSTANDING];
-  logic [LB-1:0]     f_lo    [MAX_OUTSTANDING];
-  logic [LB-1:0]     f_hi    [MAX_OUTSTANDING];
-  logic [PTR_W-1:0]  wptr, rptr;
+  // One sdp_ram word per burst in flight: {beat address >> LB, ARLEN, first, last, first lane, last lane}.
+  // The RAM's read port is given the head pointer of the next cycle (rptr_n), so its registered output is the
+  // head entry in every cycle, as an asynchronous read of rptr would be (sdp_ram.sv: write-first).
+  localparam int FW = (ADDR_W - LB) + 8 + 2 + 2 * LB;
+  logic [ADDR_W-LB-1:0] h_word;     // head entry: beat address >> LB
+  logic [7:0]        h_len;
+  logic              h_first, h_last;
+  logic [LB-1:0]     h_lo, h_hi;
+  logic [PTR_W-1:0]  wptr, rptr, rptr_n;
   logic [7:0]        rbeat;         // beat index inside the head burst
+  logic              f_we;
+  logic [FW-1:0]     f_wdata, f_head;
 
   function automatic logic [PTR_W-1:0] ptr_inc(input logic [PTR_W-1:0] p);
     ptr_inc = (p == PTR_W'(MAX_OUTSTANDING - 1)) ? PTR_W'(0) : p + PTR_W'(1);
@@ -163,12 +168,6 @@ module axi_rd_engine #(
         m_axi_arvalid  <= 1'b1;
         m_axi_araddr   <= cur;
         m_axi_arlen    <= 8'(blen - BEATS_W'(1));
-        f_word[wptr]   <= cur[ADDR_W-1:LB];
-        f_len[wptr]    <= 8'(blen - BEATS_W'(1));
-        f_first[wptr]  <= c_first;
-        f_last[wptr]   <= last_burst;
-        f_lo[wptr]     <= c_lo;
-        f_hi[wptr]     <= c_hi;
         wptr           <= ptr_inc(wptr);
         cur            <= cur + (ADDR_W'(blen) << LB);
         rem            <= rem - blen;
@@ -189,22 +188,31 @@ module axi_rd_engine #(
     end
   end
 
+  assign f_we    = issue && !rst;
+  assign f_wdata = {cur[ADDR_W-1:LB], 8'(blen - BEATS_W'(1)), c_first, last_burst, c_lo, c_hi};
+  assign rptr_n  = rst ? '0 : (pop ? ptr_inc(rptr) : rptr);
+  assign {h_word, h_len, h_first, h_last, h_lo, h_hi} = f_head;
+
+  sdp_ram #(.W(FW), .DEPTH(MAX_OUTSTANDING)) u_bursts (
+    .clk, .we (f_we), .waddr (wptr), .wdata (f_wdata), .raddr (rptr_n), .rdata (f_head)
+  );
+
   // ---------------------------------------------------------------- read data
   logic head_first, head_last;
 
   assign r_fire       = m_axi_rvalid && m_axi_rready;
-  assign pop          = r_fire && (rbeat == f_len[rptr]);
+  assign pop          = r_fire && (rbeat == h_len);
   assign m_axi_rready = (outs != '0) && (stop || rd_ready);
   assign rd_valid     = m_axi_rvalid && (outs != '0) && !stop;
   assign rd_data      = m_axi_rdata;
   assign rd_resp      = m_axi_rresp;
-  assign rd_addr      = {f_word[rptr] + (ADDR_W-LB)'(rbeat), {LB{1'b0}}};
-  assign head_first   = f_first[rptr] && (rbeat == 8'd0);
-  assign head_last    = f_last[rptr] && (rbeat == f_len[rptr]);
+  assign rd_addr      = {h_word + (ADDR_W-LB)'(rbeat), {LB{1'b0}}};
+  assign head_first   = h_first && (rbeat == 8'd0);
+  assign head_last    = h_last && (rbeat == h_len);
   assign rd_first     = head_first;
   assign rd_last      = head_last;
-  assign rd_lo        = head_first ? f_lo[rptr] : '0;
-  assign rd_hi        = head_last ? f_hi[rptr] : {LB{1'b1}};
+  assign rd_lo        = head_first ? h_lo : '0;
+  assign rd_hi        = head_last ? h_hi : {LB{1'b1}};
   assign r_beat       = r_fire;
   assign busy         = act || (outs != '0);
 

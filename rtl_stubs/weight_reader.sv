@@ -46,6 +46,14 @@
 //   wr_fifo        output queue (2 transfers) and every other queue
 //   wr_counters    GROUPS_DONE, DENSE_OUT, COMP_BYTES, ZEROS, CYCLES, BEATS, OUT_BEATS
 //
+// Buffering (issue 23: hide a read latency of 128 cycles): one beat queue per surface with its own credit (a
+// read is issued only when its beats fit, in flight included), no shared pool: the expander needs mask bits and
+// data bytes together in a ratio the weights set, so a pool one surface could fill would starve the other.
+// Each queue holds its peak rate over a round trip: DATA_DEPTH 160 (up to one beat per cycle), WMB_DEPTH 32
+// (at most 1/8 beat per cycle), WGS_DEPTH 16 and ENT_DEPTH 32 (one entry per group). Reads in flight are shared:
+// one engine, one ID, a tag queue; the credits (at most 208 beats) bind before MAX_OUTSTANDING = 64 bursts of up
+// to 4 beats. Every queue deeper than 2 and the engine's burst table are sdp_ram memories (docs/weight_reader.md).
+//
 // Output: m_axis_tdata carries OUT_DATA_W/8 (default AXI_DATA_W/8) dense bytes per transfer in the order of the model's
 // uncompressed pack (the mapped weight stream of any weight format), tkeep = low bytes (partial on the last
 // transfer of a group), tlast on the last transfer of every kernel group, tuser = the group index. Each
@@ -67,9 +75,11 @@ module weight_reader
   parameter int AXI_DATA_W      = 256,     // 64 .. 1024, power of two (256 and 512 tested)
   parameter int AXI_ADDR_W      = 40,      // 12 .. 64
   parameter int AXI_ID_W        = 4,
-  parameter int MAX_OUTSTANDING = 32,      // bursts in flight of the read engine (1 .. 255)
-  parameter int DATA_DEPTH      = 48,      // weight-data beat queue (beats queued + in flight): 48 hides a
-                                           // read latency of 32 cycles (make bench, DUT efficiency)
+  parameter int MAX_OUTSTANDING = 64,      // bursts in flight of the read engine (1 .. 255), shared by the surfaces
+  parameter int DATA_DEPTH      = 160,     // weight-data beat queue (beats queued + in flight)
+  parameter int WMB_DEPTH       = 32,      // WMB beat queue (beats queued + in flight)
+  parameter int WGS_DEPTH       = 16,      // WGS beat queue (beats queued + in flight)
+  parameter int ENT_DEPTH       = 32,      // WGS entries unpacked ahead of the expander (the weight read limit)
   parameter int OUT_DATA_W      = AXI_DATA_W   // m_axis data width, 64 .. AXI_DATA_W (a narrower output than the
                                                // bus leaves room for the WMB reads: docs/weight_reader.md, Throughput)
 ) (
@@ -229,7 +239,8 @@ module weight_reader
   logic                  wgs_valid, wgs_pop, wmb_valid, wmb_pop, dat_valid, dat_pop;
   logic [QW-1:0]         wgs_beat, wmb_beat, dat_beat;
 
-  wr_fetch #(.AXI_ADDR_W(AXI_ADDR_W), .AXI_DATA_W(AXI_DATA_W), .LEN_W(LEN_W), .DATA_DEPTH(DATA_DEPTH)) u_fetch (
+  wr_fetch #(.AXI_ADDR_W(AXI_ADDR_W), .AXI_DATA_W(AXI_DATA_W), .LEN_W(LEN_W), .DATA_DEPTH(DATA_DEPTH),
+             .WMB_DEPTH(WMB_DEPTH), .WGS_DEPTH(WGS_DEPTH), .TAG_DEPTH(MAX_OUTSTANDING + 1)) u_fetch (
     .clk, .rst, .init, .run, .compressed (j_compressed),
     .weight_base (AXI_ADDR_W'(j_wbase)), .wmb_base (AXI_ADDR_W'(j_mbase)), .wgs_base (AXI_ADDR_W'(j_gbase)),
     .wmb_len ((dense_elems + 33'd7) >> 3), .wgs_len ({j_groups[30:0], 2'b00}),
@@ -269,7 +280,7 @@ module weight_reader
   logic        ent_valid, ent_pop;
   logic [31:0] ent;
 
-  wr_wgs_unpack #(.AXI_DATA_W(AXI_DATA_W)) u_wgs (
+  wr_wgs_unpack #(.AXI_DATA_W(AXI_DATA_W), .ENT_DEPTH(ENT_DEPTH)) u_wgs (
     .clk, .rst, .init, .groups (j_groups), .beat_valid (wgs_valid), .beat (wgs_beat), .beat_pop (wgs_pop),
     .ent_valid, .ent, .ent_pop, .sum (wgs_sum), .all_in (wgs_all_in)
   );

@@ -26,9 +26,10 @@ module wr_fetch
   parameter int AXI_DATA_W  = 256,
   parameter int LEN_W       = AXI_ADDR_W + 1,
   parameter int CHUNK_BEATS = 4,
-  parameter int DATA_DEPTH  = 48,
-  parameter int WMB_DEPTH   = 8,
-  parameter int WGS_DEPTH   = 4,
+  parameter int DATA_DEPTH  = 160,
+  parameter int WMB_DEPTH   = 32,
+  parameter int WGS_DEPTH   = 16,
+  parameter int TAG_DEPTH   = 65,     // commands in flight: the engine's bursts in flight + 1
   localparam int LB         = $clog2(AXI_DATA_W / 8),
   localparam int QW         = AXI_DATA_W + 2 * LB
 ) (
@@ -74,8 +75,7 @@ module wr_fetch
 
   localparam int BW  = AXI_DATA_W / 8;
   localparam int CH  = CHUNK_BEATS * BW;            // bytes per chunk (power of two)
-  localparam int RW  = 8;                            // reservation counters (depths <= 128)
-  localparam int TAG_DEPTH = 64;
+  localparam int RW  = 16;                           // reservation counters (depths < 32768)
 
   // ---------------------------------------------------------------- the three streams
   logic [32:0] off   [3];      // 0 WGS, 1 WMB, 2 weight

@@ -7,6 +7,11 @@ without and with 50 % random TREADY backpressure. Columns: AXI read-bus utilizat
 the first AR to the last R beat; the limit is 1.0), output transfers per cycle (first to last transfer) and output
 bytes per cycle (START to DONE). With backpressure the output can take at most half the cycles, so ~0.5 is the
 limit there. Rows land in ``sim_build/bench/efficiency.json``; nothing asserts a rate.
+
+Then the latency table of issue 23 (the same test with ``EFFICIENCY_MODE=latency``): the cube reader's one-atom
+lines, 8-atom lines and packed cubes, the weight reader's four cases, the pixel reader's narrowest lines and widest
+pixels, at read latency 0, 8, 32 and 128; each cell output transfers per cycle / bus utilization. Rows land in
+``sim_build/bench/latency_table.json``.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ MODULE = "tests.bench.tb_efficiency"
 SIM = "verilator"
 #: (read latency, TREADY stall profile) of every case
 CONDITIONS = ((0, "none"), (32, "none"), (0, "half"), (32, "half"))
+#: the latency table's conditions (issue 23): read latency 0, 8, 32 and 128, no backpressure
+LATENCY_CONDITIONS = ((0, "none"), (8, "none"), (32, "none"), (128, "none"))
 #: (build, test) per block
 BLOCKS = (("cube_reader", "CubeEfficiency"), ("weight_reader", "WeightEfficiency"), ("pixel_reader", "PixelEfficiency"))
 
@@ -51,15 +58,43 @@ def efficiency(item: Any, r_beats: list) -> dict:
     }
 
 
-def measure(top: str, test: str) -> list[dict]:
+def measure(top: str, test: str, mode: str = "") -> list[dict]:
+    """Rows of one block's efficiency test (``mode`` ``latency``: the latency table's cases and conditions)."""
     b = runner.build(SIM, top, f"bench-{top}")
     OUT.mkdir(parents=True, exist_ok=True)
-    rows_file = OUT / f"efficiency-{top}.rows.json"
+    rows_file = OUT / f"efficiency{'-' + mode if mode else ''}-{top}.rows.json"
     rows_file.unlink(missing_ok=True)
     runner.assert_passed(
-        runner.run(b, MODULE, 1, [test], tag=f"bench-eff-{top}", extra_env={"EFFICIENCY_JSON": str(rows_file)})
+        runner.run(
+            b,
+            MODULE,
+            1,
+            [test],
+            tag=f"bench-eff{mode}-{top}",
+            extra_env={"EFFICIENCY_JSON": str(rows_file), "EFFICIENCY_MODE": mode},
+        )
     )
     return json.loads(rows_file.read_text())
+
+
+def latency_table(rows: list[dict]) -> str:
+    """One markdown row per (block, case), one column per read latency: output transfers per cycle / bus
+    utilization."""
+    lats = [lat for lat, _ in LATENCY_CONDITIONS]
+    lines = [
+        "| block | case | " + " | ".join(f"latency {lat}" for lat in lats) + " |",
+        "|---|---|" + "---|" * len(lats),
+    ]
+    cases: dict[tuple[str, str], dict] = {}
+    for r in rows:
+        cases.setdefault((r["block"], r["case"]), {})[r["latency"]] = r
+    for (block, case), cells in cases.items():
+        lines.append(
+            f"| {block} | {case} | "
+            + " | ".join(f"{cells[lat]['out_per_cycle']:.3f} / {cells[lat]['bus_util']:.3f}" for lat in lats)
+            + " |"
+        )
+    return "\n".join(lines)
 
 
 def table(rows: list[dict]) -> str:
@@ -105,6 +140,17 @@ def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "efficiency.json").write_text(json.dumps(doc, indent=2))
     print(f"written {OUT / 'efficiency.json'}")
+    lat_rows: list[dict] = []
+    for top, test in BLOCKS:
+        lat_rows += measure(top, test, "latency")
+    print(
+        "Latency table (256-bit bus, exact simulated cycles, no backpressure): output transfers per cycle (first "
+        "to last) / bus utilization (data beats / cycles from the first AR to the last R beat)"
+    )
+    print(latency_table(lat_rows))
+    doc["rows"] = lat_rows
+    (OUT / "latency_table.json").write_text(json.dumps(doc, indent=2))
+    print(f"written {OUT / 'latency_table.json'}")
     return 0
 
 

@@ -1,4 +1,5 @@
-"""`make bench`, issue 15: cube-reader utilization against memory latency, and the read engine's size.
+"""`make bench`, issues 15 and 23: the read engine's size (flip-flops and memory bits); the cube-reader utilization
+table of issue 15 (run by hand: :func:`utilization`), now part of the one latency table of ``efficiency.py``.
 
 Utilization (AXI data beats / cycles of the job, from the BEATS and CYCLES registers) of 4096-atom int8 cubes
 with one-atom lines, gapped 8-atom lines and packed lines, at latency 0, 8, 32 and 128, on the 256-bit and
@@ -46,24 +47,28 @@ def utilization(bus_bits: int, outstanding: int) -> list[dict]:
     return json.loads(rows_file.read_text())
 
 
-def flip_flops(outstanding: int) -> int | None:
-    """Flip-flop bits of ``axi_rd_engine`` (defaults but MAX_OUTSTANDING), from Yosys ``stat`` after a generic
-    ``synth`` (no RAM library: the burst FIFO, which Yosys infers as simple dual-port RAMs, is mapped to flops
-    and counted); None when Yosys is not installed (``apt-get install -y yosys``)."""
+def flip_flops(outstanding: int) -> dict | None:
+    """Flip-flop bits and memory bits of ``axi_rd_engine`` (defaults but MAX_OUTSTANDING), from Yosys ``stat``
+    after a generic ``synth`` stopped before ``memory_map`` (then ``techmap``): the burst table is an ``sdp_ram``
+    with a registered read port, kept as a memory (issue 23); None when Yosys is not installed
+    (``apt-get install -y yosys``)."""
     yosys = shutil.which("yosys")
     if yosys is None:
         return None
-    src = runner.RTL / "axi_rd_engine.sv"
+    srcs = " ".join(str(runner.RTL / f) for f in ("sdp_ram.sv", "axi_rd_engine.sv"))
     script = (
-        f"read_verilog -sv {src}; chparam -set MAX_OUTSTANDING {outstanding} axi_rd_engine; "
-        "synth -top axi_rd_engine -flatten; stat"
+        f"read_verilog -sv {srcs}; chparam -set MAX_OUTSTANDING {outstanding} axi_rd_engine; "
+        "synth -top axi_rd_engine -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; "
+        "memory_unpack; stat"
     )
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([yosys, "-q", "-p", script, "-l", f"{tmp}/y.log"], capture_output=True, check=True)
         text = Path(tmp, "y.log").read_text()
     stat = text[text.rfind("Printing statistics") :]
     # one line per cell type: "$_DFF_P_   12", "$_SDFFE_PP0P_  40", ...
-    return sum(int(n) for _, n in re.findall(r"^\s+(\$_[A-Z]*DFF[A-Z0-9_]*)\s+(\d+)\s*$", stat, re.M))
+    ffs = sum(int(n) for _, n in re.findall(r"^\s+(\$_[A-Z]*DFF[A-Z0-9_]*)\s+(\d+)\s*$", stat, re.M))
+    mem = re.search(r"Number of memory bits:\s+(\d+)", stat)
+    return {"flip_flops": ffs, "memory_bits": int(mem[1]) if mem else 0}
 
 
 def _cell(row: dict) -> str:
@@ -86,26 +91,26 @@ def table(rows: list[dict], bus_bits: int, outstanding: int) -> str:
 
 
 def main(outstanding: int | None = None) -> int:
-    """Run the table (at ``outstanding`` reads in flight, default: the engine's default) and the size."""
+    """The read engine's size (at ``outstanding`` reads in flight, default: the engine's default, and at 8). The
+    latency table of the three readers is ``efficiency.py``'s (issue 23); :func:`utilization` (the cube reader on
+    both bus widths) stays for a run by hand."""
     n = default_outstanding() if outstanding is None else outstanding
     doc: dict = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
         "machine": platform.machine(),
         "processor": platform.processor(),
-        "simulator": SIM,
         "max_outstanding": n,
-        "tables": {},
     }
-    for bus_bits in BUS_BITS:
-        rows = utilization(bus_bits, n)
-        doc["tables"][str(bus_bits)] = rows
-        print(table(rows, bus_bits, n) + "\n")
-    doc["flip_flops_source"] = "yosys synth; stat"
-    doc["flip_flops"] = {str(k): flip_flops(k) for k in sorted({n, 8})}
-    for k, ff in doc["flip_flops"].items():
+    doc["size_source"] = "yosys synth -run begin:fine; techmap; stat (memories kept)"
+    doc["size"] = {str(k): flip_flops(k) for k in sorted({n, 8})}
+    for k, sz in doc["size"].items():
         print(
             f"axi_rd_engine, MAX_OUTSTANDING={k}: "
-            + (f"{ff} flip-flops (Yosys stat)" if ff is not None else "Yosys not installed: apt-get install -y yosys")
+            + (
+                f"{sz['flip_flops']} flip-flops, {sz['memory_bits']} memory bits (Yosys stat)"
+                if sz is not None
+                else "Yosys not installed: apt-get install -y yosys"
+            )
         )
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "latency.json").write_text(json.dumps(doc, indent=2))

@@ -1,7 +1,8 @@
 """cocotb module of the DUT-efficiency benchmark (``tests/bench/efficiency.py`` runs it, issue 12 item 1): each
 reader on the default platform (the same TB, scoreboard and checkers as its pyuvm tests, so every job is also
 checked byte for byte), a few fixed cases per block, each at read latency 0 and 32, without and with 50 % random
-TREADY backpressure (the ``half`` stall profile).
+TREADY backpressure (the ``half`` stall profile); with ``EFFICIENCY_MODE=latency`` the latency table's cases
+(issue 23) at read latency 0, 8, 32 and 128 without backpressure instead.
 
 Per job (exact simulated cycles, so the figures do not depend on the machine):
 
@@ -36,9 +37,15 @@ from tb.weight_reader.items import Kind as WeightKind
 from tb.weight_reader.sequences import WeightSeqBase
 from tb.weight_reader.tests import WeightTestBase
 
-from .efficiency import CONDITIONS, efficiency
+from .efficiency import CONDITIONS, LATENCY_CONDITIONS, efficiency
 
 TIMEOUT_MS = 2000
+
+
+def latency_mode() -> bool:
+    """``EFFICIENCY_MODE=latency``: the latency table's cases at :data:`LATENCY_CONDITIONS` (issue 23), not the
+    efficiency cases at :data:`CONDITIONS`."""
+    return os.getenv("EFFICIENCY_MODE", "") == "latency"
 
 
 async def run_cases(seq: Any, block: str, cases: Sequence[tuple[str, Callable[[], Any]]]) -> list[dict]:
@@ -47,7 +54,7 @@ async def run_cases(seq: Any, block: str, cases: Sequence[tuple[str, Callable[[]
     log = JobLog(r=seq.r_port)
     rows = []
     for label, make in cases:
-        for latency, backpressure in CONDITIONS:
+        for latency, backpressure in LATENCY_CONDITIONS if latency_mode() else CONDITIONS:
             item = make()
             item.knobs = Knobs(latency=latency, backpressure=backpressure)
             log.take()
@@ -112,11 +119,37 @@ CUBE_CASES: tuple[tuple[str, str, Layout, str, tuple[int, int, int, int], int, i
     ("MACE image f32 1x16x64x8", "mace.image.channel_major", Layout.MACE, "float32", (1, 16, 64, 8), 4, 8, {}),
 )
 
+#: the latency table's cubes (issue 23): 1024 int8 atoms each, one-atom lines with a one-atom gap after each line,
+#: 8-atom lines with a one-atom gap, packed
+CUBE_LATENCY_CASES: tuple[tuple[Any, ...], ...] = (
+    (
+        "one-atom lines (gapped)",
+        "nvdla.feature",
+        Layout.NVDLA_FEATURE,
+        "int8",
+        (1, 128, 256, 1),
+        32,
+        128,
+        {"line_stride": 64, "surface_stride": 256 * 64, "batch_stride": 4 * 256 * 64},
+    ),
+    (
+        "8-atom lines (gapped)",
+        "nvdla.feature",
+        Layout.NVDLA_FEATURE,
+        "int8",
+        (1, 128, 32, 8),
+        32,
+        128,
+        {"line_stride": 9 * 32, "surface_stride": 32 * 9 * 32, "batch_stride": 4 * 32 * 9 * 32},
+    ),
+    ("packed", "nvdla.feature", Layout.NVDLA_FEATURE, "int8", (1, 128, 32, 8), 32, 128, {}),
+)
+
 
 class _CubeCases(CubeSeqBase):
     async def body(self) -> None:
         cases = []
-        for label, fmt, layout, dtype, shape, epa, ch, opts in CUBE_CASES:
+        for label, fmt, layout, dtype, shape, epa, ch, opts in CUBE_LATENCY_CASES if latency_mode() else CUBE_CASES:
             cube = _cube(self.rng, fmt, layout, dtype, shape, epa, ch, opts, self.addr_bits)
 
             def make(cube=cube):
@@ -168,17 +201,23 @@ class WeightEfficiency(WeightTestBase):
 
 # ------------------------------------------------------------------------------------------------ pixel reader
 PIXEL_CASES = (
-    ("T_A8B8G8R8 256x16", "T_A8B8G8R8"),
-    ("T_A2B10G10R10 256x16", "T_A2B10G10R10"),
-    ("T_Y8___U8V8_N444 256x16", "T_Y8___U8V8_N444"),
+    ("T_A8B8G8R8 256x16", "T_A8B8G8R8", 16, 256, 0),
+    ("T_A2B10G10R10 256x16", "T_A2B10G10R10", 16, 256, 0),
+    ("T_Y8___U8V8_N444 256x16", "T_Y8___U8V8_N444", 16, 256, 0),
+)
+#: the latency table's pictures (issue 23): (label, format, height, width, bus words of gap after each line): the
+#: narrowest lines (8 pixels of 4 bytes: one bus word, then a one-word gap) and the widest pixels (8 bytes)
+PIXEL_LATENCY_CASES = (
+    ("narrow lines: T_A8B8G8R8 8x256, 1-word gap", "T_A8B8G8R8", 256, 8, 1),
+    ("8-byte pixels: T_A16B16G16R16 256x16", "T_A16B16G16R16", 16, 256, 0),
 )
 
 
 class _PixelCases(PixelSeqBase):
     async def body(self) -> None:
         cases = []
-        for label, name in PIXEL_CASES:
-            pic = self.draw(name, h=16, w=256, x_offset=0, gap0=0, gap1=0)
+        for label, name, h, w, gap in PIXEL_LATENCY_CASES if latency_mode() else PIXEL_CASES:
+            pic = self.draw(name, h=h, w=w, x_offset=0, gap0=gap, gap1=0)
             cases.append((label, lambda pic=pic: self.new_item(PixelKind.PICTURE, pic)))
         self.rows = await run_cases(self, "pixel_reader", cases)
 
