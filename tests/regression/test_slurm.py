@@ -15,7 +15,7 @@ from tb.flow import runner
 from .conftest import SEEDS, TESTS, regress
 
 pytestmark = pytest.mark.sim
-SCRIPT = runner.ROOT / "tb" / "regression" / "slurm_cluster.sh"
+SCRIPT = runner.ROOT / "tb" / "flow" / "regression" / "slurm_cluster.sh"
 
 
 @pytest.fixture
