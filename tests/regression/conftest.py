@@ -56,6 +56,7 @@ def tiny_regression() -> Path:
                 "--jobs=2",
                 f"--out={folder / 'reg'}",
                 f"--report-dir={folder / 'report'}",
+                f"--history={folder / 'history'}",
             )
             (folder / "run.log").write_text(p.stdout + p.stderr)
             assert p.returncode == 0, f"tiny regression failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"

@@ -44,7 +44,7 @@ def test_the_report_holds_every_job_and_both_coverages(tiny_regression):
 
 
 def test_the_report_is_reproducible_from_the_same_runs(tiny_regression, tmp_path):
-    p = regress("report", str(tiny_regression / "reg"), f"--out={tmp_path / 'again'}")
+    p = regress("report", str(tiny_regression / "reg"), f"--out={tmp_path / 'again'}", "--history=")
     assert p.returncode == 0, p.stdout + p.stderr
     first, again = _results(tiny_regression / "report"), _results(tmp_path / "again")
     assert first["signature"] == again["signature"]
@@ -65,6 +65,7 @@ def test_broken_rtl_is_reported_with_rerun_commands(tmp_path):
         "--coverage=0",
         f"--out={tmp_path / 'reg'}",
         f"--report-dir={tmp_path / 'report'}",
+        f"--history={tmp_path / 'history'}",
     )
     assert p.returncode == 1, p.stdout + p.stderr
     r = _results(tmp_path / "report")
