@@ -12,6 +12,7 @@ Both draw only the address window ``[start, end)``; the caller bounds its size (
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -357,10 +358,11 @@ def render_byte_diff(
     line_h, gap = 0.13, 0.06
     label_in = 0.3 + char_in * max((len(s) for s in row_labels), default=4)
     notes = notes or []
-    head_in = 0.62
+    fig_w = max(label_in + width * cell_w + 0.4, 0.065 * max((len(n) for n in notes), default=0))
+    heading = textwrap.wrap(title, max(40, int(fig_w / 0.085))) or [""]  # bold 8.5 pt: ~0.08 in a character
+    head_in = 0.45 + 0.16 * len(heading)
     foot_in = 0.15 + 0.15 * len(notes)
     grid_h = rows * (2 * line_h + gap)
-    fig_w = max(label_in + width * cell_w + 0.4, 0.07 * max((len(n) for n in notes + [title]), default=0))
     fig_h = head_in + grid_h + foot_in
     fig = plt.figure(figsize=(fig_w, fig_h))
     ax = fig.add_axes((label_in / fig_w, foot_in / fig_h, width * cell_w / fig_w, grid_h / fig_h))
@@ -398,9 +400,9 @@ def render_byte_diff(
         ax.add_patch(Rectangle((c, y0), 1, 2 * line_h, facecolor="none", edgecolor="black", lw=1.2))
     for c in range(0, width, 4):
         ax.text(c + 0.5, -0.02, str(c), ha="center", va="bottom", fontsize=5, color="#555555")
-    fig.text(0.5, 1 - 0.12 / fig_h, title, ha="center", va="top", fontsize=8.5, fontweight="bold")
+    fig.text(0.5, 1 - 0.1 / fig_h, "\n".join(heading), ha="center", va="top", fontsize=8.5, fontweight="bold")
     if subtitle:
-        fig.text(0.5, 1 - 0.32 / fig_h, subtitle, ha="center", va="top", fontsize=6.5)
+        fig.text(0.5, 1 - (0.14 + 0.16 * len(heading)) / fig_h, subtitle, ha="center", va="top", fontsize=6.5)
     for i, note in enumerate(notes):
         fig.text(0.1 / fig_w, (foot_in - 0.12 - 0.15 * i) / fig_h, note, ha="left", va="center", fontsize=6.5)
     fig.savefig(out, format=Path(out).suffix.lstrip(".").lower() or "svg", dpi=130)

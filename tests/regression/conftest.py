@@ -53,7 +53,7 @@ def tiny_regression() -> Path:
                 "--suite=smoke",
                 f"--seed-list={SEEDS}",
                 f"--tests={TESTS}",
-                "--jobs=2",
+                f"--jobs={os.getenv('JOBS', '').strip() or 2}",  # JOBS=1 on a busy machine
                 f"--out={folder / 'reg'}",
                 f"--report-dir={folder / 'report'}",
                 f"--history={folder / 'history'}",
