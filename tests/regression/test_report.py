@@ -115,3 +115,7 @@ def test_the_html_report_opens_in_a_browser_with_its_tables(tiny_regression, tmp
     assert "axi_rd_engine.sv" in tables["code"] and ".gcov.html" in tables["code"]
     assert 'class="notrun"' in tables["testplan"]  # testpoints this run did not test
     assert "Seeds: 1, 2" in dom
+    charts = re.findall(r'<img src="(charts/[\w.]+\.svg)"', dom)  # the charts, next to index.html
+    assert sorted(charts) == ["charts/covergroups.svg", "charts/testpoints.svg", "charts/walltime.svg"]
+    assert all((tiny_regression / "report" / c).stat().st_size > 1000 for c in charts)
+    assert "the trend starts with the next" in dom  # one regression kept in its history so far
