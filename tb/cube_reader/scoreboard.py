@@ -21,6 +21,7 @@ from pyuvm import ConfigDB
 import models
 from models.core.fp16 import fp16_classes as _fp16_masks
 from tb.agents.stream import payload, sidebands
+from tb.mismatch_map import DiffRows
 from tb.platform import (
     Expectation,
     JobScoreboard,
@@ -122,6 +123,9 @@ class CubeScoreboard(JobScoreboard):
 
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.atoms_checked} atoms checked, {self.errors} mismatching jobs"
+
+    def diff_rows(self, item: CubeItem, exp: Expected) -> Optional[DiffRows]:
+        return atom_rows(item, exp)
 
     # ---------------------------------------------------------------- checks
     def compare(self, item: CubeItem, exp: Expected) -> list[str]:
@@ -254,3 +258,30 @@ class CubeScoreboard(JobScoreboard):
             at = tuple(int(v) for v in where[0]) if where.size else "?"
             return [f"models.unpack of the streamed atoms does not give the tensor back: first difference at {at}"]
         return []
+
+
+def atom_rows(item: CubeItem, exp: Expected) -> Optional[DiffRows]:
+    """The mismatch map's rows: the atoms of the output stream in stream order (the ones the model allows), each
+    labelled with its (n, c, h, w) and address; a byte by its atom, byte and element index and address. None when
+    no atom is comparable (nothing sent, or a transfer of the wrong size)."""
+    d = item.desc
+    beats = item.response().beats
+    k = min(len(beats), exp.max_atoms)
+    if d is None or k == 0:
+        return None
+    data, sizes = payload(beats[:k])
+    if (sizes != d.atom_bytes).any():
+        return None
+    eb = max(int(d.elem_bytes), 1)
+
+    def where(i: int) -> str:
+        return "(n,c,h,w)=({},{},{},{})".format(*(int(v) for v in exp.coords[i]))
+
+    return DiffRows(
+        "atom",
+        exp.atoms[:k].astype(np.int16),
+        data.reshape(k, d.atom_bytes).astype(np.int16),
+        lambda i: f"atom #{i} {where(i)} @0x{int(exp.addrs[i]):x}",
+        lambda i, j: f"atom #{i} {where(i)} byte {j} (element {j // eb}) @0x{int(exp.addrs[i]) + j:x}",
+        item.label(),
+    )

@@ -23,6 +23,7 @@ import models
 from models.nvdla.pixel import msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
 from tb.agents.stream import payload, sidebands
+from tb.mismatch_map import DiffRows
 from tb.platform import Expectation, JobScoreboard, bus_problems, reproduce_command, sideband_problems
 
 from .footprint import first_fault_pixel, pixel_addresses
@@ -128,6 +129,9 @@ class PixelScoreboard(JobScoreboard):
 
     def details(self, item: PixelItem) -> list[str]:
         return [f"desc: {item.desc}", f"knobs: {item.knobs}"]
+
+    def diff_rows(self, item: PixelItem, exp: Expected) -> Optional[DiffRows]:
+        return pixel_rows(item, exp)
 
     def reproduce(self) -> str:
         """``make sim`` with the seed; with the suite and run when the testplan entry names its suite
@@ -245,3 +249,35 @@ def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
     coords = np.stack([(user >> 16) & 0xFFFF, user & 0xFFFF], axis=1)
     out += sideband_problems("pixel", "h,w", coords, exp.coords, last, exp.exact and k == exp.max_px)
     return out
+
+
+def pixel_rows(item: PixelItem, exp: Expected) -> Optional[DiffRows]:
+    """The mismatch map's rows: one per pixel of the stream (its 32-byte feature atom), labelled with its (h, w);
+    a byte by its pixel, channel (or padding) and byte. None when no pixel is comparable."""
+    d = item.desc
+    beats = item.response().beats
+    k = min(len(beats), exp.max_px)
+    if d is None or k == 0:
+        return None
+    data, sizes = payload(beats[:k])
+    if (sizes != ATOM).any():
+        return None
+    eb = 1 if d.out_precision == 0 else 2
+    channels = item.picture.fmt.channels if item.picture is not None else ATOM // eb
+
+    def where(i: int) -> str:
+        return "(h,w)=({},{})".format(*(int(v) for v in exp.coords[i]))
+
+    def byte(i: int, j: int) -> str:
+        c = j // eb
+        what = f"channel {c}" if c < channels else "padding"
+        return f"pixel #{i} {where(i)} {what} byte {j}"
+
+    return DiffRows(
+        "pixel",
+        exp.atoms[:k].astype(np.int16),
+        data.reshape(k, ATOM).astype(np.int16),
+        lambda i: f"pixel #{i} {where(i)}",
+        byte,
+        item.label(),
+    )

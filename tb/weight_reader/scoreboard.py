@@ -22,6 +22,7 @@ import numpy as np
 from pyuvm import ConfigDB
 
 from tb.agents.stream import payload, sidebands
+from tb.mismatch_map import DiffRows, as_rows
 from tb.platform import Expectation, JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed, reproduce_command
 
 from .items import Kind, WeightItem
@@ -158,6 +159,9 @@ class WeightScoreboard(JobScoreboard):
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.bytes_checked} dense bytes checked, {self.errors} mismatching jobs"
 
+    def diff_rows(self, item: WeightItem, exp: Expected) -> Optional[DiffRows]:
+        return dense_rows(item, exp)
+
     # ---------------------------------------------------------------- checks
     def compare(self, item: WeightItem, exp: Expected) -> list[str]:
         res = item.response()
@@ -276,3 +280,35 @@ class WeightScoreboard(JobScoreboard):
                     f"{lasts[k:].astype(int).tolist()[:4]}, expected group {g} without TLAST"
                 )
         return out
+
+
+def dense_rows(item: WeightItem, exp: Expected) -> Optional[DiffRows]:
+    """The mismatch map's rows: the dense bytes as the stream carries them, one row per transfer (a kernel group's
+    last transfer is short), labelled with its kernel group and dense byte range; a byte by its kernel group,
+    kernel, channel and tap (``WeightSet.coordinates``) and dense offset. None when no transfer is comparable."""
+    beats = item.response().beats
+    k = min(len(beats), exp.max_beats)
+    if k == 0:
+        return None
+    data, sizes = payload(beats[:k])
+    lens = np.asarray(sizes[:k], np.int64)
+    if (lens != exp.length[:k]).any():
+        return None
+    width = int(lens.max())
+    starts = np.asarray(exp.start[:k], np.int64)
+    got_starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
+    ws = item.ws
+
+    def byte(i: int, j: int) -> str:
+        b = int(starts[i]) + j
+        where = ws.coordinates(b) if ws is not None else f"group {int(exp.group[i])}"
+        return f"transfer #{i} dense byte {b} (0x{b:x}): {where}"
+
+    return DiffRows(
+        "transfer",
+        as_rows(exp.dense, starts, lens, width),
+        as_rows(data, got_starts, lens, width),
+        lambda i: f"#{i} group {int(exp.group[i])} dense 0x{int(starts[i]):x}",
+        byte,
+        item.label(),
+    )

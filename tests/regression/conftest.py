@@ -53,9 +53,10 @@ def tiny_regression() -> Path:
                 "--suite=smoke",
                 f"--seed-list={SEEDS}",
                 f"--tests={TESTS}",
-                "--jobs=2",
+                f"--jobs={os.getenv('JOBS', '').strip() or 2}",  # JOBS=1 on a busy machine
                 f"--out={folder / 'reg'}",
                 f"--report-dir={folder / 'report'}",
+                f"--history={folder / 'history'}",
             )
             (folder / "run.log").write_text(p.stdout + p.stderr)
             assert p.returncode == 0, f"tiny regression failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"

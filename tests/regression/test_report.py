@@ -44,7 +44,7 @@ def test_the_report_holds_every_job_and_both_coverages(tiny_regression):
 
 
 def test_the_report_is_reproducible_from_the_same_runs(tiny_regression, tmp_path):
-    p = regress("report", str(tiny_regression / "reg"), f"--out={tmp_path / 'again'}")
+    p = regress("report", str(tiny_regression / "reg"), f"--out={tmp_path / 'again'}", "--history=")
     assert p.returncode == 0, p.stdout + p.stderr
     first, again = _results(tiny_regression / "report"), _results(tmp_path / "again")
     assert first["signature"] == again["signature"]
@@ -65,6 +65,7 @@ def test_broken_rtl_is_reported_with_rerun_commands(tmp_path):
         "--coverage=0",
         f"--out={tmp_path / 'reg'}",
         f"--report-dir={tmp_path / 'report'}",
+        f"--history={tmp_path / 'history'}",
     )
     assert p.returncode == 1, p.stdout + p.stderr
     r = _results(tmp_path / "report")
@@ -114,3 +115,7 @@ def test_the_html_report_opens_in_a_browser_with_its_tables(tiny_regression, tmp
     assert "axi_rd_engine.sv" in tables["code"] and ".gcov.html" in tables["code"]
     assert 'class="notrun"' in tables["testplan"]  # testpoints this run did not test
     assert "Seeds: 1, 2" in dom
+    charts = re.findall(r'<img src="(charts/[\w.]+\.svg)"', dom)  # the charts, next to index.html
+    assert sorted(charts) == ["charts/covergroups.svg", "charts/testpoints.svg", "charts/walltime.svg"]
+    assert all((tiny_regression / "report" / c).stat().st_size > 1000 for c in charts)
+    assert "the trend starts with the next" in dom  # one regression kept in its history so far

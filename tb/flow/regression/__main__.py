@@ -19,18 +19,26 @@ from statistics import median
 
 from tb.flow import runner, testplan
 
-from . import codecov, execute, fcov, jobs, report, slurm
+from . import charts, codecov, execute, fcov, history, jobs, report, slurm
 from .collect import collect
 
 REPORT_DIR = runner.SIM_BUILD / "report"
+HISTORY_DIR = runner.SIM_BUILD / "history"
 
 
 def _env(name: str, default: str = "") -> str:
     return os.getenv(name, "").strip() or default
 
 
-def make_report(inputs: list[Path], out: Path, plan: testplan.Plan | None = None) -> dict:
-    """Collect, merge both coverages, write the report into ``out``; returns the results."""
+def make_report(
+    inputs: list[Path],
+    out: Path,
+    plan: testplan.Plan | None = None,
+    history_dir: Path | None = None,
+    keep: bool = False,
+) -> dict:
+    """Collect, merge both coverages, write the report into ``out``; returns the results. ``history_dir``: the
+    kept regressions the trend is drawn from (a folder or a .tar.gz of one); ``keep``: add this one to it."""
     plan = plan or testplan.load()
     if out.exists():
         shutil.rmtree(out)
@@ -40,7 +48,13 @@ def make_report(inputs: list[Path], out: Path, plan: testplan.Plan | None = None
     merged = codecov.merge(col.code_files, out / "code")
     files = codecov.score(merged, plan.coverage, runner.RTL)
     codecov.html(merged, out / "code", files)
-    results = report.build_results(plan, col, groups, files)
+    results = report.build_results(plan, col, groups, files, report.copy_maps(col, out))
+    if keep and history_dir is not None:
+        history.record(results, Path(history_dir))
+    results["trend"] = history.trend(
+        history.load(history_dir, out / "inputs"), history.Entry("this report", dict(results))
+    )
+    results["charts"] = charts.draw_all(results, results["trend"]["points"], out)
     report.write(results, out)
     durations: dict[str, list[float]] = {}
     for j in col.jobs.values():
@@ -127,13 +141,14 @@ def cmd_run(a: argparse.Namespace) -> int:
     if not a.report:
         return 0
     out = Path(a.report_dir)
-    return _print_summary(out, make_report([regdir], out, plan))
+    return _print_summary(out, make_report([regdir], out, plan, Path(a.history) if a.history else None, keep=True))
 
 
 def cmd_report(a: argparse.Namespace) -> int:
     out = Path(a.out)
     inputs = [Path(p) for p in a.inputs] or [execute.REGRESS]
-    return _print_summary(out, make_report(inputs, out))
+    hist = Path(a.history) if a.history else None
+    return _print_summary(out, make_report(inputs, out, history_dir=hist, keep=a.keep))
 
 
 def parser() -> argparse.ArgumentParser:
@@ -158,6 +173,11 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--name", default="", help="regression folder name under sim_build/regress/")
     r.add_argument("--out", default="", help="regression folder (default sim_build/regress/<name>)")
     r.add_argument("--report-dir", default=_env("REPORT", str(REPORT_DIR)))
+    r.add_argument(
+        "--history",
+        default=_env("HISTORY", str(HISTORY_DIR)),
+        help="keep results.json in this folder (the report's trend); empty: keep nothing",
+    )
     r.add_argument("--no-report", dest="report", action="store_false", help="leave the report to `report`")
     r.add_argument("--build-only", action="store_true", help="only compile the builds into --out/builds (Slurm)")
     r.add_argument("--prebuilt", default="", help="use the builds compiled into this folder by --build-only")
@@ -165,6 +185,12 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="merge regression/shard folders or archives into one report")
     p.add_argument("inputs", nargs="*", help="folders or .tar.gz archives (default: all of sim_build/regress/)")
     p.add_argument("--out", default=_env("REPORT", str(REPORT_DIR)))
+    p.add_argument(
+        "--history",
+        default=_env("HISTORY", str(HISTORY_DIR)),
+        help="the kept regressions (folder or .tar.gz) the trend is drawn from; empty: no trend",
+    )
+    p.add_argument("--keep", action="store_true", help="keep this report's results.json in --history too")
     p.set_defaults(func=cmd_report)
     return ap
 

@@ -1,13 +1,15 @@
 """Read regressions back: run folders, shard folders, or ``.tar.gz`` archives of them copied from other machines.
 
 Every input is searched for ``manifest.json`` files (one per regression or shard folder, written by the launcher);
-each job record (``job.json``) is read with the paths of its coverage files. Jobs are keyed by
+each job record (``job.json``) is read with the paths of its coverage files and of its mismatch maps
+(``mismatch_*.svg``, written by the scoreboards, :mod:`tb.mismatch_map`). Jobs are keyed by
 ``sim:run:test:seed``; a job found twice (the same shard collected twice) counts once, the last input winning.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +30,11 @@ def _unpack(archive: Path, into: Path) -> Path:
         with tarfile.open(archive) as tar:
             tar.extractall(dest, filter="data")
     return dest
+
+
+def _natural(p: Path) -> list:
+    """Sort key: numbers in the name by value (``cube9`` before ``cube10``)."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)]
 
 
 def collect(inputs: list[Path], scratch: Path) -> Collected:
@@ -54,4 +61,5 @@ def collect(inputs: list[Path], scratch: Path) -> Collected:
         folder = Path(rec["folder"])
         out.fcov_files += sorted(folder.glob("fcov_*.xml"))
         out.code_files += sorted(folder.glob("coverage.dat"))
+        rec["maps"] = [str(p) for p in sorted(folder.glob("mismatch_*.svg"), key=_natural)]
     return out

@@ -10,6 +10,7 @@ depends on the machine or the clock, so two runs of the same suite and seeds can
 from __future__ import annotations
 
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
@@ -34,13 +35,34 @@ def _env() -> jinja2.Environment:
     )
 
 
+def copy_maps(col: Collected, out: Path) -> dict[str, list[str]]:
+    """Copy every job's mismatch maps into ``out/maps/<sim>/<run>/<test>/seed<N>/`` (the report opens from disk and
+    may move: it links its own copies); returns job key -> paths relative to ``out``."""
+    links: dict[str, list[str]] = {}
+    for key, rec in sorted(col.jobs.items()):
+        for src in rec.get("maps", []):
+            rel = Path("maps") / rec["sim"] / rec["run"] / rec["test"] / f"seed{rec['seed']}" / Path(src).name
+            (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, out / rel)
+            links.setdefault(key, []).append(rel.as_posix())
+    return links
+
+
 def build_results(
-    plan: testplan.Plan, col: Collected, groups: list[fcov.Covergroup], files: list[codecov.FileCoverage]
+    plan: testplan.Plan,
+    col: Collected,
+    groups: list[fcov.Covergroup],
+    files: list[codecov.FileCoverage],
+    maps: dict[str, list[str]] | None = None,
 ) -> dict:
-    """Everything the report shows, as plain data."""
+    """Everything the report shows, as plain data (``maps``: job key -> its mismatch maps, :func:`copy_maps`)."""
     jobs = [col.jobs[k] for k in sorted(col.jobs)]
+    maps = maps or {}
     failures = [
-        {k: j[k] for k in ("sim", "run", "test", "seed", "first_error", "log", "rerun")}
+        {
+            **{k: j[k] for k in ("sim", "run", "test", "seed", "first_error", "log", "rerun")},
+            "maps": maps.get(j["key"], []),
+        }
         for j in jobs
         if j["status"] != "pass"
     ]
