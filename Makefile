@@ -23,7 +23,7 @@ export SIM TESTCASE SEED WAVES COUNT
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL
 INPUTS     ?=
 
-.PHONY: all venv sim test test-models test-sim lint doctor bench mutants regress report slurm-up slurm-down clean distclean help
+.PHONY: all venv sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
 
 all: test
 
@@ -37,6 +37,9 @@ help:
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=...)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/regression/slurm_cluster.sh)"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module of files.f as a top"
+	@echo "make formal   bounded proofs (yosys-smtbmc + yices) of the read engine and the readers' bus interfaces,"
+	@echo "              rtl_stubs/props/ (MUTANT=name: apply a mutant, it must FAIL); formal-quick: shorter depths"
+	@echo "make formal-mutants   every protocol mutant against the properties (each must FAIL)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make doctor   tool versions, and how to install what is missing"
@@ -77,7 +80,19 @@ test-sim: $(STAMP)
 lint: $(STAMP)
 	$(WITH_VERILATOR) cd rtl_stubs && for f in $$(grep -v '_pkg\.sv$$' files.f); do \
 	  verilator --lint-only -Wall --timing -f files.f --top-module $$(basename $$f .sv) || exit 1; done
+	@# the property modules and formal tops (rtl_stubs/props/, not in files.f): -Wall clean with --assert too
+	$(WITH_VERILATOR) cd rtl_stubs && for f in props/*.sv; do \
+	  verilator --lint-only -Wall --assert --timing -f files.f -y props $$f --top-module $$(basename $$f .sv) || exit 1; done
 	@echo "lint: clean"
+
+formal: $(STAMP)
+	$(PY) -m tb.flow.formal $(if $(MUTANT),--mutant $(MUTANT))
+
+formal-quick: $(STAMP)
+	$(PY) -m tb.flow.formal --quick
+
+formal-mutants: $(STAMP)
+	$(PY) -m tb.flow.formal --mutants
 
 bench: $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tests.bench
