@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -61,6 +62,9 @@ PROOFS: tuple[Proof, ...] = (
     Proof("axil_regs", "formal_axil_regs", ("axil_regs.sv",), ("axil_slave_props.sv",),
           {}, depth=16, quick_depth=10,
           what="AXI4-Lite register file with a hole in its map"),
+    Proof("cr_atom_fifo", "formal_cr_atom_fifo", ("cr_atom_fifo.sv",), ("axis_source_props.sv",),
+          {"AB": 8}, depth=12, quick_depth=8,
+          what="cube reader output queue (m_axis source): AXI4-Stream stability + in-order data/tuser/tlast"),
     Proof("cube_reader", "formal_cube_reader", (),
           ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
           {}, depth=12, quick_depth=8,
@@ -180,18 +184,24 @@ def run_proof(p: Proof, depth: int, mutant: mut.Mutant | None = None, timeout: f
         return Result(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys failed: see {work / 'yosys.log'}")
     cmd = ["yosys-smtbmc", "-s", "yices", "-t", str(depth), "--dump-vcd", str(work / "trace.vcd"),
            str(work / "model.smt2")]
-    try:
-        s = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return Result(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"timeout after {timeout:.0f} s")
-    (work / "smtbmc.log").write_text(s.stdout)
+    log = work / "smtbmc.log"                          # written as the steps go (tail -f to follow a run)
+    with open(log, "w") as f:
+        proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=f, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)          # smtbmc and its solver (own process group)
+            proc.wait()
+            return Result(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"timeout after {timeout:.0f} s")
+    out = log.read_text()
     dt = time.monotonic() - t0
-    if "Status: PASSED" in s.stdout:
+    if "Status: PASSED" in out:
         return Result(tag, "PASS", depth, "bmc", dt)
-    if "Status: FAILED" in s.stdout:
+    if "Status: FAILED" in out:
+        # "top.sv:71.5-78.4|props.sv:200.37-201.65 (...)": the assertion ends on the span's last line
         failed = sorted({Path(m.group(1)).name + ":" + m.group(2) for m in
-                         re.finditer(r"Assert failed in \S+ (?:\S+\|)?(\S+\.sv):(\d+)", s.stdout)})
-        step = re.findall(r"Checking assertions in step (\d+)", s.stdout)
+                         re.finditer(r"Assert failed in \S+ (?:\S+\|)?(\S+\.sv):\d+\.\d+-(\d+)\.", out)})
+        step = re.findall(r"Checking assertions in step (\d+)", out)
         replay = " ".join(cmd[:3] + ["-t", str(int(step[-1]) + 1 if step else depth)] + cmd[5:])
         return Result(tag, "FAIL", depth, "bmc", dt,
                       f"step {step[-1] if step else '?'}: {', '.join(failed)}; trace {work / 'trace.vcd'}; "
@@ -213,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, help="BMC depth for every set (overrides the table)")
     ap.add_argument("--mutant", action="append", help="apply this mutant (tb/mutants.py or formal-only); must FAIL")
     ap.add_argument("--mutants", action="store_true", help="every protocol mutant: each must FAIL")
+    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per property set")
     ap.add_argument("--list", action="store_true", help="list the property sets and the protocol mutants")
     args = ap.parse_args(argv)
 
@@ -244,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             caught = []
             for p in sets:
-                r = run_proof(p, args.depth or (p.quick_depth if args.quick else p.depth), m)
+                r = run_proof(p, args.depth or (p.quick_depth if args.quick else p.depth), m, args.timeout)
                 print("  " + line(r), flush=True)
                 if r.status == "FAIL":
                     caught.append(f"{p.name}: {r.note.split(';')[0]}")
@@ -260,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results = []
     for p in chosen:
-        r = run_proof(p, args.depth or (p.quick_depth if args.quick else p.depth))
+        r = run_proof(p, args.depth or (p.quick_depth if args.quick else p.depth), timeout=args.timeout)
         results.append(r)
         print(line(r), flush=True)
     total = time.monotonic() - t0
