@@ -15,6 +15,7 @@ the command that replays it.
 Usage: ``python -m tb.flow.formal [--quick] [--only SET ...] [--depth N] [--mutant NAME] [--mutants] [--list]``
 (``make formal``, ``make formal-quick``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,70 +42,139 @@ class Proof:
     """One property set: a formal top, the design files it needs, its parameters and BMC depths."""
 
     name: str
-    top: str                       # module in rtl_stubs/props/<top>.sv
-    design: tuple[str, ...]        # rtl_stubs files (files.f order is kept); () = every file of files.f
-    props: tuple[str, ...]         # rtl_stubs/props files besides the top
+    top: str  # module in rtl_stubs/props/<top>.sv
+    design: tuple[str, ...]  # rtl_stubs files (files.f order is kept); () = every file of files.f
+    props: tuple[str, ...]  # rtl_stubs/props files besides the top
     params: dict[str, int] = field(default_factory=dict)
-    depth: int = 10                # `make formal`
-    quick_depth: int = 8           # `make formal-quick`
+    depth: int = 10  # `make formal`
+    quick_depth: int = 8  # `make formal-quick`
     what: str = ""
-    owns: tuple[str, ...] = ()     # for a whole-reader set (design = ()): name prefixes of the files whose mutants
-                                   # it is run against (the reader's own files)
+    owns: tuple[str, ...] = ()  # for a whole-reader set (design = ()): name prefixes of the files whose mutants
+    # it is run against (the reader's own files)
 
 
 PROOFS: tuple[Proof, ...] = (
-    Proof("axi_rd_engine", "formal_axi_rd_engine", ("axi_rd_engine.sv",),
-          ("axi4_read_master_props.sv", "axi_rd_engine_contract.sv"),
-          {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2, "MAX_BURST": 4, "LEN_W": 7}, depth=11, quick_depth=9,
-          what="read engine, 2 bursts in flight, bursts <= 4 beats: AXI4 master + client contract"),
-    Proof("axi_rd_engine_b256", "formal_axi_rd_engine", ("axi_rd_engine.sv",),
-          ("axi4_read_master_props.sv", "axi_rd_engine_contract.sv"),
-          {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2, "MAX_BURST": 256, "LEN_W": 14}, depth=9, quick_depth=7,
-          what="read engine, bursts up to 256 beats (the 4 KB split bites), commands up to 8 KB"),
-    Proof("axil_regs", "formal_axil_regs", ("axil_regs.sv",), ("axil_slave_props.sv",),
-          {}, depth=16, quick_depth=10,
-          what="AXI4-Lite register file with a hole in its map"),
-    Proof("cr_atom_fifo", "formal_cr_atom_fifo", ("cr_atom_fifo.sv",), ("axis_source_props.sv",),
-          {"AB": 8}, depth=12, quick_depth=8,
-          what="cube reader output queue (m_axis source): AXI4-Stream stability + in-order data/tuser/tlast"),
-    Proof("cube_core", "formal_cube_core", (),
-          ("axi4_read_master_props.sv", "axis_source_props.sv"),
-          {}, depth=12, quick_depth=9,
-          what="cube reader job path without its register file (START and descriptor free): AXI4 master + stream",
-          owns=("cr_", "desc_validator")),
-    Proof("weight_reader", "formal_weight_reader", (),
-          ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
-          {}, depth=12, quick_depth=8,
-          what="weight reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-beat data queue): its interfaces",
-          owns=("wr_", "weight_reader")),
-    Proof("pixel_reader", "formal_pixel_reader", (),
-          ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
-          {"AXI_ADDR_W": 16}, depth=12, quick_depth=7,
-          what="pixel reader (256-bit bus by design, 16-bit addresses, 2 bursts in flight): its interfaces",
-          owns=("pr_", "pixel_reader")),
-    Proof("cube_reader", "formal_cube_reader", (),
-          ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
-          {}, depth=12, quick_depth=8,
-          what="cube reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-byte atoms): its three interfaces",
-          owns=("cr_", "cube_reader", "desc_validator")),
+    Proof(
+        "axi_rd_engine",
+        "formal_axi_rd_engine",
+        ("axi_rd_engine.sv",),
+        ("axi4_read_master_props.sv", "axi_rd_engine_contract.sv"),
+        {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2, "MAX_BURST": 4, "LEN_W": 7},
+        depth=11,
+        quick_depth=9,
+        what="read engine, 2 bursts in flight, bursts <= 4 beats: AXI4 master + client contract",
+    ),
+    Proof(
+        "axi_rd_engine_b256",
+        "formal_axi_rd_engine",
+        ("axi_rd_engine.sv",),
+        ("axi4_read_master_props.sv", "axi_rd_engine_contract.sv"),
+        {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2, "MAX_BURST": 256, "LEN_W": 14},
+        depth=9,
+        quick_depth=7,
+        what="read engine, bursts up to 256 beats (the 4 KB split bites), commands up to 8 KB",
+    ),
+    Proof(
+        "axil_regs",
+        "formal_axil_regs",
+        ("axil_regs.sv",),
+        ("axil_slave_props.sv",),
+        {},
+        depth=16,
+        quick_depth=10,
+        what="AXI4-Lite register file with a hole in its map",
+    ),
+    Proof(
+        "cr_atom_fifo",
+        "formal_cr_atom_fifo",
+        ("cr_atom_fifo.sv",),
+        ("axis_source_props.sv",),
+        {"AB": 8},
+        depth=12,
+        quick_depth=8,
+        what="cube reader output queue (m_axis source): AXI4-Stream stability + in-order data/tuser/tlast",
+    ),
+    Proof(
+        "cube_core",
+        "formal_cube_core",
+        (),
+        ("axi4_read_master_props.sv", "axis_source_props.sv"),
+        {},
+        depth=12,
+        quick_depth=9,
+        what="cube reader job path without its register file (START and descriptor free): AXI4 master + stream",
+        owns=("cr_", "desc_validator"),
+    ),
+    Proof(
+        "weight_reader",
+        "formal_weight_reader",
+        (),
+        ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
+        {},
+        depth=12,
+        quick_depth=8,
+        what="weight reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-beat data queue): its interfaces",
+        owns=("wr_", "weight_reader"),
+    ),
+    Proof(
+        "pixel_reader",
+        "formal_pixel_reader",
+        (),
+        ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
+        {"AXI_ADDR_W": 16},
+        depth=12,
+        quick_depth=7,
+        what="pixel reader (256-bit bus by design, 16-bit addresses, 2 bursts in flight): its interfaces",
+        owns=("pr_", "pixel_reader"),
+    ),
+    Proof(
+        "cube_reader",
+        "formal_cube_reader",
+        (),
+        ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
+        {},
+        depth=12,
+        quick_depth=8,
+        what="cube reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-byte atoms): its three interfaces",
+        owns=("cr_", "cube_reader", "desc_validator"),
+    ),
 )
 
 # Protocol mutants of tb/mutants.py checked here (the read engine's and the output stream's), and mutants that
 # exist only for the formal check (same Mutant/Edit records, applied by tb.mutants.make_copy).
 FORMAL_MUTANTS: tuple[mut.Mutant, ...] = (
-    mut._m("arvalid_dropped", "ARVALID dropped",
-           "ARVALID falls after one cycle even when ARREADY is low (the AR is withdrawn)",
-           mut.ENG, "end else if (m_axi_arvalid && m_axi_arready) begin\n        m_axi_arvalid <= 1'b0;",
-           "end else begin\n        m_axi_arvalid <= 1'b0;"),
-    mut._m("ar_issued_under_stop", "nothing issued after stop",
-           "stop does not block new ARs (the command keeps issuing while the engine drains)",
-           mut.ENG, "issue      = act && !stop &&", "issue      = act &&"),
+    mut._m(
+        "arvalid_dropped",
+        "ARVALID dropped",
+        "ARVALID falls after one cycle even when ARREADY is low (the AR is withdrawn)",
+        mut.ENG,
+        "end else if (m_axi_arvalid && m_axi_arready) begin\n        m_axi_arvalid <= 1'b0;",
+        "end else begin\n        m_axi_arvalid <= 1'b0;",
+    ),
+    mut._m(
+        "ar_issued_under_stop",
+        "nothing issued after stop",
+        "stop does not block new ARs (the command keeps issuing while the engine drains)",
+        mut.ENG,
+        "issue      = act && !stop &&",
+        "issue      = act &&",
+    ),
 )
 PROTOCOL_MUTANTS: tuple[str, ...] = (
-    "burst_crosses_4kb", "burst_4kb_one_beat_over", "outstanding_limit_off_by_one", "burst_fifo_wraps_early",
-    "outstanding_count_misses_overlap", "arvalid_dropped", "ar_issued_under_stop",
-    "tlast_dropped", "tlast_every_batch", "tready_ignored_one_cycle", "output_fifo_overflow", "bus_error_not_stopping",
-    "wr_tlast_one_beat_early", "pr_tlast_every_line",
+    "burst_crosses_4kb",
+    "burst_4kb_one_beat_over",
+    "outstanding_limit_off_by_one",
+    "burst_fifo_wraps_early",
+    "outstanding_count_misses_overlap",
+    "arvalid_dropped",
+    "ar_issued_under_stop",
+    "tlast_dropped",
+    "tlast_every_batch",
+    "tready_ignored_one_cycle",
+    "output_fifo_overflow",
+    "bus_error_not_stopping",
+    "wr_tlast_one_beat_early",
+    "pr_tlast_every_line",
 )
 
 
@@ -115,8 +185,10 @@ def all_mutants() -> dict[str, mut.Mutant]:
 
 def proofs_for(m: mut.Mutant) -> list[Proof]:
     """The property sets whose design contains a file the mutant edits."""
+
     def mine(p: Proof, f: str) -> bool:
         return f in p.design if p.design else f.startswith(p.owns)
+
     return [p for p in PROOFS if any(mine(p, f) for f in m.files)]
 
 
@@ -170,7 +242,7 @@ class Result:
     """The outcome of one property set."""
 
     name: str
-    status: str            # PASS | FAIL | ERROR
+    status: str  # PASS | FAIL | ERROR
     depth: int
     mode: str
     seconds: float
@@ -187,30 +259,50 @@ def run_proof(p: Proof, depth: int, mutant: mut.Mutant | None = None, timeout: f
         (work / old).unlink(missing_ok=True)
     copy = mut.make_copy(mutant, work)
     yosys_rewrite(copy)
-    design = [f for f in files_f() if not p.design or f in p.design]     # files.f order (package first)
+    design = [f for f in files_f() if not p.design or f in p.design]  # files.f order (package first)
     sources = [str(copy / f) for f in design] + [str(PROPS / f) for f in p.props + (f"{p.top}.sv",)]
     chparam = "".join(f" -set {k} {v}" for k, v in p.params.items())
-    script = "; ".join([
-        "read_verilog -sv -formal " + " ".join(sources),
-        *([f"chparam{chparam} {p.top}"] if chparam else []),
-        f"prep -top {p.top}", "flatten", "memory_map", "opt -fast", "async2sync", "dffunmap",
-        f"write_smt2 -wires {work / 'model.smt2'}",
-    ])
+    script = "; ".join(
+        [
+            "read_verilog -sv -formal " + " ".join(sources),
+            *([f"chparam{chparam} {p.top}"] if chparam else []),
+            f"prep -top {p.top}",
+            "flatten",
+            "memory_map",
+            "opt -fast",
+            "async2sync",
+            "dffunmap",
+            f"write_smt2 -wires {work / 'model.smt2'}",
+        ]
+    )
     (work / "model.ys").write_text(script.replace("; ", "\n") + "\n")
     env = tool_env()
-    y = subprocess.run(["yosys", "-q", "-l", str(work / "yosys.log"), "-s", str(work / "model.ys")],
-                       cwd=work, env=env, capture_output=True, text=True)
+    y = subprocess.run(
+        ["yosys", "-q", "-l", str(work / "yosys.log"), "-s", str(work / "model.ys")],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if y.returncode != 0:
         return Result(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys failed: see {work / 'yosys.log'}")
-    cmd = ["yosys-smtbmc", "-s", "yices", "-t", str(depth), "--dump-vcd", str(work / "trace.vcd"),
-           str(work / "model.smt2")]
-    log = work / "smtbmc.log"                          # written as the steps go (tail -f to follow a run)
+    cmd = [
+        "yosys-smtbmc",
+        "-s",
+        "yices",
+        "-t",
+        str(depth),
+        "--dump-vcd",
+        str(work / "trace.vcd"),
+        str(work / "model.smt2"),
+    ]
+    log = work / "smtbmc.log"  # written as the steps go (tail -f to follow a run)
     with open(log, "w") as f:
         proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=f, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)          # smtbmc and its solver (own process group)
+            os.killpg(proc.pid, signal.SIGKILL)  # smtbmc and its solver (own process group)
             proc.wait()
             return Result(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"timeout after {timeout:.0f} s")
     out = log.read_text()
@@ -219,13 +311,23 @@ def run_proof(p: Proof, depth: int, mutant: mut.Mutant | None = None, timeout: f
         return Result(tag, "PASS", depth, "bmc", dt)
     if "Status: FAILED" in out:
         # "top.sv:71.5-78.4|props.sv:200.37-201.65 (...)": the assertion ends on the span's last line
-        failed = sorted({Path(m.group(1)).name + ":" + m.group(2) for m in
-                         re.finditer(r"Assert failed in \S+ (?:\S+\|)?(\S+\.sv):\d+\.\d+-(\d+)\.", out)})
+        failed = sorted(
+            {
+                Path(m.group(1)).name + ":" + m.group(2)
+                for m in re.finditer(r"Assert failed in \S+ (?:\S+\|)?(\S+\.sv):\d+\.\d+-(\d+)\.", out)
+            }
+        )
         step = re.findall(r"Checking assertions in step (\d+)", out)
         replay = " ".join(cmd[:3] + ["-t", str(int(step[-1]) + 1 if step else depth)] + cmd[5:])
-        return Result(tag, "FAIL", depth, "bmc", dt,
-                      f"step {step[-1] if step else '?'}: {', '.join(failed)}; trace {work / 'trace.vcd'}; "
-                      f"replay: PATH={Path(sys.executable).parent}:$PATH {replay}")
+        return Result(
+            tag,
+            "FAIL",
+            depth,
+            "bmc",
+            dt,
+            f"step {step[-1] if step else '?'}: {', '.join(failed)}; trace {work / 'trace.vcd'}; "
+            f"replay: PATH={Path(sys.executable).parent}:$PATH {replay}",
+        )
     return Result(tag, "ERROR", depth, "bmc", dt, f"smtbmc: see {work / 'smtbmc.log'}")
 
 
@@ -236,8 +338,9 @@ def line(r: Result) -> str:
 
 # ---------------------------------------------------------------------------------------------- driver
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="make formal", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="make formal", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--quick", action="store_true", help="the shorter depths (make formal-quick)")
     ap.add_argument("--only", action="append", help="only this property set (repeatable)")
     ap.add_argument("--depth", type=int, help="BMC depth for every set (overrides the table)")
@@ -279,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("  " + line(r), flush=True)
                 if r.status == "FAIL":
                     caught.append(f"{p.name}: {r.note.split(';')[0]}")
-                    break                       # one failing set kills the mutant
+                    break  # one failing set kills the mutant
             status = "KILLED" if caught else "SURVIVED"
             rows.append((n, status, "; ".join(caught)))
             print(f"mutant {n:34s} {status}", flush=True)
@@ -296,8 +399,10 @@ def main(argv: list[str] | None = None) -> int:
         print(line(r), flush=True)
     total = time.monotonic() - t0
     ok = all(r.status == "PASS" for r in results)
-    print(f"formal: {sum(r.status == 'PASS' for r in results)}/{len(results)} property sets pass "
-          f"({'quick' if args.quick else 'full'} depths), total {total:.1f} s")
+    print(
+        f"formal: {sum(r.status == 'PASS' for r in results)}/{len(results)} property sets pass "
+        f"({'quick' if args.quick else 'full'} depths), total {total:.1f} s"
+    )
     return 0 if ok else 1
 
 
