@@ -23,7 +23,7 @@ export SIM TESTCASE SEED WAVES COUNT
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY
 INPUTS     ?=
 
-.PHONY: all setup sysdeps venv sim test test-models test-sim lint doctor bench mutants regress report slurm-up slurm-down clean distclean help
+.PHONY: all setup sysdeps venv sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
 
 all: test
 
@@ -38,6 +38,9 @@ help:
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/flow/regression/slurm_cluster.sh)"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module as a top with its list (<top>.f); ruff check,"
 	@echo "              ruff format --check and mypy over the Python ([tool.ruff], [tool.mypy] in pyproject.toml)"
+	@echo "make formal   bounded proofs (yosys-smtbmc + yices) of the read engine and the readers' bus interfaces,"
+	@echo "              rtl_stubs/props/ (MUTANT=name: apply a mutant, it must FAIL); formal-quick: shorter depths"
+	@echo "make formal-mutants   every protocol mutant against the properties (each must FAIL)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: tb/flow/sysdeps.sh)"
@@ -87,10 +90,22 @@ test-sim: sysdeps $(STAMP)
 lint: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tb.flow.filelists lint | (cd rtl_stubs && while read -r flist module; do \
 	  verilator --lint-only -Wall --timing -f $$flist --top-module $$module || exit 1; done)
+	@# the property modules and formal tops (rtl_stubs/props/, in no <top>.f): -Wall clean with --assert too
+	$(WITH_VERILATOR) srcs="$$($(PY) -m tb.flow.filelists all)" && cd rtl_stubs && for f in props/*.sv; do \
+	  verilator --lint-only -Wall --assert --timing $$srcs -y props $$f --top-module $$(basename $$f .sv) || exit 1; done
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	@echo "lint: clean"
+
+formal: sysdeps $(STAMP)
+	$(PY) -m tb.flow.formal $(if $(MUTANT),--mutant $(MUTANT))
+
+formal-quick: sysdeps $(STAMP)
+	$(PY) -m tb.flow.formal --quick
+
+formal-mutants: sysdeps $(STAMP)
+	$(PY) -m tb.flow.formal --mutants
 
 bench: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tests.bench

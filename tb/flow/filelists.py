@@ -5,7 +5,8 @@ A list names one file per line in compile order; ``-f other.f`` includes another
 starts a comment. ``common.f`` is what every reader compiles and is not a top of its own.
 
 ``python -m tb.flow.filelists lint`` prints ``<list> <module>`` once per module (the first list that compiles it):
-``make lint`` lints each module as a top with its list.
+``make lint`` lints each module as a top with its list. ``python -m tb.flow.filelists all`` prints every file once,
+in compile order (the formal tops around several readers are linted with it).
 """
 
 from __future__ import annotations
@@ -60,7 +61,10 @@ def lint_plan(rtl: Path) -> list[tuple[str, str]]:
 
 if __name__ == "__main__":
     root = Path(__file__).resolve().parents[2] / "rtl_stubs"
-    if sys.argv[1:] != ["lint"]:
-        sys.exit("usage: python -m tb.flow.filelists lint")
-    for flist, module in lint_plan(root):
-        print(flist, module)
+    if sys.argv[1:] == ["lint"]:
+        for flist, module in lint_plan(root):
+            print(flist, module)
+    elif sys.argv[1:] == ["all"]:
+        print(" ".join(p.name for p in sources(root)))
+    else:
+        sys.exit("usage: python -m tb.flow.filelists lint|all")

@@ -1,0 +1,210 @@
+// axi4_read_master_props: AXI4 read-channel properties of a read MASTER (AR and R channels), written from the
+// AXI4 specification (ARM IHI 0022, sections A3.2 handshake, A3.4 burst rules) and from what axi_rd_engine.sv
+// documents. Not part of the design (kept out of rtl_stubs/files.f); instantiated by the formal top wrappers of
+// tb/flow/formal.py beside the design, on the design's ports.
+//
+// The master's outputs are ASSERTED; the slave's outputs are ASSUMED (the environment may choose any legal
+// timing: ARREADY and RVALID free, RRESP free, RDATA free, RLAST on exactly the last beat of the burst at the
+// head of the in-order queue, RID = ARID since the master uses one ID).
+//
+// Asserted (master):
+//   * ARVALID, once high, stays high with stable ARADDR/ARLEN/ARSIZE/ARBURST/ARID/ARLOCK/ARCACHE/ARPROT until
+//     ARREADY (A3.2.1); ARVALID low in the cycle after reset.
+//   * INCR bursts (ARBURST = 2'b01), ARSIZE = log2(DATA_W/8) (full width), ARID = ARID, ARLOCK = 0,
+//     ARLEN + 1 <= MAX_BURST, ARADDR aligned to the bus width, and the burst stays inside one 4 KB page
+//     (A3.4.1: ARADDR[11:0] + (ARLEN+1) * DATA_W/8 <= 4096).
+//   * At most MAX_OUTSTANDING bursts in flight, counting from the cycle ARVALID is raised until the RLAST
+//     handshake (what the design documents and the burst FIFO holds).
+//   * stop / error: no new AR is presented in a cycle after one with `stop` high (an AR already presented stays,
+//     as AXI requires); with DRAIN = 1, RREADY is high whenever `stop` is high and an accepted burst has beats
+//     left (the in-flight beats are drained). With ERR_HALT = 1 an R beat with RRESP[1] = 1 (SLVERR/DECERR)
+//     does the same: drain from ERR_LAT cycles after its handshake, no new AR from ERR_LAT + 1 cycles after it,
+//     until `job_done` (the block's end of job) is seen.
+// Outputs for other property modules: n_flight (bursts presented, this cycle's new AR included, and not
+// completed), n_acc (accepted, not completed), ar_new (a new AR presented this cycle), head_* (the oldest burst in flight: address, length, index
+// of the next beat).
+`timescale 1ns/1ps
+module axi4_read_master_props #(
+  parameter int              ADDR_W          = 16,
+  parameter int              DATA_W          = 64,
+  parameter int              ID_W            = 4,
+  parameter int              MAX_OUTSTANDING = 2,
+  parameter int              MAX_BURST       = 256,
+  parameter logic [ID_W-1:0] ARID            = '0,
+  parameter bit              ERR_HALT        = 1'b0,   // an error beat halts new reads until job_done
+  parameter int              ERR_LAT         = 2,      // cycles from the error beat to the halt (>= 1)
+  parameter bit              DRAIN           = 1'b1    // RREADY must be high while halted and beats are in flight
+) (
+  input  logic              clk,
+  input  logic              rst,
+  input  logic              stop,       // the master's documented stop input (tie 0 when it has none)
+  input  logic              job_done,   // clears the ERR_HALT state (tie 0 when unused)
+
+  input  logic [ID_W-1:0]   arid,
+  input  logic [ADDR_W-1:0] araddr,
+  input  logic [7:0]        arlen,
+  input  logic [2:0]        arsize,
+  input  logic [1:0]        arburst,
+  input  logic              arlock,
+  input  logic [3:0]        arcache,
+  input  logic [2:0]        arprot,
+  input  logic              arvalid,
+  input  logic              arready,
+  input  logic [ID_W-1:0]   rid,
+  input  logic [DATA_W-1:0] rdata,
+  input  logic [1:0]        rresp,
+  input  logic              rlast,
+  input  logic              rvalid,
+  input  logic              rready,
+
+  output logic [7:0]        n_flight,
+  output logic [7:0]        n_acc,
+  output logic              ar_new,
+  output logic [ADDR_W-1:0] head_addr,
+  output logic [7:0]        head_len,
+  output logic [7:0]        head_beat,
+  output logic              halted
+);
+
+  localparam int BW    = DATA_W / 8;
+  localparam int LB    = $clog2(BW);
+  localparam int DEPTH = MAX_OUTSTANDING + 1;          // one more than legal: an overflow is seen, not lost
+  localparam int PW    = $clog2(DEPTH);
+
+  // ---------------------------------------------------------------- previous-cycle values
+  logic              p_valid;                          // a previous cycle exists (not the first)
+  logic              p_rst, p_arvalid, p_arready, p_stop, p_rvalid, p_rready, p_rlast;
+  logic [ADDR_W-1:0] p_araddr;
+  logic [7:0]        p_arlen;
+  logic [2:0]        p_arsize, p_arprot;
+  logic [1:0]        p_arburst, p_rresp;
+  logic [3:0]        p_arcache;
+  logic              p_arlock;
+  logic [ID_W-1:0]   p_arid, p_rid;
+  logic [DATA_W-1:0] p_rdata;
+  initial p_valid = 1'b0;
+
+  always @(posedge clk) begin
+    p_valid   <= 1'b1;
+    p_rst     <= rst;
+    p_arvalid <= arvalid;
+    p_arready <= arready;
+    p_stop    <= stop;
+    p_araddr  <= araddr;
+    p_arlen   <= arlen;
+    p_arsize  <= arsize;
+    p_arburst <= arburst;
+    p_arlock  <= arlock;
+    p_arcache <= arcache;
+    p_arprot  <= arprot;
+    p_arid    <= arid;
+    p_rvalid  <= rvalid;
+    p_rready  <= rready;
+    p_rlast   <= rlast;
+    p_rresp   <= rresp;
+    p_rid     <= rid;
+    p_rdata   <= rdata;
+  end
+
+  // ---------------------------------------------------------------- bursts in flight (in order, one ID)
+  logic [ADDR_W-1:0] q_addr [DEPTH];
+  logic [7:0]        q_len  [DEPTH];
+  logic [PW-1:0]     q_wp, q_rp;
+  logic [7:0]        beat;                             // index of the next beat of the head burst
+  logic              r_fire, r_done;
+
+  function automatic logic [PW-1:0] inc(input logic [PW-1:0] p);
+    inc = (p == PW'(DEPTH - 1)) ? '0 : p + PW'(1);
+  endfunction
+
+  assign ar_new    = arvalid && !(p_valid && !p_rst && p_arvalid && !p_arready);
+  logic [7:0] n_reg;                                   // bursts presented before this cycle, not completed
+  assign n_flight  = n_reg + 8'(ar_new);
+  assign n_acc     = n_flight - 8'(arvalid);
+  assign r_fire    = rvalid && rready;
+  assign r_done    = r_fire && (beat == q_len[q_rp]);
+  assign head_addr = q_addr[q_rp];
+  assign head_len  = q_len[q_rp];
+  assign head_beat = beat;
+
+  always @(posedge clk) begin
+    if (rst) begin
+      q_wp     <= '0;
+      q_rp     <= '0;
+      beat     <= '0;
+      n_reg    <= '0;
+    end else begin
+      if (ar_new) begin
+        q_addr[q_wp] <= araddr;
+        q_len[q_wp]  <= arlen;
+        q_wp         <= inc(q_wp);
+      end
+      if (r_fire) beat <= r_done ? 8'd0 : beat + 8'd1;
+      if (r_done) q_rp <= inc(q_rp);
+      n_reg    <= n_flight - 8'(r_done);
+    end
+  end
+
+  // ---------------------------------------------------------------- halt state
+  logic       err_seen;
+  logic [3:0] err_age;
+  always @(posedge clk) begin
+    if (rst || job_done) begin
+      err_seen <= 1'b0;
+      err_age  <= '0;
+    end else begin
+      if (ERR_HALT && r_fire && rresp[1]) err_seen <= 1'b1;
+      if (err_seen && err_age != 4'hF) err_age <= err_age + 4'd1;
+    end
+  end
+  logic no_issue;                                      // no new AR may be presented in this cycle
+  assign no_issue = (p_valid && !p_rst && p_stop) || (ERR_HALT && err_seen && 32'(err_age) >= ERR_LAT);
+  assign halted   = stop || (ERR_HALT && err_seen && 32'(err_age) + 32'd1 >= 32'(ERR_LAT));
+
+  // ---------------------------------------------------------------- environment: a legal AXI4 slave
+  always @(posedge clk) begin
+    if (!p_valid || p_rst) begin
+      assume (!rvalid);
+    end else begin
+      // R: valid held with stable payload until ready
+      if (p_rvalid && !p_rready) begin
+        assume (rvalid);
+        assume (rdata == p_rdata && rresp == p_rresp && rlast == p_rlast && rid == p_rid);
+      end
+    end
+    // data only for accepted bursts, in order, RLAST on the last beat, the one ID
+    if (rvalid) begin
+      assume (n_acc != 8'd0);
+      assume (rlast == (beat == q_len[q_rp]));
+      assume (rid == ARID);
+    end
+  end
+
+  // ---------------------------------------------------------------- the master's obligations
+  always @(posedge clk) begin
+    if (p_valid && p_rst && !rst) assert (!arvalid);
+    if (p_valid && !p_rst && !rst) begin
+      // AR handshake: valid held and payload stable until ready
+      if (p_arvalid && !p_arready) begin
+        assert (arvalid);
+        assert (araddr == p_araddr && arlen == p_arlen && arsize == p_arsize && arburst == p_arburst);
+        assert (arid == p_arid && arlock == p_arlock && arcache == p_arcache && arprot == p_arprot);
+      end
+    end
+    if (!rst && arvalid) begin
+      assert (arburst == 2'b01);                                          // INCR
+      assert (arsize == 3'(LB));                                          // full bus width
+      assert (arid == ARID);
+      assert (!arlock);                                                   // normal access
+      assert (32'(arlen) + 1 <= MAX_BURST);
+      assert (araddr[LB-1:0] == '0);                                      // beat aligned
+      assert (32'(araddr[11:0]) + (32'(arlen) + 1) * BW <= 4096);         // one 4 KB page
+    end
+    if (!rst) begin
+      assert (32'(n_flight) <= MAX_OUTSTANDING);                          // reads in flight
+      if (no_issue) assert (!ar_new);                                    // nothing new after stop/error
+      if (halted && DRAIN && n_acc != 8'd0) assert (rready);             // in-flight beats drained
+    end
+  end
+
+endmodule

@@ -1,0 +1,212 @@
+// axi_rd_engine_contract: the client-side contract of axi_rd_engine.sv (commands in, beats out), as its header
+// documents it, checked against a shadow of the commands. Used beside axi4_read_master_props (which supplies the
+// bus view: ar_new, bursts in flight, the head burst and its beat index) in the engine's formal top.
+//
+// Assumed (the client): a command has cmd_len >= 1 and ends inside the address space (cmd_addr + cmd_len <=
+// 2**ADDR_W, what the readers' validators guarantee). cmd_valid, rd_ready and stop are otherwise free.
+// Asserted (the engine):
+//   * Every new AR belongs to an accepted command and continues it: ARADDR = the next beat address of the
+//     oldest command with beats left, ARLEN + 1 <= its beats left; so the bursts cover exactly the bus beats
+//     holding the command's bytes, in order, each beat once. At most one command waits behind the one issuing.
+//   * An AR is issued every cycle while there is room: a command with beats left, no stop, the AR channel free
+//     (or freed by ARREADY) and fewer than MAX_OUTSTANDING bursts in flight -> a new AR in the next cycle.
+//   * cmd_ready: low under stop; high when no command has beats left and stop is low.
+//   * busy = a command has beats left or a burst is in flight (so busy falls when nothing is in flight; after
+//     reset it is low).
+//   * Beats: rd_valid = RVALID && !stop, RREADY = (a burst in flight) && (stop || rd_ready), rd_data/rd_resp
+//     = RDATA/RRESP, r_beat = the R handshake; rd_addr = the beat's address, rd_first/rd_last on the first/last
+//     beat of a command, rd_lo/rd_hi = the command's first/last byte lane on those beats (0 / all ones on the
+//     others).
+//   * stop drops the current command: after a cycle with stop, the commands' remaining beats are forgotten.
+`timescale 1ns/1ps
+module axi_rd_engine_contract #(
+  parameter int ADDR_W          = 16,
+  parameter int DATA_W          = 64,
+  parameter int MAX_OUTSTANDING = 2,
+  parameter int LEN_W           = ADDR_W + 1
+) (
+  input  logic                        clk,
+  input  logic                        rst,
+
+  input  logic                        cmd_valid,
+  input  logic                        cmd_ready,
+  input  logic [ADDR_W-1:0]           cmd_addr,
+  input  logic [LEN_W-1:0]            cmd_len,
+  input  logic                        stop,
+  input  logic                        busy,
+
+  input  logic [ADDR_W-1:0]           araddr,
+  input  logic [7:0]                  arlen,
+  input  logic                        arvalid,
+  input  logic                        arready,
+  input  logic [DATA_W-1:0]           rdata,
+  input  logic [1:0]                  rresp,
+  input  logic                        rlast,
+  input  logic                        rvalid,
+  input  logic                        rready,
+
+  input  logic                        rd_valid,
+  input  logic                        rd_ready,
+  input  logic [DATA_W-1:0]           rd_data,
+  input  logic [1:0]                  rd_resp,
+  input  logic [ADDR_W-1:0]           rd_addr,
+  input  logic                        rd_first,
+  input  logic                        rd_last,
+  input  logic [$clog2(DATA_W/8)-1:0] rd_lo,
+  input  logic [$clog2(DATA_W/8)-1:0] rd_hi,
+  input  logic                        r_beat,
+
+  // the bus view (axi4_read_master_props)
+  input  logic                        ar_new,
+  input  logic [7:0]                  n_flight,
+  input  logic [7:0]                  n_acc,
+  input  logic [ADDR_W-1:0]           head_addr,
+  input  logic [7:0]                  head_len,
+  input  logic [7:0]                  head_beat
+);
+
+  localparam int BW    = DATA_W / 8;
+  localparam int LB    = $clog2(BW);
+  localparam int E_W   = ((ADDR_W > LEN_W) ? ADDR_W : LEN_W) + 1;
+  localparam int DEPTH = MAX_OUTSTANDING + 1;
+  localparam int PW    = $clog2(DEPTH);
+
+  logic p_valid, p_rst;
+  initial p_valid = 1'b0;
+  always @(posedge clk) begin
+    p_valid <= 1'b1;
+    p_rst   <= rst;
+  end
+
+  // ---------------------------------------------------------------- client assumptions
+  logic [E_W-1:0] c_end;
+  logic [E_W-1:0] c_beats;
+  assign c_end   = E_W'(cmd_addr) + E_W'(cmd_len) - E_W'(1);
+  assign c_beats = (c_end >> LB) - E_W'(cmd_addr >> LB) + E_W'(1);
+  always @(posedge clk) begin
+    if (cmd_valid) begin
+      assume (cmd_len != '0);
+      assume (E_W'(cmd_addr) + E_W'(cmd_len) <= (E_W'(1) << ADDR_W));
+    end
+  end
+
+  // ---------------------------------------------------------------- command shadow: 2 entries (e0 = oldest)
+  logic [1:0]        n_cmd;
+  logic [ADDR_W-1:0] e_addr  [2];
+  logic [E_W-1:0]    e_rem   [2];
+  logic              e_first [2];
+  logic [LB-1:0]     e_lo    [2];
+  logic [LB-1:0]     e_hi    [2];
+  logic              cmd_fire, head_done, work;
+  logic [E_W-1:0]    blen;
+
+  assign cmd_fire  = cmd_valid && cmd_ready;
+  assign blen      = E_W'(arlen) + E_W'(1);
+  assign head_done = ar_new && (n_cmd != 2'd0) && (blen == e_rem[0]);
+  assign work      = (n_cmd == 2'd2) || (n_cmd == 2'd1 && !head_done);
+
+  always @(posedge clk) begin
+    if (rst) begin
+      n_cmd <= '0;
+    end else begin
+      logic [1:0] n;
+      n = n_cmd;
+      if (ar_new && n_cmd != 2'd0) begin
+        e_addr[0]  <= e_addr[0] + (ADDR_W'(blen) << LB);
+        e_rem[0]   <= e_rem[0] - blen;
+        e_first[0] <= 1'b0;
+        if (head_done) begin                           // the oldest command is fully issued: shift
+          e_addr[0]  <= e_addr[1];
+          e_rem[0]   <= e_rem[1];
+          e_first[0] <= e_first[1];
+          e_lo[0]    <= e_lo[1];
+          e_hi[0]    <= e_hi[1];
+          n = n - 2'd1;
+        end
+      end
+      if (cmd_fire && n != 2'd2) begin
+        if (n == 2'd0) begin
+          e_addr[0] <= {cmd_addr[ADDR_W-1:LB], {LB{1'b0}}};
+          e_rem[0]  <= c_beats;
+          e_first[0] <= 1'b1;
+          e_lo[0]   <= cmd_addr[LB-1:0];
+          e_hi[0]   <= c_end[LB-1:0];
+        end else begin
+          e_addr[1] <= {cmd_addr[ADDR_W-1:LB], {LB{1'b0}}};
+          e_rem[1]  <= c_beats;
+          e_first[1] <= 1'b1;
+          e_lo[1]   <= cmd_addr[LB-1:0];
+          e_hi[1]   <= c_end[LB-1:0];
+        end
+        n = n + 2'd1;
+      end
+      if (stop) n = 2'd0;                              // stop drops the commands
+      n_cmd <= n;
+    end
+  end
+
+  // ---------------------------------------------------------------- per-burst flags, in flight (mirrors the bus queue)
+  logic          b_first [DEPTH];
+  logic          b_last  [DEPTH];
+  logic [LB-1:0] b_lo    [DEPTH];
+  logic [LB-1:0] b_hi    [DEPTH];
+  logic [PW-1:0] b_wp, b_rp;
+
+  function automatic logic [PW-1:0] inc(input logic [PW-1:0] p);
+    inc = (p == PW'(DEPTH - 1)) ? '0 : p + PW'(1);
+  endfunction
+
+  always @(posedge clk) begin
+    if (rst) begin
+      b_wp <= '0;
+      b_rp <= '0;
+    end else begin
+      if (ar_new) begin
+        b_first[b_wp] <= e_first[0];
+        b_last[b_wp]  <= (blen == e_rem[0]);
+        b_lo[b_wp]    <= e_lo[0];
+        b_hi[b_wp]    <= e_hi[0];
+        b_wp          <= inc(b_wp);
+      end
+      if (rvalid && rready && rlast) b_rp <= inc(b_rp);
+    end
+  end
+
+  // ---------------------------------------------------------------- the engine's obligations
+  logic exp_issue;          // the previous cycle had work, room and a free AR channel: an AR must follow
+  always @(posedge clk) begin
+    exp_issue <= !rst && work && !stop && (!arvalid || arready) && (32'(n_flight) < MAX_OUTSTANDING);
+  end
+
+  logic h_first, h_last;
+  assign h_first = b_first[b_rp] && (head_beat == 8'd0);
+  assign h_last  = b_last[b_rp] && (head_beat == head_len);
+
+  always @(posedge clk) begin
+    if (!rst) begin
+      if (ar_new) begin
+        assert (n_cmd != 2'd0);                                    // only for an accepted command
+        assert (araddr == e_addr[0]);                              // continues it
+        assert (blen <= e_rem[0]);                                 // within it
+      end
+      if (cmd_fire && n_cmd == 2'd2) assert (head_done);           // one command waits at most
+      if (cmd_ready) assert (!stop);
+      if (!stop && !work) assert (cmd_ready);
+      assert (busy == (work || n_flight != 8'd0));
+      if (p_valid && !p_rst && exp_issue) assert (ar_new);
+      // beats
+      assert (rready == ((n_flight != 8'd0) && (stop || rd_ready)));
+      assert (rd_valid == (rvalid && !stop));
+      assert (r_beat == (rvalid && rready));
+      if (rvalid) assert (rd_data == rdata && rd_resp == rresp);
+      if (n_acc != 8'd0) begin
+        assert (rd_addr == head_addr + (ADDR_W'(head_beat) << LB));
+        assert (rd_first == h_first);
+        assert (rd_last == h_last);
+        assert (rd_lo == (h_first ? b_lo[b_rp] : '0));
+        assert (rd_hi == (h_last ? b_hi[b_rp] : {LB{1'b1}}));
+      end
+    end
+  end
+
+endmodule

@@ -1,0 +1,129 @@
+// axil_slave_props: AXI4-Lite SLAVE properties (ARM IHI 0022, AXI4-Lite: A3.2 handshake, B3 AXI4-Lite), written
+// from the specification and the register pattern of axil_regs.sv / accel_pkg.sv. The master side is ASSUMED
+// legal (AWVALID/WVALID/ARVALID held with stable payload until accepted; BREADY/RREADY free); the slave side is
+// ASSERTED:
+//   * BVALID/RVALID low after reset; once high they stay high with stable BRESP / RDATA+RRESP until ready.
+//   * One response per request: a B only for an accepted AW and W pair, an R only for an accepted AR, at most one
+//     request of each kind waiting for its response (the slave stalls the next one).
+//   * RESP = SLVERR (2'b10) exactly for an offset whose word index is clear in MAPPED, OKAY otherwise; a read of
+//     an unmapped offset returns 0.
+//   * With CTRL_CHECK = 1: a read of the write-only CTRL register (byte offset CTRL_OFS) returns 0.
+`timescale 1ns/1ps
+module axil_slave_props #(
+  parameter int                        ADDR_W     = 8,
+  parameter logic [2**(ADDR_W-2)-1:0]  MAPPED     = '1,   // bit i: the register at byte offset 4*i exists
+  parameter bit                        CTRL_CHECK = 1'b0,
+  parameter int                        CTRL_OFS   = 8
+) (
+  input  logic              clk,
+  input  logic              rst,
+  input  logic [ADDR_W-1:0] awaddr,
+  input  logic [2:0]        awprot,
+  input  logic              awvalid,
+  input  logic              awready,
+  input  logic [31:0]       wdata,
+  input  logic [3:0]        wstrb,
+  input  logic              wvalid,
+  input  logic              wready,
+  input  logic [1:0]        bresp,
+  input  logic              bvalid,
+  input  logic              bready,
+  input  logic [ADDR_W-1:0] araddr,
+  input  logic [2:0]        arprot,
+  input  logic              arvalid,
+  input  logic              arready,
+  input  logic [31:0]       rdata,
+  input  logic [1:0]        rresp,
+  input  logic              rvalid,
+  input  logic              rready
+);
+
+  localparam int IW = ADDR_W - 2;
+
+  logic              p_valid, p_rst;
+  logic              p_awvalid, p_awready, p_wvalid, p_wready, p_bvalid, p_bready, p_arvalid, p_arready;
+  logic              p_rvalid, p_rready;
+  logic [ADDR_W-1:0] p_awaddr, p_araddr;
+  logic [2:0]        p_awprot, p_arprot;
+  logic [31:0]       p_wdata, p_rdata;
+  logic [3:0]        p_wstrb;
+  logic [1:0]        p_bresp, p_rresp;
+  initial p_valid = 1'b0;
+
+  always @(posedge clk) begin
+    p_valid   <= 1'b1;
+    p_rst     <= rst;
+    p_awvalid <= awvalid;  p_awready <= awready;  p_awaddr <= awaddr;  p_awprot <= awprot;
+    p_wvalid  <= wvalid;   p_wready  <= wready;   p_wdata  <= wdata;   p_wstrb  <= wstrb;
+    p_bvalid  <= bvalid;   p_bready  <= bready;   p_bresp  <= bresp;
+    p_arvalid <= arvalid;  p_arready <= arready;  p_araddr <= araddr;  p_arprot <= arprot;
+    p_rvalid  <= rvalid;   p_rready  <= rready;   p_rdata  <= rdata;   p_rresp  <= rresp;
+  end
+
+  logic live;                       // a previous cycle out of reset exists
+  assign live = p_valid && !p_rst && !rst;
+
+  // ---------------------------------------------------------------- requests waiting for their response
+  logic          aw_pend, w_pend, ar_pend;
+  logic [IW-1:0] aw_idx, ar_idx;
+  logic          b_new, r_new;
+  assign b_new = bvalid && !(p_valid && !p_rst && p_bvalid && !p_bready);
+  assign r_new = rvalid && !(p_valid && !p_rst && p_rvalid && !p_rready);
+
+  always @(posedge clk) begin
+    if (rst) begin
+      aw_pend <= 1'b0;
+      w_pend  <= 1'b0;
+      ar_pend <= 1'b0;
+    end else begin
+      if (b_new) begin
+        aw_pend <= 1'b0;
+        w_pend  <= 1'b0;
+      end
+      if (awvalid && awready) begin
+        aw_pend <= 1'b1;
+        aw_idx  <= awaddr[ADDR_W-1:2];
+      end
+      if (wvalid && wready) w_pend <= 1'b1;
+      if (r_new) ar_pend <= 1'b0;
+      if (arvalid && arready) begin
+        ar_pend <= 1'b1;
+        ar_idx  <= araddr[ADDR_W-1:2];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- environment: a legal AXI4-Lite master
+  always @(posedge clk) begin
+    if (live) begin
+      if (p_awvalid && !p_awready) assume (awvalid && awaddr == p_awaddr && awprot == p_awprot);
+      if (p_wvalid && !p_wready)   assume (wvalid && wdata == p_wdata && wstrb == p_wstrb);
+      if (p_arvalid && !p_arready) assume (arvalid && araddr == p_araddr && arprot == p_arprot);
+    end
+  end
+
+  // ---------------------------------------------------------------- the slave's obligations
+  always @(posedge clk) begin
+    if (p_valid && p_rst && !rst) assert (!bvalid && !rvalid);
+    if (live) begin
+      if (p_bvalid && !p_bready) assert (bvalid && bresp == p_bresp);
+      if (p_rvalid && !p_rready) assert (rvalid && rdata == p_rdata && rresp == p_rresp);
+    end
+    if (!rst) begin
+      if (awvalid && awready) assert (!aw_pend || b_new);          // one write at a time
+      if (wvalid && wready)   assert (!w_pend || b_new);
+      if (arvalid && arready) assert (!ar_pend);                    // one read at a time
+      if (b_new) begin
+        assert (aw_pend && w_pend);                                 // a response only for a request
+        assert (bresp == (MAPPED[aw_idx] ? 2'b00 : 2'b10));
+      end
+      if (r_new) begin
+        assert (ar_pend);
+        assert (rresp == (MAPPED[ar_idx] ? 2'b00 : 2'b10));
+        if (!MAPPED[ar_idx]) assert (rdata == 32'd0);
+        if (CTRL_CHECK && ar_idx == IW'(CTRL_OFS / 4)) assert (rdata == 32'd0);
+      end
+    end
+  end
+
+endmodule

