@@ -1,6 +1,7 @@
-"""Mismatch maps from real simulations (Verilator): a broken RTL copy (a mutant of tb/flow/mutants.py) makes the
-scoreboard write ``mismatch_<test>_<item>.svg`` into the job folder, name it in the MISMATCH report, and mark in it
-the same first differing byte the report names; the regression report links it; a clean job writes none."""
+"""Mismatch maps from real simulations (Verilator; the cube reader's on Icarus too): a broken RTL copy (a mutant of
+a block's catalogue) makes the scoreboard write ``mismatch_<test>_<item>.svg`` into the job folder, name it in the
+MISMATCH report, and mark in it the same first differing byte the report names; the regression report links it; a
+clean job writes none."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .conftest import regress
 pytestmark = pytest.mark.sim
 
 
-def _run(tmp_path: Path, tests: str, mutant: str | None = None) -> tuple[Path, str, dict]:
+def _run(tmp_path: Path, tests: str, mutant: str | None = None, sim: str = "verilator") -> tuple[Path, str, dict]:
     """One-job regression (seed 1, no code coverage); (job folder, its sim.log, the report's results)."""
     extra = []
     if mutant:
@@ -25,7 +26,7 @@ def _run(tmp_path: Path, tests: str, mutant: str | None = None) -> tuple[Path, s
         extra.append(f"--rtl={rtl}")
     p = regress(
         "run",
-        "--sim=verilator",
+        f"--sim={sim}",
         "--suite=smoke",
         "--seed-list=1",
         f"--tests={tests}",
@@ -63,8 +64,9 @@ def _check_maps(job: Path, log: str) -> list[tuple[Path, str]]:
     return notes
 
 
-def test_cube_reader_first_beat_offset_ignored(tmp_path):
-    job, log, results = _run(tmp_path, "cube_reader/uvm::RandomCubeTest", "first_beat_offset_ignored")
+@pytest.mark.parametrize("sim", ["verilator", "icarus"])
+def test_cube_reader_first_beat_offset_ignored(tmp_path, sim):
+    job, log, results = _run(tmp_path, "cube_reader/uvm::RandomCubeTest", "first_beat_offset_ignored", sim)
     notes = _check_maps(job, log)
     head = re.search(r"MISMATCH .*?atom #(\d+) of \d+ \(n,c,h,w\)=\(([\d,]+)\) @0x\w+ differs first at byte (\d+)", log)
     assert head, "no MISMATCH with a differing atom"
