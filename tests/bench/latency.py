@@ -47,21 +47,28 @@ def utilization(bus_bits: int, outstanding: int) -> list[dict]:
     return json.loads(rows_file.read_text())
 
 
-def flip_flops(outstanding: int) -> dict | None:
-    """Flip-flop bits and memory bits of ``axi_rd_engine`` (defaults but MAX_OUTSTANDING), from Yosys ``stat``
-    after a generic ``synth`` stopped before ``memory_map`` (then ``techmap``): the burst table is an ``sdp_ram``
-    with a registered read port, kept as a memory (issue 23); None when Yosys is not installed
-    (``apt-get install -y yosys``)."""
+def storage(top: str, parameters: dict[str, int] | None = None, rtl: Path = runner.RTL) -> dict | None:
+    """Flip-flop bits and memory bits of ``top`` (its defaults, but ``parameters``), from Yosys ``stat`` after a
+    generic ``synth`` stopped before ``memory_map`` (then ``techmap``), the hierarchy flattened: a buffer written
+    as an ``sdp_ram`` (registered read port) stays a memory (issue 23). The RTL is read from a copy that the formal
+    driver makes readable by Yosys 0.23 (``tb.flow.formal.yosys_rewrite``: no ``import accel_pkg::*``), in the
+    top's compile order (its ``<top>.f``). None when Yosys is not installed (``make setup``)."""
     yosys = shutil.which("yosys")
     if yosys is None:
         return None
-    srcs = " ".join(str(runner.RTL / f) for f in ("sdp_ram.sv", "axi_rd_engine.sv"))
-    script = (
-        f"read_verilog -sv {srcs}; chparam -set MAX_OUTSTANDING {outstanding} axi_rd_engine; "
-        "synth -top axi_rd_engine -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; "
-        "memory_unpack; stat"
-    )
+    from tb.flow import filelists
+    from tb.flow.formal import yosys_rewrite
+
     with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "rtl"
+        shutil.copytree(rtl, copy)
+        yosys_rewrite(copy)
+        srcs = " ".join(str(p) for p in filelists.sources(copy, top))
+        chparams = "".join(f"chparam -set {k} {v} {top}; " for k, v in (parameters or {}).items())
+        script = (
+            f"read_verilog -sv {srcs}; {chparams}"
+            f"synth -top {top} -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; memory_unpack; stat"
+        )
         subprocess.run([yosys, "-q", "-p", script, "-l", f"{tmp}/y.log"], capture_output=True, check=True)
         text = Path(tmp, "y.log").read_text()
     stat = text[text.rfind("Printing statistics") :]
@@ -69,6 +76,15 @@ def flip_flops(outstanding: int) -> dict | None:
     ffs = sum(int(n) for _, n in re.findall(r"^\s+(\$_[A-Z]*DFF[A-Z0-9_]*)\s+(\d+)\s*$", stat, re.M))
     mem = re.search(r"Number of memory bits:\s+(\d+)", stat)
     return {"flip_flops": ffs, "memory_bits": int(mem[1]) if mem else 0}
+
+
+def flip_flops(outstanding: int) -> dict | None:
+    """The read engine's size at ``outstanding`` reads in flight (:func:`storage`)."""
+    return storage("axi_rd_engine", {"MAX_OUTSTANDING": outstanding})
+
+
+#: the tops whose size `make bench` reports at their defaults
+READERS = ("cube_reader", "weight_reader", "pixel_reader")
 
 
 def _cell(row: dict) -> str:
@@ -103,6 +119,10 @@ def main(outstanding: int | None = None) -> int:
     }
     doc["size_source"] = "yosys synth -run begin:fine; techmap; stat (memories kept)"
     doc["size"] = {str(k): flip_flops(k) for k in sorted({n, 8})}
+    doc["reader_size"] = {top: storage(top) for top in READERS}
+    for top, sz in doc["reader_size"].items():
+        if sz is not None:
+            print(f"{top} (defaults): {sz['flip_flops']} flip-flops, {sz['memory_bits']} memory bits (Yosys stat)")
     for k, sz in doc["size"].items():
         print(
             f"axi_rd_engine, MAX_OUTSTANDING={k}: "
