@@ -241,7 +241,7 @@ def yosys_rewrite(copy: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------- one proof
 @dataclass
-class Result:
+class ProofResult:
     """The outcome of one property set."""
 
     name: str
@@ -252,7 +252,7 @@ class Result:
     note: str = ""
 
 
-def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float = 1800.0) -> Result:
+def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float = 1800.0) -> ProofResult:
     """Build the SMT2 model of one property set and run a BMC of ``depth`` steps."""
     t0 = time.monotonic()
     tag = p.name if mutant is None else f"{p.name}-{mutant.name}"
@@ -288,7 +288,7 @@ def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float
         text=True,
     )
     if y.returncode != 0:
-        return Result(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys failed: see {work / 'yosys.log'}")
+        return ProofResult(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys failed: see {work / 'yosys.log'}")
     cmd = [
         "yosys-smtbmc",
         "-s",
@@ -307,11 +307,11 @@ def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)  # smtbmc and its solver (own process group)
             proc.wait()
-            return Result(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"timeout after {timeout:.0f} s")
+            return ProofResult(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"timeout after {timeout:.0f} s")
     out = log.read_text()
     dt = time.monotonic() - t0
     if "Status: PASSED" in out:
-        return Result(tag, "PASS", depth, "bmc", dt)
+        return ProofResult(tag, "PASS", depth, "bmc", dt)
     if "Status: FAILED" in out:
         # "top.sv:71.5-78.4|props.sv:200.37-201.65 (...)": the assertion ends on the span's last line
         failed = sorted(
@@ -322,7 +322,7 @@ def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float
         )
         step = re.findall(r"Checking assertions in step (\d+)", out)
         replay = " ".join(cmd[:3] + ["-t", str(int(step[-1]) + 1 if step else depth)] + cmd[5:])
-        return Result(
+        return ProofResult(
             tag,
             "FAIL",
             depth,
@@ -331,10 +331,10 @@ def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float
             f"step {step[-1] if step else '?'}: {', '.join(failed)}; trace {work / 'trace.vcd'}; "
             f"replay: PATH={Path(sys.executable).parent}:$PATH {replay}",
         )
-    return Result(tag, "ERROR", depth, "bmc", dt, f"smtbmc: see {work / 'smtbmc.log'}")
+    return ProofResult(tag, "ERROR", depth, "bmc", dt, f"smtbmc: see {work / 'smtbmc.log'}")
 
 
-def line(r: Result) -> str:
+def line(r: ProofResult) -> str:
     """One report line: set, PASS/FAIL/ERROR, depth, mode, time, note."""
     return f"{r.name:44s} {r.status:5s} depth {r.depth:3d}  {r.mode:9s} {r.seconds:7.1f} s  {r.note}"
 
