@@ -23,7 +23,7 @@ export SIM TESTCASE SEED WAVES COUNT
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY
 INPUTS     ?=
 
-.PHONY: all setup sysdeps venv sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
+.PHONY: all setup sysdeps venv regs sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
 
 all: test
 
@@ -36,6 +36,7 @@ help:
 	@echo "               LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0)"
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=...)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/flow/regression/slurm_cluster.sh)"
+	@echo "make regs     generate every register artefact from rtl_stubs/regs/*.rdl (SV constants, tb model, tables, C, HTML)"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module as a top with its list (<top>.f); ruff check,"
 	@echo "              ruff format --check and mypy over the Python ([tool.ruff], [tool.mypy] in pyproject.toml)"
 	@echo "make formal   bounded proofs (yosys-smtbmc + yices) of the read engine and the readers' bus interfaces,"
@@ -87,7 +88,11 @@ test-models: $(STAMP)
 test-sim: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests/sim
 
+regs: $(STAMP)
+	$(PY) -m tb.flow.regs
+
 lint: sysdeps $(STAMP)
+	$(PY) -m tb.flow.regs --check
 	$(WITH_VERILATOR) $(PY) -m tb.flow.filelists lint | (cd rtl_stubs && while read -r flist module; do \
 	  verilator --lint-only -Wall --timing -f $$flist --top-module $$module || exit 1; done)
 	@# the property modules and formal tops (rtl_stubs/props/, in no <top>.f): -Wall clean with --assert too

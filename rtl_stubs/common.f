@@ -1,5 +1,6 @@
 // What every reader compiles: the register package, the AXI4-Lite register block, the shared simple dual-port
 // RAM (the engine's burst table, the weight reader's queues) and the one AXI4 read engine.
+accel_csr_pkg.sv
 accel_pkg.sv
 axil_regs.sv
 sdp_ram.sv

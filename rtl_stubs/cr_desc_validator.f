@@ -1,3 +1,4 @@
 // The cube reader's descriptor validator alone (its random tests against the model).
+accel_csr_pkg.sv
 accel_pkg.sv
 cr_desc_validator.sv

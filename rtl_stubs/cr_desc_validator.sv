@@ -26,6 +26,7 @@
 // otherwise.
 `timescale 1ns/1ps
 module cr_desc_validator
+  import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
   parameter int ADDR_W = 40            // address bits of the bus the cube is read from (1..64)

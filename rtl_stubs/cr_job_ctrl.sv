@@ -22,6 +22,7 @@
 //   done_q      STATUS.DONE (cleared by START)
 `timescale 1ns/1ps
 module cr_job_ctrl
+  import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
   parameter int AXI_ADDR_W = 40

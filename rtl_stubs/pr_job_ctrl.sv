@@ -16,6 +16,7 @@
 // An illegal descriptor goes from validation straight to DONE: no command, no AXI traffic.
 `timescale 1ns/1ps
 module pr_job_ctrl
+  import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
   parameter int AXI_ADDR_W = 40

@@ -15,6 +15,7 @@
 //                    above 2**ADDR_W
 `timescale 1ns/1ps
 module pr_validator
+  import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
   parameter int ADDR_W = 40

@@ -20,7 +20,7 @@
 // only while `run`.
 `timescale 1ns/1ps
 module wr_fetch
-  import accel_pkg::*;
+  import accel_csr_pkg::*;
 #(
   parameter int AXI_ADDR_W  = 40,
   parameter int AXI_DATA_W  = 256,

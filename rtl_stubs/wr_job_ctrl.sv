@@ -14,7 +14,7 @@
 //                        WR_ERR_WEIGHT_OVERRUN, WR_ERR_BUS_SLVERR/DECERR; fault_q: FAULT; done_q: STATUS.DONE
 `timescale 1ns/1ps
 module wr_job_ctrl
-  import accel_pkg::*;
+  import accel_csr_pkg::*;
 #(
   parameter int AXI_ADDR_W = 40
 ) (

@@ -15,6 +15,7 @@
 // after START). Derived outputs for the data path: dense_bytes (valid when the counts are legal).
 `timescale 1ns/1ps
 module wr_validator
+  import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
   parameter int ADDR_W = 40

@@ -1,6 +1,6 @@
 """The cube reader's register programming: a ``BlockedCubeDescriptor`` as register values, and its status set.
 
-Register names, offsets and fields come from the one register-map source (``rtl_stubs/accel_pkg.sv`` parsed by
+Register names, offsets and fields come from the one register-map source (``rtl_stubs/regs/cube_reader.rdl``, loaded by
 ``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and reads them.
 """
 
@@ -12,7 +12,7 @@ from typing import Optional
 from models.blocked import BlockedCubeDescriptor
 from tb import regmap
 
-#: the cube reader's register map (prefix CR of accel_pkg.sv)
+#: the cube reader's register map (rtl_stubs/regs/cube_reader.rdl)
 REGS = regmap.CUBE_READER
 #: validator rule name (models.blocked.ERROR_RULES spelling) -> ERROR bit position
 RULE_BITS: dict[str, int] = {k.lower(): v for k, v in REGS.ERR.items() if not k.startswith("BUS_")}
@@ -32,22 +32,10 @@ def cfg_word(layout: int, fp16: bool = False, nan_to_zero: bool = False) -> int:
     )
 
 
-STATUS_REGS = ("STATUS", "ERROR", "ATOMS_SENT", "NAN_COUNT", "INF_COUNT", "CYCLES", "BEATS")
-#: the descriptor registers (read-write), in offset order
-DESC_REGS = (
-    "CFG",
-    "BASE_LO",
-    "BASE_HI",
-    "ATOM_BYTES",
-    "ELEM_BYTES",
-    "COUNT_W",
-    "COUNT_H",
-    "COUNT_C",
-    "COUNT_N",
-    "STRIDE_H",
-    "STRIDE_C",
-    "STRIDE_N",
-)
+#: the job status (every RO register but ID and PARAMS), in offset order
+STATUS_REGS = REGS.status_regs()
+#: the descriptor registers (every RW register of the map), in offset order
+DESC_REGS = REGS.descriptor_regs()
 
 
 @dataclass

