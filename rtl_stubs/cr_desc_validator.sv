@@ -1,7 +1,7 @@
 // cr_desc_validator: checks a blocked-cube descriptor before a reader touches the bus.
 //
 // Reference model: models/blocked.py BlockedCubeDescriptor.errors() / error_bits(ADDR_W). One rule per
-// error bit, bit positions CR_ERR_* of accel_pkg (0 layout .. 9 addr_overflow). Every rule is evaluated on
+// error bit, bit positions CR_ERR_* of accel_csr_pkg (0 layout .. 9 addr_overflow). Every rule is evaluated on
 // the raw register values, independently of the others (a descriptor can break several at once):
 //   CR_ERR_LAYOUT        layout code not 0..4
 //   CR_ERR_ATOM_SIZE     atom not in {8,16,32,64,128}, or not in the layout's set (NVDLA feature 32;

@@ -1,7 +1,7 @@
 // cr_job_ctrl: the cube reader's job sequencer: descriptor latch, validator hand-off, job state,
 // ERROR and DONE.
 //
-// Interface (all inside cube_reader; registers are accel_pkg's CR_* map):
+// Interface (all inside cube_reader; registers: accel_csr_pkg CR_*, generated from regs/cube_reader.rdl):
 //   start_req   START written (CTRL.START); taken only when idle
 //   reg_desc    the descriptor registers as programmed (cube_desc_t); latched into `job` on START and
 //               handed, field by field, to cr_desc_validator on the same cycle

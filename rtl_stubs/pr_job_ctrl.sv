@@ -1,6 +1,6 @@
 // pr_job_ctrl: the pixel reader's job sequencer: descriptor latch, validator, job state, ERROR and DONE.
 //
-// Interface (inside pixel_reader; registers are accel_pkg's PR_* map):
+// Interface (inside pixel_reader; registers: accel_csr_pkg PR_*, generated from regs/pixel_reader.rdl):
 //   start_req   START written (CTRL.START); taken only when idle (`starting`)
 //   reg_desc    the descriptor registers as programmed; latched into `job` on START
 //   job, fmt    the latched descriptor of the running job and its format-table entry (pr_format)

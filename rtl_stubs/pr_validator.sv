@@ -1,4 +1,4 @@
-// pr_validator: the pixel reader's descriptor rules, one error bit each (accel_pkg PR_ERR_*; reference model
+// pr_validator: the pixel reader's descriptor rules, one error bit each (accel_csr_pkg PR_ERR_*; reference model
 // models/pixel_desc.py PixelDescriptor.errors(addr_bits = ADDR_W)). Combinational.
 //
 // Interface: d = the latched descriptor (pix_desc_t), fmt = pr_format(d.format); errors[PR_ERR_ADDR_OVERFLOW:0].

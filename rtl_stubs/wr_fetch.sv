@@ -15,7 +15,7 @@
 // router never blocks the engine. Priority WGS, WMB, weight.
 // Router: a beat goes to the queue named by the head of the tag queue with its byte lanes (rd_lo, rd_hi);
 // the tag is popped on the command's last beat. A beat with RRESP SLVERR/DECERR is not queued: bus_err
-// pulses with bus_decerr and bus_surface (accel_pkg WR_SURFACE_*); the job control stops the engine.
+// pulses with bus_decerr and bus_surface (accel_csr_pkg WR_SURFACE_*); the job control stops the engine.
 // init (a cycle before the job runs) loads the stream sizes and empties every queue; issuing happens
 // only while `run`.
 `timescale 1ns/1ps

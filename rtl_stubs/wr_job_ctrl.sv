@@ -1,6 +1,6 @@
 // wr_job_ctrl: the weight reader's job sequencer: descriptor latch, validator, job state, ERROR, FAULT, DONE.
 //
-// Interface (inside weight_reader; registers are accel_pkg's WR_* map):
+// Interface (inside weight_reader; registers: accel_csr_pkg WR_*, generated from regs/weight_reader.rdl):
 //   start_req            START written (CTRL.START); taken only when idle
 //   r_*                  the descriptor registers as programmed; latched into j_* on START
 //   j_*                  the running job's descriptor; j_dense = (GROUPS-1)*GROUP_BYTES + LAST_GROUP_BYTES

@@ -1,7 +1,7 @@
 // wr_validator: the weight reader's descriptor validator (combinational, one error bit per rule).
 //
 // Reference model: models/weight_desc.py WeightSurfaceDescriptor.errors(addr_bits=ADDR_W). Bit i is rule
-// ERROR_RULES[i] (accel_pkg WR_ERR_ELEM_SIZE .. WR_ERR_ADDR_OVERFLOW), evaluated on the raw register values:
+// ERROR_RULES[i] (accel_csr_pkg WR_ERR_ELEM_SIZE .. WR_ERR_ADDR_OVERFLOW), evaluated on the raw register values:
 //   ELEM_SIZE       elem_bytes not 1 or 2
 //   GROUPS          groups 0 or above WR_MAX_GROUPS
 //   GROUP_SIZE      group_bytes or last_group_bytes 0, last > group, or (elem 1/2) not whole elements

@@ -59,6 +59,7 @@ from tb.checkers.axi_read import AxiReadChecker
 from tb.fastpath.harness import HdlHarness, HdlMemAgent, HdlStreamCapture, is_hdl_top
 from tb.footprint import Region
 from tb.mismatch_map import DiffRows, write_map
+from tb.register_check import check_register_map
 
 PERIOD_NS = 10
 JOBLOG = os.getenv("JOBLOG", "0") not in ("", "0")  # JOBLOG=1: one INFO line per job
@@ -719,6 +720,30 @@ def error_bit_corruption(bit_mask: int) -> Corruption:
         return "ERROR register"
 
     return corrupt
+
+
+class RegisterTestBase(ReaderTestBase):
+    """The register tests of any block, from its register model (:func:`tb.register_check.check_register_map`:
+    reset values, access types, write masks, byte strobes, unmapped offsets), then one legal job with a second
+    START at once and garbage in every descriptor register (:meth:`ReaderTB.mid_job`): the scoreboard must find the
+    job exact (START ignored while busy, the descriptor latched at START) and the garbage must have been written.
+
+    A block sets :meth:`job` (a sequence that sends one legal item with ``midjob`` set and keeps it as ``item``)."""
+
+    def job(self) -> Any:
+        raise NotImplementedError
+
+    async def body(self) -> None:
+        problems = await check_register_map(
+            self.tb.csr, self.tb.csr.regs, self.tb.bus_bytes * 8, self.tb.addr_bits, self.rng
+        )
+        seq = self.job()
+        await self.run_seq(seq)
+        if not seq.item.response().midjob_writes:
+            problems.append("the job had no mid-job START and writes")
+        for p in problems:
+            self.logger.error("register check: %s", p)
+        assert not problems, f"{len(problems)} register check(s) failed, the first: {problems[0]}"
 
 
 class ScoreboardSelfTestBase(ReaderTestBase):

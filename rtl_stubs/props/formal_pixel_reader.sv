@@ -28,7 +28,6 @@ module formal_pixel_reader #(
   input  logic                  m_axi_rvalid,
   input  logic                  m_axis_tready
 );
-  localparam int NR = 'h60 / 4 + 1;          // accel_pkg::PR_REG_SATURATED / 4 + 1 registers
 
   logic f_init;
   initial f_init = 1'b1;
@@ -65,7 +64,8 @@ module formal_pixel_reader #(
     .irq
   );
 
-  axil_slave_props #(.ADDR_W (8), .MAPPED (64'((65'd1 << NR) - 65'd1)), .CTRL_CHECK (1'b1), .CTRL_OFS ('h08)) axil (
+  axil_slave_props #(.ADDR_W (8), .MAPPED (64'(accel_csr_pkg::PR_REGS_MAPPED)), .CTRL_CHECK (1'b1),
+                     .CTRL_OFS (accel_csr_pkg::REG_CTRL)) axil (
     .clk, .rst,
     .awaddr (s_axil_awaddr), .awprot (s_axil_awprot), .awvalid (s_axil_awvalid), .awready (s_axil_awready),
     .wdata (s_axil_wdata), .wstrb (s_axil_wstrb), .wvalid (s_axil_wvalid), .wready (s_axil_wready),

@@ -19,8 +19,6 @@ RULE_BITS: dict[str, int] = {k.lower(): v for k, v in REGS.ERR.items() if not k.
 VALIDATOR_MASK: int = REGS.error_mask(list(RULE_BITS))
 BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
 BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
-#: CFG's defined bits (what a write of all ones reads back as)
-CFG_BITS: int = REGS.field_mask("CFG_LAYOUT") | REGS.bit("CFG_FP16") | REGS.bit("CFG_NAN_TO_ZERO")
 
 
 def cfg_word(layout: int, fp16: bool = False, nan_to_zero: bool = False) -> int:

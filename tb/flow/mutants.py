@@ -51,7 +51,7 @@ def out_dir(sim: str) -> Path:
 
 # ---------------------------------------------------------------------------------------------- the catalogues
 #: the blocks whose tb/<block>/mutants.py holds a catalogue, in the order the mutants run
-CATALOGUES = ("cube_reader", "axi_rd_engine", "cr_desc_validator", "weight_reader", "pixel_reader")
+CATALOGUES = ("cube_reader", "axi_rd_engine", "cr_desc_validator", "weight_reader", "pixel_reader", "axil_regs")
 MUTANTS: tuple[Mutant, ...] = tuple(
     m for block in CATALOGUES for m in importlib.import_module(f"tb.{block}.mutants").MUTANTS
 )

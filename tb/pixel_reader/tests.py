@@ -15,14 +15,20 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
 import pyuvm
-from cocotbext.axi import AxiResp
 
-from tb.platform import CorruptModelBase, Knobs, ReaderTestBase, ScoreboardSelfTestBase, error_bit_corruption
+from tb.platform import (
+    CorruptModelBase,
+    Knobs,
+    ReaderTestBase,
+    RegisterTestBase,
+    ScoreboardSelfTestBase,
+    error_bit_corruption,
+)
 
 from .env import PixelReaderEnv, PixelReaderTB
-from .registers import BUS_DECERR, DESC_REGS, REGS
+from .items import Kind
+from .registers import BUS_DECERR
 from .scoreboard import Expected
 from .sequences import (
     BusErrorSeq,
@@ -52,44 +58,20 @@ class PixelTestBase(ReaderTestBase):
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class RegisterTest(PixelTestBase):
-    """ID and PARAMS match the build; every RW register holds what was written, masked to its fields; an unmapped
-    offset answers SLVERR; a picture still reads correctly afterwards."""
+class RegisterTest(RegisterTestBase, PixelTestBase):
+    """The register tests of the model (tb.register_check), then one picture with a second START and garbage
+    writes."""
 
-    async def body(self) -> None:
-        csr, tb = self.tb.csr, self.tb
-        errors = []
-        if await csr.read("ID") != REGS.ID:
-            errors.append("ID")
-        params = await csr.read("PARAMS")
-        if params & 0xFFFF != tb.bus_bytes * 8 or params >> 24 != tb.addr_bits:
-            errors.append(f"PARAMS 0x{params:08x}")
-        values = {r: int(v) for r, v in zip(DESC_REGS, self.rng.integers(0, 1 << 32, len(DESC_REGS), dtype=np.uint64))}
-        await csr.write_many(values)
-        back = await csr.read_many(list(values))
-        for r, v in values.items():
-            want = v & REGS.WMASK[r]
-            if back[r] != want:
-                errors.append(f"{r}: wrote 0x{v:08x}, read 0x{back[r]:08x}, expected 0x{want:08x}")
-        for r in ("PIXELS", "LINES", "BEATS", "CYCLES", "SATURATED"):
-            await csr.write(r, 0xFFFFFFFF)
-            if await csr.read(r) != 0:
-                errors.append(f"RO register {r} changed by a write before any job")
-        unmapped = max(REGS.REG.values()) + 4
-        resp = await csr.read_resp(unmapped)
-        if resp.resp != AxiResp.SLVERR:
-            errors.append(f"unmapped offset 0x{unmapped:02x} answered {resp.resp.name}, expected SLVERR")
-        errors += csr.violations
-        csr.violations = []
-        for e in errors:
-            self.logger.error("register check: %s", e)
-        assert not errors, f"{len(errors)} register check(s) failed: {errors[0]}"
-        await self.run_seq(_OnePicture("one"))
+    def job(self) -> PixelSeqBase:
+        return _OnePicture("one")
 
 
 class _OnePicture(PixelSeqBase):
     async def body(self) -> None:
-        await self.send_picture("T_A8R8G8B8", Knobs())
+        self.item = self.new_item(Kind.PICTURE, self.draw("T_A8R8G8B8"))
+        self.item.knobs = Knobs()
+        self.item.midjob = 1
+        await self.send(self.item)
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
 import pyuvm
-from cocotbext.axi import AxiResp
 
 from tb.platform import (
     CorruptModelBase,
     Knobs,
     ReaderTestBase,
+    RegisterTestBase,
     ScoreboardSelfTestBase,
     config_value,
     error_bit_corruption,
@@ -30,7 +29,7 @@ from tb.platform import (
 
 from .env import WeightReaderEnv, WeightReaderTB
 from .items import Kind
-from .registers import BUS_DECERR, DESC_REGS, REGS
+from .registers import BUS_DECERR, REGS
 from .scoreboard import Expected
 from .sequences import BusErrorSeq, CorruptSeq, EdgeSeq, IllegalSeq, ResetSeq, StallSeq, WeightSeq, WeightSeqBase
 
@@ -55,44 +54,18 @@ class WeightTestBase(ReaderTestBase):
 
 class _One(WeightSeqBase):
     async def body(self) -> None:
-        await self.send_weights(Knobs(), small=True)
+        self.item = self.new_item(Kind.WEIGHTS, self.draw(small=True), Knobs())
+        self.item.midjob = 1
+        await self.send(self.item)
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class RegisterTest(WeightTestBase):
-    """ID and PARAMS match the build; every RW register holds what was written (CFG keeps its one bit); RO
-    registers ignore writes; an unmapped offset answers SLVERR; a job still works afterwards."""
+class RegisterTest(RegisterTestBase, WeightTestBase):
+    """The register tests of the model (tb.register_check), then one weight set with a second START and garbage
+    writes."""
 
-    async def body(self) -> None:
-        csr, tb = self.tb.csr, self.tb
-        errors = []
-        if await csr.read("ID") != REGS.ID:
-            errors.append("ID")
-        params = await csr.read("PARAMS")
-        if params & 0xFFFF != tb.bus_bytes * 8 or params >> 24 != tb.addr_bits or not (params >> 16) & 0xFF:
-            errors.append(f"PARAMS 0x{params:08x}")
-        values = {r: int(v) for r, v in zip(DESC_REGS, self.rng.integers(0, 1 << 32, len(DESC_REGS), dtype=np.uint64))}
-        values["CFG"] = 0xFFFFFFFF
-        await csr.write_many(values)
-        back = await csr.read_many(list(values))
-        for r, v in values.items():
-            want = v & REGS.WMASK[r]
-            if back[r] != want:
-                errors.append(f"{r}: wrote 0x{v:08x}, read 0x{back[r]:08x}, expected 0x{want:08x}")
-        for ro in ("TOTAL_BYTES", "GROUPS_DONE", "CYCLES", "FAULT"):
-            before = await csr.read(ro)
-            await csr.write(ro, 0x12345678)
-            if await csr.read(ro) != before:
-                errors.append(f"{ro} is read-only but changed on a write")
-        if await csr.read("CTRL") != 0:
-            errors.append("CTRL does not read as 0")
-        resp = await csr.read_resp(max(REGS.REG.values()) + 4)
-        if resp.resp != AxiResp.SLVERR:
-            errors.append(f"unmapped offset answered {resp.resp.name}")
-        errors += csr.violations
-        csr.violations = []
-        assert not errors, f"{len(errors)} register check(s) failed: {errors}"
-        await self.run_seq(_One("one"))
+    def job(self) -> WeightSeqBase:
+        return _One("one")
 
 
 class _MidJob(WeightSeqBase):
