@@ -51,7 +51,7 @@ class Layout(enum.IntEnum):
     MACE = 4
 
 
-#: Validator rules, one error bit each (bit index = position). Mirrors the ERROR bits of ``rtl_stubs/regs/cube_reader.rdl``.
+#: Validator rules, one error bit each (bit index = position); the ERROR bits of ``rtl_stubs/regs/cube_reader.rdl``.
 ERROR_RULES: tuple[str, ...] = (
     "layout",  # 0: unknown layout code
     "atom_size",  # 1: atom not a power of two in 8..128, or not allowed by the layout

@@ -8,7 +8,7 @@
 //   0x04 PARAMS     RO  [15:0] AXI_DATA_W, [23:16] MAX_OUTSTANDING, [31:24] AXI_ADDR_W
 //   0x08 CTRL       WO  [0] START
 //   0x0C CFG        RW  [3:0] LAYOUT (0 GENERIC, 1 NVDLA_FEATURE, 2 NVDLA_OPERAND, 3 ONEDNN, 4 MACE), [8] FP16,
-//                       [9] NAN_TO_ZERO
+//                       [9] NAN_TO_ZERO, [31:24] TAG
 //   0x10 STATUS     RO  [0] BUSY, [1] DONE, [2] ERROR
 //   0x14 ERROR      RO  [0] LAYOUT, [1] ATOM_SIZE, [2] ELEM_SIZE, [3] COUNT, [4] ALIGN_BASE, [5] ALIGN_STRIDE_H,
 //                       [6] ALIGN_STRIDE_C, [7] ALIGN_STRIDE_N, [8] OVERLAP, [9] ADDR_OVERFLOW, [16] BUS_SLVERR,

@@ -9,7 +9,7 @@ block prefix, docs/registers.md)::
 
     CUBE_READER.REG["ATOM_BYTES"] -> 0x20      CUBE_READER.ERR["ALIGN_BASE"] -> 4
     CUBE_READER.REG["CTRL"]       -> 0x08      (the common registers are part of every block's REG)
-    CUBE_READER.FIELD["CFG_FP16_BIT"] -> 8     CUBE_READER.WMASK["CFG"] -> 0x30F
+    CUBE_READER.FIELD["CFG_FP16_BIT"] -> 8     CUBE_READER.WMASK["CFG"] -> 0xFF00030F
     CUBE_READER.CONST["LAYOUT_MACE"] -> 4      CUBE_READER.ID -> 0xC0BE0001
     CUBE_READER.registers["CFG"].fields["LAYOUT"].reset -> 0
 

@@ -81,7 +81,10 @@ def test_cube_reader_map_by_hand():
     # the cube reader's datasheet values, written out by hand
     assert CR.ID == 0xC0BE0001
     assert CR.REG["ATOM_BYTES"] == 0x20 and CR.REG["BEATS"] == 0x54
-    assert CR.WMASK["CFG"] == 0x30F == CR.field_mask("CFG_LAYOUT") | CR.bit("CFG_FP16") | CR.bit("CFG_NAN_TO_ZERO")
+    assert CR.WMASK["CFG"] == 0xFF00030F  # LAYOUT [3:0], FP16 8, NAN_TO_ZERO 9, TAG [31:24]
+    assert CR.WMASK["CFG"] == CR.field_mask("CFG_LAYOUT") | CR.bit("CFG_FP16") | CR.bit(
+        "CFG_NAN_TO_ZERO"
+    ) | CR.field_mask("CFG_TAG")
     assert R.DESC_REGS == (
         "CFG",
         "BASE_LO",
@@ -221,9 +224,9 @@ def test_adding_a_field_is_one_rdl_edit(scratch_sources):
     files = regs.render_committed(blocks)
     pkg = files[regs.PKG_PATH]
     assert "localparam int CR_CFG_SPARE_BIT = 12;" in pkg
-    assert "localparam logic [31:0] CR_WMASK_CFG = 32'h0000_130F;" in pkg
+    assert "localparam logic [31:0] CR_WMASK_CFG = 32'hFF00_130F;" in pkg
     model = regmap.BlockMap.from_model("CR", json.loads(files[regs.MODEL_PATH])["blocks"]["CR"], 256)
-    assert model.WMASK["CFG"] == 0x130F and model.FIELD["CFG_SPARE_BIT"] == 12
+    assert model.WMASK["CFG"] == 0xFF00130F and model.FIELD["CFG_SPARE_BIT"] == 12
     assert "[12] SPARE" in files[runner.RTL / "cube_reader.sv"]
     assert "[12] SPARE: Test field." in files[runner.ROOT / "docs" / "cube_reader.md"]
 
