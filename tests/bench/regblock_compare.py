@@ -136,7 +136,10 @@ def yosys_stat(srcs: list[Path], work: Path) -> dict:
         err = re.findall(r"ERROR: .*", text)
         return {"error": err[0] if err else "yosys failed"}
     stat = text[text.rfind("Number of wires") :]
-    cells = int(re.search(r"Number of cells:\s+(\d+)", stat)[1])
+    found = re.search(r"Number of cells:\s+(\d+)", stat)
+    if found is None:
+        return {"error": "no cell count in the yosys log"}
+    cells = int(found[1])
     ffs = sum(int(n) for n in re.findall(r"^\s+\$_[A-Z]*DFF[A-Z0-9_]*\s+(\d+)\s*$", stat, re.M))
     return {"cells": cells, "flip_flops": ffs}
 
