@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 from cocotbext.axi import AxiResp
 
-from tb.regmap import BlockMap, Register
+from tb.regmap import BlockMap
+from tb.regmodel import Register
 
 
 def expected_reset(r: Register) -> int | None:
@@ -28,8 +29,7 @@ def expected_reset(r: Register) -> int | None:
 
 
 def _params_problems(regs: BlockMap, value: int, bus_bits: int, addr_bits: int) -> list[str]:
-    f = regs.registers["PARAMS"].fields
-    got = {name: (value & fl.mask) >> fl.lsb for name, fl in f.items()}
+    got = {f.name: (value & f.mask) >> f.lsb for f in regs.registers["PARAMS"].fields}
     out = []
     if got["AXI_DATA_W"] != bus_bits:
         out.append(f"PARAMS 0x{value:08x}: AXI_DATA_W {got['AXI_DATA_W']}, the bus is {bus_bits} bits")

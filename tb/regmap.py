@@ -11,7 +11,7 @@ block prefix, docs/registers.md)::
     CUBE_READER.REG["CTRL"]       -> 0x08      (the common registers are part of every block's REG)
     CUBE_READER.FIELD["CFG_FP16_BIT"] -> 8     CUBE_READER.WMASK["CFG"] -> 0xFF00030F
     CUBE_READER.CONST["LAYOUT_MACE"] -> 4      CUBE_READER.ID -> 0xC0BE0001
-    CUBE_READER.registers["CFG"].fields["LAYOUT"].reset -> 0
+    CUBE_READER.registers["CFG"].field("LAYOUT").reset -> 0
 
 A block's own helpers built on its map (the cube reader's CFG word, validator mask and bus-error bits) live with
 its testbench (``tb/cube_reader/registers.py``); this module knows no block in particular.
@@ -24,39 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tb.regmodel import Register
+
 MODEL_PATH = Path(__file__).resolve().with_name("regmap.json")
-
-
-@dataclass(frozen=True)
-class Field:
-    """One field of a register, as the .rdl defines it."""
-
-    name: str
-    lsb: int
-    width: int
-    access: str  # software access: RW, RO, WO
-    reset: int | None  # None: set by the instance (PARAMS)
-    enum: str | None
-    desc: str
-
-    @property
-    def mask(self) -> int:
-        return ((1 << self.width) - 1) << self.lsb
-
-
-@dataclass(frozen=True)
-class Register:
-    """One 32-bit register: offset, access (RW: it has software-writable bits; WO; RO), reset, write mask."""
-
-    name: str
-    offset: int
-    access: str
-    reset: int | None
-    wmask: int
-    common: bool
-    error: bool
-    desc: str
-    fields: dict[str, Field]
 
 
 @dataclass(frozen=True)
@@ -76,15 +46,12 @@ class BlockMap:
 
     @classmethod
     def from_model(cls, prefix: str, data: dict[str, Any], window: int) -> "BlockMap":
-        regs: dict[str, Register] = {}
-        for r in sorted(data["registers"], key=lambda r: r["offset"]):
-            fields = {f["name"]: Field(**f) for f in r["fields"]}
-            regs[r["name"]] = Register(**{**r, "fields": fields})
+        regs = {r.name: r for r in sorted(map(Register.from_json, data["registers"]), key=lambda r: r.offset)}
         field_pos: dict[str, int] = {}
         for r in regs.values():
-            if r.error or r.name == "ID" or (len(r.fields) == 1 and next(iter(r.fields.values())).width == 32):
+            if r.error or r.name == "ID" or r.whole:
                 continue
-            for f in r.fields.values():
+            for f in r.fields:
                 if f.width == 1:
                     field_pos[f"{r.name}_{f.name}_BIT"] = f.lsb
                 else:
@@ -98,7 +65,7 @@ class BlockMap:
             data["id"],
             regs,
             {k: r.offset for k, r in regs.items()},
-            {f.name: f.lsb for f in error.fields.values()},
+            {f.name: f.lsb for f in error.fields},
             field_pos,
             {k: r.wmask for k, r in regs.items() if r.wmask},
             consts,

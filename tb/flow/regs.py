@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tb.regmodel import Field, Register
+
 ROOT = Path(__file__).resolve().parents[2]
 RDL_DIR = ROOT / "rtl_stubs" / "regs"
 COMMON_RDL = RDL_DIR / "common.rdl"
@@ -55,61 +57,7 @@ class RegsError(Exception):
 
 
 # ---------------------------------------------------------------------------------------------- the model
-@dataclass(frozen=True)
-class Field:
-    name: str
-    lsb: int
-    width: int
-    access: str  # software access: RW, RO, WO
-    reset: int | None
-    desc: str
-    enum: str | None = None  # enum name without _e, upper case
-
-    @property
-    def msb(self) -> int:
-        return self.lsb + self.width - 1
-
-    @property
-    def mask(self) -> int:
-        return ((1 << self.width) - 1) << self.lsb
-
-    @property
-    def bits(self) -> str:
-        return f"[{self.lsb}]" if self.width == 1 else f"[{self.msb}:{self.lsb}]"
-
-
-@dataclass(frozen=True)
-class Register:
-    name: str
-    offset: int
-    desc: str
-    fields: tuple[Field, ...]
-    common: bool = False
-    error: bool = False
-
-    @property
-    def access(self) -> str:
-        kinds = {f.access for f in self.fields}
-        return "RW" if "RW" in kinds else "WO" if kinds == {"WO"} else "RO"
-
-    @property
-    def wmask(self) -> int:
-        """Bits software writes and reads back (WO command bits are pulses, not stored)."""
-        return sum(f.mask for f in self.fields if f.access == "RW")
-
-    @property
-    def reset(self) -> int | None:
-        """Reset value of the register (None when a field's value is set by the instance, as PARAMS)."""
-        if any(f.reset is None for f in self.fields):
-            return None
-        return sum((f.reset or 0) << f.lsb for f in self.fields if f.access != "WO")
-
-    @property
-    def whole(self) -> bool:
-        """One field covering the whole register (no field names of its own)."""
-        return len(self.fields) == 1 and self.fields[0].width == 32
-
-
+# Field and Register are the testbench's (tb/regmodel.py): the generator builds them, tb/regmap.py loads them.
 @dataclass(frozen=True)
 class Block:
     name: str  # the addrmap: cube_reader
@@ -375,31 +323,7 @@ def model_json(blocks: list[Block]) -> str:
                 "title": b.title,
                 "source": b.source,
                 "id": b.ident,
-                "registers": [
-                    {
-                        "name": r.name,
-                        "offset": r.offset,
-                        "access": r.access,
-                        "reset": r.reset,
-                        "wmask": r.wmask,
-                        "common": r.common,
-                        "error": r.error,
-                        "desc": r.desc,
-                        "fields": [
-                            {
-                                "name": f.name,
-                                "lsb": f.lsb,
-                                "width": f.width,
-                                "access": f.access,
-                                "reset": f.reset,
-                                "enum": f.enum,
-                                "desc": f.desc,
-                            }
-                            for f in r.fields
-                        ],
-                    }
-                    for r in b.registers
-                ],
+                "registers": [r.to_json() for r in b.registers],
                 "enums": {k: [{"name": m, "value": v, "desc": d} for m, v, d in ms] for k, ms in b.enums.items()},
             }
             for b in blocks
