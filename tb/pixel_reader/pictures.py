@@ -202,6 +202,22 @@ def draw(
         choices = legal_precisions(fmt, not cvt_off)
         precision = int(choices[int(rng.integers(0, len(choices)))])
     cvt = _converter(rng, fmt, precision, conv_mode)
+    return picture_of(rng, name, t, opts, precision, cvt, base0, addr_bits)
+
+
+def picture_of(
+    rng: np.random.Generator,
+    name: str,
+    t: np.ndarray,
+    opts: dict,
+    precision: int,
+    cvt: dict,
+    base0: Optional[int] = None,
+    addr_bits: int = 40,
+) -> Picture:
+    """The picture of given components ``t`` (H, W, C raw values), pack options (x offset, line strides), output
+    precision and converter registers (``models.descriptor`` keywords), placed at ``base0`` (random when None)."""
+    fmt = PIXEL_FORMATS[name]
     image = models.pack(PREFIX + name, t, **opts)
     if base0 is None:
         base0 = 0x1000_0000 + 32 * int(rng.integers(0, 4096))
