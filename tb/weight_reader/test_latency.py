@@ -193,7 +193,7 @@ class LatencyBackpressureTest(WeightTestBase):
 # ---------------------------------------------------------------------------------------------- small groups
 #: dense bytes per kernel group (int8 elements) and the masks of the small-group jobs at latency 128: the
 #: weight-data read runs at most ENT_DEPTH groups ahead of the expander (at 32, groups of 128 dense bytes or
-#: fewer streamed at 0.14..0.48 transfers per cycle: 32 groups per round trip)
+#: fewer streamed at 0.14..0.48 transfers per cycle: 32 groups per round trip; 512 now)
 SMALL_GROUP_BYTES = (32, 64, 128, 256, 512)
 SMALL_GROUP_MASKS = ("all_ones", "uniform_0.5", "uniform_0.05")
 
