@@ -54,9 +54,13 @@
 // read is issued only when its beats fit, in flight included), no shared pool: the expander needs mask bits and
 // data bytes together in a ratio the weights set, so a pool one surface could fill would starve the other.
 // Each queue holds its peak rate over a round trip: DATA_DEPTH 160 (up to one beat per cycle), WMB_DEPTH 32
-// (at most 1/8 beat per cycle), WGS_DEPTH 16 and ENT_DEPTH 32 (one entry per group). Reads in flight are shared:
-// one engine, one ID, a tag queue; the credits (at most 208 beats) bind before MAX_OUTSTANDING = 64 bursts of up
-// to 4 beats. Every queue deeper than 2 and the engine's burst table are sdp_ram memories (docs/weight_reader.md).
+// (at most 1/8 beat per cycle), WGS_DEPTH 32 (1/8 beat per cycle at one group per cycle) and ENT_DEPTH 512: the
+// weight-data read limit runs ENT_DEPTH groups ahead of the expander and waits for a whole 4-beat chunk, so it
+// must cover a chunk plus a round trip of data even for groups of one transfer and a few compressed bytes (at
+// 32, groups of 128 dense bytes or fewer streamed at 0.14..0.48 transfers per cycle at latency 128). Reads in
+// flight are shared: one engine, one ID, a tag queue; the credits (at most 224 beats) bind before
+// MAX_OUTSTANDING = 64 bursts of up to 4 beats. Every queue deeper than 2 and the engine's burst table are sdp_ram
+// memories (docs/weight_reader.md).
 //
 // Output: m_axis_tdata carries OUT_DATA_W/8 (default AXI_DATA_W/8) dense bytes per transfer in the order of the model's
 // uncompressed pack (the mapped weight stream of any weight format), tkeep = low bytes (partial on the last
@@ -82,8 +86,8 @@ module weight_reader
   parameter int MAX_OUTSTANDING = 64,      // bursts in flight of the read engine (1 .. 255), shared by the surfaces
   parameter int DATA_DEPTH      = 160,     // weight-data beat queue (beats queued + in flight)
   parameter int WMB_DEPTH       = 32,      // WMB beat queue (beats queued + in flight)
-  parameter int WGS_DEPTH       = 16,      // WGS beat queue (beats queued + in flight)
-  parameter int ENT_DEPTH       = 32,      // WGS entries unpacked ahead of the expander (the weight read limit)
+  parameter int WGS_DEPTH       = 32,      // WGS beat queue (beats queued + in flight)
+  parameter int ENT_DEPTH       = 512,     // WGS entries unpacked ahead of the expander (the weight read limit)
   parameter int OUT_DATA_W      = AXI_DATA_W   // m_axis data width, 64 .. AXI_DATA_W (a narrower output than the
                                                // bus leaves room for the WMB reads: docs/weight_reader.md, Throughput)
 ) (

@@ -25,6 +25,7 @@ from typing import Any, Iterator, NamedTuple, Optional, Sequence, Union
 
 import cocotb
 import numpy as np
+from cocotb.simtime import get_sim_time
 from cocotb.task import Task
 from cocotb.triggers import FallingEdge, RisingEdge, ValueChange
 
@@ -230,6 +231,11 @@ class StreamReadyDriver:
         self.tready.value = 1
         self._pattern: Optional[Iterator[int]] = None
         self._task: Optional[Task[None]] = None
+        #: opt-in record of the TREADY values driven under a pattern, one per cycle (a test sets a bytearray;
+        #: None: nothing recorded); ``log_t0_ns``: the sim time of the falling edge that drove ``log[0]`` (the
+        #: value is sampled by the rising edge of cycle ``log_t0_ns // period``)
+        self.log: Optional[bytearray] = None
+        self.log_t0_ns = 0.0
 
     @property
     def active(self) -> bool:
@@ -252,4 +258,10 @@ class StreamReadyDriver:
             await edge
             pattern = self._pattern
             assert pattern is not None, "set(None) cancels this task"
-            self.tready.value = 0 if next(pattern) else 1
+            ready = 0 if next(pattern) else 1
+            self.tready.value = ready
+            log = self.log
+            if log is not None:
+                if not log:
+                    self.log_t0_ns = get_sim_time("ns")
+                log.append(ready)

@@ -138,16 +138,26 @@ SYNTHETIC = "synthetic"
 
 
 def draw_synthetic(
-    rng: np.random.Generator, dtype: str, mask: str, addr_bits: int, compressed: Optional[bool] = None
+    rng: np.random.Generator,
+    dtype: str,
+    mask: str,
+    addr_bits: int,
+    compressed: Optional[bool] = None,
+    g_elems: Optional[int] = None,
+    groups: Optional[int] = None,
 ) -> WeightSet:
     """A raw element stream with kernel groups of any size (not a multiple of 8 or of a transfer: groups start in
     the middle of a WMB byte and of a transfer), compressed by the model (``sparse.compress`` through the formats'
     surface builder). The weight formats always make groups of 16 or 32 kernels, so only this family puts a
-    group boundary inside a WMB byte."""
+    group boundary inside a WMB byte. ``g_elems`` and ``groups`` given: that many groups of exactly that many
+    elements (the last one too); otherwise both and the last group's size are drawn."""
     e = G.ELEM_BYTES[dtype]
-    g_elems = int(rng.integers(1, 300))
-    groups = int(rng.integers(1, 9))
-    last = int(rng.integers(1, g_elems + 1))
+    if g_elems is not None and groups is not None:
+        last = g_elems
+    else:
+        g_elems = int(rng.integers(1, 300))
+        groups = int(rng.integers(1, 9))
+        last = int(rng.integers(1, g_elems + 1))
     sizes = [g_elems] * (groups - 1) + [last]
     n = sum(sizes)
     elems = _values(rng, dtype, (n,)).view(np.uint8 if e == 1 else "<u2").copy()
