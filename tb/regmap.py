@@ -47,16 +47,9 @@ class BlockMap:
     @classmethod
     def from_model(cls, prefix: str, data: dict[str, Any], window: int) -> "BlockMap":
         regs = {r.name: r for r in sorted(map(Register.from_json, data["registers"]), key=lambda r: r.offset)}
-        field_pos: dict[str, int] = {}
-        for r in regs.values():
-            if r.error or r.name == "ID" or r.whole:
-                continue
-            for f in r.fields:
-                if f.width == 1:
-                    field_pos[f"{r.name}_{f.name}_BIT"] = f.lsb
-                else:
-                    field_pos[f"{r.name}_{f.name}_LSB"] = f.lsb
-                    field_pos[f"{r.name}_{f.name}_W"] = f.width
+        field_pos = {
+            k: v for r in regs.values() for f in r.named_fields for k, v in f.positions(f"{r.name}_{f.name}").items()
+        }
         error = next(r for r in regs.values() if r.error)
         consts = {f"{e}_{m['name']}": m["value"] for e, ms in data["enums"].items() for m in ms}
         return cls(

@@ -36,6 +36,13 @@ class Field:
         """``[9]`` or ``[3:0]``."""
         return f"[{self.lsb}]" if self.width == 1 else f"[{self.msb}:{self.lsb}]"
 
+    def positions(self, stem: str) -> dict[str, int]:
+        """The position names of the field (the RTL constants and ``BlockMap.FIELD``): ``<stem>_BIT`` of a 1-bit
+        field, ``<stem>_LSB`` and ``<stem>_W`` of a wider one."""
+        if self.width == 1:
+            return {f"{stem}_BIT": self.lsb}
+        return {f"{stem}_LSB": self.lsb, f"{stem}_W": self.width}
+
 
 @dataclass(frozen=True)
 class Register:
@@ -70,6 +77,12 @@ class Register:
 
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)
+
+    @property
+    def named_fields(self) -> tuple[Field, ...]:
+        """The fields that get position names: none of ID (a constant), of ERROR (its bits are named as error bits)
+        or of a register that is one 32-bit field."""
+        return () if self.whole or self.name == "ID" or self.error else self.fields
 
     # ---- the JSON form (tb/regmap.json): the definition plus the derived access, reset and write mask
     def to_json(self) -> dict[str, Any]:

@@ -83,6 +83,11 @@ class Block:
 
 
 # ---------------------------------------------------------------------------------------------- compile
+def _rel(path: Path) -> str:
+    """A path as messages and outputs name it: relative to the repository when inside it."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def rdl_sources() -> list[Path]:
     """Every block source: each ``.rdl`` of rtl_stubs/regs but the shared ``common.rdl``, by name."""
     return sorted(p for p in RDL_DIR.glob("*.rdl") if p != COMMON_RDL)
@@ -103,16 +108,16 @@ def compile_block(path: Path) -> tuple[Block, object]:
         compiler.compile_file(str(path))
         root = compiler.elaborate()
     except RDLCompileError as exc:
-        raise RegsError(f"{path.relative_to(ROOT)}: {exc} (the compiler's messages are above)") from None
+        raise RegsError(f"{_rel(path)}: {exc} (the compiler's messages are above)") from None
     tops = list(root.children())
     if len(tops) != 1:
-        raise RegsError(f"{path.relative_to(ROOT)}: one addrmap per file, found {len(tops)}")
+        raise RegsError(f"{_rel(path)}: one addrmap per file, found {len(tops)}")
     top = tops[0]
     return _block(top, path), top
 
 
 def _block(top: Any, path: Path) -> Block:  # top: a systemrdl AddrmapNode
-    src = str(path.relative_to(ROOT))
+    src = _rel(path)
     prefix = top.get_property("dla_prefix", default=None)
     if not prefix:
         raise RegsError(f"{src}: the addrmap has no dla_prefix")
@@ -199,7 +204,7 @@ def compile_all() -> tuple[list[Block], list]:
     """Every block (and its elaborated systemrdl node, for the PeakRDL exporters)."""
     pairs = [compile_block(p) for p in rdl_sources()]
     if not pairs:
-        raise RegsError(f"no .rdl block source in {RDL_DIR.relative_to(ROOT)}")
+        raise RegsError(f"no .rdl block source in {_rel(RDL_DIR)}")
     blocks = [b for b, _ in pairs]
     check_common(blocks)
     prefixes = [b.prefix for b in blocks]
@@ -220,12 +225,8 @@ def _sv_hex(value: int, width: int) -> str:
 
 
 def _field_consts(stem: str, f: Field) -> list[tuple[str, str, str]]:
-    """(type, name, value) of one field's constants."""
-    out = []
-    if f.width == 1:
-        out.append(("int", f"{stem}_BIT", str(f.lsb)))
-    else:
-        out += [("int", f"{stem}_LSB", str(f.lsb)), ("int", f"{stem}_W", str(f.width))]
+    """(type, name, value) of one field's constants: its position names (``Field.positions``) and its mask."""
+    out = [("int", name, str(value)) for name, value in f.positions(stem).items()]
     out.append(("logic [31:0]", f"{stem}_MASK", _sv_hex(f.mask, 32)))
     return out
 
@@ -240,9 +241,7 @@ def _consts(b: Block, common: bool) -> list[tuple[str, str, str, str]]:
     for r in regs:
         out.append(("int", f"{p}REG_{r.name}", f"'h{r.offset:02X}", r.access))
     for r in regs:
-        if r.whole or r.name == "ID" or r.error:
-            continue
-        for f in r.fields:
+        for f in r.named_fields:
             for t, n, v in _field_consts(f"{p}{r.name}_{f.name}", f):
                 out.append((t, n, v, ""))
     for r in regs:
@@ -332,6 +331,11 @@ def model_json(blocks: list[Block]) -> str:
     return json.dumps(data, indent=1) + "\n"
 
 
+def _enum_text(b: Block, f: Field) -> str:
+    """`` (0 GENERIC, 1 NVDLA_FEATURE, ...)`` of an encoded field, empty otherwise."""
+    return " (" + ", ".join(f"{v} {m}" for m, v, _ in b.enums[f.enum]) + ")" if f.enum else ""
+
+
 def _summary(b: Block, r: Register) -> str:
     """One-line description of a register for the tables: its description, or its fields."""
     if r.name == "ID":
@@ -340,13 +344,7 @@ def _summary(b: Block, r: Register) -> str:
         return "one bit per rule (error bits)"
     if r.whole:
         return r.desc
-    parts = []
-    for f in r.fields:
-        text = f"{f.bits} {f.name}"
-        if f.enum:
-            text += " (" + ", ".join(f"{v} {m}" for m, v, _ in b.enums[f.enum]) + ")"
-        parts.append(text)
-    return ", ".join(parts)
+    return ", ".join(f"{f.bits} {f.name}{_enum_text(b, f)}" for f in r.fields)
 
 
 def _reset_text(r: Register) -> str:
@@ -380,11 +378,7 @@ def md_registers(b: Block) -> list[str]:
     for r in b.registers:
         text = _summary(b, r).replace("error bits", "[error bits](#error-bits)") if r.error else _summary(b, r)
         if not r.whole and not r.error and r.name != "ID":
-            text = "; ".join(
-                f"{f.bits} {f.name}: {f.desc}"
-                + (" (" + ", ".join(f"{v} {m}" for m, v, _ in b.enums[f.enum]) + ")" if f.enum else "")
-                for f in r.fields
-            )
+            text = "; ".join(f"{f.bits} {f.name}: {f.desc}{_enum_text(b, f)}" for f in r.fields)
         out.append(f"| 0x{r.offset:02X} | {r.name} | {r.access} | {_reset_text(r)} | {text} |")
     return out
 
@@ -492,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"regs: wrote {p.relative_to(ROOT)}")
     print(
         f"regs: {len(blocks)} maps, {len(files)} committed files ({len(changed)} changed); "
-        f"C headers and HTML in {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}"
+        f"C headers and HTML in {_rel(args.out)}"
     )
     return 0
 

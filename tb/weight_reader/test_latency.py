@@ -99,7 +99,8 @@ class _LatencySeq(WeightSeqBase):
                 kernels = max(16, kernels // 2)
         return best if best is not None else longest
 
-    async def run_job(self, ws, label: str, latency: int, tready: str) -> None:
+    async def send_job(self, ws, label: str, latency: int, tready: str) -> None:
+        """Send one latency job through the job protocol (ReaderTB.run_job) and keep its row."""
         item = self.new_item(Kind.WEIGHTS, ws, Knobs(latency=latency, backpressure=tready))
         ready = getattr(self.tb, "ready", None) if tready != "none" else None
         if ready is not None and hasattr(ready, "log"):
@@ -128,7 +129,7 @@ class _Latency(_LatencySeq):
                 for mask in LATENCY_MASKS:
                     for latency in lats:
                         ws = self.draw_sized(family, dtype, mask)
-                        await self.run_job(ws, f"{family} {dtype} {mask}", latency, self.tready)
+                        await self.send_job(ws, f"{family} {dtype} {mask}", latency, self.tready)
 
 
 def check_rows(test, rows: list, title: str) -> None:
@@ -209,7 +210,7 @@ class _SmallGroups(_LatencySeq):
                 groups = -(-LATENCY_TRANSFERS // -(-g // out))
                 ws = draw_synthetic(self.rng, "int8", mask, self.addr_bits, g_elems=g, groups=groups)
                 comp = float(ws.wgs_values().mean())
-                await self.run_job(ws, f"groups of {g:3d} B {mask} ({comp:5.1f} B)", 128, "none")
+                await self.send_job(ws, f"groups of {g:3d} B {mask} ({comp:5.1f} B)", 128, "none")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
