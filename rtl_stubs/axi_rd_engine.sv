@@ -234,4 +234,14 @@ module axi_rd_engine #(
     end
   end
 
+`ifdef DLA_ASSERT
+  // Assertions, not design (docs/formal.md): the property bundle reads the ports only (`.*`). Icarus 11 and
+  // Yosys 0.23 have no `bind`, so the one binding is this instance; tb/flow/runner.py and tb/flow/formal.py
+  // define DLA_ASSERT, synthesis does not.
+  axi_rd_engine_props #(
+    .ADDR_W (ADDR_W), .DATA_W (DATA_W), .ID_W (ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING), .MAX_BURST (MAX_BURST),
+    .LEN_W (LEN_W), .ARID (ARID)
+  ) u_props (.*);
+`endif
+
 endmodule

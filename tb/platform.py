@@ -50,11 +50,12 @@ from pyuvm import (
 )
 
 from tb.agents import stalls
-from tb.agents.analysis import JobLog
+from tb.agents.analysis import AnalysisPort, JobLog
 from tb.agents.axi_mem import AxiMemAgent
 from tb.agents.clocked import ClockLoop
 from tb.agents.csr import CsrAgent
 from tb.agents.stream import AxiStreamMonitor, StreamReadyDriver
+from tb.assertions import AssertionLog
 from tb.checkers.axi_read import AxiReadChecker
 from tb.fastpath.harness import HdlHarness, HdlMemAgent, HdlStreamCapture, is_hdl_top
 from tb.footprint import Region
@@ -288,13 +289,22 @@ class ReaderTB:
         self.addr_bits = self.mem.address_width
         self.reads = AxiReadChecker(self.bus_bytes)
         self.mem.ar_ap.connect(self.reads)
+        self.assertions = AssertionLog()  # the design's assertions (rtl_stubs/props/) failed in this test
+        self.assertion_ap = AnalysisPort("assertions")
 
     def observe(self) -> JobLog:
-        """A new subscriber of every port of the TB: AR bursts, R beats, output transfers, protocol violations."""
+        """A new subscriber of every port of the TB: AR bursts, R beats, output transfers, protocol violations
+        (the read checker's, the stream monitor's and the design's failed assertions)."""
         log = JobLog(ar=self.mem.ar_ap, r=self.mem.r_ap, out=self.out.ap)
         log.listen("violations", self.reads.violation_ap)
         log.listen("violations", self.out.violation_ap)
+        log.listen("violations", self.assertion_ap)
         return log
+
+    def publish_assertions(self) -> None:
+        """Publish the assertion failures logged since the last call (:mod:`tb.assertions`) as violations."""
+        for failure in self.assertions.take():
+            self.assertion_ap.write(failure.describe(PERIOD_NS))
 
     async def reset(self, cycles: int = 4) -> None:
         self.dut.rst.value = 1
@@ -380,6 +390,7 @@ class ReaderTB:
             await ClockCycles(self.dut.clk, 2)
         res.status = await self.read_status(done, waited)
         res.csr_violations, self.csr.violations = self.csr.violations, []
+        self.publish_assertions()
         item.result = res
         if not res.status.done:
             await self.reset()  # leave the DUT idle and clean for the next item
@@ -452,6 +463,7 @@ class JobScoreboard(uvm_subscriber):
     def build_phase(self) -> None:
         self.ap = uvm_analysis_port("ap", self)
         self.log: Optional[JobLog] = None
+        self.tb: Optional[ReaderTB] = None
         self.checked = 0
         self.check_seconds = 0.0  # wall time spent comparing with the models (make bench reports it)
         self.errors = 0
@@ -463,6 +475,7 @@ class JobScoreboard(uvm_subscriber):
 
     def observe(self, tb: ReaderTB) -> None:
         """Subscribe to the TB's monitors and checkers (connect phase)."""
+        self.tb = tb
         self.log = tb.observe()
 
     def write(self, item) -> None:
@@ -545,6 +558,8 @@ class JobScoreboard(uvm_subscriber):
     # ------------------------------------------------------------------ end of test
     def check_phase(self) -> None:
         assert self.log is not None, "observe() subscribed the scoreboard in the connect phase"
+        if self.tb is not None:
+            self.tb.publish_assertions()  # what failed after the last job
         after = self.log.take()
         if any(after.values()):
             self.errors += 1

@@ -24,6 +24,7 @@
 // completed), n_acc (accepted, not completed), ar_new (a new AR presented this cycle), head_* (the oldest burst in flight: address, length, index
 // of the next beat).
 `timescale 1ns/1ps
+`include "prop_macros.svh"
 module axi4_read_master_props #(
   parameter int              ADDR_W          = 16,
   parameter int              DATA_W          = 64,
@@ -65,6 +66,8 @@ module axi4_read_master_props #(
   output logic [7:0]        head_beat,
   output logic              halted
 );
+
+  `PROP_REPORTER
 
   localparam int BW    = DATA_W / 8;
   localparam int LB    = $clog2(BW);
@@ -164,46 +167,46 @@ module axi4_read_master_props #(
   // ---------------------------------------------------------------- environment: a legal AXI4 slave
   always @(posedge clk) begin
     if (!p_valid || p_rst) begin
-      assume (!rvalid);
-    end else begin
-      // R: valid held with stable payload until ready
+      `PROP_ASSUME("RVALID low after reset", !rvalid)
+    end else if (!rst) begin
+      // R: valid held with stable payload until ready (a reset may withdraw it: AXI resets both sides at once)
       if (p_rvalid && !p_rready) begin
-        assume (rvalid);
-        assume (rdata == p_rdata && rresp == p_rresp && rlast == p_rlast && rid == p_rid);
+        `PROP_ASSUME("RVALID held until RREADY", rvalid)
+        `PROP_ASSUME("R payload stable until RREADY", rdata == p_rdata && rresp == p_rresp && rlast == p_rlast && rid == p_rid)
       end
     end
     // data only for accepted bursts, in order, RLAST on the last beat, the one ID
     if (rvalid) begin
-      assume (n_acc != 8'd0);
-      assume (rlast == (beat == q_len[q_rp]));
-      assume (rid == ARID);
+      `PROP_ASSUME("R beats only for accepted bursts", n_acc != 8'd0)
+      `PROP_ASSUME("RLAST exactly on a burst's last beat", rlast == (beat == q_len[q_rp]))
+      `PROP_ASSUME("RID = ARID", rid == ARID)
     end
   end
 
   // ---------------------------------------------------------------- the master's obligations
   always @(posedge clk) begin
-    if (p_valid && p_rst && !rst) assert (!arvalid);
+    if (p_valid && p_rst && !rst) `PROP_ASSERT("ARVALID low after reset", !arvalid)
     if (p_valid && !p_rst && !rst) begin
       // AR handshake: valid held and payload stable until ready
       if (p_arvalid && !p_arready) begin
-        assert (arvalid);
-        assert (araddr == p_araddr && arlen == p_arlen && arsize == p_arsize && arburst == p_arburst);
-        assert (arid == p_arid && arlock == p_arlock && arcache == p_arcache && arprot == p_arprot);
+        `PROP_ASSERT("ARVALID held until ARREADY", arvalid)
+        `PROP_ASSERT("AR stable until ARREADY", araddr == p_araddr && arlen == p_arlen && arsize == p_arsize && arburst == p_arburst &&
+                     arid == p_arid && arlock == p_arlock && arcache == p_arcache && arprot == p_arprot)
       end
     end
     if (!rst && arvalid) begin
-      assert (arburst == 2'b01);                                          // INCR
-      assert (arsize == 3'(LB));                                          // full bus width
-      assert (arid == ARID);
-      assert (!arlock);                                                   // normal access
-      assert (32'(arlen) + 1 <= MAX_BURST);
-      assert (araddr[LB-1:0] == '0);                                      // beat aligned
-      assert (32'(araddr[11:0]) + (32'(arlen) + 1) * BW <= 4096);         // one 4 KB page
+      `PROP_ASSERT("ARBURST INCR", arburst == 2'b01)
+      `PROP_ASSERT("ARSIZE = bus width", arsize == 3'(LB))
+      `PROP_ASSERT("ARID", arid == ARID)
+      `PROP_ASSERT("ARLOCK normal", !arlock)
+      `PROP_ASSERT("ARLEN + 1 <= MAX_BURST", 32'(arlen) + 1 <= MAX_BURST)
+      `PROP_ASSERT("ARADDR beat aligned", araddr[LB-1:0] == '0)
+      `PROP_ASSERT("burst inside one 4 KB page", 32'(araddr[11:0]) + (32'(arlen) + 1) * BW <= 4096)
     end
     if (!rst) begin
-      assert (32'(n_flight) <= MAX_OUTSTANDING);                          // reads in flight
-      if (no_issue) assert (!ar_new);                                    // nothing new after stop/error
-      if (halted && DRAIN && n_acc != 8'd0) assert (rready);             // in-flight beats drained
+      `PROP_ASSERT("at most MAX_OUTSTANDING bursts in flight", 32'(n_flight) <= MAX_OUTSTANDING)
+      if (no_issue) `PROP_ASSERT("no new AR after stop or an error beat", !ar_new)
+      if (halted && DRAIN && n_acc != 8'd0) `PROP_ASSERT("in-flight beats drained (RREADY) when stopped", rready)
     end
   end
 

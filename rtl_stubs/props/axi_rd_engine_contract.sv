@@ -19,6 +19,7 @@
 //     others).
 //   * stop drops the current command: after a cycle with stop, the commands' remaining beats are forgotten.
 `timescale 1ns/1ps
+`include "prop_macros.svh"
 module axi_rd_engine_contract #(
   parameter int ADDR_W          = 16,
   parameter int DATA_W          = 64,
@@ -65,6 +66,8 @@ module axi_rd_engine_contract #(
   input  logic [7:0]                  head_beat
 );
 
+  `PROP_REPORTER
+
   localparam int BW    = DATA_W / 8;
   localparam int LB    = $clog2(BW);
   localparam int E_W   = ((ADDR_W > LEN_W) ? ADDR_W : LEN_W) + 1;
@@ -85,8 +88,8 @@ module axi_rd_engine_contract #(
   assign c_beats = (c_end >> LB) - E_W'(cmd_addr >> LB) + E_W'(1);
   always @(posedge clk) begin
     if (cmd_valid) begin
-      assume (cmd_len != '0);
-      assume (E_W'(cmd_addr) + E_W'(cmd_len) <= (E_W'(1) << ADDR_W));
+      `PROP_ASSUME("command length >= 1", cmd_len != '0)
+      `PROP_ASSUME("command inside the address space", E_W'(cmd_addr) + E_W'(cmd_len) <= (E_W'(1) << ADDR_W))
     end
   end
 
@@ -185,26 +188,26 @@ module axi_rd_engine_contract #(
   always @(posedge clk) begin
     if (!rst) begin
       if (ar_new) begin
-        assert (n_cmd != 2'd0);                                    // only for an accepted command
-        assert (araddr == e_addr[0]);                              // continues it
-        assert (blen <= e_rem[0]);                                 // within it
+        `PROP_ASSERT("an AR only for an accepted command", n_cmd != 2'd0)
+        `PROP_ASSERT("ARADDR continues the oldest command", araddr == e_addr[0])
+        `PROP_ASSERT("a burst within its command's beats", blen <= e_rem[0])
       end
-      if (cmd_fire && n_cmd == 2'd2) assert (head_done);           // one command waits at most
-      if (cmd_ready) assert (!stop);
-      if (!stop && !work) assert (cmd_ready);
-      assert (busy == (work || n_flight != 8'd0));
-      if (p_valid && !p_rst && exp_issue) assert (ar_new);
+      if (cmd_fire && n_cmd == 2'd2) `PROP_ASSERT("one command waits at most", head_done)
+      if (cmd_ready) `PROP_ASSERT("cmd_ready low under stop", !stop)
+      if (!stop && !work) `PROP_ASSERT("cmd_ready when idle", cmd_ready)
+      `PROP_ASSERT("busy = work left or bursts in flight", busy == (work || n_flight != 8'd0))
+      if (p_valid && !p_rst && exp_issue) `PROP_ASSERT("an AR every cycle while there is room", ar_new)
       // beats
-      assert (rready == ((n_flight != 8'd0) && (stop || rd_ready)));
-      assert (rd_valid == (rvalid && !stop));
-      assert (r_beat == (rvalid && rready));
-      if (rvalid) assert (rd_data == rdata && rd_resp == rresp);
+      `PROP_ASSERT("RREADY = in flight and (stop or rd_ready)", rready == ((n_flight != 8'd0) && (stop || rd_ready)))
+      `PROP_ASSERT("rd_valid = RVALID and not stop", rd_valid == (rvalid && !stop))
+      `PROP_ASSERT("r_beat = the R handshake", r_beat == (rvalid && rready))
+      if (rvalid) `PROP_ASSERT("rd_data/rd_resp = RDATA/RRESP", rd_data == rdata && rd_resp == rresp)
       if (n_acc != 8'd0) begin
-        assert (rd_addr == head_addr + (ADDR_W'(head_beat) << LB));
-        assert (rd_first == h_first);
-        assert (rd_last == h_last);
-        assert (rd_lo == (h_first ? b_lo[b_rp] : '0));
-        assert (rd_hi == (h_last ? b_hi[b_rp] : {LB{1'b1}}));
+        `PROP_ASSERT("rd_addr = the beat's address", rd_addr == head_addr + (ADDR_W'(head_beat) << LB))
+        `PROP_ASSERT("rd_first on a command's first beat", rd_first == h_first)
+        `PROP_ASSERT("rd_last on a command's last beat", rd_last == h_last)
+        `PROP_ASSERT("rd_lo = the first byte lane", rd_lo == (h_first ? b_lo[b_rp] : '0))
+        `PROP_ASSERT("rd_hi = the last byte lane", rd_hi == (h_last ? b_hi[b_rp] : {LB{1'b1}}))
       end
     end
   end

@@ -9,6 +9,7 @@
 //     an unmapped offset returns 0.
 //   * With CTRL_CHECK = 1: a read of the write-only CTRL register (byte offset CTRL_OFS) returns 0.
 `timescale 1ns/1ps
+`include "prop_macros.svh"
 module axil_slave_props #(
   parameter int                        ADDR_W     = 8,
   parameter logic [2**(ADDR_W-2)-1:0]  MAPPED     = '1,   // bit i: the register at byte offset 4*i exists
@@ -37,6 +38,8 @@ module axil_slave_props #(
   input  logic              rvalid,
   input  logic              rready
 );
+
+  `PROP_REPORTER
 
   localparam int IW = ADDR_W - 2;
 
@@ -96,32 +99,32 @@ module axil_slave_props #(
   // ---------------------------------------------------------------- environment: a legal AXI4-Lite master
   always @(posedge clk) begin
     if (live) begin
-      if (p_awvalid && !p_awready) assume (awvalid && awaddr == p_awaddr && awprot == p_awprot);
-      if (p_wvalid && !p_wready)   assume (wvalid && wdata == p_wdata && wstrb == p_wstrb);
-      if (p_arvalid && !p_arready) assume (arvalid && araddr == p_araddr && arprot == p_arprot);
+      if (p_awvalid && !p_awready) `PROP_ASSUME("AWVALID held and AW stable until AWREADY", awvalid && awaddr == p_awaddr && awprot == p_awprot)
+      if (p_wvalid && !p_wready)   `PROP_ASSUME("WVALID held and W stable until WREADY", wvalid && wdata == p_wdata && wstrb == p_wstrb)
+      if (p_arvalid && !p_arready) `PROP_ASSUME("ARVALID held and AR stable until ARREADY", arvalid && araddr == p_araddr && arprot == p_arprot)
     end
   end
 
   // ---------------------------------------------------------------- the slave's obligations
   always @(posedge clk) begin
-    if (p_valid && p_rst && !rst) assert (!bvalid && !rvalid);
+    if (p_valid && p_rst && !rst) `PROP_ASSERT("BVALID/RVALID low after reset", !bvalid && !rvalid)
     if (live) begin
-      if (p_bvalid && !p_bready) assert (bvalid && bresp == p_bresp);
-      if (p_rvalid && !p_rready) assert (rvalid && rdata == p_rdata && rresp == p_rresp);
+      if (p_bvalid && !p_bready) `PROP_ASSERT("BVALID held and BRESP stable until BREADY", bvalid && bresp == p_bresp)
+      if (p_rvalid && !p_rready) `PROP_ASSERT("RVALID held and RDATA/RRESP stable until RREADY", rvalid && rdata == p_rdata && rresp == p_rresp)
     end
     if (!rst) begin
-      if (awvalid && awready) assert (!aw_pend || b_new);          // one write at a time
-      if (wvalid && wready)   assert (!w_pend || b_new);
-      if (arvalid && arready) assert (!ar_pend);                    // one read at a time
+      if (awvalid && awready) `PROP_ASSERT("one write at a time (AW)", !aw_pend || b_new)
+      if (wvalid && wready)   `PROP_ASSERT("one write at a time (W)", !w_pend || b_new)
+      if (arvalid && arready) `PROP_ASSERT("one read at a time", !ar_pend)
       if (b_new) begin
-        assert (aw_pend && w_pend);                                 // a response only for a request
-        assert (bresp == (MAPPED[aw_idx] ? 2'b00 : 2'b10));
+        `PROP_ASSERT("B only for an accepted AW and W", aw_pend && w_pend)
+        `PROP_ASSERT("BRESP SLVERR exactly on unmapped offsets", bresp == (MAPPED[aw_idx] ? 2'b00 : 2'b10))
       end
       if (r_new) begin
-        assert (ar_pend);
-        assert (rresp == (MAPPED[ar_idx] ? 2'b00 : 2'b10));
-        if (!MAPPED[ar_idx]) assert (rdata == 32'd0);
-        if (CTRL_CHECK && ar_idx == IW'(CTRL_OFS / 4)) assert (rdata == 32'd0);
+        `PROP_ASSERT("R only for an accepted AR", ar_pend)
+        `PROP_ASSERT("RRESP SLVERR exactly on unmapped offsets", rresp == (MAPPED[ar_idx] ? 2'b00 : 2'b10))
+        if (!MAPPED[ar_idx]) `PROP_ASSERT("unmapped reads return 0", rdata == 32'd0)
+        if (CTRL_CHECK && ar_idx == IW'(CTRL_OFS / 4)) `PROP_ASSERT("CTRL reads 0", rdata == 32'd0)
       end
     end
   end

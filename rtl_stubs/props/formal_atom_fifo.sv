@@ -37,7 +37,7 @@ module formal_atom_fifo #(
   );
 
   axis_source_props #(.DATA_W (AB * 8), .KEEP_W (1), .USER_W (64)) axis (
-    .clk, .rst, .job_done (1'b0),
+    .clk, .rst, .job_done (1'b0), .job_error (1'b0),
     .tdata (m_axis_tdata), .tkeep (1'b1), .tlast (m_axis_tlast), .tuser (m_axis_tuser),
     .tvalid (m_axis_tvalid), .tready (m_axis_tready)
   );

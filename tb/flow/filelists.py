@@ -6,7 +6,8 @@ starts a comment. ``common.f`` is what every reader compiles and is not a top of
 
 ``python -m tb.flow.filelists lint`` prints ``<list> <module>`` once per module (the first list that compiles it):
 ``make lint`` lints each module as a top with its list. ``python -m tb.flow.filelists all`` prints every file once,
-in compile order (the formal tops around several readers are linted with it).
+in compile order (the formal tops around several readers are linted with it); ``props`` prints the property
+modules (``props/props.f``), which ``make lint`` adds to every top's list with ``DLA_ASSERT`` defined.
 """
 
 from __future__ import annotations
@@ -15,6 +16,11 @@ import sys
 from pathlib import Path
 
 COMMON = "common.f"
+#: the property modules bound inside the design under ``DLA_ASSERT`` (rtl_stubs/props/prop_macros.svh): every
+#: simulation compiles them after the top's list, with that define and this folder on the include path
+PROPS_DIR = "props"
+PROPS_LIST = "props.f"
+ASSERT_DEFINE = "DLA_ASSERT"
 
 
 def _read(path: Path, seen: tuple[Path, ...] = ()) -> list[str]:
@@ -49,6 +55,13 @@ def sources(rtl: Path, top: str | None = None) -> list[Path]:
     return [rtl / n for n in unique]
 
 
+def props(rtl: Path) -> list[Path]:
+    """The property modules (``props/props.f`` of ``rtl``), in compile order: what a simulation adds to a top's
+    files, with :data:`ASSERT_DEFINE` defined (their instances in the design are guarded by it)."""
+    folder = rtl / PROPS_DIR
+    return [folder / n for n in dict.fromkeys(_read(folder / PROPS_LIST))]
+
+
 def lint_plan(rtl: Path) -> list[tuple[str, str]]:
     """(list, module) for every module, each once: the first top's list that compiles it."""
     plan: dict[str, str] = {}
@@ -66,5 +79,7 @@ if __name__ == "__main__":
             print(flist, module)
     elif sys.argv[1:] == ["all"]:
         print(" ".join(p.name for p in sources(root)))
+    elif sys.argv[1:] == ["props"]:
+        print(" ".join(str(p.relative_to(root)) for p in props(root)))
     else:
-        sys.exit("usage: python -m tb.flow.filelists lint|all")
+        sys.exit("usage: python -m tb.flow.filelists lint|all|props")

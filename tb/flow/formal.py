@@ -42,37 +42,51 @@ PKGS = ("accel_csr_pkg", "accel_pkg")
 
 @dataclass(frozen=True)
 class Proof:
-    """One property set: a formal top, the design files it needs, its parameters and BMC depths."""
+    """One property set: a top, the design files it needs, its parameters and BMC depths.
+
+    The top is a design module whenever the design binds its own properties (the readers and the read engine:
+    ``reader_props`` / ``axi_rd_engine_props`` instantiated under ``DLA_ASSERT``, reset assumed in the first cycle
+    by ``PROP_FORMAL_RESET``), so what is proved is what every simulation checks; a ``formal_<name>`` top of
+    ``rtl_stubs/props/`` only where a block binds nothing (the register file, the output queue) or where a part of a
+    reader is cut out to reach deeper (``formal_cube_core``)."""
 
     name: str
-    top: str  # module in rtl_stubs/props/<top>.sv
+    top: str  # a design module, or a formal top module in rtl_stubs/props/<top>.sv
     design: tuple[str, ...]  # rtl_stubs files (compile order is kept); () = every file of every list
-    props: tuple[str, ...]  # rtl_stubs/props files besides the top
     params: dict[str, int] = field(default_factory=dict)
     depth: int = 10  # `make formal`
     quick_depth: int = 8  # `make formal-quick`
     what: str = ""
     owns: tuple[str, ...] = ()  # for a whole-reader set (design = ()): name prefixes of the files whose mutants
     # it is run against (the reader's own files)
+    cut: tuple[str, ...] = ()  # instances (`<module>/<instance>`) replaced by free values (Yosys cutpoint): their
+    # outputs become free inputs of the rest, every cycle, so a deeper part is reached sooner
+    unchecked: tuple[str, ...] = ()  # property modules whose checks are removed (they watch a cut instance)
+
+    @property
+    def top_file(self) -> Path | None:
+        """The formal top's file in rtl_stubs/props/, or None when the top is a design module."""
+        f = PROPS / f"{self.top}.sv"
+        return f if f.is_file() else None
 
 
+ENGINE = {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2}
+READER = {"AXI_ADDR_W": 16, "AXI_ID_W": 4, "MAX_OUTSTANDING": 2}
 PROOFS: tuple[Proof, ...] = (
     Proof(
         "axi_rd_engine",
-        "formal_axi_rd_engine",
+        "axi_rd_engine",
         ("sdp_ram.sv", "axi_rd_engine.sv"),
-        ("axi4_read_master_props.sv", "axi_rd_engine_contract.sv"),
-        {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2, "MAX_BURST": 4, "LEN_W": 7},
+        {**ENGINE, "MAX_BURST": 4, "LEN_W": 7},
         depth=11,
         quick_depth=9,
         what="read engine, 2 bursts in flight, bursts <= 4 beats: AXI4 master + client contract",
     ),
     Proof(
         "axi_rd_engine_b256",
-        "formal_axi_rd_engine",
+        "axi_rd_engine",
         ("sdp_ram.sv", "axi_rd_engine.sv"),
-        ("axi4_read_master_props.sv", "axi_rd_engine_contract.sv"),
-        {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2, "MAX_BURST": 256, "LEN_W": 14},
+        {**ENGINE, "MAX_BURST": 256, "LEN_W": 14},
         depth=9,
         quick_depth=7,
         what="read engine, bursts up to 256 beats (the 4 KB split bites), commands up to 8 KB",
@@ -81,7 +95,6 @@ PROOFS: tuple[Proof, ...] = (
         "axil_regs",
         "formal_axil_regs",
         ("axil_regs.sv",),
-        ("axil_slave_props.sv",),
         {},
         depth=16,
         quick_depth=10,
@@ -91,29 +104,55 @@ PROOFS: tuple[Proof, ...] = (
         "atom_fifo",
         "formal_atom_fifo",
         ("atom_fifo.sv",),
-        ("axis_source_props.sv",),
         {"AB": 8},
         depth=12,
         quick_depth=8,
         what="cube reader output queue (m_axis source): AXI4-Stream stability + in-order data/tuser/tlast",
     ),
     Proof(
-        "cube_core",
-        "formal_cube_core",
+        "cube_job",
+        "cube_reader",
         (),
-        ("axi4_read_master_props.sv", "axis_source_props.sv"),
-        {},
+        {**READER, "AXI_DATA_W": 64, "MAX_ATOM_BYTES": 8, "AXI_ADDR_W": 12},
         depth=12,
         quick_depth=9,
-        what="cube reader job path without its register file (START and descriptor free): AXI4 master + stream",
-        owns=("cr_", "cr_desc_validator"),
+        what="cube reader with its register file cut out (START and the descriptor free every cycle): a job "
+        "starts at once; AXI4 master (error halt) + stream (TLAST once per job)",
+        owns=("cr_", "cube_reader", "cr_desc_validator"),
+        cut=("cube_reader/u_regs",),
+        unchecked=("axil_slave_props",),
+    ),
+    Proof(
+        "weight_job",
+        "weight_reader",
+        (),
+        {**READER, "AXI_DATA_W": 64, "OUT_DATA_W": 64, "DATA_DEPTH": 8, "AXI_ADDR_W": 12},
+        depth=12,
+        quick_depth=9,
+        what="weight reader with its register file cut out (START and the descriptor free every cycle): "
+        "AXI4 master + stream (TLAST on a job's last transfer)",
+        owns=("wr_", "weight_reader"),
+        cut=("weight_reader/u_regs",),
+        unchecked=("axil_slave_props",),
+    ),
+    Proof(
+        "pixel_job",
+        "pixel_reader",
+        (),
+        {**READER, "AXI_ADDR_W": 12},
+        depth=12,
+        quick_depth=9,
+        what="pixel reader with its register file cut out (START and the descriptor free every cycle): "
+        "AXI4 master + stream (TLAST once per job, on its last transfer)",
+        owns=("pr_", "pixel_reader"),
+        cut=("pixel_reader/u_regs",),
+        unchecked=("axil_slave_props",),
     ),
     Proof(
         "weight_reader",
-        "formal_weight_reader",
+        "weight_reader",
         (),
-        ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
-        {},
+        {**READER, "AXI_DATA_W": 64, "OUT_DATA_W": 64, "DATA_DEPTH": 8},
         depth=12,
         quick_depth=8,
         what="weight reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-beat data queue): its interfaces",
@@ -121,10 +160,9 @@ PROOFS: tuple[Proof, ...] = (
     ),
     Proof(
         "pixel_reader",
-        "formal_pixel_reader",
+        "pixel_reader",
         (),
-        ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
-        {"AXI_ADDR_W": 16},
+        READER,
         depth=12,
         quick_depth=7,
         what="pixel reader (256-bit bus by design, 16-bit addresses, 2 bursts in flight): its interfaces",
@@ -132,10 +170,9 @@ PROOFS: tuple[Proof, ...] = (
     ),
     Proof(
         "cube_reader",
-        "formal_cube_reader",
+        "cube_reader",
         (),
-        ("axil_slave_props.sv", "axi4_read_master_props.sv", "axis_source_props.sv"),
-        {},
+        {**READER, "AXI_DATA_W": 64, "MAX_ATOM_BYTES": 8},
         depth=12,
         quick_depth=8,
         what="cube reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-byte atoms): its three interfaces",
@@ -273,13 +310,18 @@ def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float
     copy = mut.make_copy(mutant, work)
     yosys_rewrite(copy)
     design = [f for f in files_f() if not p.design or f in p.design]  # files.f order (package first)
-    sources = [str(copy / f) for f in design] + [str(PROPS / f) for f in p.props + (f"{p.top}.sv",)]
+    props = filelists.props(RTL)  # the property modules the design binds under DLA_ASSERT
+    sources = [str(copy / f) for f in design] + [str(f) for f in props]
+    if p.top_file is not None:
+        sources.append(str(p.top_file))
     chparam = "".join(f" -set {k} {v}" for k, v in p.params.items())
     script = "; ".join(
         [
-            "read_verilog -sv -formal " + " ".join(sources),
+            f"read_verilog -sv -formal -D{filelists.ASSERT_DEFINE} -I{PROPS} " + " ".join(sources),
             *([f"chparam{chparam} {p.top}"] if chparam else []),
             f"prep -top {p.top}",
+            *[f"cutpoint {c}" for c in p.cut],
+            *[f"chformal -remove *{m}*" for m in p.unchecked],  # (a parameterised copy is $paramod...<module>...)
             "flatten",
             "memory_map",
             "opt -fast",
@@ -323,11 +365,12 @@ def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float
     if "Status: PASSED" in out:
         return ProofResult(tag, "PASS", depth, "bmc", dt)
     if "Status: FAILED" in out:
-        # "top.sv:71.5-78.4|props.sv:200.37-201.65 (...)": the assertion ends on the span's last line
+        # "Assert failed in <top>: <source spans> ($flatten/<path>.$assert$<file>:<line>$<id>)": the assert
+        # cell's own file and line, named by the PROP_ASSERT on that line
         failed = sorted(
             {
-                Path(m.group(1)).name + ":" + m.group(2)
-                for m in re.finditer(r"Assert failed in \S+ (?:\S+\|)?(\S+\.sv):\d+\.\d+-(\d+)\.", out)
+                property_name(Path(m.group(1)), int(m.group(2)))
+                for m in re.finditer(r"Assert failed in .*?\$assert\$(\S+?\.sv):(\d+)\$", out)
             }
         )
         step = re.findall(r"Checking assertions in step (\d+)", out)
@@ -342,6 +385,21 @@ def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float
             f"replay: PATH={Path(sys.executable).parent}:$PATH {replay}",
         )
     return ProofResult(tag, "ERROR", depth, "bmc", dt, f"smtbmc: see {work / 'smtbmc.log'}")
+
+
+def property_name(source: Path, lineno: int) -> str:
+    """``'<name>' (<file>:<line>)`` for the ``PROP_ASSERT``/``PROP_ASSUME`` at that line of a property module
+    (the macro may start a line or two above the cell's line when its condition wraps), else ``<file>:<line>``."""
+    where = f"{source.name}:{lineno}"
+    try:
+        lines = source.read_text().splitlines()
+    except OSError:
+        return where
+    for i in range(lineno - 1, max(lineno - 4, 0) - 1, -1):
+        m = re.search(r'`PROP_ASS(?:ERT|UME)\("([^"]*)"', lines[i]) if i < len(lines) else None
+        if m:
+            return f"'{m.group(1)}' ({where})"
+    return where
 
 
 def line(r: ProofResult) -> str:

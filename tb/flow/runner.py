@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
+from tb import assertions
 from tb.flow import filelists
 
 if TYPE_CHECKING:
@@ -150,8 +151,11 @@ def build(
             # --coverage would add expression coverage, on which Verilator 5.048 fails with an internal error
             # (V3Ast.h "AstNode is not of expected type" at cr_desc_validator.sv:103): line, toggle and user only
             build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
+    if sim == "verilator":
+        build_args += ["--assert"]  # the property modules' immediate assertions (Icarus always evaluates them)
     runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
-    sources = rtl_sources(rtl_dir, toplevel)
+    rtl = Path(rtl_dir) if rtl_dir is not None else RTL
+    sources = rtl_sources(rtl_dir, toplevel) + filelists.props(rtl)  # the assertions, bound under DLA_ASSERT
     wrapper = HDL_TB / f"{toplevel}.sv"
     if wrapper.exists():  # a fast-path testbench wrapper (tb/fastpath/hdl/) around the RTL
         sources += [HDL_TB / name for name in (HDL_TB / "files.f").read_text().split() if name.endswith(".sv")]
@@ -163,6 +167,8 @@ def build(
         hdl_toplevel=toplevel,
         parameters=params,
         build_dir=build_dir,
+        includes=[rtl / filelists.PROPS_DIR],
+        defines={filelists.ASSERT_DEFINE: 1},
         timescale=("1ns", "1ps"),
         build_args=build_args,
         waves=waves,
@@ -202,12 +208,13 @@ def run(
         test_filter = testcase if isinstance(testcase, str) else "|".join(f"(^|\\.){t}(/.*)?$" for t in testcase)
     results = test_dir / "results.xml"
     results.unlink(missing_ok=True)
+    (test_dir / assertions.LOG_NAME).unlink(missing_ok=True)  # the failures of this run only
     # cocotb_tools lets the process environment override extra_env (Make exports its variables, even empty
     # ones), so the values chosen here are put into os.environ for the duration of the run.
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        return b.runner.test(
+        b.runner.test(
             hdl_toplevel=b.toplevel,
             hdl_toplevel_lang="verilog",
             test_module=test_module,
@@ -226,13 +233,14 @@ def run(
             raise RuntimeError(
                 f"simulation of {test_module} on {b.sim} left no results (exit {exc.code}); see the log in {test_dir}"
             ) from None
-        return results
     finally:
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+    assertions.mark_results(results)  # a failed assertion fails the test that was running at its time
+    return results
 
 
 @dataclass

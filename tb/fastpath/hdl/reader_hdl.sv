@@ -80,20 +80,38 @@ module reader_hdl #(
   initial tb_cycle = 40'd0;
   always @(posedge clk) tb_cycle <= tb_cycle + 40'd1;
 
+  // The AXI4-Lite slave's outputs toward cocotb, copied at the falling edge. With the clock generated here, the
+  // simulation by Verilator calls cocotb back on RisingEdge(clk) after the edge's nonblocking updates (Icarus, like a
+  // cocotb-driven clock, before them), so cocotbext-axi's AxiLiteMaster read the slave's post-edge READY/VALID/
+  // RDATA and its handshakes ran a cycle late: it kept ARVALID/AWVALID up after a handshake and changed the
+  // address before READY. The AXI4-Lite assumptions of rtl_stubs/props/ (checked in every simulation) caught it.
+  // The copy holds, at every rising edge and after it, the values the slave drove before that edge: what the
+  // master must sample, on both simulators; and a VALID rises between edges, where cocotbext-axi's sinks expect
+  // it (they wake on RisingEdge(valid), then sample at the next clock edge).
+  logic        dut_awready, dut_wready, dut_bvalid, dut_arready, dut_rvalid;
+  logic [1:0]  dut_bresp, dut_rresp;
+  logic [31:0] dut_rdata;
+  always @(negedge clk)
+    {s_axil_awready, s_axil_wready, s_axil_bresp, s_axil_bvalid, s_axil_arready, s_axil_rdata, s_axil_rresp,
+     s_axil_rvalid} <= {dut_awready, dut_wready, dut_bresp, dut_bvalid, dut_arready, dut_rdata, dut_rresp, dut_rvalid};
+`define READER_HDL_SLAVE_OUTS .s_axil_awready (dut_awready), .s_axil_wready (dut_wready), .s_axil_bresp (dut_bresp), \
+    .s_axil_bvalid (dut_bvalid), .s_axil_arready (dut_arready), .s_axil_rdata (dut_rdata), .s_axil_rresp (dut_rresp), \
+    .s_axil_rvalid (dut_rvalid)
+
   generate
     if (READER == 0) begin : g_cube
       logic [63:0] m_axis_tuser;
       cube_reader #(.AXI_DATA_W(AXI_DATA_W), .AXI_ADDR_W(AXI_ADDR_W), .AXI_ID_W(AXI_ID_W),
-                    .MAX_ATOM_BYTES(MAX_ATOM_BYTES)) dut (.*);
+                    .MAX_ATOM_BYTES(MAX_ATOM_BYTES)) dut (.*, `READER_HDL_SLAVE_OUTS);
       assign cap_tuser = m_axis_tuser;
     end else if (READER == 1) begin : g_weight
       logic [15:0] m_axis_tuser;
       weight_reader #(.AXI_DATA_W(AXI_DATA_W), .AXI_ADDR_W(AXI_ADDR_W), .AXI_ID_W(AXI_ID_W),
-                      .OUT_DATA_W(OUT_DATA_W)) dut (.*);
+                      .OUT_DATA_W(OUT_DATA_W)) dut (.*, `READER_HDL_SLAVE_OUTS);
       assign cap_tuser = 64'(m_axis_tuser);
     end else begin : g_pixel
       logic [31:0] m_axis_tuser;
-      pixel_reader #(.AXI_ADDR_W(AXI_ADDR_W), .AXI_ID_W(AXI_ID_W)) dut (.*);
+      pixel_reader #(.AXI_ADDR_W(AXI_ADDR_W), .AXI_ID_W(AXI_ID_W)) dut (.*, `READER_HDL_SLAVE_OUTS);
       assign cap_tuser = 64'(m_axis_tuser);
     end
   endgenerate

@@ -1,0 +1,112 @@
+// reader_props: a reader's bus properties in one module with the readers' own port names (cube_reader,
+// weight_reader and pixel_reader name their ports alike; only the m_axis widths differ), bound inside each reader
+// under DLA_ASSERT (`reader_props #(...) u_props (.*);`):
+//   * AXI4-Lite slave (axil_slave_props): SLVERR exactly on the offsets clear in MAPPED (the generated
+//     <P>_REGS_MAPPED), unmapped reads and CTRL (write-only) read 0, one response per request, valid held;
+//   * AXI4 read master (axi4_read_master_props): the slave side is a check of the environment; with ERR_HALT an
+//     error beat stops new reads from ERR_LAT + 1 cycles after it, and in-flight beats are drained, until DONE (irq);
+//   * AXI4-Stream source (axis_source_props): TVALID held with stable payload until TREADY; a job that ends
+//     without error (DONE rises, STATUS.ERROR low) sent TLAST on its last transfer; with TLAST_ONCE no transfer
+//     after a TLAST until the job's DONE (a reader whose TLAST ends only the job).
+// Every simulation checks them (tb/flow/runner.py defines DLA_ASSERT); `make formal` proves them with the reader as
+// the top (reset assumed in the first cycle, every input free afterwards).
+`timescale 1ns/1ps
+`include "prop_macros.svh"
+module reader_props #(
+  parameter int          AXI_DATA_W      = 256,
+  parameter int          AXI_ADDR_W      = 40,
+  parameter int          AXI_ID_W        = 4,
+  parameter int          MAX_OUTSTANDING = 128,
+  parameter int          TDATA_W         = 256,
+  parameter int          TUSER_W         = 1,
+  parameter logic [63:0] MAPPED          = '1,     // bit i: the register at byte offset 4*i exists
+  parameter int          CTRL_OFS        = 8,      // the write-only CTRL register (reads 0)
+  parameter bit          ERR_HALT        = 1'b0,
+  parameter int          ERR_LAT         = 1,
+  parameter bit          TLAST_ONCE      = 1'b0
+) (
+  input  logic                  clk,
+  input  logic                  rst,
+  input  logic [7:0]            s_axil_awaddr,
+  input  logic [2:0]            s_axil_awprot,
+  input  logic                  s_axil_awvalid,
+  input  logic                  s_axil_awready,
+  input  logic [31:0]           s_axil_wdata,
+  input  logic [3:0]            s_axil_wstrb,
+  input  logic                  s_axil_wvalid,
+  input  logic                  s_axil_wready,
+  input  logic [1:0]            s_axil_bresp,
+  input  logic                  s_axil_bvalid,
+  input  logic                  s_axil_bready,
+  input  logic [7:0]            s_axil_araddr,
+  input  logic [2:0]            s_axil_arprot,
+  input  logic                  s_axil_arvalid,
+  input  logic                  s_axil_arready,
+  input  logic [31:0]           s_axil_rdata,
+  input  logic [1:0]            s_axil_rresp,
+  input  logic                  s_axil_rvalid,
+  input  logic                  s_axil_rready,
+  input  logic [AXI_ID_W-1:0]   m_axi_arid,
+  input  logic [AXI_ADDR_W-1:0] m_axi_araddr,
+  input  logic [7:0]            m_axi_arlen,
+  input  logic [2:0]            m_axi_arsize,
+  input  logic [1:0]            m_axi_arburst,
+  input  logic                  m_axi_arlock,
+  input  logic [3:0]            m_axi_arcache,
+  input  logic [2:0]            m_axi_arprot,
+  input  logic                  m_axi_arvalid,
+  input  logic                  m_axi_arready,
+  input  logic [AXI_ID_W-1:0]   m_axi_rid,
+  input  logic [AXI_DATA_W-1:0] m_axi_rdata,
+  input  logic [1:0]            m_axi_rresp,
+  input  logic                  m_axi_rlast,
+  input  logic                  m_axi_rvalid,
+  input  logic                  m_axi_rready,
+  input  logic [TDATA_W-1:0]    m_axis_tdata,
+  input  logic [TDATA_W/8-1:0]  m_axis_tkeep,
+  input  logic                  m_axis_tlast,
+  input  logic [TUSER_W-1:0]    m_axis_tuser,
+  input  logic                  m_axis_tvalid,
+  input  logic                  m_axis_tready,
+  input  logic                  irq,
+  input  logic                  job_error      // STATUS.ERROR (connected by name at the bind site: not a port of the readers)
+);
+
+  `PROP_FORMAL_RESET
+
+  axil_slave_props #(.ADDR_W (8), .MAPPED (MAPPED), .CTRL_CHECK (1'b1), .CTRL_OFS (CTRL_OFS)) axil (
+    .clk, .rst,
+    .awaddr (s_axil_awaddr), .awprot (s_axil_awprot), .awvalid (s_axil_awvalid), .awready (s_axil_awready),
+    .wdata (s_axil_wdata), .wstrb (s_axil_wstrb), .wvalid (s_axil_wvalid), .wready (s_axil_wready),
+    .bresp (s_axil_bresp), .bvalid (s_axil_bvalid), .bready (s_axil_bready),
+    .araddr (s_axil_araddr), .arprot (s_axil_arprot), .arvalid (s_axil_arvalid), .arready (s_axil_arready),
+    .rdata (s_axil_rdata), .rresp (s_axil_rresp), .rvalid (s_axil_rvalid), .rready (s_axil_rready)
+  );
+
+  logic [7:0]            n_flight, n_acc, head_len, head_beat;
+  logic                  ar_new, halted;
+  logic [AXI_ADDR_W-1:0] head_addr;
+
+  axi4_read_master_props #(
+    .ADDR_W (AXI_ADDR_W), .DATA_W (AXI_DATA_W), .ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
+    .MAX_BURST (256), .ERR_HALT (ERR_HALT), .ERR_LAT (ERR_LAT)
+  ) bus (
+    .clk, .rst, .stop (1'b0), .job_done (irq),
+    .arid (m_axi_arid), .araddr (m_axi_araddr), .arlen (m_axi_arlen), .arsize (m_axi_arsize),
+    .arburst (m_axi_arburst), .arlock (m_axi_arlock), .arcache (m_axi_arcache), .arprot (m_axi_arprot),
+    .arvalid (m_axi_arvalid), .arready (m_axi_arready), .rid (m_axi_rid), .rdata (m_axi_rdata),
+    .rresp (m_axi_rresp), .rlast (m_axi_rlast), .rvalid (m_axi_rvalid), .rready (m_axi_rready),
+    .n_flight, .n_acc, .ar_new, .head_addr, .head_len, .head_beat, .halted
+  );
+
+  axis_source_props #(.DATA_W (TDATA_W), .USER_W (TUSER_W), .TLAST_ONCE (TLAST_ONCE)) axis (
+    .clk, .rst, .job_done (irq), .job_error,
+    .tdata (m_axis_tdata), .tkeep (m_axis_tkeep), .tlast (m_axis_tlast), .tuser (m_axis_tuser),
+    .tvalid (m_axis_tvalid), .tready (m_axis_tready)
+  );
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic unused_ok;
+  assign unused_ok = ^{n_flight, n_acc, ar_new, head_len, head_beat, head_addr, halted};
+  /* verilator lint_on UNUSEDSIGNAL */
+endmodule
