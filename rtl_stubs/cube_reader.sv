@@ -262,15 +262,19 @@ module cube_reader
   end
 
 `ifdef DLA_ASSERT
-  // Assertions, not design (docs/formal.md): the property bundle reads the ports only (`.*`). Icarus 11 and
-  // Yosys 0.23 have no `bind`, so the one binding is this instance; tb/flow/runner.py and tb/flow/formal.py
-  // define DLA_ASSERT, synthesis does not.
+  // Assertions, not design (docs/formal.md): the property bundle only reads, the ports (`.*`) and the job
+  // controller's documented signals. Icarus 11 and Yosys 0.23 have no `bind`, so the one binding is this
+  // instance; tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
   reader_props #(
     .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .TDATA_W (MAX_ATOM_BYTES * 8), .TUSER_W (64), .MAPPED (64'(CR_REGS_MAPPED)), .CTRL_OFS (REG_CTRL),
     .ERR_HALT (1'b1), .ERR_LAT (1),   // an error beat stops new reads from the second cycle after it
     .TLAST_ONCE (1'b1)                // TLAST ends the cube
-  ) u_props (.*, .job_error (err_q != 32'd0));
+  ) u_props (.*,
+    // the job controller's documented signals, for the job contract
+    .job_error (err_q != 32'd0), .desc_error (err_q[CR_ERR_ADDR_OVERFLOW:0] != '0), .job_start (starting),
+    .job_busy (busy)
+  );
 `endif
 
 endmodule

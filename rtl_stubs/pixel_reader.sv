@@ -312,15 +312,19 @@ module pixel_reader
   end
 
 `ifdef DLA_ASSERT
-  // Assertions, not design (docs/formal.md): the property bundle reads the ports only (`.*`). Icarus 11 and
-  // Yosys 0.23 have no `bind`, so the one binding is this instance; tb/flow/runner.py and tb/flow/formal.py
-  // define DLA_ASSERT, synthesis does not.
+  // Assertions, not design (docs/formal.md): the property bundle only reads, the ports (`.*`) and the job
+  // controller's documented signals. Icarus 11 and Yosys 0.23 have no `bind`, so the one binding is this
+  // instance; tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
   reader_props #(
     .AXI_DATA_W (DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .TDATA_W (256), .TUSER_W (32), .MAPPED (64'(PR_REGS_MAPPED)), .CTRL_OFS (REG_CTRL),
     .ERR_HALT (1'b0),    // the line buffer puts a data-dependent delay between an error beat and the stop
     .TLAST_ONCE (1'b1)   // TLAST ends the surface
-  ) u_props (.*, .job_error (err_q != 32'd0));
+  ) u_props (.*,
+    // the job controller's documented signals, for the job contract
+    .job_error (err_q != 32'd0), .desc_error (err_q[PR_ERR_ADDR_OVERFLOW:0] != '0), .job_start (starting),
+    .job_busy (busy)
+  );
 `endif
 
 endmodule

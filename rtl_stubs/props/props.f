@@ -6,4 +6,5 @@ axi_rd_engine_contract.sv
 axi_rd_engine_props.sv
 axil_slave_props.sv
 axis_source_props.sv
+job_contract_props.sv
 reader_props.sv

@@ -8,6 +8,8 @@
 //   * AXI4-Stream source (axis_source_props): TVALID held with stable payload until TREADY; a job that ends
 //     without error (DONE rises, STATUS.ERROR low) sent TLAST on its last transfer; with TLAST_ONCE no transfer
 //     after a TLAST until the job's DONE (a reader whose TLAST ends only the job).
+//   * the job contract (job_contract_props): START ignored while a job runs, one DONE per job, no read for an
+//     illegal descriptor, reset returns to idle.
 // Every simulation checks them (tb/flow/runner.py defines DLA_ASSERT); `make formal` proves them with the reader as
 // the top (reset assumed in the first cycle, every input free afterwards).
 `timescale 1ns/1ps
@@ -69,7 +71,11 @@ module reader_props #(
   input  logic                  m_axis_tvalid,
   input  logic                  m_axis_tready,
   input  logic                  irq,
-  input  logic                  job_error      // STATUS.ERROR (connected by name at the bind site: not a port of the readers)
+  // the job controller's documented signals, connected at the bind site (not ports of the readers)
+  input  logic                  job_error,     // STATUS.ERROR
+  input  logic                  desc_error,    // a descriptor (validation) bit of STATUS.ERROR
+  input  logic                  job_start,     // the cycle START is taken
+  input  logic                  job_busy       // STATUS.BUSY
 );
 
   `PROP_FORMAL_RESET
@@ -103,6 +109,11 @@ module reader_props #(
     .clk, .rst, .job_done (irq), .job_error,
     .tdata (m_axis_tdata), .tkeep (m_axis_tkeep), .tlast (m_axis_tlast), .tuser (m_axis_tuser),
     .tvalid (m_axis_tvalid), .tready (m_axis_tready)
+  );
+
+  job_contract_props job (
+    .clk, .rst, .job_start, .job_busy, .job_done (irq), .desc_error, .arvalid (m_axi_arvalid),
+    .tvalid (m_axis_tvalid)
   );
 
   /* verilator lint_off UNUSEDSIGNAL */

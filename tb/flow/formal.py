@@ -114,8 +114,8 @@ PROOFS: tuple[Proof, ...] = (
         "cube_reader",
         (),
         {**READER, "AXI_DATA_W": 64, "MAX_ATOM_BYTES": 8, "AXI_ADDR_W": 12},
-        depth=12,
-        quick_depth=9,
+        depth=24,
+        quick_depth=20,  # an illegal descriptor's first AR (mutant illegal_descriptor_reads) comes at step 19
         what="cube reader with its register file cut out (START and the descriptor free every cycle): a job "
         "starts at once; AXI4 master (error halt) + stream (TLAST once per job)",
         owns=("cr_", "cube_reader", "cr_desc_validator"),
@@ -201,6 +201,34 @@ FORMAL_MUTANTS: tuple[Mutant, ...] = (
         "issue      = act &&",
     ),
 )
+# the job contract (rtl_stubs/props/job_contract_props.sv), on the cube reader's job controller
+CTRL = "cr_job_ctrl.sv"
+FORMAL_MUTANTS += (
+    mutant(
+        "start_taken_while_busy",
+        "START while busy ignored",
+        "a START written while a job runs is taken: the validator restarts under the running job",
+        CTRL,
+        "assign starting = (state == ST_IDLE) && start_req;",
+        "assign starting = start_req;",
+    ),
+    mutant(
+        "illegal_descriptor_reads",
+        "an illegal descriptor issues no read",
+        "a descriptor the validator rejects sets its ERROR bits but the job runs (and reads) anyway",
+        CTRL,
+        "err_q[CR_ERR_ADDR_OVERFLOW:0] <= val_err;\n            state <= ST_FIN;",
+        "err_q[CR_ERR_ADDR_OVERFLOW:0] <= val_err;\n            state <= ST_SETUP_SURFACE;",
+    ),
+    mutant(
+        "done_survives_reset",
+        "reset returns to idle",
+        "reset leaves STATUS.DONE (irq) as it was",
+        CTRL,
+        "      state   <= ST_IDLE;\n      done_q  <= 1'b0;",
+        "      state   <= ST_IDLE;",
+    ),
+)
 PROTOCOL_MUTANTS: tuple[str, ...] = (
     "burst_crosses_4kb",
     "burst_4kb_one_beat_over",
@@ -216,6 +244,9 @@ PROTOCOL_MUTANTS: tuple[str, ...] = (
     "bus_error_not_stopping",
     "wr_tlast_one_beat_early",
     "pr_tlast_every_line",
+    "start_taken_while_busy",
+    "illegal_descriptor_reads",
+    "done_survives_reset",
 )
 
 
