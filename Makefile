@@ -29,7 +29,8 @@ all: test
 
 help:
 	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=,"
-	@echo "              SUITE= another testplan suite, RUN= one run of it)"
+	@echo "              SUITE= another testplan suite, RUN= one run of it); every simulation checks the design's"
+	@echo "              assertions (rtl_stubs/props/, a failure fails its test); ASSERT=0 builds without them"
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
 	@echo "make regress  a testplan suite, every (test, seed) in parallel, merged coverage, report in sim_build/report/"
 	@echo "              (SIM=, SUITE=smoke|sim|nightly, SEEDS=N | SEED_LIST=a,b, JOBS=N, TESTS=glob, SHARD=i/n,"
@@ -39,9 +40,9 @@ help:
 	@echo "make regs     generate every register artefact from rtl_stubs/regs/*.rdl (SV constants, tb model, tables, C, HTML)"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module as a top with its list (<top>.f); ruff check,"
 	@echo "              ruff format --check and mypy over the Python ([tool.ruff], [tool.mypy] in pyproject.toml)"
-	@echo "make formal   bounded proofs (yosys-smtbmc + yices) of the read engine and the readers' bus interfaces,"
-	@echo "              rtl_stubs/props/ (MUTANT=name: apply a mutant, it must FAIL); formal-quick: shorter depths"
-	@echo "make formal-mutants   every protocol mutant against the properties (each must FAIL)"
+	@echo "make formal   bounded proofs (yosys-smtbmc + yices) of the same assertions: the read engine, the readers' bus"
+	@echo "              interfaces and job contract (MUTANT=name: apply a mutant, it must FAIL); formal-quick: CI depths"
+	@echo "make formal-mutants   every protocol and contract mutant against the properties (each must FAIL)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
 	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: tb/flow/sysdeps.sh)"

@@ -348,7 +348,7 @@ module weight_reader
     .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .TDATA_W (OUT_DATA_W), .TUSER_W (16), .MAPPED (64'(WR_REGS_MAPPED)), .CTRL_OFS (REG_CTRL),
     .ERR_HALT (1'b0),    // the beat queues put a data-dependent delay between an error beat and the stop
-    .TLAST_ONCE (1'b0)   // TLAST ends every kernel group
+    .TLAST_ONCE (1'b0), .TUSER_GROUP (1'b1)   // TLAST ends every kernel group, TUSER is its index
   ) u_props (.*,
     // the job controller's documented signals, for the job contract
     .job_error (err_q != 32'd0), .desc_error (err_q[WR_ERR_ADDR_OVERFLOW:0] != '0), .job_start (starting),

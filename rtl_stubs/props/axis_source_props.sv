@@ -4,14 +4,18 @@
 // Job framing, from the readers' datasheets: TLAST ends the job's output, so when `job_done` (the block's end-of-job
 // level, irq = STATUS.DONE) rises for a job without error (`job_error` low) that sent anything, its last transfer
 // carried TLAST. Optional (TLAST_ONCE = 1, for a block whose TLAST marks only the end of a job): after a transfer
-// with TLAST no other transfer until `job_done` is seen.
+// with TLAST no other transfer until `job_done` is seen. Optional (TUSER_GROUP = 1, for a block whose TLAST ends
+// every group and whose TUSER is the group index): within a job, the transfer after a TLAST starts the next group
+// (TUSER + 1) and the transfer after any other keeps its group (same TUSER), so TLAST is exactly on each group's
+// last transfer.
 `timescale 1ns/1ps
 `include "prop_macros.svh"
 module axis_source_props #(
   parameter int DATA_W     = 64,
   parameter int KEEP_W     = DATA_W / 8,
   parameter int USER_W     = 1,
-  parameter bit TLAST_ONCE = 1'b0
+  parameter bit TLAST_ONCE = 1'b0,
+  parameter bit TUSER_GROUP = 1'b0
 ) (
   input  logic              clk,
   input  logic              rst,
@@ -33,6 +37,7 @@ module axis_source_props #(
   logic [USER_W-1:0] p_tuser;
   logic              ended;        // a TLAST transfer went out and job_done has not been seen since
   logic              p_done, sent, last_tlast, xfer;
+  logic [USER_W-1:0] last_tuser;    // TUSER of the job's previous transfer (valid when `sent`)
   initial p_valid = 1'b0;
   assign xfer = tvalid && tready;
 
@@ -54,6 +59,7 @@ module axis_source_props #(
     end else if (xfer) begin
       sent       <= 1'b1;
       last_tlast <= tlast;
+      last_tuser <= tuser;
     end
   end
 
@@ -66,6 +72,9 @@ module axis_source_props #(
     end
     if (TLAST_ONCE && p_valid && !p_rst && !rst && ended && !job_done)
       `PROP_ASSERT("no transfer after TLAST until the job's DONE", !(tvalid && tready))
+    if (TUSER_GROUP && p_valid && !p_rst && !rst && xfer && sent && !(job_done && !p_done))
+      `PROP_ASSERT("TLAST exactly on a group's last transfer (TUSER advances after it only)",
+                   tuser == (last_tlast ? last_tuser + USER_W'(1) : last_tuser))
     if (p_valid && !p_rst && !rst && job_done && !p_done && !job_error && (sent || xfer))
       `PROP_ASSERT("a job's last transfer carries TLAST", xfer ? tlast : last_tlast)
   end

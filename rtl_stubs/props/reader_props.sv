@@ -7,7 +7,8 @@
 //     error beat stops new reads from ERR_LAT + 1 cycles after it, and in-flight beats are drained, until DONE (irq);
 //   * AXI4-Stream source (axis_source_props): TVALID held with stable payload until TREADY; a job that ends
 //     without error (DONE rises, STATUS.ERROR low) sent TLAST on its last transfer; with TLAST_ONCE no transfer
-//     after a TLAST until the job's DONE (a reader whose TLAST ends only the job).
+//     after a TLAST until the job's DONE (a reader whose TLAST ends only the job); with TUSER_GROUP TLAST exactly
+//     where TUSER (the group index) advances.
 //   * the job contract (job_contract_props): START ignored while a job runs, one DONE per job, no read for an
 //     illegal descriptor, reset returns to idle.
 // Every simulation checks them (tb/flow/runner.py defines DLA_ASSERT); `make formal` proves them with the reader as
@@ -25,7 +26,8 @@ module reader_props #(
   parameter int          CTRL_OFS        = 8,      // the write-only CTRL register (reads 0)
   parameter bit          ERR_HALT        = 1'b0,
   parameter int          ERR_LAT         = 1,
-  parameter bit          TLAST_ONCE      = 1'b0
+  parameter bit          TLAST_ONCE      = 1'b0,
+  parameter bit          TUSER_GROUP     = 1'b0    // TUSER is the group index, TLAST ends every group
 ) (
   input  logic                  clk,
   input  logic                  rst,
@@ -105,7 +107,8 @@ module reader_props #(
     .n_flight, .n_acc, .ar_new, .head_addr, .head_len, .head_beat, .halted
   );
 
-  axis_source_props #(.DATA_W (TDATA_W), .USER_W (TUSER_W), .TLAST_ONCE (TLAST_ONCE)) axis (
+  axis_source_props #(.DATA_W (TDATA_W), .USER_W (TUSER_W), .TLAST_ONCE (TLAST_ONCE),
+                      .TUSER_GROUP (TUSER_GROUP)) axis (
     .clk, .rst, .job_done (irq), .job_error,
     .tdata (m_axis_tdata), .tkeep (m_axis_tkeep), .tlast (m_axis_tlast), .tuser (m_axis_tuser),
     .tvalid (m_axis_tvalid), .tready (m_axis_tready)

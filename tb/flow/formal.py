@@ -127,8 +127,8 @@ PROOFS: tuple[Proof, ...] = (
         "weight_reader",
         (),
         {**READER, "AXI_DATA_W": 64, "OUT_DATA_W": 64, "DATA_DEPTH": 8, "AXI_ADDR_W": 12},
-        depth=12,
-        quick_depth=9,
+        depth=16,
+        quick_depth=12,
         what="weight reader with its register file cut out (START and the descriptor free every cycle): "
         "AXI4 master + stream (TLAST on a job's last transfer)",
         owns=("wr_", "weight_reader"),
@@ -140,8 +140,8 @@ PROOFS: tuple[Proof, ...] = (
         "pixel_reader",
         (),
         {**READER, "AXI_ADDR_W": 12},
-        depth=12,
-        quick_depth=9,
+        depth=14,
+        quick_depth=12,  # TLAST on every line (mutant pr_tlast_every_line) fails at step 10
         what="pixel reader with its register file cut out (START and the descriptor free every cycle): "
         "AXI4 master + stream (TLAST once per job, on its last transfer)",
         owns=("pr_", "pixel_reader"),

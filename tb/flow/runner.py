@@ -90,6 +90,9 @@ def worker() -> str:
 
 
 #: VERILATOR_PUBLIC=1: build with cocotb's --public-flat-rw (every internal signal visible from Python, slower)
+#: ``ASSERT=0``: build without the design's assertions (rtl_stubs/props/), e.g. to measure what they cost; every
+#: flow builds with them by default (a build without them gets its own folder, ``-noassert``)
+ASSERTIONS = os.getenv("ASSERT", "1") not in ("", "0")
 PUBLIC = os.getenv("VERILATOR_PUBLIC", "0") not in ("", "0")
 
 
@@ -142,7 +145,9 @@ def build(
     check_simulator(sim)
     params = dict(parameters or {})
     if build_dir is None:
-        build_dir = SIM_BUILD / sim / f"{config}{'-waves' if waves else ''}-{worker()}"
+        build_dir = (
+            SIM_BUILD / sim / f"{config}{'-waves' if waves else ''}{'' if ASSERTIONS else '-noassert'}-{worker()}"
+        )
     build_args: list[str] = []
     if sim == "verilator":
         if waves:
@@ -151,11 +156,13 @@ def build(
             # --coverage would add expression coverage, on which Verilator 5.048 fails with an internal error
             # (V3Ast.h "AstNode is not of expected type" at cr_desc_validator.sv:103): line, toggle and user only
             build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
-    if sim == "verilator":
+    if sim == "verilator" and ASSERTIONS:
         build_args += ["--assert"]  # the property modules' immediate assertions (Icarus always evaluates them)
     runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
     rtl = Path(rtl_dir) if rtl_dir is not None else RTL
-    sources = rtl_sources(rtl_dir, toplevel) + filelists.props(rtl)  # the assertions, bound under DLA_ASSERT
+    sources = rtl_sources(rtl_dir, toplevel)
+    if ASSERTIONS:
+        sources += filelists.props(rtl)  # the assertions, bound in the design under DLA_ASSERT
     wrapper = HDL_TB / f"{toplevel}.sv"
     if wrapper.exists():  # a fast-path testbench wrapper (tb/fastpath/hdl/) around the RTL
         sources += [HDL_TB / name for name in (HDL_TB / "files.f").read_text().split() if name.endswith(".sv")]
@@ -168,7 +175,7 @@ def build(
         parameters=params,
         build_dir=build_dir,
         includes=[rtl / filelists.PROPS_DIR],
-        defines={filelists.ASSERT_DEFINE: 1},
+        defines={filelists.ASSERT_DEFINE: 1} if ASSERTIONS else {},
         timescale=("1ns", "1ps"),
         build_args=build_args,
         waves=waves,
