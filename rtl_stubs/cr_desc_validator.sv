@@ -5,7 +5,8 @@
 // the raw register values, independently of the others (a descriptor can break several at once):
 //   CR_ERR_LAYOUT        layout code not 0..4
 //   CR_ERR_ATOM_SIZE     atom not in {8,16,32,64,128}, or not in the layout's set (NVDLA feature 32;
-//                       NVDLA operand 32/64/128; MACE 8/16 and atom == 4*elem)
+//                       NVDLA operand 32/64/128; MACE 8/16 and atom == 4*elem), or above MAX_ATOM_BYTES (the
+//                       widest atom the reader's stream carries in one transfer)
 //   CR_ERR_ELEM_SIZE     elem not in {1,2,4}, elem > atom, not in the layout's set (NVDLA 1/2, MACE 2/4),
 //                       or fp16 with elem != 2
 //   CR_ERR_COUNT         a count outside 1..65535
@@ -29,7 +30,8 @@ module cr_desc_validator
   import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
-  parameter int ADDR_W = 40            // address bits of the bus the cube is read from (1..64)
+  parameter int ADDR_W         = 40,   // address bits of the bus the cube is read from (1..64)
+  parameter int MAX_ATOM_BYTES = 128   // the widest atom the reader can send (8..128)
 ) (
   input  logic                  clk,
   input  logic                  rst,          // synchronous, active high
@@ -97,6 +99,9 @@ module cr_desc_validator
       4'(CR_LAYOUT_GENERIC), 4'(CR_LAYOUT_ONEDNN): ;   // any standard atom, elements 1/2/4
       default: ;                                 // unknown layout: only the generic sets apply
     endcase
+    // an atom wider than the reader's stream (found by make formal at MAX_ATOM_BYTES = 8: a 32-byte atom went
+    // out as four 8-byte transfers, TLAST on the first)
+    if (l_atom > 32'(MAX_ATOM_BYTES)) atom_ok = 1'b0;
     count_ok = 1'b1;
     for (int d = 0; d < 4; d++) begin
       if (l_cnt[d] == 32'd0 || l_cnt[d] > 32'(CR_MAX_COUNT)) count_ok = 1'b0;

@@ -25,7 +25,8 @@ module cr_job_ctrl
   import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
-  parameter int AXI_ADDR_W = 40
+  parameter int AXI_ADDR_W     = 40,
+  parameter int MAX_ATOM_BYTES = 128    // the reader's widest atom (its validator refuses wider ones)
 ) (
   input  logic        clk,
   input  logic        rst,
@@ -65,7 +66,7 @@ module cr_job_ctrl
   logic                          val_done, val_busy;
   logic [CR_ERR_ADDR_OVERFLOW:0] val_err;
 
-  cr_desc_validator #(.ADDR_W(AXI_ADDR_W)) u_val (
+  cr_desc_validator #(.ADDR_W(AXI_ADDR_W), .MAX_ATOM_BYTES(MAX_ATOM_BYTES)) u_val (
     .clk, .rst,
     .start      (starting),
     .layout     (reg_desc.layout),

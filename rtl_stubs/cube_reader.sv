@@ -176,7 +176,7 @@ module cube_reader
   assign start_req = wr_pulse[REG_CTRL / 4] && wr_strb[CTRL_START_BIT / 8] && wr_data[CTRL_START_BIT];
   assign irq       = done_q;
 
-  cr_job_ctrl #(.AXI_ADDR_W(AXI_ADDR_W)) u_ctrl (
+  cr_job_ctrl #(.AXI_ADDR_W(AXI_ADDR_W), .MAX_ATOM_BYTES(MAX_ATOM_BYTES)) u_ctrl (
     .clk, .rst, .start_req, .reg_desc, .job, .setup_surface, .setup_batch, .setup_cube, .run, .busy, .starting,
     .stopped,
     .beat_err (bus_err), .beat_decerr (bus_decerr), .issue_done, .eng_busy, .out_empty, .err_q, .done_q
@@ -272,7 +272,7 @@ module cube_reader
     .TLAST_ONCE (1'b1)                // TLAST ends the cube
   ) u_props (.*,
     // the job controller's documented signals, for the job contract
-    .job_error (err_q != 32'd0), .desc_error (err_q[CR_ERR_ADDR_OVERFLOW:0] != '0), .job_start (starting),
+    .job_error (|err_q), .desc_error (|err_q[CR_ERR_ADDR_OVERFLOW:0]), .job_start (starting),
     .job_busy (busy)
   );
 `endif

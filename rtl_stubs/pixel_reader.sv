@@ -322,7 +322,7 @@ module pixel_reader
     .TLAST_ONCE (1'b1)   // TLAST ends the surface
   ) u_props (.*,
     // the job controller's documented signals, for the job contract
-    .job_error (err_q != 32'd0), .desc_error (err_q[PR_ERR_ADDR_OVERFLOW:0] != '0), .job_start (starting),
+    .job_error (|err_q), .desc_error (|err_q[PR_ERR_ADDR_OVERFLOW:0]), .job_start (starting),
     .job_busy (busy)
   );
 `endif

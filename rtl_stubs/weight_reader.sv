@@ -351,7 +351,7 @@ module weight_reader
     .TLAST_ONCE (1'b0), .TUSER_GROUP (1'b1)   // TLAST ends every kernel group, TUSER is its index
   ) u_props (.*,
     // the job controller's documented signals, for the job contract
-    .job_error (err_q != 32'd0), .desc_error (err_q[WR_ERR_ADDR_OVERFLOW:0] != '0), .job_start (starting),
+    .job_error (|err_q), .desc_error (|err_q[WR_ERR_ADDR_OVERFLOW:0]), .job_start (starting),
     .job_busy (busy)
   );
 `endif

@@ -207,6 +207,8 @@ module axi4_read_master_props #(
       `PROP_ASSERT("at most MAX_OUTSTANDING bursts in flight", 32'(n_flight) <= MAX_OUTSTANDING)
       if (no_issue) `PROP_ASSERT("no new AR after stop or an error beat", !ar_new)
       if (halted && DRAIN && n_acc != 8'd0) `PROP_ASSERT("in-flight beats drained (RREADY) when stopped", rready)
+      `PROP_COVER("a burst's last beat", r_done)
+      `PROP_COVER("an error beat", r_fire && rresp[1])
     end
   end
 

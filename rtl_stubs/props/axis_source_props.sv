@@ -75,6 +75,7 @@ module axis_source_props #(
     if (TUSER_GROUP && p_valid && !p_rst && !rst && xfer && sent && !(job_done && !p_done))
       `PROP_ASSERT("TLAST exactly on a group's last transfer (TUSER advances after it only)",
                    tuser == (last_tlast ? last_tuser + USER_W'(1) : last_tuser))
+    if (!rst) `PROP_COVER("a transfer with TLAST", xfer && tlast)
     if (p_valid && !p_rst && !rst && job_done && !p_done && !job_error && (sent || xfer))
       `PROP_ASSERT("a job's last transfer carries TLAST", xfer ? tlast : last_tlast)
   end

@@ -52,6 +52,8 @@ module job_contract_props (
       // (a START may be taken in the very cycle the previous job's DONE rises)
       if (job_start) `PROP_ASSERT("START taken only between jobs (ignored while one runs)", !running || done_rise)
       if (done_rise) `PROP_ASSERT("DONE only ends a job that START began", running)
+      `PROP_COVER("a legal job ends", done_rise && !desc_error)
+      `PROP_COVER("an illegal descriptor's job ends", done_rise && desc_error)
       // the verdict's ERROR bits stay until the next START: no read under them, and none before them
       if (desc_error) `PROP_ASSERT("an illegal descriptor issues no read", !arvalid && !(done_rise && ar_in_job))
     end

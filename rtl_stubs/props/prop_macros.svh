@@ -4,6 +4,8 @@
 //
 //   `PROP_ASSERT(name, cond)   an obligation of the design (the module's outputs)
 //   `PROP_ASSUME(name, cond)   an obligation of its environment (the other side of the bus)
+//   `PROP_COVER(name, cond)    a state the proof must reach within its depth (formal only: a proof whose covers
+//                              are not all reached is vacuous somewhere, tb/flow/formal.py fails it)
 //   `PROP_REPORTER             once per property module: what a failure does in simulation
 //   `PROP_FORMAL_RESET         once per property bundle bound in a design: formal only, reset in the first cycle
 //                              (every input is free afterwards, rst included)
@@ -18,6 +20,7 @@
 `ifdef FORMAL
 `define PROP_ASSERT(name, cond) begin assert (cond); end
 `define PROP_ASSUME(name, cond) begin assume (cond); end
+`define PROP_COVER(name, cond) begin cover (cond); end
 `define PROP_REPORTER
 `define PROP_FORMAL_RESET \
   logic f_init; \
@@ -28,6 +31,7 @@
   end
 `else
 `define PROP_FORMAL_RESET
+`define PROP_COVER(name, cond) begin end
 `define PROP_ASSERT(name, cond) begin assert (cond) else prop_failed("ASSERT", name); end
 `define PROP_ASSUME(name, cond) begin assert (cond) else prop_failed("ASSUME", name); end
 `define PROP_REPORTER \
