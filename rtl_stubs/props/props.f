@@ -10,3 +10,4 @@ axil_slave_props.sv
 axis_source_props.sv
 job_contract_props.sv
 reader_props.sv
+sdp_ram_props.sv
