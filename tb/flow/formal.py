@@ -56,8 +56,9 @@ class Proof:
     The top is a design module whenever the design binds its own properties (the readers and the read engine:
     ``reader_props`` / ``axi_rd_engine_props`` instantiated under ``DLA_ASSERT``, reset assumed in the first cycle
     by ``PROP_FORMAL_RESET``), so what is proved is what every simulation checks; a ``formal_<name>`` top of
-    ``rtl_stubs/props/`` only where a block binds nothing (the register file, the output queue) or where a part of a
-    reader is cut out to reach deeper (``formal_cube_core``)."""
+    ``rtl_stubs/props/`` only where a block needs reduced parameters and free inputs it cannot get as the top
+    (the register file and the output queue: their tops add no property of their own beyond the queue writer's
+    assumption; the properties are the bundles they bind, ``axil_regs_props`` / ``atom_fifo_props``)."""
 
     name: str
     top: str  # a design module, or a formal top module in rtl_stubs/props/<top>.sv
