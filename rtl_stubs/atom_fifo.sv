@@ -73,4 +73,17 @@ module atom_fifo #(
     end
   end
 
+`ifdef DLA_ASSERT
+  // Assertions, not design (docs/formal.md): the queue's contract and the invariants tying its shadow queue to
+  // this block's pointers and entries (they only read). Icarus 11 and Yosys 0.23 have no `bind`, so the one
+  // binding is this instance; tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
+  atom_fifo_props #(.AB (AB)) u_props (
+    .clk, .rst, .push, .push_data, .push_user, .push_last,
+    .m_axis_tdata, .m_axis_tlast, .m_axis_tuser, .m_axis_tvalid, .m_axis_tready, .pop, .count,
+    .q_wp, .q_rp,
+    .q_ent0 ({q_last[0], q_user[0], q_data[0]}),
+    .q_ent1 ({q_last[1], q_user[1], q_data[1]})
+  );
+`endif
+
 endmodule

@@ -35,4 +35,14 @@ module sdp_ram #(
     else                      rdata <= mem[raddr];
   end
 
+`ifdef DLA_ASSERT
+  // Assertions, not design (docs/formal.md): rdata is the word last read (the props keep the previous raddr,
+  // p_raddr, and read that word here). Icarus 11 and Yosys 0.23 have no `bind`, so the one binding is this
+  // instance; tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
+  logic [AW-1:0] p_raddr;
+  sdp_ram_props #(.W (W), .DEPTH (DEPTH), .AW (AW)) u_props (
+    .clk, .raddr, .rdata, .mem_rd (mem[p_raddr]), .p_raddr
+  );
+`endif
+
 endmodule

@@ -8,6 +8,9 @@
 //   * RESP = SLVERR (2'b10) exactly for an offset whose word index is clear in MAPPED, OKAY otherwise; a read of
 //     an unmapped offset returns 0.
 //   * With CTRL_CHECK = 1: a read of the write-only CTRL register (byte offset CTRL_OFS) returns 0.
+// Outputs for an invariant module (axil_regs_props: k-induction ties this shadow state to the register file's
+// own): aw_pend/w_pend/ar_pend (a request accepted, its response not yet presented), aw_idx/ar_idx (its word
+// index), b_new/r_new (a response presented for the first time this cycle).
 `timescale 1ns/1ps
 `include "prop_macros.svh"
 module axil_slave_props #(
@@ -36,7 +39,14 @@ module axil_slave_props #(
   input  logic [31:0]       rdata,
   input  logic [1:0]        rresp,
   input  logic              rvalid,
-  input  logic              rready
+  input  logic              rready,
+  output logic              aw_pend,
+  output logic              w_pend,
+  output logic              ar_pend,
+  output logic [ADDR_W-3:0] aw_idx,
+  output logic [ADDR_W-3:0] ar_idx,
+  output logic              b_new,
+  output logic              r_new
 );
 
   `PROP_REPORTER
@@ -67,9 +77,6 @@ module axil_slave_props #(
   assign live = p_valid && !p_rst && !rst;
 
   // ---------------------------------------------------------------- requests waiting for their response
-  logic          aw_pend, w_pend, ar_pend;
-  logic [IW-1:0] aw_idx, ar_idx;
-  logic          b_new, r_new;
   assign b_new = bvalid && !(p_valid && !p_rst && p_bvalid && !p_bready);
   assign r_new = rvalid && !(p_valid && !p_rst && p_rvalid && !p_rready);
 

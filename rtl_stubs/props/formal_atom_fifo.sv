@@ -1,8 +1,9 @@
 // formal_atom_fifo: formal top of the cube reader's output queue (atom_fifo), the block that drives its
-// m_axis: AXI4-Stream source properties (axis_source_props, TREADY free) plus the queue's contract: the writer
-// never pushes when count == 2 (assumed, as atom_fifo documents), and the transfers leave in push order with
-// their data, tuser and tlast (asserted against a 2-entry shadow queue), count = atoms queued, pop = the
-// handshake.
+// m_axis: AXI4-Stream source properties (axis_source_props, TREADY free) plus the queue's contract, which the
+// queue binds itself under DLA_ASSERT (atom_fifo_props: the transfers leave in push order with their data, tuser
+// and tlast, against a 2-entry shadow queue; count = atoms queued, pop = the handshake; and the invariants that
+// make it provable by k-induction). The writer never pushes when count == 2: assumed here, as atom_fifo
+// documents (asserted by atom_fifo_props, where the readers' assemblers are the writer).
 `timescale 1ns/1ps
 module formal_atom_fifo #(
   parameter int AB = 8
@@ -42,37 +43,13 @@ module formal_atom_fifo #(
     .tvalid (m_axis_tvalid), .tready (m_axis_tready)
   );
 
-  // ---------------------------------------------------------------- the queue's contract
-  logic [AB*8+64:0] s_q [2];            // {last, user, data}
-  logic [1:0]       s_n;
-  logic             s_pop;
-  assign s_pop = m_axis_tvalid && m_axis_tready;
-
+  // the writer's obligation (atom_fifo's header): no push when full (atom_fifo_props asserts it for the readers)
   always @(posedge clk) begin
     if (!rst && count == 2'd2) assume (!push);
-    if (rst) begin
-      s_n <= '0;
-    end else begin
-      if (s_pop) s_q[0] <= s_q[1];
-      if (push) begin
-        if (s_n - 2'(s_pop) == 2'd0) s_q[0] <= {push_last, push_user, push_data};
-        else                         s_q[1] <= {push_last, push_user, push_data};
-      end
-      s_n <= s_n + 2'(push) - 2'(s_pop);
-    end
-  end
-
-  always @(posedge clk) begin
-    if (!rst) begin
-      assert (count == s_n);
-      assert (m_axis_tvalid == (s_n != 2'd0));
-      assert (pop == s_pop);
-      if (s_n != 2'd0) assert ({m_axis_tlast, m_axis_tuser, m_axis_tdata} == s_q[0]);
-    end
   end
 
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_ok;
-  assign unused_ok = ^{pop_nan, pop_inf};
+  assign unused_ok = ^{pop_nan, pop_inf, pop};   // (pop: checked by atom_fifo_props)
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

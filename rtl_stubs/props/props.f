@@ -1,10 +1,13 @@
 // The property modules bound inside the design under DLA_ASSERT (rtl_stubs/props/prop_macros.svh): every
 // simulation compiles them after the design's own list (<top>.f), with +define+DLA_ASSERT and +incdir+props.
 // Synthesis lists (<top>.f) never name them.
+atom_fifo_props.sv
 axi4_read_master_props.sv
 axi_rd_engine_contract.sv
 axi_rd_engine_props.sv
+axil_regs_props.sv
 axil_slave_props.sv
 axis_source_props.sv
 job_contract_props.sv
 reader_props.sv
+sdp_ram_props.sv

@@ -82,13 +82,17 @@ module reader_props #(
 
   `PROP_FORMAL_RESET
 
+  logic       axil_aw_pend, axil_w_pend, axil_ar_pend, axil_b_new, axil_r_new;  // (used by axil_regs_props only)
+  logic [5:0] axil_aw_idx, axil_ar_idx;
   axil_slave_props #(.ADDR_W (8), .MAPPED (MAPPED), .CTRL_CHECK (1'b1), .CTRL_OFS (CTRL_OFS)) axil (
     .clk, .rst,
     .awaddr (s_axil_awaddr), .awprot (s_axil_awprot), .awvalid (s_axil_awvalid), .awready (s_axil_awready),
     .wdata (s_axil_wdata), .wstrb (s_axil_wstrb), .wvalid (s_axil_wvalid), .wready (s_axil_wready),
     .bresp (s_axil_bresp), .bvalid (s_axil_bvalid), .bready (s_axil_bready),
     .araddr (s_axil_araddr), .arprot (s_axil_arprot), .arvalid (s_axil_arvalid), .arready (s_axil_arready),
-    .rdata (s_axil_rdata), .rresp (s_axil_rresp), .rvalid (s_axil_rvalid), .rready (s_axil_rready)
+    .rdata (s_axil_rdata), .rresp (s_axil_rresp), .rvalid (s_axil_rvalid), .rready (s_axil_rready),
+    .aw_pend (axil_aw_pend), .w_pend (axil_w_pend), .ar_pend (axil_ar_pend), .aw_idx (axil_aw_idx),
+    .ar_idx (axil_ar_idx), .b_new (axil_b_new), .r_new (axil_r_new)
   );
 
   logic [7:0]            n_flight, n_acc, head_len, head_beat;
@@ -121,6 +125,7 @@ module reader_props #(
 
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_ok;
-  assign unused_ok = ^{n_flight, n_acc, ar_new, head_len, head_beat, head_addr, halted};
+  assign unused_ok = ^{n_flight, n_acc, ar_new, head_len, head_beat, head_addr, halted, axil_aw_pend, axil_w_pend,
+                       axil_ar_pend, axil_aw_idx, axil_ar_idx, axil_b_new, axil_r_new};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -12,8 +12,17 @@ flatten, memory_map, write_smt2) and ``yosys-smtbmc`` with the Yices 2 solver (P
 venv) for a BMC of the stated depth. A failure leaves ``trace.vcd`` in ``sim_build/formal/<set>/`` and prints
 the command that replays it.
 
-Usage: ``python -m tb.flow.formal [--quick] [--only SET ...] [--depth N] [--mutant NAME] [--mutants] [--list]``
-(``make formal``, ``make formal-quick``).
+Induction (a set with ``prove = k > 0``): after its BMC passes, ``yosys-smtbmc -i -t k`` on the same model (k-step
+temporal induction: k consecutive steps where every assertion holds are followed by one where they hold too).
+The BMC is the base case, so induction runs only when the BMC depth is at least k; with both passing the
+properties hold at every depth (mode ``bmc+ind``, an unbounded proof); an induction failure is a FAIL with its
+counterexample ``ind.vcd`` (an arbitrary, possibly unreachable start state: a missing invariant, or a real bug)
+and its replay command. ``--quick`` runs induction too, with the same k (it costs a second on the sets that have
+it); ``--depth N`` below a set's k, or ``--no-ind``, leaves that set BMC only. Mutant runs (``--mutant``,
+``--mutants``) are BMC only: a mutant is killed by a reachable failure, not by a failed induction step.
+
+Usage: ``python -m tb.flow.formal [--quick] [--only SET ...] [--depth N] [--no-ind] [--mutant NAME] [--mutants]
+[--list]`` (``make formal``, ``make formal-quick``).
 """
 
 from __future__ import annotations
@@ -47,8 +56,9 @@ class Proof:
     The top is a design module whenever the design binds its own properties (the readers and the read engine:
     ``reader_props`` / ``axi_rd_engine_props`` instantiated under ``DLA_ASSERT``, reset assumed in the first cycle
     by ``PROP_FORMAL_RESET``), so what is proved is what every simulation checks; a ``formal_<name>`` top of
-    ``rtl_stubs/props/`` only where a block binds nothing (the register file, the output queue) or where a part of a
-    reader is cut out to reach deeper (``formal_cube_core``)."""
+    ``rtl_stubs/props/`` only where a block needs reduced parameters and free inputs it cannot get as the top
+    (the register file and the output queue: their tops add no property of their own beyond the queue writer's
+    assumption; the properties are the bundles they bind, ``axil_regs_props`` / ``atom_fifo_props``)."""
 
     name: str
     top: str  # a design module, or a formal top module in rtl_stubs/props/<top>.sv
@@ -56,6 +66,7 @@ class Proof:
     params: dict[str, int] = field(default_factory=dict)
     depth: int = 10  # `make formal`
     quick_depth: int = 8  # `make formal-quick`
+    prove: int = 0  # k of a k-induction run after the BMC (0: BMC only); needs depth >= k (the base case)
     what: str = ""
     owns: tuple[str, ...] = ()  # for a whole-reader set (design = ()): name prefixes of the files whose mutants
     # it is run against (the reader's own files)
@@ -85,6 +96,16 @@ PROOFS: tuple[Proof, ...] = (
         cover=True,
     ),
     Proof(
+        "axi_rd_engine_o1",
+        "axi_rd_engine",
+        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        {**ENGINE, "MAX_OUTSTANDING": 1, "MAX_BURST": 4, "LEN_W": 7},
+        depth=11,
+        quick_depth=9,
+        prove=3,
+        what="read engine, 1 burst in flight, bursts <= 4 beats: AXI4 master + client contract, unbounded",
+    ),
+    Proof(
         "axi_rd_engine_b256",
         "axi_rd_engine",
         ("sdp_ram.sv", "axi_rd_engine.sv"),
@@ -100,6 +121,7 @@ PROOFS: tuple[Proof, ...] = (
         {},
         depth=16,
         quick_depth=10,
+        prove=2,
         what="AXI4-Lite register file with a hole in its map",
     ),
     Proof(
@@ -109,6 +131,7 @@ PROOFS: tuple[Proof, ...] = (
         {"AB": 8},
         depth=12,
         quick_depth=8,
+        prove=2,
         what="cube reader output queue (m_axis source): AXI4-Stream stability + in-order data/tuser/tlast",
     ),
     Proof(
@@ -330,9 +353,10 @@ class ProofResult:
     name: str
     status: str  # PASS | FAIL | ERROR
     depth: int
-    mode: str
+    mode: str  # bmc | bmc+ind
     seconds: float
     note: str = ""
+    k: int = 0  # the induction depth (mode bmc+ind)
 
 
 def run_smtbmc(args: list[str], work: Path, log: Path, timeout: float) -> str | None:
@@ -369,14 +393,17 @@ def check_covers(work: Path, depth: int, timeout: float) -> tuple[int, list[str]
     return len(reached), missing
 
 
-def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float = 1800.0) -> ProofResult:
-    """Build the SMT2 model of one property set and run a BMC of ``depth`` steps (and, for a set with
-    ``cover``, outside a mutant run, the cover check at the same depth)."""
+def run_proof(
+    p: Proof, depth: int, mutant: Mutant | None = None, timeout: float = 1800.0, induction: bool = True
+) -> ProofResult:
+    """Build the SMT2 model of one property set, run a BMC of ``depth`` steps and, for a set with ``prove = k``
+    (``induction`` true, no mutant, ``depth >= k``), k-induction on the same model; then, for a set with
+    ``cover`` (no mutant), the cover check at the BMC's depth."""
     t0 = time.monotonic()
     tag = p.name if mutant is None else f"{p.name}-{mutant.name}"
     work = OUT / tag
     work.mkdir(parents=True, exist_ok=True)
-    for old in ("trace.vcd", "model.smt2"):
+    for old in ("trace.vcd", "ind.vcd", "model.smt2"):
         (work / old).unlink(missing_ok=True)
     copy = mut.make_copy(mutant, work)
     yosys_rewrite(copy)
@@ -412,36 +439,34 @@ def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float
     )
     if y.returncode != 0:
         return ProofResult(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys failed: see {work / 'yosys.log'}")
-    cmd = [
-        "yosys-smtbmc",
-        "-s",
-        "yices",
-        "-t",
-        str(depth),
-        "--dump-vcd",
-        str(work / "trace.vcd"),
-        str(work / "model.smt2"),
-    ]
-    out = run_smtbmc(cmd[1:], work, work / "smtbmc.log", timeout)  # the log grows as the steps go (tail -f)
-    if out is None:
-        return ProofResult(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"timeout after {timeout:.0f} s")
-    dt = time.monotonic() - t0
-    if "Status: PASSED" in out:
-        if not p.cover or mutant is not None:
-            return ProofResult(tag, "PASS", depth, "bmc", dt)
-        reached, missing = check_covers(work, depth, timeout)
-        dt = time.monotonic() - t0
-        if missing:
+    k = p.prove if (induction and mutant is None and 0 < p.prove <= depth) else 0
+    mode = "bmc+ind" if k else "bmc"
+    # the BMC (the base case), then the induction step; the first that does not pass is the result
+    for kind, steps, vcd, logname in (("bmc", depth, "trace.vcd", "smtbmc.log"), ("ind", k, "ind.vcd", "ind.log")):
+        if kind == "ind" and not k:
+            break
+        cmd = [
+            "yosys-smtbmc",
+            "-s",
+            "yices",
+            *(["-i"] if kind == "ind" else []),
+            "-t",
+            str(steps),
+            "--dump-vcd",
+            str(work / vcd),
+            str(work / "model.smt2"),
+        ]
+        log = work / logname  # written as the steps go (tail -f to follow a run)
+        out = run_smtbmc(cmd[1:], work, log, timeout)
+        if out is None:
             return ProofResult(
-                tag,
-                "FAIL",
-                depth,
-                "bmc+cover",
-                dt,
-                f"not reached within the depth: {', '.join(missing)}; see {work / 'cover.log'}",
+                tag, "ERROR", depth, mode, time.monotonic() - t0, f"{kind}: timeout after {timeout:.0f} s", k
             )
-        return ProofResult(tag, "PASS", depth, "bmc+cover", dt, f"{reached} covers reached")
-    if "Status: FAILED" in out:
+        if "Status: PASSED" in out:
+            continue
+        dt = time.monotonic() - t0
+        if "Status: FAILED" not in out:
+            return ProofResult(tag, "ERROR", depth, mode, dt, f"smtbmc: see {log}", k)
         # "Assert failed in <top>: <source spans> ($flatten/<path>.$assert$<file>:<line>$<id>)": the assert
         # cell's own file and line, named by the PROP_ASSERT on that line
         failed = sorted(
@@ -450,18 +475,25 @@ def run_proof(p: Proof, depth: int, mutant: Mutant | None = None, timeout: float
                 for m in re.finditer(r"Assert failed in .*?\$assert\$(\S+?\.sv):(\d+)\$", out)
             }
         )
-        step = re.findall(r"Checking assertions in step (\d+)", out)
-        replay = " ".join(cmd[:3] + ["-t", str(int(step[-1]) + 1 if step else depth)] + cmd[5:])
+        replay = f"cd {work} && PATH={Path(sys.executable).parent}:$PATH "
+        if kind == "bmc":
+            step = re.findall(r"Checking assertions in step (\d+)", out)
+            at = f"step {step[-1] if step else '?'}"
+            replay += " ".join(cmd[:3] + ["-t", str(int(step[-1]) + 1 if step else depth)] + cmd[5:])
+        else:  # the counterexample's last step is the failing one (an arbitrary start state, k steps before)
+            at = f"induction (k={k}) failed"
+            replay += " ".join(cmd)
         return ProofResult(
-            tag,
-            "FAIL",
-            depth,
-            "bmc",
-            dt,
-            f"step {step[-1] if step else '?'}: {', '.join(failed)}; trace {work / 'trace.vcd'}; "
-            f"replay: PATH={Path(sys.executable).parent}:$PATH {replay}",
+            tag, "FAIL", depth, mode, dt, f"{at}: {', '.join(failed)}; trace {work / vcd}; replay: {replay}", k
         )
-    return ProofResult(tag, "ERROR", depth, "bmc", dt, f"smtbmc: see {work / 'smtbmc.log'}")
+    if not p.cover or mutant is not None:
+        return ProofResult(tag, "PASS", depth, mode, time.monotonic() - t0, "", k)
+    reached, missing = check_covers(work, depth, timeout)
+    dt = time.monotonic() - t0
+    if missing:
+        note = f"not reached within the depth: {', '.join(missing)}; see {work / 'cover.log'}"
+        return ProofResult(tag, "FAIL", depth, mode + "+cover", dt, note, k)
+    return ProofResult(tag, "PASS", depth, mode + "+cover", dt, f"{reached} covers reached", k)
 
 
 def property_name(source: Path, lineno: int, kind: str = "ASS(?:ERT|UME)") -> str:
@@ -480,8 +512,10 @@ def property_name(source: Path, lineno: int, kind: str = "ASS(?:ERT|UME)") -> st
 
 
 def line(r: ProofResult) -> str:
-    """One report line: set, PASS/FAIL/ERROR, depth, mode, time, note."""
-    return f"{r.name:44s} {r.status:5s} depth {r.depth:3d}  {r.mode:9s} {r.seconds:7.1f} s  {r.note}"
+    """One report line: set, PASS/FAIL/ERROR, BMC depth, mode (``bmc``, or ``bmc+ind`` with the induction's k),
+    time, note."""
+    mode = f"{r.mode} k {r.k}" if r.k else r.mode
+    return f"{r.name:44s} {r.status:5s} depth {r.depth:3d}  {mode:11s} {r.seconds:7.1f} s  {r.note}"
 
 
 # ---------------------------------------------------------------------------------------------- driver
@@ -492,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="the shorter depths (make formal-quick)")
     ap.add_argument("--only", action="append", help="only this property set (repeatable)")
     ap.add_argument("--depth", type=int, help="BMC depth for every set (overrides the table)")
+    ap.add_argument("--no-ind", action="store_true", help="BMC only: skip the k-induction of the sets that have one")
     ap.add_argument(
         "--mutant",
         action="append",
@@ -505,7 +540,8 @@ def main(argv: list[str] | None = None) -> int:
     catalogue = all_mutants()
     if args.list:
         for p in PROOFS:
-            print(f"{p.name:22s} depth {p.depth:3d} (quick {p.quick_depth:3d})  {p.what}")
+            ind = f"ind k {p.prove}" if p.prove else "bmc only"
+            print(f"{p.name:22s} depth {p.depth:3d} (quick {p.quick_depth:3d})  {ind:8s}  {p.what}")
         for n in PROTOCOL_MUTANTS:
             print(f"mutant {n:34s} {catalogue[n].bug}")
         return 0
@@ -546,14 +582,18 @@ def main(argv: list[str] | None = None) -> int:
 
     results = []
     for p in chosen:
-        r = run_proof(p, args.depth or (p.quick_depth if args.quick else p.depth), timeout=args.timeout)
+        r = run_proof(
+            p, args.depth or (p.quick_depth if args.quick else p.depth), timeout=args.timeout, induction=not args.no_ind
+        )
         results.append(r)
         print(line(r), flush=True)
     total = time.monotonic() - t0
     ok = all(r.status == "PASS" for r in results)
     print(
         f"formal: {sum(r.status == 'PASS' for r in results)}/{len(results)} property sets pass "
-        f"({'quick' if args.quick else 'full'} depths), total {total:.1f} s"
+        f"({'quick' if args.quick else 'full'} depths; "
+        f"{sum(r.status == 'PASS' and r.mode == 'bmc+ind' for r in results)} proved unbounded by induction), "
+        f"total {total:.1f} s"
     )
     return 0 if ok else 1
 
