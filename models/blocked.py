@@ -152,8 +152,12 @@ class BlockedCubeDescriptor(RuleChecked):
         return d
 
     # ------------------------------------------------------------------ validator model
-    def errors(self, addr_bits: int = 64) -> list[str]:
-        """Every rule of :data:`ERROR_RULES` this descriptor breaks (the RTL sets all of their bits)."""
+    def errors(self, addr_bits: int = 64, max_atom_bytes: int = ATOM_SIZES[-1]) -> list[str]:
+        """Every rule of :data:`ERROR_RULES` this descriptor breaks (the RTL sets all of their bits).
+
+        ``max_atom_bytes``: the widest atom the reader sends (the cube reader's MAX_ATOM_BYTES parameter; its
+        stream carries one atom per transfer): a wider atom breaks ``atom_size`` too. This reader's own rule, like
+        the atom alignment; found by ``make formal`` on a reader built with 8-byte atoms."""
         bad: list[str] = []
         known_layout = int(self.layout) in Layout._value2member_map_
         layout = Layout(self.layout) if known_layout else None
@@ -161,6 +165,8 @@ class BlockedCubeDescriptor(RuleChecked):
             bad.append("layout")
         atom_ok = self.atom_bytes in ATOM_SIZES and (layout is None or self.atom_bytes in LAYOUT_ATOMS[layout])
         if layout is Layout.MACE and self.atom_bytes != 4 * self.elem_bytes:
+            atom_ok = False
+        if self.atom_bytes > max_atom_bytes:
             atom_ok = False
         if not atom_ok:
             bad.append("atom_size")

@@ -1,5 +1,5 @@
 """cr_desc_validator on its own: thousands of random descriptors, each error word compared with the reference
-model ``models.blocked.BlockedCubeDescriptor.error_bits(ADDR_W)``.
+model ``models.blocked.BlockedCubeDescriptor.errors(ADDR_W, max_atom_bytes=MAX_ATOM_BYTES)`` (the build's parameters).
 
 Fields are drawn around the rules' edges: legal and illegal layout codes, atom and element sizes; counts of 0,
 1, 65535, 65536 and 2**32-1; nested strides with and without gaps in NVDLA (h < c < n) and MACE (c < h < n)
@@ -23,6 +23,7 @@ from cocotb.triggers import ReadOnly, RisingEdge
 from models.blocked import ERROR_RULES, BlockedCubeDescriptor
 
 ADDR_W = int(os.getenv("PARAM_ADDR_W") or 40)
+MAX_ATOM_BYTES = int(os.getenv("PARAM_MAX_ATOM_BYTES") or 128)  # a build for narrower atoms refuses wider ones
 LEGAL_ATOMS = {0: (8, 16, 32, 64, 128), 1: (32,), 2: (32, 64, 128), 3: (8, 16, 32, 64, 128), 4: (8, 16)}
 LEGAL_ELEMS = {0: (1, 2, 4), 1: (1, 2), 2: (1, 2), 3: (1, 2, 4), 4: (2, 4)}
 U32 = (1 << 32) - 1
@@ -128,7 +129,7 @@ async def random_descriptors_match_the_model(dut):
     bad: list[str] = []
     for i in range(n):
         d = draw(rng)
-        want = d.error_bits(ADDR_W)
+        want = sum(1 << ERROR_RULES.index(r) for r in d.errors(ADDR_W, max_atom_bytes=MAX_ATOM_BYTES))
         got = await check(dut, d)
         await RisingEdge(dut.clk)
         for b in range(len(ERROR_RULES)):

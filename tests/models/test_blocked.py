@@ -77,6 +77,15 @@ def test_error_bits_follow_rule_order():
     assert PACKED.with_(stride_h=96, base=0x1010).error_bits() == (1 << 8) | (1 << 4)
 
 
+def test_an_atom_wider_than_the_readers_stream_is_refused():
+    # the cube reader sends one atom per transfer: a build with MAX_ATOM_BYTES = 16 refuses 32-byte atoms
+    assert PACKED.errors(max_atom_bytes=32) == []
+    assert PACKED.errors(max_atom_bytes=16) == ["atom_size"]
+    generic = PACKED.with_(layout=Layout.GENERIC, atom_bytes=16, stride_h=64, stride_c=192, stride_n=384)
+    assert generic.errors(max_atom_bytes=16) == []
+    assert generic.errors(max_atom_bytes=8) == ["atom_size"]
+
+
 def test_validate_names_the_rule():
     with pytest.raises(FormatError, match=r"descriptor\.align_base"):
         PACKED.with_(base=0x1004).validate()
