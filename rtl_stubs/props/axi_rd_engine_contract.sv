@@ -63,27 +63,7 @@ module axi_rd_engine_contract #(
   input  logic [7:0]                  n_acc,
   input  logic [ADDR_W-1:0]           head_addr,
   input  logic [7:0]                  head_len,
-  input  logic [7:0]                  head_beat,
-  // for axi_rd_engine_props' invariants: the flags of the oldest burst in flight (hb_*) and the flags a burst
-  // presented now takes from the oldest command (nb_*)
-  output logic                        hb_first,
-  output logic                        hb_last,
-  output logic [$clog2(DATA_W/8)-1:0] hb_lo,
-  output logic [$clog2(DATA_W/8)-1:0] hb_hi,
-  output logic                        nb_first,
-  output logic                        nb_last,
-  output logic [$clog2(DATA_W/8)-1:0] nb_lo,
-  output logic [$clog2(DATA_W/8)-1:0] nb_hi,
-  // and the command shadow: commands with beats left, the oldest two (address of the next beat, beats left)
-  output logic [1:0]                  c_n,
-  output logic [ADDR_W-1:0]           c_addr0,
-  output logic [ADDR_W-1:0]           c_addr1,
-  output logic [((ADDR_W > LEN_W) ? ADDR_W : LEN_W):0] c_rem0,
-  output logic [((ADDR_W > LEN_W) ? ADDR_W : LEN_W):0] c_rem1,
-  output logic                        c_first1,
-  output logic [$clog2(DATA_W/8)-1:0] c_lo1,
-  output logic [$clog2(DATA_W/8)-1:0] c_hi1,
-  output logic                        c_done0   // a burst presented now ends the oldest command
+  input  logic [7:0]                  head_beat
 );
 
   `PROP_REPORTER
@@ -201,47 +181,12 @@ module axi_rd_engine_contract #(
     exp_issue <= !rst && work && !stop && (!arvalid || arready) && (32'(n_flight) < MAX_OUTSTANDING);
   end
 
-  assign c_n      = n_cmd;
-  assign c_addr0  = e_addr[0];
-  assign c_addr1  = e_addr[1];
-  assign c_rem0   = e_rem[0];
-  assign c_rem1   = e_rem[1];
-  assign c_first1 = e_first[1];
-  assign c_lo1    = e_lo[1];
-  assign c_hi1    = e_hi[1];
-  assign c_done0  = head_done;
-  assign hb_first = b_first[b_rp];
-  assign hb_last  = b_last[b_rp];
-  assign hb_lo    = b_lo[b_rp];
-  assign hb_hi    = b_hi[b_rp];
-  assign nb_first = e_first[0];
-  assign nb_last  = (blen == e_rem[0]);
-  assign nb_lo    = e_lo[0];
-  assign nb_hi    = e_hi[0];
-
   logic h_first, h_last;
   assign h_first = b_first[b_rp] && (head_beat == 8'd0);
   assign h_last  = b_last[b_rp] && (head_beat == head_len);
 
   always @(posedge clk) begin
     if (!rst) begin
-      // invariants of this module's own bookkeeping (what k-induction needs of it)
-      if (32'(n_flight - 8'(ar_new)) <= MAX_OUTSTANDING) begin
-        `PROP_ASSERT("inv: burst flag queue pointers in range", 32'(b_wp) < DEPTH && 32'(b_rp) < DEPTH)
-        `PROP_ASSERT("inv: burst flag queue occupancy = bursts presented before",
-                     32'(b_wp) == (32'(b_rp) + 32'(n_flight - 8'(ar_new))) % DEPTH)
-      end
-      if (n_cmd != 2'd0) begin
-        `PROP_ASSERT("inv: the oldest command has beats left", e_rem[0] != '0)
-        `PROP_ASSERT("inv: the oldest command's next beat aligned, inside the address space",
-                     e_addr[0][LB-1:0] == '0 && E_W'(e_addr[0] >> LB) + e_rem[0] <= (E_W'(1) << (ADDR_W - LB)))
-      end
-      if (n_cmd == 2'd2) begin
-        `PROP_ASSERT("inv: the waiting command has beats left", e_rem[1] != '0)
-        `PROP_ASSERT("inv: the waiting command's first beat aligned, inside the address space",
-                     e_addr[1][LB-1:0] == '0 && E_W'(e_addr[1] >> LB) + e_rem[1] <= (E_W'(1) << (ADDR_W - LB)))
-      end
-      `PROP_ASSERT("inv: at most two commands", n_cmd != 2'd3)
       if (ar_new) begin
         `PROP_ASSERT("an AR only for an accepted command", n_cmd != 2'd0)
         `PROP_ASSERT("ARADDR continues the oldest command", araddr == e_addr[0])

@@ -96,16 +96,6 @@ PROOFS: tuple[Proof, ...] = (
         cover=True,
     ),
     Proof(
-        "axi_rd_engine_o1",
-        "axi_rd_engine",
-        ("sdp_ram.sv", "axi_rd_engine.sv"),
-        {**ENGINE, "MAX_OUTSTANDING": 1, "MAX_BURST": 4, "LEN_W": 7},
-        depth=11,
-        quick_depth=9,
-        prove=3,
-        what="read engine, 1 burst in flight, bursts <= 4 beats: AXI4 master + client contract, unbounded",
-    ),
-    Proof(
         "axi_rd_engine_b256",
         "axi_rd_engine",
         ("sdp_ram.sv", "axi_rd_engine.sv"),
