@@ -78,6 +78,16 @@ class AssertionLog:
         return parse(data[:end].decode(errors="replace"))
 
 
+def case_time_ns(case: ET.Element, name: str) -> float:
+    """A simulated time property of a cocotb JUnit ``<testcase>`` (``sim_time_start``, ``_stop``, ``_duration``),
+    in ns (its unit is ``sim_time_unit``)."""
+    props = {p.get("name"): p.get("value") for p in case.iter("property")}
+    unit = {"fs": 1e-6, "ps": 1e-3, "ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}.get(
+        props.get("sim_time_unit") or "ns", 1.0
+    )
+    return float(props.get(name) or 0) * unit
+
+
 def mark_results(results: Path, log: Optional[Path] = None) -> list[Failure]:
     """Charge every failure of ``log`` (default: :data:`LOG_NAME` beside ``results``) to the test of the JUnit
     ``results`` whose simulated time span holds it (a failure after the last test's stop goes to the last test) and
@@ -94,14 +104,7 @@ def mark_results(results: Path, log: Optional[Path] = None) -> list[Failure]:
     if not cases:
         return failures
 
-    def span(case: ET.Element) -> tuple[float, float]:
-        props = {p.get("name"): p.get("value") for p in case.iter("property")}
-        unit = {"fs": 1e-6, "ps": 1e-3, "ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}.get(
-            props.get("sim_time_unit") or "ns", 1.0
-        )
-        return float(props.get("sim_time_start") or 0) * unit, float(props.get("sim_time_stop") or 0) * unit
-
-    spans = [span(c) for c in cases]
+    spans = [(case_time_ns(c, "sim_time_start"), case_time_ns(c, "sim_time_stop")) for c in cases]
     charged: dict[int, list[Failure]] = {}
     for f in failures:
         index = next((i for i, (lo, hi) in enumerate(spans) if lo <= f.time_ns <= hi), None)

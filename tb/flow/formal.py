@@ -385,6 +385,11 @@ def check_covers(work: Path, depth: int, timeout: float) -> tuple[int, list[str]
     return len(reached), missing
 
 
+def is_cover(label: str, name: str) -> bool:
+    """Whether a label of :func:`property_name` names the property ``name``."""
+    return label.startswith(f"'{name}' (")
+
+
 def run_proof(
     p: Proof,
     depth: int,
@@ -488,7 +493,7 @@ def run_proof(
         return ProofResult(tag, "PASS", depth, mode, time.monotonic() - t0, "", k)
     reached, missing = check_covers(work, depth, timeout)
     dt = time.monotonic() - t0
-    known = [m for m in missing if m.split("'")[1:2] and m.split("'")[1] in p.beyond_depth]
+    known = [m for m in missing if any(is_cover(m, name) for name in p.beyond_depth)]
     missing = [m for m in missing if m not in known]
     if known and not missing:
         note = f"{reached} covers reached; beyond the depth (known): {', '.join(known)}"

@@ -266,16 +266,7 @@ def read_results(path: Path) -> list[Result]:
         fail = case.find("failure")
         if fail is None:
             fail = case.find("error")
-        props = {p.get("name"): p.get("value") for p in case.iter("property")}
-        unit = props.get("sim_time_unit") or "ns"
-        sim_ns = float(props.get("sim_time_duration") or 0) * {
-            "fs": 1e-6,
-            "ps": 1e-3,
-            "ns": 1.0,
-            "us": 1e3,
-            "ms": 1e6,
-            "s": 1e9,
-        }.get(unit, 1.0)
+        sim_ns = assertions.case_time_ns(case, "sim_time_duration")
         out.append(
             Result(
                 case.get("name", "?"),
