@@ -354,6 +354,12 @@ module weight_reader
     .job_error (|err_q), .desc_error (|err_q[WR_ERR_ADDR_OVERFLOW:0]), .job_start (starting),
     .job_busy (busy)
   );
+  // the group framing against the job's latched geometry (TLAST and TKEEP by the byte count)
+  weight_group_props #(.KEEP_W (NB)) u_group_props (
+    .clk, .rst, .job_start (starting), .groups (j_groups), .group_bytes (j_gbytes), .last_bytes (j_lbytes),
+    .tkeep (m_axis_tkeep), .tlast (m_axis_tlast), .tuser (m_axis_tuser), .tvalid (m_axis_tvalid),
+    .tready (m_axis_tready)
+  );
 `endif
 
 endmodule

@@ -11,3 +11,4 @@ axis_source_props.sv
 job_contract_props.sv
 reader_props.sv
 sdp_ram_props.sv
+weight_group_props.sv
