@@ -235,13 +235,17 @@ module axi_rd_engine #(
   end
 
 `ifdef DLA_ASSERT
-  // Assertions, not design (docs/formal.md): the property bundle reads the ports only (`.*`). Icarus 11 and
-  // Yosys 0.23 have no `bind`, so the one binding is this instance; tb/flow/runner.py and tb/flow/formal.py
-  // define DLA_ASSERT, synthesis does not.
+  // Assertions, not design (docs/formal.md): the property bundle reads the ports (`.*`) and, for its invariants,
+  // its internal state (d_*). Icarus 11 and Yosys 0.23 have no `bind`, so the one binding is this instance;
+  // tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
   axi_rd_engine_props #(
     .ADDR_W (ADDR_W), .DATA_W (DATA_W), .ID_W (ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING), .MAX_BURST (MAX_BURST),
     .LEN_W (LEN_W), .ARID (ARID)
-  ) u_props (.*);
+  ) u_props (.*,
+    .d_outs (outs), .d_wptr (wptr), .d_rptr (rptr), .d_rbeat (rbeat), .d_h_word (h_word), .d_h_len (h_len),
+    .d_h_first (h_first), .d_h_last (h_last), .d_h_lo (h_lo), .d_h_hi (h_hi),
+    .d_act (act), .d_cur (cur), .d_rem (rem), .d_c_first (c_first), .d_c_lo (c_lo), .d_c_hi (c_hi)
+  );
 `endif
 
 endmodule

@@ -204,6 +204,21 @@ module axi4_read_master_props #(
       `PROP_ASSERT("burst inside one 4 KB page", 32'(araddr[11:0]) + (32'(arlen) + 1) * BW <= 4096)
     end
     if (!rst) begin
+      // invariants of this module's own bookkeeping (what k-induction needs of it; true whenever the bursts in
+      // flight stay within MAX_OUTSTANDING, the assertion below)
+      if (32'(n_reg) <= MAX_OUTSTANDING) begin
+        `PROP_ASSERT("inv: burst queue pointers in range", 32'(q_wp) < DEPTH && 32'(q_rp) < DEPTH)
+        `PROP_ASSERT("inv: burst queue occupancy = bursts presented before", 32'(q_wp) == (32'(q_rp) + 32'(n_reg)) % DEPTH)
+        if (n_reg == 8'd0) `PROP_ASSERT("inv: no beat counted without a burst", beat == 8'd0)
+        else               `PROP_ASSERT("inv: beat index inside the head burst", beat <= q_len[q_rp])
+        if (arvalid && !ar_new)
+          `PROP_ASSERT("inv: the AR held is the newest queued burst",
+                       n_reg != 8'd0 && araddr == q_addr[(32'(q_wp) + DEPTH - 1) % DEPTH] &&
+                       arlen == q_len[(32'(q_wp) + DEPTH - 1) % DEPTH])
+        for (int i = 0; i < DEPTH; i++)
+          if ((i + DEPTH - 32'(q_rp)) % DEPTH < 32'(n_reg))
+            `PROP_ASSERT("inv: queued bursts of at most MAX_BURST beats", 32'(q_len[i]) + 1 <= MAX_BURST)
+      end
       `PROP_ASSERT("at most MAX_OUTSTANDING bursts in flight", 32'(n_flight) <= MAX_OUTSTANDING)
       if (no_issue) `PROP_ASSERT("no new AR after stop or an error beat", !ar_new)
       if (halted && DRAIN && n_acc != 8'd0) `PROP_ASSERT("in-flight beats drained (RREADY) when stopped", rready)

@@ -63,7 +63,27 @@ module axi_rd_engine_contract #(
   input  logic [7:0]                  n_acc,
   input  logic [ADDR_W-1:0]           head_addr,
   input  logic [7:0]                  head_len,
-  input  logic [7:0]                  head_beat
+  input  logic [7:0]                  head_beat,
+  // for axi_rd_engine_props' invariants: the flags of the oldest burst in flight (hb_*) and the flags a burst
+  // presented now takes from the oldest command (nb_*)
+  output logic                        hb_first,
+  output logic                        hb_last,
+  output logic [$clog2(DATA_W/8)-1:0] hb_lo,
+  output logic [$clog2(DATA_W/8)-1:0] hb_hi,
+  output logic                        nb_first,
+  output logic                        nb_last,
+  output logic [$clog2(DATA_W/8)-1:0] nb_lo,
+  output logic [$clog2(DATA_W/8)-1:0] nb_hi,
+  // and the command shadow: commands with beats left, the oldest two (address of the next beat, beats left)
+  output logic [1:0]                  c_n,
+  output logic [ADDR_W-1:0]           c_addr0,
+  output logic [ADDR_W-1:0]           c_addr1,
+  output logic [((ADDR_W > LEN_W) ? ADDR_W : LEN_W):0] c_rem0,
+  output logic [((ADDR_W > LEN_W) ? ADDR_W : LEN_W):0] c_rem1,
+  output logic                        c_first1,
+  output logic [$clog2(DATA_W/8)-1:0] c_lo1,
+  output logic [$clog2(DATA_W/8)-1:0] c_hi1,
+  output logic                        c_done0   // a burst presented now ends the oldest command
 );
 
   `PROP_REPORTER
@@ -95,17 +115,19 @@ module axi_rd_engine_contract #(
 
   // ---------------------------------------------------------------- command shadow: 2 entries (e0 = oldest)
   logic [1:0]        n_cmd;
-  logic [ADDR_W-1:0] e_addr  [2];
-  logic [E_W-1:0]    e_rem   [2];
-  logic              e_first [2];
-  logic [LB-1:0]     e_lo    [2];
-  logic [LB-1:0]     e_hi    [2];
+  // two named entries, not an unpacked array: with a 2-word array Icarus 11 did not re-evaluate the continuous
+  // assignments reading word 0 (head_done, the c_*/nb_* outputs) after its nonblocking writes in the cube
+  // reader's fast path (they stayed X, so every check built on them failed; docs/formal.md)
+  logic [ADDR_W-1:0] e0_addr, e1_addr;
+  logic [E_W-1:0]    e0_rem, e1_rem;
+  logic              e0_first, e1_first;
+  logic [LB-1:0]     e0_lo, e1_lo, e0_hi, e1_hi;
   logic              cmd_fire, head_done, work;
   logic [E_W-1:0]    blen;
 
   assign cmd_fire  = cmd_valid && cmd_ready;
   assign blen      = E_W'(arlen) + E_W'(1);
-  assign head_done = ar_new && (n_cmd != 2'd0) && (blen == e_rem[0]);
+  assign head_done = ar_new && (n_cmd != 2'd0) && (blen == e0_rem);
   assign work      = (n_cmd == 2'd2) || (n_cmd == 2'd1 && !head_done);
 
   always @(posedge clk) begin
@@ -115,31 +137,31 @@ module axi_rd_engine_contract #(
       logic [1:0] n;
       n = n_cmd;
       if (ar_new && n_cmd != 2'd0) begin
-        e_addr[0]  <= e_addr[0] + (ADDR_W'(blen) << LB);
-        e_rem[0]   <= e_rem[0] - blen;
-        e_first[0] <= 1'b0;
+        e0_addr  <= e0_addr + (ADDR_W'(blen) << LB);
+        e0_rem   <= e0_rem - blen;
+        e0_first <= 1'b0;
         if (head_done) begin                           // the oldest command is fully issued: shift
-          e_addr[0]  <= e_addr[1];
-          e_rem[0]   <= e_rem[1];
-          e_first[0] <= e_first[1];
-          e_lo[0]    <= e_lo[1];
-          e_hi[0]    <= e_hi[1];
+          e0_addr  <= e1_addr;
+          e0_rem   <= e1_rem;
+          e0_first <= e1_first;
+          e0_lo    <= e1_lo;
+          e0_hi    <= e1_hi;
           n = n - 2'd1;
         end
       end
       if (cmd_fire && n != 2'd2) begin
         if (n == 2'd0) begin
-          e_addr[0] <= {cmd_addr[ADDR_W-1:LB], {LB{1'b0}}};
-          e_rem[0]  <= c_beats;
-          e_first[0] <= 1'b1;
-          e_lo[0]   <= cmd_addr[LB-1:0];
-          e_hi[0]   <= c_end[LB-1:0];
+          e0_addr <= {cmd_addr[ADDR_W-1:LB], {LB{1'b0}}};
+          e0_rem  <= c_beats;
+          e0_first <= 1'b1;
+          e0_lo   <= cmd_addr[LB-1:0];
+          e0_hi   <= c_end[LB-1:0];
         end else begin
-          e_addr[1] <= {cmd_addr[ADDR_W-1:LB], {LB{1'b0}}};
-          e_rem[1]  <= c_beats;
-          e_first[1] <= 1'b1;
-          e_lo[1]   <= cmd_addr[LB-1:0];
-          e_hi[1]   <= c_end[LB-1:0];
+          e1_addr <= {cmd_addr[ADDR_W-1:LB], {LB{1'b0}}};
+          e1_rem  <= c_beats;
+          e1_first <= 1'b1;
+          e1_lo   <= cmd_addr[LB-1:0];
+          e1_hi   <= c_end[LB-1:0];
         end
         n = n + 2'd1;
       end
@@ -165,10 +187,10 @@ module axi_rd_engine_contract #(
       b_rp <= '0;
     end else begin
       if (ar_new) begin
-        b_first[b_wp] <= e_first[0];
-        b_last[b_wp]  <= (blen == e_rem[0]);
-        b_lo[b_wp]    <= e_lo[0];
-        b_hi[b_wp]    <= e_hi[0];
+        b_first[b_wp] <= e0_first;
+        b_last[b_wp]  <= (blen == e0_rem);
+        b_lo[b_wp]    <= e0_lo;
+        b_hi[b_wp]    <= e0_hi;
         b_wp          <= inc(b_wp);
       end
       if (rvalid && rready && rlast) b_rp <= inc(b_rp);
@@ -181,16 +203,51 @@ module axi_rd_engine_contract #(
     exp_issue <= !rst && work && !stop && (!arvalid || arready) && (32'(n_flight) < MAX_OUTSTANDING);
   end
 
+  assign c_n      = n_cmd;
+  assign c_addr0  = e0_addr;
+  assign c_addr1  = e1_addr;
+  assign c_rem0   = e0_rem;
+  assign c_rem1   = e1_rem;
+  assign c_first1 = e1_first;
+  assign c_lo1    = e1_lo;
+  assign c_hi1    = e1_hi;
+  assign c_done0  = head_done;
+  assign hb_first = b_first[b_rp];
+  assign hb_last  = b_last[b_rp];
+  assign hb_lo    = b_lo[b_rp];
+  assign hb_hi    = b_hi[b_rp];
+  assign nb_first = e0_first;
+  assign nb_last  = (blen == e0_rem);
+  assign nb_lo    = e0_lo;
+  assign nb_hi    = e0_hi;
+
   logic h_first, h_last;
   assign h_first = b_first[b_rp] && (head_beat == 8'd0);
   assign h_last  = b_last[b_rp] && (head_beat == head_len);
 
   always @(posedge clk) begin
     if (!rst) begin
+      // invariants of this module's own bookkeeping (what k-induction needs of it)
+      if (32'(n_flight - 8'(ar_new)) <= MAX_OUTSTANDING) begin
+        `PROP_ASSERT("inv: burst flag queue pointers in range", 32'(b_wp) < DEPTH && 32'(b_rp) < DEPTH)
+        `PROP_ASSERT("inv: burst flag queue occupancy = bursts presented before",
+                     32'(b_wp) == (32'(b_rp) + 32'(n_flight - 8'(ar_new))) % DEPTH)
+      end
+      if (n_cmd != 2'd0) begin
+        `PROP_ASSERT("inv: the oldest command has beats left", e0_rem != '0)
+        `PROP_ASSERT("inv: the oldest command's next beat aligned, inside the address space",
+                     e0_addr[LB-1:0] == '0 && E_W'(e0_addr >> LB) + e0_rem <= (E_W'(1) << (ADDR_W - LB)))
+      end
+      if (n_cmd == 2'd2) begin
+        `PROP_ASSERT("inv: the waiting command has beats left", e1_rem != '0)
+        `PROP_ASSERT("inv: the waiting command's first beat aligned, inside the address space",
+                     e1_addr[LB-1:0] == '0 && E_W'(e1_addr >> LB) + e1_rem <= (E_W'(1) << (ADDR_W - LB)))
+      end
+      `PROP_ASSERT("inv: at most two commands", n_cmd != 2'd3)
       if (ar_new) begin
         `PROP_ASSERT("an AR only for an accepted command", n_cmd != 2'd0)
-        `PROP_ASSERT("ARADDR continues the oldest command", araddr == e_addr[0])
-        `PROP_ASSERT("a burst within its command's beats", blen <= e_rem[0])
+        `PROP_ASSERT("ARADDR continues the oldest command", araddr == e0_addr)
+        `PROP_ASSERT("a burst within its command's beats", blen <= e0_rem)
       end
       if (cmd_fire && n_cmd == 2'd2) `PROP_ASSERT("one command waits at most", head_done)
       if (cmd_ready) `PROP_ASSERT("cmd_ready low under stop", !stop)

