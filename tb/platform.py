@@ -61,6 +61,7 @@ from tb.fastpath.harness import HdlHarness, HdlMemAgent, HdlStreamCapture, is_hd
 from tb.footprint import Region
 from tb.mismatch_map import DiffRows, write_map
 from tb.register_check import check_register_map
+from tb.regmap import JobStatus
 
 PERIOD_NS = 10
 JOBLOG = os.getenv("JOBLOG", "0") not in ("", "0")  # JOBLOG=1: one INFO line per job
@@ -137,7 +138,7 @@ class JobResult:
     the buses during the job. The driver links it to its request as ``item.result`` (as a UVM response carries its
     request's id), so the sequence that sent the item can read the outcome."""
 
-    status: Any  # the block's registers.JobStatus
+    status: Any  # tb.regmap.JobStatus: every status register of the block's map (None until read)
     inflight_at_done: int = 0  # R beats still owed by the memory when DONE rose (0 after a reset)
     irq_after: Optional[int] = None  # RESET jobs: the irq level after the reset
     csr_violations: list[str] = field(default_factory=list)  # bad responses of the job's register accesses
@@ -426,9 +427,9 @@ class ReaderTB:
         """Write the job's descriptor registers."""
         await self.registers.program(self.csr, item.desc)
 
-    async def read_status(self, done: bool, waited: int) -> Any:
+    async def read_status(self, done: bool, waited: int) -> JobStatus:
         """The block's status registers after the job (``done``: DONE seen; ``waited``: cycles waited for it)."""
-        return await self.registers.read_status(self.csr, done, waited)
+        return await self.csr.read_status(done, waited)
 
     def garbage(self, values: dict[str, int]) -> dict[str, int]:
         """The mid-job garbage descriptor writes (a block may keep some bits legal-looking)."""

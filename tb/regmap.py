@@ -134,6 +134,38 @@ class BlockMap:
         return self.bit("STATUS_ERROR")
 
 
+class JobStatus:
+    """What a job left in a block's registers, read back after it: every status register of the map
+    (:meth:`BlockMap.status_regs`, every RO register of the .rdl but ID and PARAMS) as a lower-case attribute
+    (``st.status``, ``st.error``, ``st.atoms_sent``, ``st.groups_done``), plus ``done`` (DONE seen, irq, before the
+    timeout) and ``wait_cycles`` (cycles the agent waited for DONE after START). One class for every block: a
+    register added to the .rdl is read and printed without a testbench edit."""
+
+    def __init__(self, regs: BlockMap, values: dict[str, int], done: bool = True, wait_cycles: int = 0) -> None:
+        missing = [n for n in regs.status_regs() if n not in values]
+        if missing:
+            raise KeyError(f"{regs.prefix}: status registers not read: {', '.join(missing)}")
+        self.regs = regs
+        self.values = dict(values)
+        self.done = done
+        self.wait_cycles = wait_cycles
+
+    def __getattr__(self, name: str) -> int:
+        values = self.__dict__.get("values")
+        if values is None or name.upper() not in values:
+            raise AttributeError(name)
+        return int(values[name.upper()])
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.values["STATUS"] & self.regs.status_busy)
+
+    def __str__(self) -> str:
+        rest = " ".join(f"{k}={v}" for k, v in self.values.items() if k not in ("STATUS", "ERROR"))
+        err = self.values["ERROR"]
+        return f"STATUS=0x{self.values['STATUS']:x} ERROR=0x{err:x} {self.regs.decode_errors(err)} {rest}"
+
+
 def load(path: Path = MODEL_PATH) -> dict[str, BlockMap]:
     """Every block of a generated model, by prefix."""
     data = json.loads(path.read_text())

@@ -10,6 +10,7 @@ Typical use::
     await csr.start()                                        # CTRL.START (clears DONE/ERROR)
     done, waited = await csr.wait_done(timeout_cycles)       # sleeps on the irq line (no register polling)
     values = await csr.read_many(["STATUS", "ERROR"])
+    st = await csr.read_status(done, waited)                 # every status register (tb.regmap.JobStatus)
 
 Every access checks its response (a reader's register block answers OKAY); a bad response is recorded in
 :attr:`CsrAgent.violations`, not raised, so the job's report carries it.
@@ -24,6 +25,8 @@ import cocotb
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import ClockCycles, FallingEdge, First, RisingEdge, Timer
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
+
+from tb.regmap import JobStatus
 
 Reg = Union[str, int]
 
@@ -106,6 +109,11 @@ class CsrAgent:
                 self.violations.append(f"read {reg}: response {resp.resp.name}")
             out[reg] = int.from_bytes(resp.data, "little")
         return out
+
+    async def read_status(self, done: bool = True, wait_cycles: int = 0) -> JobStatus:
+        """Read every status register of the block's map (back to back) after a job."""
+        values = await self.read_many(list(self.regs.status_regs()))
+        return JobStatus(self.regs, values, done, wait_cycles)
 
     # ------------------------------------------------------------------ job control
     async def start(self) -> None:

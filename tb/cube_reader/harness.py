@@ -14,10 +14,11 @@ from models.core.arith import ceil_div
 from models.core.fp16 import fp16_classes
 from tb.agents.stream import payload
 from tb.platform import Knobs
+from tb.regmap import JobStatus
 
 from .env import CubeReaderTB
 from .items import CubeItem, Kind
-from .registers import REGS, JobStatus
+from .registers import REGS
 from .scoreboard import decode_user
 
 

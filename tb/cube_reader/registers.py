@@ -6,7 +6,6 @@ Register names, offsets and fields come from the one register-map source (``rtl_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
 from models.blocked import BlockedCubeDescriptor
@@ -36,32 +35,6 @@ STATUS_REGS = REGS.status_regs()
 DESC_REGS = REGS.descriptor_regs()
 
 
-@dataclass
-class JobStatus:
-    """Registers read back after a job."""
-
-    done: bool  # DONE seen (irq) before the timeout
-    status: int
-    error: int
-    atoms_sent: int
-    nan_count: int
-    inf_count: int
-    cycles: int
-    beats: int
-    wait_cycles: int  # cycles the agent waited for DONE after START
-
-    @property
-    def busy(self) -> bool:
-        return bool(self.status & REGS.status_busy)
-
-    def __str__(self) -> str:
-        return (
-            f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
-            f"ATOMS_SENT={self.atoms_sent} NAN={self.nan_count} INF={self.inf_count} CYCLES={self.cycles} "
-            f"BEATS={self.beats}"
-        )
-
-
 def descriptor_values(desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> dict:
     """Register values of a descriptor (written modulo 2**32, as the bus does)."""
     use_fp16 = desc.fp16 if fp16 is None else fp16
@@ -84,8 +57,3 @@ def descriptor_values(desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp
 
 async def program(csr, desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> None:
     await csr.write_many(descriptor_values(desc, nan_to_zero, fp16))
-
-
-async def read_status(csr, done: bool = True, wait_cycles: int = 0) -> JobStatus:
-    r = await csr.read_many(list(STATUS_REGS))
-    return JobStatus(done, **{k.lower(): r[k] for k in STATUS_REGS}, wait_cycles=wait_cycles)

@@ -29,7 +29,7 @@ from tb.platform import Knobs
 
 from .footprint import cube_regions
 from .harness import Directed, setup
-from .registers import BUS_DECERR, BUS_SLVERR, program, read_status
+from .registers import BUS_DECERR, BUS_SLVERR, program
 
 ATOM = 32
 BASE = 0x40000
@@ -136,7 +136,7 @@ async def bus_error_with_all_slots_in_flight(dut, resp):
     mem = t.tb.mem
     slots = mem.inflight_beats
     done, _ = await t.csr.wait_done(20_000 + d.num_atoms * 210)
-    st = await read_status(t.csr, done)
+    st = await t.csr.read_status(done)
     t.seen = t.log.take()
     want = BUS_SLVERR if resp == "SLVERR" else BUS_DECERR
     assert st.done and st.error == want, f"{st}: want ERROR {want:#x} (the first error only)"
@@ -162,7 +162,7 @@ async def reset_with_all_slots_in_flight(dut):
     await ClockCycles(t.dut.clk, 200)
     after = t.log.take()
     assert not after["ar"] and not after["violations"], (after["ar"][:2], after["violations"][:4])
-    st = await read_status(t.csr)
+    st = await t.csr.read_status()
     assert st.status == 0 and st.atoms_sent == 0, f"registers not cleared by reset: {st}"
     await measure(t, "one_atom_lines", 128)
 

@@ -7,8 +7,6 @@ Register names, offsets and fields come from the one register-map source (``rtl_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from models.pixel_desc import PixelDescriptor
 from tb import regmap
 from tb.agents.csr import CsrAgent
@@ -22,8 +20,6 @@ BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
 BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
 #: the descriptor registers (every RW register of the map), in offset order
 DESC_REGS = REGS.descriptor_regs()
-#: the job status (every RO register but ID and PARAMS), in offset order
-STATUS_REGS = REGS.status_regs()
 
 
 def error_word(rules: list[str]) -> int:
@@ -70,34 +66,6 @@ def descriptor_values(desc: PixelDescriptor) -> dict[str, int]:
     return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
 
 
-@dataclass
-class JobStatus:
-    """Registers read back after a job."""
-
-    done: bool  # DONE seen (irq) before the timeout
-    status: int
-    error: int
-    pixels: int
-    lines: int
-    beats: int
-    cycles: int
-    saturated: int
-    wait_cycles: int  # cycles the agent waited for DONE after START
-
-    def __str__(self) -> str:
-        return (
-            f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
-            f"PIXELS={self.pixels} LINES={self.lines} BEATS={self.beats} CYCLES={self.cycles} "
-            f"SATURATED={self.saturated}"
-        )
-
-
 async def program(csr: CsrAgent, desc: PixelDescriptor) -> None:
     """Write every descriptor register."""
     await csr.write_many(descriptor_values(desc))
-
-
-async def read_status(csr: CsrAgent, done: bool = True, wait_cycles: int = 0) -> JobStatus:
-    """Read the status registers after a job."""
-    r = await csr.read_many(list(STATUS_REGS))
-    return JobStatus(done, **{k.lower(): r[k] for k in STATUS_REGS}, wait_cycles=wait_cycles)

@@ -6,8 +6,6 @@ loaded by ``tb.regmap``); the generic :class:`tb.agents.csr.CsrAgent` writes and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from models.weight_desc import ERROR_RULES, WeightSurfaceDescriptor
 from tb import regmap
 
@@ -28,8 +26,6 @@ SURFACE_CODE: dict[str, int] = {
 }
 #: the descriptor registers (every RW register of the map), in offset order
 DESC_REGS = REGS.descriptor_regs()
-#: the job status (every RO register but ID and PARAMS), in offset order
-STATUS_REGS = REGS.status_regs()
 
 
 def error_word(rules: list[str]) -> int:
@@ -39,33 +35,6 @@ def error_word(rules: list[str]) -> int:
 
 def fault_surface(fault: int) -> int:
     return (fault >> REGS.FIELD["FAULT_SURFACE_LSB"]) & ((1 << REGS.FIELD["FAULT_SURFACE_W"]) - 1)
-
-
-@dataclass
-class JobStatus:
-    """Registers read back after a job."""
-
-    done: bool
-    status: int
-    error: int
-    total_bytes: int
-    groups_done: int
-    dense_out: int
-    comp_bytes: int
-    zeros: int
-    cycles: int
-    beats: int
-    out_beats: int
-    fault: int
-    wait_cycles: int
-
-    def __str__(self) -> str:
-        return (
-            f"STATUS=0x{self.status:x} ERROR=0x{self.error:x} {REGS.decode_errors(self.error)} "
-            f"GROUPS_DONE={self.groups_done} DENSE_OUT={self.dense_out} COMP_BYTES={self.comp_bytes} "
-            f"ZEROS={self.zeros} CYCLES={self.cycles} BEATS={self.beats} OUT_BEATS={self.out_beats} "
-            f"FAULT=0x{self.fault:x}"
-        )
 
 
 def descriptor_values(d: WeightSurfaceDescriptor) -> dict[str, int]:
@@ -91,8 +60,3 @@ def descriptor_values(d: WeightSurfaceDescriptor) -> dict[str, int]:
 
 async def program(csr, d: WeightSurfaceDescriptor) -> None:
     await csr.write_many(descriptor_values(d))
-
-
-async def read_status(csr, done: bool = True, wait_cycles: int = 0) -> JobStatus:
-    r = await csr.read_many(list(STATUS_REGS))
-    return JobStatus(done, **{k.lower(): r[k] for k in STATUS_REGS}, wait_cycles=wait_cycles)

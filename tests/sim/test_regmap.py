@@ -141,6 +141,37 @@ def test_rtl_uses_the_generated_vectors_not_a_hand_list():
     assert "localparam logic [703:0] CR_REGS_WMASK" in pkg  # 22 registers of 32 bits
 
 
+def test_job_status_is_every_status_register_of_the_map():
+    """One JobStatus for every block (tb.regmap): the status registers of the .rdl, by hand here, as attributes."""
+    wr = regmap.WEIGHT_READER
+    by_hand = (
+        "STATUS",
+        "ERROR",
+        "TOTAL_BYTES",
+        "GROUPS_DONE",
+        "DENSE_OUT",
+        "COMP_BYTES",
+        "ZEROS",
+        "CYCLES",
+        "BEATS",
+        "OUT_BEATS",
+        "FAULT",
+    )
+    assert wr.status_regs() == by_hand
+    values = {n: 10 + i for i, n in enumerate(by_hand)}
+    values["STATUS"] = wr.status_busy
+    values["ERROR"] = 1 << wr.ERR["GROUPS"]
+    st = regmap.JobStatus(wr, values, done=False, wait_cycles=7)
+    assert (st.groups_done, st.out_beats, st.fault, st.done, st.wait_cycles, st.busy) == (13, 19, 20, False, 7, True)
+    assert str(st).startswith(f"STATUS=0x{wr.status_busy:x} ERROR=0x2 ['groups'] TOTAL_BYTES=12 GROUPS_DONE=13")
+    with pytest.raises(AttributeError):
+        st.atoms_sent  # a cube reader register, not the weight reader's
+    with pytest.raises(KeyError, match="not read: FAULT"):
+        regmap.JobStatus(wr, {k: v for k, v in values.items() if k != "FAULT"})
+    cr = regmap.CUBE_READER.status_regs()
+    assert cr == R.STATUS_REGS == ("STATUS", "ERROR", "ATOMS_SENT", "NAN_COUNT", "INF_COUNT", "CYCLES", "BEATS")
+
+
 def test_no_register_table_kept_by_hand():
     """Register tables live only between `make regs` markers (of the datasheets and the RTL headers)."""
     row = re.compile(r"^\|\s*0x[0-9A-Fa-f]+\s*\|\s*[A-Z][A-Z0-9_]*\s*\|\s*(RO|RW|WO)\s*\|", re.M)
