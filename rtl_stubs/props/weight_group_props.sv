@@ -64,6 +64,7 @@ module weight_group_props #(
       `PROP_ASSERT("a group's transfers carry its dense bytes, TLAST exactly on the last",
                    upto <= gbytes && (tlast == (upto == gbytes)))
     end
+    if (!rst) `PROP_COVER("a group's transfer before its last", xfer && !tlast)
   end
 
 endmodule
