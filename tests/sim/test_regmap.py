@@ -165,7 +165,7 @@ def test_job_status_is_every_status_register_of_the_map():
     assert (st.groups_done, st.out_beats, st.fault, st.done, st.wait_cycles, st.busy) == (13, 19, 20, False, 7, True)
     assert str(st).startswith(f"STATUS=0x{wr.status_busy:x} ERROR=0x2 ['groups'] TOTAL_BYTES=12 GROUPS_DONE=13")
     with pytest.raises(AttributeError):
-        st.atoms_sent  # a cube reader register, not the weight reader's
+        _ = st.atoms_sent  # a cube reader register, not the weight reader's
     with pytest.raises(KeyError, match="not read: FAULT"):
         regmap.JobStatus(wr, {k: v for k, v in values.items() if k != "FAULT"})
     cr = regmap.CUBE_READER.status_regs()
