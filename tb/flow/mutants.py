@@ -29,6 +29,7 @@ import argparse
 import importlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -273,6 +274,42 @@ def print_table(rows: list[Outcome]) -> None:
     print("-" * 140)
 
 
+def markdown_table(prefix: str, sims: tuple[str, ...] = runner.SIMULATORS) -> str:
+    """The mutants whose names start with ``prefix`` as a markdown table from the last reports
+    (``sim_build/mutants/<sim>/report.json``, every simulator that has one): the bug and its files, and per
+    simulator the status, the failing tests (first three, then a count) and the first property that failed with
+    them (``ASSERT``/``ASSUME`` of rtl_stubs/props/, or nothing when only the scoreboards caught it). For the
+    blocks' datasheets (docs/pixel_reader.md, Mutants): pasted from one command, not written by hand."""
+    reports = {}
+    for sim in sims:
+        path = out_dir(sim) / "report.json"
+        if path.exists():
+            reports[sim] = {m["name"]: m for m in json.loads(path.read_text())["mutants"]}
+    if not reports:
+        raise SystemExit(f"mutants: no report in {out_dir('<sim>')}: run make mutants first")
+    head = "| mutant | what it breaks (file) | " + " | ".join(
+        f"{s.capitalize()}: failing tests | property" for s in reports
+    )
+    lines = [head + " |", "|" + "---|" * (2 + 2 * len(reports))]
+    for m in MUTANTS:
+        if not m.name.startswith(prefix):
+            continue
+        cells = [f"`{m.name}`", f"{m.bug} ({', '.join(f'`{f}`' for f in sorted(m.files))})"]
+        for rep in reports.values():
+            o = rep.get(m.name)
+            if o is None:
+                cells += ["not run", ""]
+                continue
+            tests = list(dict.fromkeys(t.split("/")[0] for v in o["suites"].values() for t in v["failed"]))
+            text = ", ".join(tests[:3]) + (f" (+{len(tests) - 3})" if len(tests) > 3 else "")
+            msgs = " ".join(x for v in o["suites"].values() for x in v.get("messages", []))
+            prop = re.search(r"(?:ASSERT|ASSUME) '(.+?)' failed at", msgs)
+            status = "" if o["status"] == "KILLED" else f"**{o['status']}** "
+            cells += [status + (text or o.get("note", "")), f"'{prop.group(1)}'" if prop else ""]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="make mutants", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -289,6 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=1200.0, help="wall-clock seconds per mutant")
     ap.add_argument("--keep-builds", action="store_true", help="keep the mutants' build directories")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument(
+        "--markdown", metavar="PREFIX", help="print the mutants named PREFIX* as a markdown table from the last reports"
+    )
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--result", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -298,6 +338,9 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.result).write_text(json.dumps(asdict(o), indent=1))
         return 0
 
+    if args.markdown is not None:
+        print(markdown_table(args.markdown))
+        return 0
     check_table()  # every substitution applies exactly once, before any simulation
     chosen = list(MUTANTS)
     if args.only:
