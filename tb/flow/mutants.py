@@ -302,8 +302,12 @@ def markdown_table(prefix: str, sims: tuple[str, ...] = runner.SIMULATORS) -> st
                 continue
             tests = list(dict.fromkeys(t.split("/")[0] for v in o["suites"].values() for t in v["failed"]))
             text = ", ".join(tests[:3]) + (f" (+{len(tests) - 3})" if len(tests) > 3 else "")
-            msgs = " ".join(x for v in o["suites"].values() for x in v.get("messages", []))
-            prop = re.search(r"(?:ASSERT|ASSUME) '(.+?)' failed at", msgs)
+            found = (
+                re.search(r"(?:ASSERT|ASSUME) '([^']*(?:'[^']+)*?)' failed at", x)
+                for v in o["suites"].values()
+                for x in v.get("messages", [])
+            )
+            prop = next((p for p in found if p), None)
             status = "" if o["status"] == "KILLED" else f"**{o['status']}** "
             cells += [status + (text or o.get("note", "")), f"'{prop.group(1)}'" if prop else ""]
         lines.append("| " + " | ".join(cells) + " |")
