@@ -187,10 +187,10 @@ module axi_rd_engine_contract #(
       b_rp <= '0;
     end else begin
       if (ar_new) begin
-        b_first[b_wp] <= e0_first;
-        b_last[b_wp]  <= (blen == e0_rem);
-        b_lo[b_wp]    <= e0_lo;
-        b_hi[b_wp]    <= e0_hi;
+        b_first[b_wp] <= nb_first;
+        b_last[b_wp]  <= nb_last;
+        b_lo[b_wp]    <= nb_lo;
+        b_hi[b_wp]    <= nb_hi;
         b_wp          <= inc(b_wp);
       end
       if (rvalid && rready && rlast) b_rp <= inc(b_rp);
@@ -222,8 +222,8 @@ module axi_rd_engine_contract #(
   assign nb_hi    = e0_hi;
 
   logic h_first, h_last;
-  assign h_first = b_first[b_rp] && (head_beat == 8'd0);
-  assign h_last  = b_last[b_rp] && (head_beat == head_len);
+  assign h_first = hb_first && (head_beat == 8'd0);
+  assign h_last  = hb_last && (head_beat == head_len);
 
   always @(posedge clk) begin
     if (!rst) begin
@@ -263,8 +263,8 @@ module axi_rd_engine_contract #(
         `PROP_ASSERT("rd_addr = the beat's address", rd_addr == head_addr + (ADDR_W'(head_beat) << LB))
         `PROP_ASSERT("rd_first on a command's first beat", rd_first == h_first)
         `PROP_ASSERT("rd_last on a command's last beat", rd_last == h_last)
-        `PROP_ASSERT("rd_lo = the first byte lane", rd_lo == (h_first ? b_lo[b_rp] : '0))
-        `PROP_ASSERT("rd_hi = the last byte lane", rd_hi == (h_last ? b_hi[b_rp] : {LB{1'b1}}))
+        `PROP_ASSERT("rd_lo = the first byte lane", rd_lo == (h_first ? hb_lo : '0))
+        `PROP_ASSERT("rd_hi = the last byte lane", rd_hi == (h_last ? hb_hi : {LB{1'b1}}))
       end
     end
   end

@@ -7,9 +7,9 @@
 // rest) and checked in every simulation of the engine: its count of bursts in flight and its beat index are the
 // bus properties' (n_flight, head_beat), its burst FIFO pointers agree with that count, and the head entry of its
 // burst FIFO (the registered sdp_ram output) is the oldest burst in flight (the AR presented now when nothing older
-// is left). They are steps toward an unbounded proof of the engine set, which stays BMC only (docs/formal.md: the
-// entry behind the head lives in the sdp_ram instance, out of reach of a property module without hierarchical
-// references, and the command state would still need tying to axi_rd_engine_contract's command shadow).
+// is left), and its command state is the contract's oldest command. With them the engine with one burst in flight
+// is proved by 3-induction (axi_rd_engine_o1); with more it stays BMC only (docs/formal.md: the FIFO entry behind
+// the head lives in the sdp_ram instance, out of reach of a property module without hierarchical references).
 `timescale 1ns/1ps
 `include "prop_macros.svh"
 module axi_rd_engine_props #(

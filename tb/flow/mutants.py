@@ -303,7 +303,7 @@ def markdown_table(prefix: str, sims: tuple[str, ...] = runner.SIMULATORS) -> st
             tests = list(dict.fromkeys(t.split("/")[0] for v in o["suites"].values() for t in v["failed"]))
             text = ", ".join(tests[:3]) + (f" (+{len(tests) - 3})" if len(tests) > 3 else "")
             found = (
-                re.search(r"(?:ASSERT|ASSUME) '([^']*(?:'[^']+)*?)' failed at", x)
+                re.search(r"(?:ASSERT|ASSUME) '(.+?)' failed at", x)
                 for v in o["suites"].values()
                 for x in v.get("messages", [])
             )
