@@ -62,7 +62,11 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml | sysdeps
 	@test -x $(PY) || $(PYTHON_SYS) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r <($(PY) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))')
+	@# every dependency of pyproject.toml: the models' own and every optional group's (the project itself runs from
+	@# the checkout through PYTHONPATH, so a worktree's code is never shadowed by an installed copy)
+	$(PY) -m pip install --quiet -r <($(PY) -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
+	  print("\n".join(dict.fromkeys(p["dependencies"] + [d for g, ds in p["optional-dependencies"].items() \
+	  if g != "all" for d in ds])))')
 	@touch $@
 
 sim: sysdeps $(STAMP)
