@@ -1,0 +1,114 @@
+"""Which job each output transfer belongs to, and when each job closed, by what the binding says its completion
+signal means (:class:`~tb.platform.binding.Completion`): pure functions over cycle-stamped records, no simulator.
+
+Transfers are framed into jobs in job order by TLAST (a job's last transfer carries it). A job then *closes*:
+
+* ``DRAINED``: at its completion (the DUT's DONE / done pulse, the k-th completion for the k-th job): every transfer
+  of the job must have been accepted at or before that cycle;
+* ``ISSUED``: at its last transfer (TLAST); the completion only says the DUT issued the job's work.
+
+A transfer that arrives for a job already closed is a :class:`ProtocolError` naming the job, the transfer and the
+cycle, reported once per job (with how many more came late), never a data mismatch: the transfer is still counted
+in its own job, so the data check sees every job whole. Completions without a job, jobs without a completion and
+transfers after the last job's TLAST are protocol errors too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Sequence
+
+from tb.platform.binding import Completion
+
+
+@dataclass(frozen=True)
+class ProtocolError:
+    """A protocol error of one job (``job``: its name, or "" when no job can own it)."""
+
+    job: str
+    cycle: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"protocol error: {self.text}"
+
+
+@dataclass
+class FramedJob:
+    """One job's share of the stream: its transfers (``tb.agents.stream.Beat``: ``data``, ``last``, ``user``,
+    ``cycle``), the cycle of its completion and the cycle it closed (None: never)."""
+
+    name: str
+    beats: list[Any] = field(default_factory=list)
+    completed: Optional[int] = None
+    closed: Optional[int] = None
+
+
+@dataclass
+class Framing:
+    """The jobs with their transfers, and the protocol errors found while framing them."""
+
+    jobs: list[FramedJob]
+    errors: list[ProtocolError]
+
+
+def frame(names: Sequence[str], beats: Sequence[Any], completions: Sequence[int], meaning: Completion) -> Framing:
+    """Frame ``beats`` (in stream order) into the jobs ``names`` (in the order the DUT accepted them), with the
+    DUT's ``completions`` (cycles, in job order), closing each job as ``meaning`` says (module docstring)."""
+    jobs = [FramedJob(n) for n in names]
+    errors: list[ProtocolError] = []
+    for job, cycle in zip(jobs, completions):
+        job.completed = cycle
+        if meaning is Completion.DRAINED:
+            job.closed = cycle
+    for cycle in completions[len(jobs) :]:
+        errors.append(ProtocolError("", cycle, f"completion at cycle {cycle} with no job in flight"))
+    k = 0
+    for i, beat in enumerate(beats):
+        if k == len(jobs):
+            last = jobs[-1] if jobs else None
+            after = f"the last job {last.name} closed at cycle {last.closed}" if last else "no job was started"
+            errors.append(
+                ProtocolError("", beat.cycle, f"transfer #{i} at cycle {beat.cycle} belongs to no job: {after}")
+            )
+            continue
+        job = jobs[k]
+        job.beats.append(beat)
+        if beat.last:
+            if meaning is Completion.ISSUED:
+                job.closed = beat.cycle
+            k += 1
+    for job in jobs:
+        errors += _late(job, meaning)
+    return Framing(jobs, errors)
+
+
+def _late(job: FramedJob, meaning: Completion) -> list[ProtocolError]:
+    """The job's transfers after it closed (one error naming the first), or its missing completion."""
+    if job.completed is None:
+        return [ProtocolError(job.name, -1, f"job {job.name} never completed ({len(job.beats)} transfer(s) seen)")]
+    if job.closed is None:
+        return []
+    late = [(j, b) for j, b in enumerate(job.beats) if b.cycle > job.closed]
+    if not late:
+        return []
+    j, beat = late[0]
+    more = f"; {len(late) - 1} more of its transfers came after it" if len(late) > 1 else ""
+    return [
+        ProtocolError(
+            job.name,
+            beat.cycle,
+            f"job {job.name} closed at cycle {job.closed} by its completion (the binding says completion means "
+            f"'{meaning.value}': output delivered), but its transfer #{j} of {len(job.beats)} arrived at cycle "
+            f"{beat.cycle}{more}",
+        )
+    ]
+
+
+def summary(errors: Sequence[ProtocolError]) -> str:
+    """One sentence for a test's protocol errors: the first in full, and how many other jobs had one ("" if none)."""
+    if not errors:
+        return ""
+    first = errors[0]
+    others = len({e.job for e in errors if e.job != first.job})
+    return f"{first}" + (f" ({others} more job(s) affected)" if others else "")

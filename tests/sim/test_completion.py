@@ -1,0 +1,58 @@
+"""Framing output transfers into jobs by what the completion signal means (tb.platform.completion), without a
+simulator. Oracles: hand-written cycle stamps of two small jobs."""
+
+from __future__ import annotations
+
+from tb.agents.stream import Beat
+from tb.platform.binding import Completion
+from tb.platform.completion import frame
+
+
+def beats(*spec: tuple[int, bool]) -> list[Beat]:
+    """Transfers (cycle, TLAST) with one data byte each, the byte being the transfer's index."""
+    return [Beat(bytes([i]), 1, last, 0, cycle) for i, (cycle, last) in enumerate(spec)]
+
+
+# job a: transfers at cycles 10, 11, 12 (TLAST); job b: 20, 21 (TLAST)
+STREAM = beats((10, False), (11, False), (12, True), (20, False), (21, True))
+
+
+def test_drained_completion_after_the_last_transfer_is_clean():
+    f = frame(["a", "b"], STREAM, [12, 25], Completion.DRAINED)
+    assert f.errors == []
+    assert [len(j.beats) for j in f.jobs] == [3, 2] and [j.closed for j in f.jobs] == [12, 25]
+
+
+def test_drained_completion_before_the_last_transfer_is_one_protocol_error_per_job_not_a_data_shift():
+    f = frame(["a", "b"], STREAM, [11, 21], Completion.DRAINED)
+    assert [len(j.beats) for j in f.jobs] == [3, 2]  # transfer 12 stays in job a: the data check sees a whole
+    assert [bytes(b.data[0] for b in j.beats) for j in f.jobs] == [b"\x00\x01\x02", b"\x03\x04"]
+    assert len(f.errors) == 1
+    e = f.errors[0]
+    assert (e.job, e.cycle) == ("a", 12)
+    assert str(e) == (
+        "protocol error: job a closed at cycle 11 by its completion (the binding says completion means 'drained': "
+        "output delivered), but its transfer #2 of 3 arrived at cycle 12"
+    )
+
+
+def test_drained_counts_every_late_transfer_of_a_job():
+    f = frame(["a"], STREAM[:3], [10], Completion.DRAINED)
+    assert len(f.errors) == 1 and f.errors[0].text.endswith(
+        "arrived at cycle 11; 1 more of its transfers came after it"
+    )
+
+
+def test_issued_closes_each_job_at_its_tlast():
+    f = frame(["a", "b"], STREAM, [11, 20], Completion.ISSUED)
+    assert f.errors == []
+    assert [j.closed for j in f.jobs] == [12, 21] and [j.completed for j in f.jobs] == [11, 20]
+
+
+def test_missing_completions_extra_completions_and_orphan_transfers_are_reported():
+    f = frame(["a"], STREAM, [], Completion.ISSUED)
+    texts = [e.text for e in f.errors]
+    assert "transfer #3 at cycle 20 belongs to no job: the last job a closed at cycle 12" in texts
+    assert "job a never completed (3 transfer(s) seen)" in texts
+    f = frame(["a"], STREAM[:3], [12, 30], Completion.DRAINED)
+    assert [e.text for e in f.errors] == ["completion at cycle 30 with no job in flight"]
