@@ -7,7 +7,7 @@ run on :class:`CubeReaderTB`.
 from __future__ import annotations
 
 from tb.footprint import Region
-from tb.platform import Completion, DutBinding, ReaderEnv, ReaderTB, RegisterControl, ResetPin
+from tb.platform import ReaderEnv, ReaderTB, register_reader
 
 from . import registers
 from .coverage import CubeCoverage
@@ -15,17 +15,8 @@ from .footprint import cube_regions
 from .items import CubeItem
 from .scoreboard import CubeScoreboard
 
-#: how the platform sees ``cube_reader`` (rtl_stubs/cube_reader.sv): its register block
-#: (rtl_stubs/regs/cube_reader.rdl) over AXI4-Lite, DONE on ``irq``;
-#: DONE rises once the last output transfer was accepted (drained)
-BINDING = DutBinding(
-    control=RegisterControl(prefix="s_axil", regs=registers.REGS, irq="irq"),
-    clock="clk",
-    reset=ResetPin("rst", active_high=True),
-    axi_master="m_axi",
-    streams=("m_axis",),
-    completion=Completion.DRAINED,
-)
+#: how the platform sees ``cube_reader`` (rtl_stubs/cube_reader.sv): the project's reader convention, its .rdl's map
+BINDING = register_reader(registers.REGS)
 
 
 class CubeReaderTB(ReaderTB):

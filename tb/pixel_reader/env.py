@@ -5,7 +5,7 @@ one job protocol (its picture's planes and their footprint), and the env with th
 from __future__ import annotations
 
 from tb.footprint import Region
-from tb.platform import Completion, DutBinding, ReaderEnv, ReaderTB, RegisterControl, ResetPin
+from tb.platform import ReaderEnv, ReaderTB, register_reader
 
 from . import registers
 from .coverage import PixelCoverage
@@ -13,17 +13,8 @@ from .footprint import plane_regions
 from .items import PixelItem
 from .scoreboard import PixelScoreboard
 
-#: how the platform sees ``pixel_reader`` (rtl_stubs/pixel_reader.sv): its register block
-#: (rtl_stubs/regs/pixel_reader.rdl) over AXI4-Lite, DONE on ``irq``;
-#: DONE rises once the last output transfer was accepted (drained)
-BINDING = DutBinding(
-    control=RegisterControl(prefix="s_axil", regs=registers.REGS, irq="irq"),
-    clock="clk",
-    reset=ResetPin("rst", active_high=True),
-    axi_master="m_axi",
-    streams=("m_axis",),
-    completion=Completion.DRAINED,
-)
+#: how the platform sees ``pixel_reader`` (rtl_stubs/pixel_reader.sv): the project's reader convention, its .rdl's map
+BINDING = register_reader(registers.REGS)
 
 
 class PixelReaderTB(ReaderTB):

@@ -21,6 +21,7 @@ from tb.platform.binding import (
     PinControl,
     RegisterControl,
     ResetPin,
+    register_reader,
 )
 from tb.platform.checks import bus_problems, sideband_problems
 from tb.platform.coverage import CoverageSubscriber
@@ -72,6 +73,7 @@ __all__ = [
     "error_bit_corruption",
     "hex_bytes",
     "random_knobs",
+    "register_reader",
     "regression_seed",
     "reproduce_command",
     "sideband_problems",

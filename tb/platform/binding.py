@@ -113,3 +113,18 @@ class DutBinding:
             return getattr(dut, name)
         except AttributeError:
             raise AttributeError(f"the binding names port {name!r}, which the DUT {dut._name} does not have") from None
+
+
+def register_reader(regs: Any) -> DutBinding:
+    """The binding of a reader that follows this project's port convention (rtl_stubs/: ``clk``, ``rst`` active high,
+    the AXI4 read master ``m_axi``, the AXI4-Lite register block ``s_axil`` of the map ``regs`` (from the block's
+    ``.rdl``) with DONE also on ``irq``, one output stream ``m_axis``; DONE rises once the last output transfer was
+    accepted, so its completion means DRAINED)."""
+    return DutBinding(
+        control=RegisterControl(prefix="s_axil", regs=regs, irq="irq"),
+        clock="clk",
+        reset=ResetPin("rst", active_high=True),
+        axi_master="m_axi",
+        streams=("m_axis",),
+        completion=Completion.DRAINED,
+    )

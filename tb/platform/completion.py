@@ -18,7 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
+import numpy as np
+
+from tb.agents.stream import BeatBatch
 from tb.platform.binding import Completion
+
+#: how a job closed, as a report says it
+CLOSED_BY = {
+    Completion.DRAINED: "by its completion (the binding says completion means 'drained': output delivered)",
+    Completion.ISSUED: "at its last transfer (the binding says completion means 'issued')",
+}
 
 
 @dataclass(frozen=True)
@@ -89,18 +98,25 @@ def _late(job: FramedJob, meaning: Completion) -> list[ProtocolError]:
         return [ProtocolError(job.name, -1, f"job {job.name} never completed ({len(job.beats)} transfer(s) seen)")]
     if job.closed is None:
         return []
-    late = [(j, b) for j, b in enumerate(job.beats) if b.cycle > job.closed]
-    if not late:
+    return late_transfers(job.name, job.beats, job.closed, meaning)
+
+
+def late_transfers(job: str, beats: Any, closed: int, meaning: Completion) -> list[ProtocolError]:
+    """One error naming the first of ``beats`` (a list of ``Beat`` or a ``BeatBatch``: the transfers of ``job``)
+    accepted after cycle ``closed``, when the job closed, with how many more did; [] if none did."""
+    cycles = beats.cycle if isinstance(beats, BeatBatch) else np.fromiter((b.cycle for b in beats), np.int64)
+    late = np.flatnonzero(cycles > closed)
+    if not late.size:
         return []
-    j, beat = late[0]
-    more = f"; {len(late) - 1} more of its transfers came after it" if len(late) > 1 else ""
+    j = int(late[0])
+    more = f"; {late.size - 1} more of its transfers came after it" if late.size > 1 else ""
     return [
         ProtocolError(
-            job.name,
-            beat.cycle,
-            f"job {job.name} closed at cycle {job.closed} by its completion (the binding says completion means "
-            f"'{meaning.value}': output delivered), but its transfer #{j} of {len(job.beats)} arrived at cycle "
-            f"{beat.cycle}{more}",
+            job,
+            int(cycles[j]),
+            f"job {job} closed at cycle {closed} {CLOSED_BY[meaning]}, but its transfer #{j} of {len(cycles)} "
+            f"arrived at cycle "
+            f"{int(cycles[j])}{more}",
         )
     ]
 

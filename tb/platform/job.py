@@ -21,6 +21,7 @@ class JobResult:
 
     status: Any  # tb.regmap.JobStatus: every status register of the block's map (None until read)
     inflight_at_done: int = 0  # R beats still owed by the memory when DONE rose (0 after a reset)
+    done_cycle: Optional[int] = None  # the cycle DONE rose (None: not seen, or a RESET job)
     irq_after: Optional[int] = None  # RESET jobs: the irq level after the reset
     csr_violations: list[str] = field(default_factory=list)  # bad responses of the job's register accesses
     midjob_writes: dict[str, int] = field(default_factory=dict)  # the garbage the mid-job activity wrote

@@ -43,7 +43,7 @@ class JobScoreboard(uvm_subscriber):
         assert self.log is not None, "observe() subscribed the scoreboard in the connect phase"
         t0 = time.perf_counter()
         item.response().observe(self.log.take())
-        problems = self.problems(item)
+        problems = (self.tb.protocol_problems(item) if self.tb is not None else []) + self.problems(item)
         self.check_seconds += time.perf_counter() - t0
         self.checked += 1
         if problems:
@@ -60,7 +60,8 @@ class JobScoreboard(uvm_subscriber):
         self.reports.append((item.get_name(), head + " | " + " | ".join(problems[1:])))
         if len(self.reports) <= MAX_REPORTS:
             body = "\n    ".join(problems[1:] + self.details(item))
-            self.logger.error("MISMATCH %s\n    %s\n    reproduce: %s", head, body, self.reproduce())
+            kind = "PROTOCOL" if problems[0].startswith("protocol error") else "MISMATCH"
+            self.logger.error("%s %s\n    %s\n    reproduce: %s", kind, head, body, self.reproduce())
 
     def draw(self, item) -> str:
         """On a mismatch: the mismatch map of the job's data (:mod:`tb.mismatch_map`) written into the run folder

@@ -17,6 +17,7 @@ from typing import Any, Optional, Sequence
 
 import cocotb
 import numpy as np
+from cocotb.simtime import get_sim_time
 from cocotb.triggers import ClockCycles, First, RisingEdge
 
 from tb.agents.analysis import AnalysisPort, JobLog
@@ -25,7 +26,8 @@ from tb.assertions import AssertionLog
 from tb.checkers.axi_read import AxiReadChecker
 from tb.footprint import Region
 from tb.platform.backends import backend_for
-from tb.platform.binding import DutBinding, RegisterControl
+from tb.platform.binding import Completion, DutBinding, RegisterControl
+from tb.platform.completion import late_transfers
 from tb.platform.job import JobResult, ReaderItem
 from tb.platform.knobs import Knobs
 from tb.regmap import JobStatus
@@ -138,6 +140,7 @@ class ReaderTB:
         else:
             done, waited = await self.csr.wait_done(item.timeout_cycles(self.bus_bytes))
             res.inflight_at_done = self.mem.inflight_beats
+            res.done_cycle = int(get_sim_time("ns") // self.binding.period_ns) if done else None
         if midjob is not None:
             await midjob
         if not item.resets:
@@ -149,6 +152,15 @@ class ReaderTB:
         if not res.status.done:
             await self.reset()  # leave the DUT idle and clean for the next item
         return res
+
+    def protocol_problems(self, item: ReaderItem) -> list[str]:
+        """The job's output against what its completion means (:mod:`tb.platform.completion`): with DRAINED, no
+        transfer after the cycle DONE rose. One job at a time, so the job owns every transfer seen during it."""
+        res = item.response()
+        if res.done_cycle is None or self.binding.completion is not Completion.DRAINED:
+            return []
+        errors = late_transfers(item.get_name(), res.beats, res.done_cycle, Completion.DRAINED)
+        return [str(e) for e in errors]
 
     async def mid_job(self, item: ReaderItem, res: JobResult) -> None:
         """START again while the job runs (ignored while busy), then overwrite every descriptor register with

@@ -9,7 +9,7 @@ from typing import Optional
 import numpy as np
 
 from tb.footprint import Region
-from tb.platform import Completion, DutBinding, ReaderEnv, ReaderTB, RegisterControl, ResetPin
+from tb.platform import ReaderEnv, ReaderTB, register_reader
 
 from . import registers
 from .coverage import WeightCoverage
@@ -17,17 +17,8 @@ from .footprint import weight_regions
 from .items import Kind, WeightItem
 from .scoreboard import WeightScoreboard
 
-#: how the platform sees ``weight_reader`` (rtl_stubs/weight_reader.sv): its register block
-#: (rtl_stubs/regs/weight_reader.rdl) over AXI4-Lite, DONE on ``irq``;
-#: DONE rises once the last output transfer was accepted (drained)
-BINDING = DutBinding(
-    control=RegisterControl(prefix="s_axil", regs=registers.REGS, irq="irq"),
-    clock="clk",
-    reset=ResetPin("rst", active_high=True),
-    axi_master="m_axi",
-    streams=("m_axis",),
-    completion=Completion.DRAINED,
-)
+#: how the platform sees ``weight_reader`` (rtl_stubs/weight_reader.sv): the project's reader convention, its .rdl's map
+BINDING = register_reader(registers.REGS)
 
 
 class WeightReaderTB(ReaderTB):

@@ -3,6 +3,8 @@ simulator. Oracles: hand-written cycle stamps of two small jobs."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from tb.agents.stream import Beat
 from tb.platform.binding import Completion
 from tb.platform.completion import frame
@@ -56,3 +58,24 @@ def test_missing_completions_extra_completions_and_orphan_transfers_are_reported
     assert "job a never completed (3 transfer(s) seen)" in texts
     f = frame(["a"], STREAM[:3], [12, 30], Completion.DRAINED)
     assert [e.text for e in f.errors] == ["completion at cycle 30 with no job in flight"]
+
+
+def test_late_transfers_of_a_register_job_from_a_list_and_from_the_fast_paths_batch():
+    from tb.agents.stream import BeatBatch
+    from tb.platform.completion import late_transfers
+
+    one_byte = np.ones(5, np.int64)
+    batch = BeatBatch(
+        np.arange(5, dtype=np.uint8),
+        one_byte,
+        np.ones(5, np.uint64),
+        np.zeros(5, np.uint64),
+        np.array([0, 0, 1, 0, 1], bool),
+        np.zeros(5, np.uint64),
+        np.array([10, 11, 12, 20, 21]),
+    )
+    for beats in (STREAM, batch):
+        assert late_transfers("j", beats, 21, Completion.DRAINED) == []
+        (e,) = late_transfers("j", beats, 19, Completion.DRAINED)
+        assert (e.job, e.cycle) == ("j", 20)
+        assert e.text.endswith("its transfer #3 of 5 arrived at cycle 20; 1 more of its transfers came after it")
