@@ -27,7 +27,6 @@ from tb.platform import (
     JobScoreboard,
     bus_problems,
     hex_bytes as _hex,
-    reproduce_command,
     sideband_problems,
 )
 
@@ -117,9 +116,6 @@ class CubeScoreboard(JobScoreboard):
 
     def details(self, item: CubeItem) -> list[str]:
         return [f"desc: {item.desc}", f"knobs: {item.knobs} nan_to_zero={item.nan_to_zero}"]
-
-    def reproduce(self) -> str:
-        return reproduce_command()
 
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.atoms_checked} atoms checked, {self.errors} mismatching jobs"

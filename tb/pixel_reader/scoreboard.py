@@ -12,7 +12,6 @@ converted values, expected and actual bytes, and the command that reproduces the
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -24,7 +23,7 @@ from models.nvdla.pixel import msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
 from tb.agents.stream import payload, sidebands
 from tb.mismatch_map import DiffRows
-from tb.platform import Expectation, JobScoreboard, bus_problems, reproduce_command, sideband_problems
+from tb.platform import Expectation, JobScoreboard, bus_problems, sideband_problems
 
 from .footprint import first_fault_pixel, pixel_addresses
 from .items import Kind, PixelItem
@@ -132,16 +131,6 @@ class PixelScoreboard(JobScoreboard):
 
     def diff_rows(self, item: PixelItem, exp: Expected) -> Optional[DiffRows]:
         return pixel_rows(item, exp)
-
-    def reproduce(self) -> str:
-        """``make sim`` with the seed; with the suite and run when the testplan entry names its suite
-        (``PLAN_SUITE``: the entries fix COUNT, so only that suite's run repeats the stimulus)."""
-        cmd = reproduce_command()
-        suite = os.getenv("PLAN_SUITE", "").strip()
-        run = os.getenv("PLAN_RUN", "").strip()
-        if suite and run:
-            cmd = cmd.replace("make sim ", f"make sim SUITE={suite} RUN={run} ", 1)
-        return cmd
 
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.pixels_checked} pixels checked, {self.errors} mismatching jobs"

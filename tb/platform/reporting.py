@@ -25,7 +25,9 @@ def regression_seed() -> int:
 
 
 def reproduce_command() -> str:
-    """The command line that reruns this test with the same seed (hence the same stimulus)."""
+    """The command line that reruns this test with the same seed (hence the same stimulus); with the suite and
+    run when the testplan entry names them (``PLAN_SUITE``, ``PLAN_RUN``: such entries fix COUNT, so only that
+    suite's run repeats the stimulus)."""
     sim = (cocotb.SIM_NAME or "").lower()
     sim = "icarus" if "icarus" in sim else "verilator" if "verilator" in sim else sim
     test = ConfigDB().get(None, "", "TEST_NAME", "<test>")
@@ -35,7 +37,9 @@ def reproduce_command() -> str:
             extra += f" {var}={os.environ[var]}"
     width = os.getenv("PARAM_AXI_DATA_W")
     suite = f"  (the AXI_DATA_W={width} suite)" if width and width != "256" else ""
-    return f"make sim SIM={sim} TESTCASE={test} SEED={regression_seed()}{extra}{suite}"
+    plan_suite, plan_run = os.getenv("PLAN_SUITE", "").strip(), os.getenv("PLAN_RUN", "").strip()
+    where = f"SUITE={plan_suite} RUN={plan_run} " if plan_suite and plan_run else ""
+    return f"make sim {where}SIM={sim} TESTCASE={test} SEED={regression_seed()}{extra}{suite}"
 
 
 def hex_bytes(b: bytes | np.ndarray, mark: Optional[int] = None) -> str:

@@ -10,7 +10,7 @@ from pyuvm import ConfigDB, uvm_analysis_port, uvm_subscriber
 
 from tb.agents.analysis import JobLog
 from tb.mismatch_map import DiffRows, write_map
-from tb.platform.reporting import MAX_MAPS, MAX_REPORTS
+from tb.platform.reporting import MAX_MAPS, MAX_REPORTS, reproduce_command
 from tb.platform.tb import ReaderTB
 
 
@@ -112,7 +112,8 @@ class JobScoreboard(uvm_subscriber):
         return []
 
     def reproduce(self) -> str:
-        raise NotImplementedError
+        """The command that reruns the test with the same stimulus (:func:`tb.platform.reporting.reproduce_command`)."""
+        return reproduce_command()
 
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.errors} mismatching"
