@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import cocotb
 import numpy as np
@@ -91,8 +91,16 @@ class ReaderTestBase(uvm_test):
             gc.unfreeze()
         self.drop_objection()
 
+    #: the sequence class and name this test runs, when running it is all the test does (the idea of OpenTitan's
+    #: UVM_TEST_SEQ: the test is a name, the sequence the stimulus); a test that does more overrides :meth:`body`
+    sequence: Optional[tuple[type, str]] = None
+
     async def body(self) -> None:
-        raise NotImplementedError
+        """Run :attr:`sequence` on the env's sequencer."""
+        if self.sequence is None:
+            raise NotImplementedError(f"{type(self).__name__} names no sequence and has no body")
+        seq_cls, name = self.sequence
+        await self.run_seq(seq_cls(name))
 
     async def run_seq(self, seq) -> None:
         await seq.start(self.env.seqr)
