@@ -102,15 +102,20 @@ class DescriptorTB:
         self.driver = DescriptorDriver(dut, self.clk, binding.control, binding.period_ns)
         self.done = binding.signal(dut, binding.control.done)
         self.completions: list[int] = []
+        self._done_rise = RisingEdge(self.done)
         self.log = JobLog(out=self.out.ap)
         self.log.listen("violations", self.reads.violation_ap)
         self.log.listen("violations", self.out.violation_ap)
         self.backend.loop.add(self._watch_done)  # the Python agents' loop (no fast path for these DUTs yet)
 
     def _watch_done(self, cycle: int) -> Any:
-        """Per rising edge (on the backend's clock loop, so with the stream's cycle numbers): a completion pulse."""
+        """Per rising edge (on the backend's clock loop, so with the stream's cycle numbers): a completion pulse.
+        While the done port is low the loop sleeps until it rises; while high it looks again at the next edge (a
+        pulse per cycle for jobs completing back to back)."""
         v = self.done.value
-        if v.is_resolvable and int(v) == 1 and not self._in_reset():
+        if not (v.is_resolvable and int(v) == 1):
+            return self._done_rise
+        if not self._in_reset():
             self.completions.append(cycle)
             self.driver.completed += 1
             self.driver.room.set()
