@@ -23,7 +23,7 @@ from tb.platform.binding import (
     ResetPin,
     register_reader,
 )
-from tb.platform.checks import bus_problems, sideband_problems
+from tb.platform.checks import UnitCut, bus_problems, cut_units, sideband_problems
 from tb.platform.coverage import CoverageSubscriber
 from tb.platform.driver import JobDriver
 from tb.platform.env import ReaderEnv
@@ -67,7 +67,9 @@ __all__ = [
     "RegisterTestBase",
     "ResetPin",
     "ScoreboardSelfTestBase",
+    "UnitCut",
     "bus_problems",
+    "cut_units",
     "config_value",
     "count_from_env",
     "error_bit_corruption",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
 
 import numpy as np
+
+from tb.agents.stream import payload
 
 
 def sideband_problems(
@@ -50,3 +53,40 @@ def bus_problems(res: Any, beats_reg: int, illegal: bool, complete: bool, bus_er
     if bus_error and not res.bursts:
         out.append("bus-error job issued no AXI read at all")
     return out
+
+
+@dataclass
+class UnitCut:
+    """A job's output cut into fixed-size units (atoms, pixels) by :func:`cut_units`: the count and size
+    problems found, and when every unit has its size, the first ``k`` units as rows (``got``) with the indices of
+    the rows that differ from the model (``bad``)."""
+
+    problems: list[str]
+    k: int = 0
+    got: Optional[np.ndarray] = None  # (k, unit bytes) uint8
+    bad: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+
+
+def cut_units(
+    beats: Any, unit: str, want: int, exact: bool, unit_bytes: int, expected: np.ndarray, label: Callable[[int], str]
+) -> UnitCut:
+    """The stream check every reader of fixed-size units shares: ``beats`` (a list of ``Beat`` or a
+    ``BeatBatch``) must hold ``want`` transfers (at most ``want`` when not ``exact``: a job that stops before the
+    first faulty unit) of ``unit_bytes`` bytes each; the first ``k`` are compared row by row with ``expected``
+    (the model's units). ``unit`` names a transfer in the report ("atom"); ``label(i)`` adds to unit #i's name."""
+    n = len(beats)
+    out: list[str] = []
+    if exact and n != want:
+        out.append(f"{n} {unit}s on the stream, expected {want}")
+    elif not exact and n > want:
+        out.append(f"{n} {unit}s on the stream, at most {want} allowed before the first faulty {unit}")
+    k = min(n, want)
+    if k == 0:
+        return UnitCut(out)
+    data, sizes = payload(beats[:k])  # columns: no object per unit on the fast path's batches
+    if (sizes != unit_bytes).any():
+        i = int(np.flatnonzero(sizes != unit_bytes)[0])
+        size = f"TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), expected {unit_bytes} bytes"
+        return UnitCut([f"{unit} #{i}{label(i)} has {size}"] + out, k)
+    got = data.reshape(k, unit_bytes)
+    return UnitCut(out, k, got, np.flatnonzero((got != expected[:k]).any(axis=1)))
