@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 #: the clock period every bench drives (ns); the fast path's HDL wrapper generates the same
 PERIOD_NS = 10
@@ -64,13 +64,16 @@ class RegisterControl:
 class DescriptorControl:
     """Jobs as descriptors on a valid/ready port: ``<prefix>_<valid>``, ``<prefix>_<ready>`` and one port per
     payload field (``fields``: field name -> port name); ``done`` names the completion pulse (one cycle per job, in
-    job order); ``queue_depth`` bounds the jobs the bench keeps in flight (issued, not yet closed)."""
+    job order); ``queue_depth`` bounds the jobs the bench keeps in flight (issued, not yet closed);
+    ``stream_tag``: the payload field the output stream carries in TUSER, when it does (the output is then paired
+    with its job by that tag, so jobs may interleave; otherwise in job order)."""
 
     valid: str
     ready: str
     fields: tuple[tuple[str, str], ...]
     done: str
     queue_depth: int = 4
+    stream_tag: Optional[str] = None
 
     def port(self, name: str) -> str:
         """The port of payload field ``name``."""

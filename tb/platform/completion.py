@@ -61,9 +61,19 @@ class Framing:
     errors: list[ProtocolError]
 
 
-def frame(names: Sequence[str], beats: Sequence[Any], completions: Sequence[int], meaning: Completion) -> Framing:
+def frame(
+    names: Sequence[str],
+    beats: Sequence[Any],
+    completions: Sequence[int],
+    meaning: Completion,
+    tags: Optional[Sequence[int]] = None,
+) -> Framing:
     """Frame ``beats`` (in stream order) into the jobs ``names`` (in the order the DUT accepted them), with the
-    DUT's ``completions`` (cycles, in job order), closing each job as ``meaning`` says (module docstring)."""
+    DUT's ``completions`` (cycles, in job order), closing each job as ``meaning`` says (module docstring).
+
+    ``tags``: the jobs' tags, when the stream carries its job's tag in TUSER: each transfer then goes to the oldest
+    job with its tag whose TLAST has not been seen (jobs may interleave on the stream); without tags the stream
+    delivers the jobs one after the other, in job order."""
     jobs = [FramedJob(n) for n in names]
     errors: list[ProtocolError] = []
     for job, cycle in zip(jobs, completions):
@@ -72,24 +82,46 @@ def frame(names: Sequence[str], beats: Sequence[Any], completions: Sequence[int]
             job.closed = cycle
     for cycle in completions[len(jobs) :]:
         errors.append(ProtocolError("", cycle, f"completion at cycle {cycle} with no job in flight"))
-    k = 0
+    open_jobs = list(range(len(jobs)))  # the jobs whose TLAST has not been seen, in job order
     for i, beat in enumerate(beats):
-        if k == len(jobs):
-            last = jobs[-1] if jobs else None
-            after = f"the last job {last.name} closed at cycle {last.closed}" if last else "no job was started"
+        at = _owner(open_jobs, tags, beat.user)
+        if at is None:
             errors.append(
-                ProtocolError("", beat.cycle, f"transfer #{i} at cycle {beat.cycle} belongs to no job: {after}")
+                ProtocolError(
+                    "",
+                    beat.cycle,
+                    f"transfer #{i} at cycle {beat.cycle} belongs to no job: "
+                    + _why_orphan(jobs, open_jobs, tags, beat.user),
+                )
             )
             continue
-        job = jobs[k]
+        job = jobs[open_jobs[at]]
         job.beats.append(beat)
         if beat.last:
             if meaning is Completion.ISSUED:
                 job.closed = beat.cycle
-            k += 1
+            del open_jobs[at]
     for job in jobs:
         errors += _late(job, meaning)
     return Framing(jobs, errors)
+
+
+def _owner(open_jobs: list[int], tags: Optional[Sequence[int]], tag: int) -> Optional[int]:
+    """The position in ``open_jobs`` of the job a transfer with TUSER ``tag`` belongs to (None: no open job)."""
+    if not open_jobs:
+        return None
+    if tags is None:
+        return 0
+    return next((p for p, j in enumerate(open_jobs) if tags[j] == tag), None)
+
+
+def _why_orphan(jobs: list[FramedJob], open_jobs: list[int], tags: Optional[Sequence[int]], tag: int) -> str:
+    if not jobs:
+        return "no job was started"
+    if open_jobs and tags is not None:
+        return f"its tag {tag} is the tag of no job in flight"
+    last = jobs[-1]
+    return f"the last job {last.name} closed at cycle {last.closed}"
 
 
 def _late(job: FramedJob, meaning: Completion) -> list[ProtocolError]:

@@ -89,7 +89,7 @@ class DescriptorTB:
     def __init__(self, dut, binding: DutBinding, rng: Optional[np.random.Generator] = None) -> None:
         if not isinstance(binding.control, DescriptorControl):
             raise TypeError("DescriptorTB needs a DescriptorControl binding")
-        self.dut, self.binding = dut, binding
+        self.dut, self.binding, self.control = dut, binding, binding.control
         self.rng = rng if rng is not None else np.random.default_rng(0)
         self.clk = binding.signal(dut, binding.clock)
         self.rst = binding.signal(dut, binding.reset.name)
@@ -149,6 +149,10 @@ class DescriptorTB:
             seen = len(self.log["out"])
             await ClockCycles(self.clk, idle)
         got = self.log.take()
-        framing = frame([j.name for j in jobs], list(got["out"]), self.completions[first:], self.binding.completion)
+        key = self.control.stream_tag
+        tags = [j.fields[key] for j in jobs] if key is not None else None
+        framing = frame(
+            [j.name for j in jobs], list(got["out"]), self.completions[first:], self.binding.completion, tags
+        )
         self.violations = list(got["violations"])
         return framing

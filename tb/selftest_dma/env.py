@@ -28,6 +28,7 @@ BINDING = DutBinding(
         fields=(("addr", "cmd_addr"), ("len", "cmd_len"), ("tag", "cmd_tag")),
         done="done_pulse",
         queue_depth=QUEUE_DEPTH,
+        stream_tag="tag",  # TUSER carries the job's tag
     ),
     clock="aclk",
     reset=ResetPin("aresetn", active_high=False),

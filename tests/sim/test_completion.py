@@ -79,3 +79,18 @@ def test_late_transfers_of_a_register_job_from_a_list_and_from_the_fast_paths_ba
         (e,) = late_transfers("j", beats, 19, Completion.DRAINED)
         assert (e.job, e.cycle) == ("j", 20)
         assert e.text.endswith("its transfer #3 of 5 arrived at cycle 20; 1 more of its transfers came after it")
+
+
+def test_with_tags_interleaved_jobs_are_framed_by_the_tag_each_transfer_carries():
+    # job a (tag 5): cycles 10, 12 (TLAST); job b (tag 6): cycles 11 (TLAST); then a transfer with tag 9
+    mixed = [Beat(b"\x01", 1, False, 5, 10), Beat(b"\x02", 1, True, 6, 11), Beat(b"\x03", 1, True, 5, 12)]
+    f = frame(["a", "b"], mixed, [12, 11], Completion.ISSUED, tags=[5, 6])
+    assert f.errors == []
+    assert [[bytes(x.data) for x in j.beats] for j in f.jobs] == [[b"\x01", b"\x03"], [b"\x02"]]
+    assert [j.closed for j in f.jobs] == [12, 11]
+    # in job order (no tags) the same stream puts b's transfer into a and closes a early
+    assert [len(j.beats) for j in frame(["a", "b"], mixed, [12, 11], Completion.ISSUED).jobs] == [2, 1]
+    f = frame(["a", "b"], [*mixed[:2], Beat(b"\x04", 1, True, 9, 13)], [12, 11], Completion.ISSUED, tags=[5, 6])
+    assert [e.text for e in f.errors] == [
+        "transfer #2 at cycle 13 belongs to no job: its tag 9 is the tag of no job in flight"
+    ]
