@@ -31,7 +31,7 @@ async def random_descriptor_bursts(dut) -> None:
     await tb.reset()
     found: list[str] = []
     protocol: list[ProtocolError] = []
-    most = 0
+    in_flight: set[int] = set()
     for burst in range(BURSTS):
         tb.backend.apply_knobs(KNOBS[burst % len(KNOBS)], tb.rng)
         jobs = random_jobs(rng, JOBS_PER_BURST, tb.bus_bytes, 0x1000 + burst * 0x10000, burst * JOBS_PER_BURST)
@@ -41,7 +41,7 @@ async def random_descriptor_bursts(dut) -> None:
         framing = await tb.run_jobs(jobs)
         for job in jobs:
             sample(job, tb.bus_bytes)
-            most = max(most, job.in_flight)
+            in_flight.add(job.in_flight)
         protocol += framing.errors
         found += data_problems(jobs, framing) + tb.violations
     for line in coverage_lines():
@@ -50,4 +50,7 @@ async def random_descriptor_bursts(dut) -> None:
         raise AssertionError(summary(protocol))
     if found:
         raise AssertionError(f"{len(found)} problem(s); the first: {found[0]}")
+    most = max(in_flight)
     assert most > 1, f"at most {most} job(s) in flight: the bursts never overlapped jobs (QUEUE_DEPTH={QUEUE_DEPTH})"
+    missed = sorted(set(range(1, QUEUE_DEPTH + 1)) - in_flight)
+    assert not missed, f"jobs in flight never {missed} (QUEUE_DEPTH={QUEUE_DEPTH}): the bursts missed those depths"

@@ -81,3 +81,15 @@ def test_a_data_bug_of_the_dut_is_a_data_mismatch(built, tmp_path):
     rows = run(b, "issued")
     assert len(rows) == 1 and not rows[0].passed, rows
     assert "first difference at" in rows[0].message and "protocol error" not in rows[0].message, rows[0].message
+
+
+def test_a_deeper_queue_is_exercised_to_its_depth(built):
+    rows = run(built, "issued", depth=5)
+    assert [(r.name, r.passed) for r in rows] == [("random_descriptor_bursts", True)], rows
+
+
+def test_a_queue_depth_beyond_what_the_dut_holds_is_reported_as_unreached(built):
+    # byte_dma holds at most 5 jobs before one completes: QDEPTH = 4 queued and 1 being read
+    rows = run(built, "issued", depth=8)
+    assert len(rows) == 1 and not rows[0].passed, rows
+    assert "jobs in flight never [6, 7, 8] (QUEUE_DEPTH=8)" in rows[0].message, rows[0].message
