@@ -41,7 +41,7 @@ from models.core.arith import as_bytes
 
 from .analysis import AnalysisPort, Batch
 from .clocked import ClockLoop
-from .signals import high, level_reader, uint_reader, uint_writer
+from .signals import in_reset, level_reader, uint_reader, uint_writer
 
 PAGE = 4096
 GUARD = 0xA5
@@ -170,10 +170,12 @@ class AxiMemAgent:
         fill: int = GUARD,
         log_level: int = logging.WARNING,
         loop: Optional[ClockLoop] = None,
+        reset_active_high: bool = True,
     ) -> None:
         bus = AxiReadBus.from_prefix(dut, prefix)
         self.ar, self.r = bus.ar, bus.r
         self.clock, self.reset = clock, reset
+        self._reset_high = reset_active_high
         self.log = logging.getLogger(f"cocotb.{dut._name}.{prefix}")
         self.log.setLevel(log_level)
         self._period_ns = period_ns
@@ -194,7 +196,10 @@ class AxiMemAgent:
         self._shown: Optional[tuple] = None  # the beat on the R wires (RVALID high), as in _beats
         self._arready = False
         self._resetting = False
-        self._ar_rise, self._released = RisingEdge(self.ar.arvalid), FallingEdge(reset)
+        self._ar_rise, self._released = (
+            RisingEdge(self.ar.arvalid),
+            (FallingEdge(reset) if reset_active_high else RisingEdge(reset)),
+        )
         self._rlast, self._rvalid = self.r.rlast, self.r.rvalid
         self._rresp, self._rid = getattr(self.r, "rresp", None), getattr(self.r, "rid", None)
         self._rready, self._arvalid = level_reader(self.r.rready), level_reader(self.ar.arvalid)
@@ -264,11 +269,11 @@ class AxiMemAgent:
         self._wire_valid = False
 
     async def _watch_reset(self) -> None:
-        """Reset (active high) drops every burst and beat and parks the port until it is released."""
+        """Reset (of either polarity) drops every burst and beat and parks the port until it is released."""
         change = ValueChange(self.reset)
         while True:
             await change
-            self._resetting = high(self.reset)
+            self._resetting = in_reset(self.reset, self._reset_high)
             if self._resetting:
                 self._bursts.clear()
                 self._beats.clear()

@@ -24,6 +24,11 @@ def bits(sig: Any) -> str:
         return str(sig.value)
 
 
+def in_reset(sig: Any, active_high: bool = True) -> bool:
+    """A reset wire holds its DUT in reset: reads 1 (active high) or not 1 (active low: X/Z count as asserted)."""
+    return high(sig) if active_high else not high(sig)
+
+
 def high(sig: Any) -> bool:
     """A one-bit signal reads exactly 1 (X/Z read as not high: VPI's integer value maps X and Z bits to 0)."""
     try:

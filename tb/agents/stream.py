@@ -31,7 +31,7 @@ from cocotb.triggers import FallingEdge, RisingEdge, ValueChange
 
 from .analysis import AnalysisPort, Batch
 from .clocked import ClockLoop
-from .signals import bits, bits_reader, high, level_reader, low_bytes_of, uint_reader
+from .signals import bits, bits_reader, in_reset, level_reader, low_bytes_of, uint_reader
 
 
 class Beat(NamedTuple):
@@ -132,15 +132,23 @@ class AxiStreamMonitor:
     """Passive monitor of one AXI4-Stream port (``m_axis`` by default)."""
 
     def __init__(
-        self, dut, clock, reset, prefix: str = "m_axis", period_ns: float = 10.0, loop: Optional[ClockLoop] = None
+        self,
+        dut,
+        clock,
+        reset,
+        prefix: str = "m_axis",
+        period_ns: float = 10.0,
+        loop: Optional[ClockLoop] = None,
+        reset_active_high: bool = True,
     ) -> None:
         self.clock, self.reset = clock, reset
+        self._reset_high = reset_active_high
         self.port = _Port(dut, prefix)
         self.period_ns = period_ns
         self.ap = AnalysisPort(f"{prefix}.ap")
         self.violation_ap = AnalysisPort(f"{prefix}.violation_ap")
         self.stall_cycles = 0  # cycles with TVALID high and TREADY low (backpressure seen)
-        self._resetting = high(reset)
+        self._resetting = in_reset(reset, reset_active_high)
         self._cyc = 0  # the cycle of the current rising edge
         self._stalled = None  # snapshot of a transfer held by !TREADY
         self._valid_rise = RisingEdge(self.port.tvalid)
@@ -164,7 +172,7 @@ class AxiStreamMonitor:
         change = ValueChange(self.reset)
         while True:
             await change
-            self._resetting = high(self.reset)
+            self._resetting = in_reset(self.reset, self._reset_high)
 
     async def _follow_keep(self) -> None:
         """Keep ``_keep`` equal to TKEEP. TKEEP is as wide as TDATA has bytes (128 bits on the cube reader) and

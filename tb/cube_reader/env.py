@@ -1,4 +1,4 @@
-"""Cube-reader environment on the shared platform (``tb/platform.py``): what the cube reader's jobs add to the
+"""Cube-reader environment on the shared platform (``tb/platform/``): what the cube reader's jobs add to the
 one job protocol (its memory, its read region, its descriptor with the two fp16 flags, its garbage), and the env
 with the cube scoreboard and coverage. Directed tests (``test_directed.py``) and pyuvm tests (``tests.py``) both
 run on :class:`CubeReaderTB`.
@@ -7,7 +7,7 @@ run on :class:`CubeReaderTB`.
 from __future__ import annotations
 
 from tb.footprint import Region
-from tb.platform import ReaderEnv, ReaderTB
+from tb.platform import ReaderEnv, ReaderTB, register_reader
 
 from . import registers
 from .coverage import CubeCoverage
@@ -15,10 +15,14 @@ from .footprint import cube_regions
 from .items import CubeItem
 from .scoreboard import CubeScoreboard
 
+#: how the platform sees ``cube_reader`` (rtl_stubs/cube_reader.sv): the project's reader convention, its .rdl's map
+BINDING = register_reader(registers.REGS)
+
 
 class CubeReaderTB(ReaderTB):
     """The shared reader TB around one ``cube_reader``."""
 
+    binding = BINDING
     registers = registers
 
     def regions(self, item: CubeItem, strict: bool = True) -> list[Region]:

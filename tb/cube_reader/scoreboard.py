@@ -26,8 +26,8 @@ from tb.platform import (
     Expectation,
     JobScoreboard,
     bus_problems,
+    cut_units,
     hex_bytes as _hex,
-    reproduce_command,
     sideband_problems,
 )
 
@@ -118,9 +118,6 @@ class CubeScoreboard(JobScoreboard):
     def details(self, item: CubeItem) -> list[str]:
         return [f"desc: {item.desc}", f"knobs: {item.knobs} nan_to_zero={item.nan_to_zero}"]
 
-    def reproduce(self) -> str:
-        return reproduce_command()
-
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.atoms_checked} atoms checked, {self.errors} mismatching jobs"
 
@@ -175,26 +172,12 @@ class CubeScoreboard(JobScoreboard):
         beats = item.response().beats
         d = item.desc
         assert d is not None, "every cube job programs a descriptor"
-        n = len(beats)
-        out: list[str] = []
-        if exp.exact and n != exp.max_atoms:
-            out.append(f"{n} atoms on the stream, expected {exp.max_atoms}")
-        elif not exp.exact and n > exp.max_atoms:
-            out.append(f"{n} atoms on the stream, at most {exp.max_atoms} allowed before the first faulty atom")
-        k = min(n, exp.max_atoms)
-        if k == 0:
+        cut = cut_units(
+            beats, "atom", exp.max_atoms, exp.exact, d.atom_bytes, exp.atoms, lambda i: f" {tuple(exp.coords[i])}"
+        )
+        out, k, got, bad = cut.problems, cut.k, cut.got, cut.bad
+        if got is None:
             return out
-        data, sizes = payload(beats[:k])
-        if (sizes != d.atom_bytes).any():
-            i = int(np.flatnonzero(sizes != d.atom_bytes)[0])
-            out.insert(
-                0,
-                f"atom #{i} {tuple(exp.coords[i])} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), "
-                f"expected {d.atom_bytes} bytes",
-            )
-            return out
-        got = data.reshape(k, d.atom_bytes)
-        bad = np.flatnonzero((got != exp.atoms[:k]).any(axis=1))
         if bad.size:
             i = int(bad[0])
             j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])

@@ -73,48 +73,42 @@ class _OneCube(CubeSeqBase):
 class RandomCubeTest(CubeTestBase):
     """Every layout family: channel edges and dtypes first, then COUNT random cubes each with random stalls."""
 
-    async def body(self) -> None:
-        await self.run_seq(CubeSeq("cube"))
+    sequence = (CubeSeq, "cube")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class Fp16SpecialsTest(CubeTestBase):
     """fp16 NaN/INF/denormals: NAN_COUNT/INF_COUNT against a numpy count, NAN_TO_ZERO flush, FP16 clear."""
 
-    async def body(self) -> None:
-        await self.run_seq(Fp16Seq("fp16"))
+    sequence = (Fp16Seq, "fp16")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class IllegalDescriptorTest(CubeTestBase):
     """Each validator rule (and combinations): exactly desc.error_bits(AXI_ADDR_W), DONE, no AXI traffic."""
 
-    async def body(self) -> None:
-        await self.run_seq(IllegalSeq("illegal"))
+    sequence = (IllegalSeq, "illegal")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class BusErrorTest(CubeTestBase):
     """SLVERR/DECERR on the first/middle/last atom: stop before that atom, error bit, DONE; the next job works."""
 
-    async def body(self) -> None:
-        await self.run_seq(BusErrorSeq("buserr"))
+    sequence = (BusErrorSeq, "buserr")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class ResetMidJobTest(CubeTestBase):
     """Reset during a job: idle afterwards, no reads after the reset, the next job works."""
 
-    async def body(self) -> None:
-        await self.run_seq(ResetSeq("reset"))
+    sequence = (ResetSeq, "reset")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class StallStressTest(CubeTestBase):
     """Heavy ARREADY/RVALID/TREADY stalls and long read latency."""
 
-    async def body(self) -> None:
-        await self.run_seq(StallSeq("stall"))
+    sequence = (StallSeq, "stall")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")

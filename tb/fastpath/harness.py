@@ -2,24 +2,25 @@
 
 A build whose HDL top is the testbench wrapper ``tb/fastpath/hdl/reader_hdl.sv`` (one of the readers, ``hdl_axi_mem``
 on its AXI4 read port, ``hdl_stream_capture`` on its AXI4-Stream output) runs with no per-cycle coroutine at all.
-:class:`HdlHarness` gives :class:`tb.platform.ReaderTB` the same agent interface as the default path:
+:class:`HdlHarness` gives :class:`tb.platform.ReaderTB` the same agent interface as the default path, through
+:class:`tb.platform.backends.FastPathBackend` (chosen once, by :func:`tb.platform.backends.backend_for`):
 
 * :class:`HdlMemAgent` (``ar_ap``, ``r_ap``, ``load``, ``inject``, ``clear_faults``, ``set_latency``,
   ``set_ar_stalls``, ``set_r_gaps``, ``inflight_beats``, ``mem.clear()``);
 * :class:`HdlStreamCapture` (``ap``, ``violation_ap``, ``set`` like ``StreamReadyDriver``).
 
-Per job: :meth:`HdlHarness.commit` (end of ``ReaderTB.prepare``) writes the memory image as bus words
-(``hdl_mem.bin``) and the knobs (``hdl_cfg.bin``: up to 8 memory segments, latency, the three stall patterns, up to
-4 fault ranges) into the run folder and toggles ``tb_load``; the HDL reads them with ``$fread`` on the next
-rising edge. :meth:`HdlHarness.flush` (after the job, ``ReaderTB.flush``) toggles ``tb_dump``; the HDL writes its
-logs (binary, ``$fwrite "%u"``) and they are published on the same analysis ports as the default agents publish: the AR
-bursts as :class:`~tb.agents.axi_mem.Burst` objects, the R beats and stream transfers of the job as one columnar
-batch each (:class:`~tb.agents.axi_mem.RBeatBatch`, :class:`~tb.agents.stream.BeatBatch`: sequences of the
-default path's ``RBeat`` and ``Beat``, without an object per beat), with the same cycle numbers (rising edges since
-time 0; the wrapper generates the clock, with the period of ``tb.platform.PERIOD_NS``), so the same
-``AxiReadChecker`` and the same scoreboard check every AR and every byte. The stream's handshake rules are checked
-in the HDL (payload stable while stalled, TVALID held until TREADY, no X/Z) and the kinds seen are published on
-``violation_ap``; TKEEP contiguity is checked here.
+Per job: :meth:`HdlHarness.commit` (the backend's ``commit``, at the end of ``ReaderTB.prepare``) writes the memory
+image as bus words (``hdl_mem.bin``) and the knobs (``hdl_cfg.bin``: up to 8 memory segments, latency, the three
+stall patterns, up to 4 fault ranges) into the run folder and toggles ``tb_load``; the HDL reads them with
+``$fread`` on the next rising edge. :meth:`HdlHarness.flush` (after the job, ``ReaderTB.flush``) toggles
+``tb_dump``; the HDL writes its logs (binary, ``$fwrite "%u"``) and they are published on the same analysis ports as
+the default agents publish: the AR bursts as :class:`~tb.agents.axi_mem.Burst` objects, the R beats and stream
+transfers of the job as one columnar batch each (:class:`~tb.agents.axi_mem.RBeatBatch`,
+:class:`~tb.agents.stream.BeatBatch`: sequences of the default path's ``RBeat`` and ``Beat``, without an object per
+beat), with the same cycle numbers (rising edges since time 0; the wrapper generates the clock, with the period of
+``tb.platform.PERIOD_NS``), so the same ``AxiReadChecker`` and the same scoreboard check every AR and every byte.
+The stream's handshake rules are checked in the HDL (payload stable while stalled, TVALID held until TREADY, no X/Z)
+and the kinds seen are published on ``violation_ap``; TKEEP contiguity is checked here.
 
 Stall profiles keep their names (:data:`tb.agents.stalls.PROFILES`) but the HDL draws its own cycles (a
 xorshift generator seeded from the TB's RNG): same profile, not the same cycle-by-cycle pattern as the default

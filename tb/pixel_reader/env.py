@@ -1,11 +1,11 @@
-"""Pixel-reader environment on the shared platform (``tb/platform.py``): what the pixel reader's jobs add to the
+"""Pixel-reader environment on the shared platform (``tb/platform/``): what the pixel reader's jobs add to the
 one job protocol (its picture's planes and their footprint), and the env with the pixel scoreboard and coverage.
 """
 
 from __future__ import annotations
 
 from tb.footprint import Region
-from tb.platform import ReaderEnv, ReaderTB
+from tb.platform import ReaderEnv, ReaderTB, register_reader
 
 from . import registers
 from .coverage import PixelCoverage
@@ -13,10 +13,14 @@ from .footprint import plane_regions
 from .items import PixelItem
 from .scoreboard import PixelScoreboard
 
+#: how the platform sees ``pixel_reader`` (rtl_stubs/pixel_reader.sv): the project's reader convention, its .rdl's map
+BINDING = register_reader(registers.REGS)
+
 
 class PixelReaderTB(ReaderTB):
     """The shared reader TB around one ``pixel_reader``."""
 
+    binding = BINDING
     registers = registers
 
     def regions(self, item: PixelItem) -> list[Region]:

@@ -12,7 +12,6 @@ converted values, expected and actual bytes, and the command that reproduces the
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -24,7 +23,7 @@ from models.nvdla.pixel import msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
 from tb.agents.stream import payload, sidebands
 from tb.mismatch_map import DiffRows
-from tb.platform import Expectation, JobScoreboard, bus_problems, reproduce_command, sideband_problems
+from tb.platform import Expectation, JobScoreboard, bus_problems, cut_units, sideband_problems
 
 from .footprint import first_fault_pixel, pixel_addresses
 from .items import Kind, PixelItem
@@ -133,16 +132,6 @@ class PixelScoreboard(JobScoreboard):
     def diff_rows(self, item: PixelItem, exp: Expected) -> Optional[DiffRows]:
         return pixel_rows(item, exp)
 
-    def reproduce(self) -> str:
-        """``make sim`` with the seed; with the suite and run when the testplan entry names its suite
-        (``PLAN_SUITE``: the entries fix COUNT, so only that suite's run repeats the stimulus)."""
-        cmd = reproduce_command()
-        suite = os.getenv("PLAN_SUITE", "").strip()
-        run = os.getenv("PLAN_RUN", "").strip()
-        if suite and run:
-            cmd = cmd.replace("make sim ", f"make sim SUITE={suite} RUN={run} ", 1)
-        return cmd
-
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.pixels_checked} pixels checked, {self.errors} mismatching jobs"
 
@@ -225,21 +214,10 @@ def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarra
 
 def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
     beats = item.response().beats
-    n = len(beats)
-    out: list[str] = []
-    if exp.exact and n != exp.max_px:
-        out.append(f"{n} pixels on the stream, expected {exp.max_px}")
-    elif not exp.exact and n > exp.max_px:
-        out.append(f"{n} pixels on the stream, at most {exp.max_px} allowed before the first faulty pixel")
-    k = min(n, exp.max_px)
-    if k == 0:
+    cut = cut_units(beats, "pixel", exp.max_px, exp.exact, ATOM, exp.atoms, lambda i: "")
+    out, k, got, bad = cut.problems, cut.k, cut.got, cut.bad
+    if got is None:
         return out
-    data, sizes = payload(beats[:k])  # columns: no object per pixel on the fast path's batches
-    if (sizes != ATOM).any():
-        i = int(np.flatnonzero(sizes != ATOM)[0])
-        return [f"pixel #{i} has TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), expected {ATOM} bytes"] + out
-    got = data.reshape(k, ATOM)
-    bad = np.flatnonzero((got != exp.atoms[:k]).any(axis=1))
     if bad.size:
         i = int(bad[0])
         j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])

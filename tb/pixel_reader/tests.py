@@ -78,80 +78,70 @@ class _OnePicture(PixelSeqBase):
 class EveryFormatTest(PixelTestBase):
     """Each of the 36 formats by name: one pixel at x offset 0, and a saturating picture at the largest x offset."""
 
-    async def body(self) -> None:
-        await self.run_seq(EveryFormatSeq("fmt"))
+    sequence = (EveryFormatSeq, "fmt")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class RandomPictureTest(PixelTestBase):
     """COUNT random pictures of every format with random geometry, converter and timing knobs."""
 
-    async def body(self) -> None:
-        await self.run_seq(RandomPictureSeq("pic"))
+    sequence = (RandomPictureSeq, "pic")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class CrossTest(PixelTestBase):
     """Every format x legal precision x both x-offset ends, clamping in both directions."""
 
-    async def body(self) -> None:
-        await self.run_seq(CrossSeq("cross"))
+    sequence = (CrossSeq, "cross")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class ConverterTest(PixelTestBase):
     """Rounding ties, sign override, per-channel means, CVT_EN = 0, large shifts."""
 
-    async def body(self) -> None:
-        await self.run_seq(ConverterSeq("cvt"))
+    sequence = (ConverterSeq, "cvt")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class Fp16SpecialsTest(PixelTestBase):
     """fp16 formats: NaN, INF, denormals and -0.0 pass through bit for bit."""
 
-    async def body(self) -> None:
-        await self.run_seq(Fp16Seq("fp16"))
+    sequence = (Fp16Seq, "fp16")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class IllegalDescriptorTest(PixelTestBase):
     """Every validator rule alone and in combination: exactly desc.errors(AXI_ADDR_W), DONE, no AXI traffic."""
 
-    async def body(self) -> None:
-        await self.run_seq(IllegalSeq("illegal"))
+    sequence = (IllegalSeq, "illegal")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class BusErrorTest(PixelTestBase):
     """SLVERR/DECERR in plane 0 and plane 1: stop before the first pixel that needs the word, error bit, DONE."""
 
-    async def body(self) -> None:
-        await self.run_seq(BusErrorSeq("buserr"))
+    sequence = (BusErrorSeq, "buserr")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class StallStressTest(PixelTestBase):
     """Heavy ARREADY/RVALID/TREADY stalls and long read latency."""
 
-    async def body(self) -> None:
-        await self.run_seq(StallSeq("stall"))
+    sequence = (StallSeq, "stall")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class ResetMidJobTest(PixelTestBase):
     """Reset during a job: idle afterwards, no reads after the reset, the next picture is exact."""
 
-    async def body(self) -> None:
-        await self.run_seq(ResetSeq("reset"))
+    sequence = (ResetSeq, "reset")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class LargePictureTest(PixelTestBase):
     """8192-pixel lines (full N444 line buffer, 4 KB splits) and 8192 lines."""
 
-    async def body(self) -> None:
-        await self.run_seq(LargeSeq("large"))
+    sequence = (LargeSeq, "large")
 
 
 # ---------------------------------------------------------------------------------------------- scoreboard

@@ -1,1 +1,1 @@
-"""Testbench of the weight reader (rtl_stubs/weight_reader.sv) on the shared reader platform (tb/platform.py)."""
+"""Testbench of the weight reader (rtl_stubs/weight_reader.sv) on the shared reader platform (tb/platform/)."""

@@ -1,4 +1,4 @@
-"""Weight-reader environment on the shared platform (``tb/platform.py``): what the weight reader's jobs add to the
+"""Weight-reader environment on the shared platform (``tb/platform/``): what the weight reader's jobs add to the
 one job protocol (its three surfaces, their footprint, the output width), and the env with the weight scoreboard
 and coverage."""
 
@@ -9,7 +9,7 @@ from typing import Optional
 import numpy as np
 
 from tb.footprint import Region
-from tb.platform import ReaderEnv, ReaderTB
+from tb.platform import ReaderEnv, ReaderTB, register_reader
 
 from . import registers
 from .coverage import WeightCoverage
@@ -17,15 +17,20 @@ from .footprint import weight_regions
 from .items import Kind, WeightItem
 from .scoreboard import WeightScoreboard
 
+#: how the platform sees ``weight_reader`` (rtl_stubs/weight_reader.sv): the project's reader convention, its .rdl's map
+BINDING = register_reader(registers.REGS)
+
 
 class WeightReaderTB(ReaderTB):
     """The shared reader TB around one ``weight_reader``."""
 
+    binding = BINDING
     registers = registers
 
     def __init__(self, dut, rng: Optional[np.random.Generator] = None) -> None:
         super().__init__(dut, rng)
-        self.out_bytes = len(dut.m_axis_tkeep)  # bytes per output transfer (OUT_DATA_W / 8)
+        # bytes per output transfer (OUT_DATA_W / 8)
+        self.out_bytes = len(self.binding.signal(dut, f"{self.binding.stream}_tkeep"))
 
     def regions(self, item: WeightItem) -> list[Region]:
         strict = item.kind in (Kind.WEIGHTS, Kind.BUS_ERROR, Kind.RESET)

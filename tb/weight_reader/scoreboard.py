@@ -23,7 +23,7 @@ from pyuvm import ConfigDB
 
 from tb.agents.stream import payload, sidebands
 from tb.mismatch_map import DiffRows, as_rows
-from tb.platform import Expectation, JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed, reproduce_command
+from tb.platform import Expectation, JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed
 
 from .items import Kind, WeightItem
 from .registers import (
@@ -152,9 +152,6 @@ class WeightScoreboard(JobScoreboard):
 
     def details(self, item: WeightItem) -> list[str]:
         return [f"desc: {item.desc}", f"knobs: {item.knobs}", f"seed: {regression_seed()}"]
-
-    def reproduce(self) -> str:
-        return reproduce_command()
 
     def summary(self) -> str:
         return f"{self.checked} jobs, {self.bytes_checked} dense bytes checked, {self.errors} mismatching jobs"

@@ -107,16 +107,14 @@ class RandomWeightsTest(WeightTestBase):
     """Every weight format family (DC, image with post-extension 1/2/4, Winograd, deconvolution) in int8, int16 and
     fp16: COUNT weight sets each, the first ones sweeping every sparsity pattern, the rest random with stalls."""
 
-    async def body(self) -> None:
-        await self.run_seq(WeightSeq("w"))
+    sequence = (WeightSeq, "w")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class EdgeTest(WeightTestBase):
     """Kernel counts 1, 15, 16, 17, 31, 32, 33, 97 in every precision with channels around 64; every pattern."""
 
-    async def body(self) -> None:
-        await self.run_seq(EdgeSeq("edge"))
+    sequence = (EdgeSeq, "edge")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
@@ -124,8 +122,7 @@ class IllegalDescriptorTest(WeightTestBase):
     """Each validator rule alone and in combination: exactly WeightSurfaceDescriptor.errors(AXI_ADDR_W), DONE, no
     AXI read; a legal job afterwards is exact."""
 
-    async def body(self) -> None:
-        await self.run_seq(IllegalSeq("illegal"))
+    sequence = (IllegalSeq, "illegal")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
@@ -133,8 +130,7 @@ class CorruptionTest(WeightTestBase):
     """A flipped WMB bit, a WGS entry off by one element, a truncated compressed surface: the exact run-time error
     bit at the failing group, every earlier group exact, that group without tlast; the next job is exact."""
 
-    async def body(self) -> None:
-        await self.run_seq(CorruptSeq("corrupt"))
+    sequence = (CorruptSeq, "corrupt")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
@@ -142,24 +138,21 @@ class BusErrorTest(WeightTestBase):
     """SLVERR/DECERR on the weight, WMB or WGS surface: its error bit and FAULT surface, an exact prefix of the
     stream, DONE; the next job is exact."""
 
-    async def body(self) -> None:
-        await self.run_seq(BusErrorSeq("buserr"))
+    sequence = (BusErrorSeq, "buserr")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class ResetMidJobTest(WeightTestBase):
     """Reset during a job: idle afterwards, no read after the reset, an exact prefix before it; the next job works."""
 
-    async def body(self) -> None:
-        await self.run_seq(ResetSeq("reset"))
+    sequence = (ResetSeq, "reset")
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class StallStressTest(WeightTestBase):
     """Heavy ARREADY/RVALID/TREADY stalls and long read latency on every family."""
 
-    async def body(self) -> None:
-        await self.run_seq(StallSeq("stall"))
+    sequence = (StallSeq, "stall")
 
 
 # ---------------------------------------------------------------------------------------------- scoreboard

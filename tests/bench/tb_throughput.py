@@ -139,8 +139,8 @@ class PlatformBench(CubeTestBase):
                 "bytes": int(np.prod(bench_shape(_sim()))),
                 "mismatches": sb.errors,
                 "atoms_checked": sb.atoms_checked,
-                "fast_path": self.tb.hdl is not None,
-                "hdl_exchange_s": self.tb.hdl.seconds if self.tb.hdl is not None else None,
+                "fast_path": self.tb.backend.exchange_seconds() is not None,
+                "hdl_exchange_s": self.tb.backend.exchange_seconds(),
                 "check_s": sb.check_seconds,
             }
         )

@@ -1,0 +1,82 @@
+"""What every reader testbench shares, one role a module (issue 31):
+
+* :mod:`~tb.platform.binding`: what the platform knows of a DUT, as data (:class:`DutBinding`);
+* :mod:`~tb.platform.backends`: the memory and stream backends (Python agents or the HDL fast path), chosen once;
+* :mod:`~tb.platform.tb`: :class:`ReaderTB`, the TB built from a binding, and the one job protocol;
+* :mod:`~tb.platform.job`: a job's request (:class:`ReaderItem`), response (:class:`JobResult`), expected answer;
+* :mod:`~tb.platform.knobs`: timing knobs; :mod:`~tb.platform.reporting`: seeds, the reproduce command;
+* :mod:`~tb.platform.checks`: the sideband and bus checks every scoreboard makes;
+* :mod:`~tb.platform.driver`, :mod:`~tb.platform.scoreboard`, :mod:`~tb.platform.env`,
+  :mod:`~tb.platform.sequences`, :mod:`~tb.platform.coverage`, :mod:`~tb.platform.testbase`: the pyuvm pieces.
+
+A block's testbench subclasses :class:`ReaderItem`, :class:`ReaderTB` (with its binding), :class:`JobScoreboard`,
+:class:`ReaderEnv` and :class:`ReaderTestBase`; every name stays importable from ``tb.platform``.
+"""
+
+from tb.platform.binding import (
+    PERIOD_NS,
+    Completion,
+    DescriptorControl,
+    DutBinding,
+    PinControl,
+    RegisterControl,
+    ResetPin,
+    register_reader,
+)
+from tb.platform.checks import UnitCut, bus_problems, cut_units, sideband_problems
+from tb.platform.coverage import CoverageSubscriber
+from tb.platform.driver import JobDriver
+from tb.platform.env import ReaderEnv
+from tb.platform.job import Expectation, JobResult, ReaderItem
+from tb.platform.knobs import STALLS, Knobs, random_knobs
+from tb.platform.reporting import hex_bytes, regression_seed, reproduce_command
+from tb.platform.scoreboard import JobScoreboard
+from tb.platform.sequences import ReaderSeqBase, config_value
+from tb.platform.tb import ReaderTB
+from tb.platform.testbase import (
+    Corruption,
+    CorruptModelBase,
+    ReaderTestBase,
+    RegisterTestBase,
+    ScoreboardSelfTestBase,
+    count_from_env,
+    error_bit_corruption,
+)
+
+__all__ = [
+    "PERIOD_NS",
+    "STALLS",
+    "Completion",
+    "CorruptModelBase",
+    "Corruption",
+    "CoverageSubscriber",
+    "DescriptorControl",
+    "DutBinding",
+    "Expectation",
+    "JobDriver",
+    "JobResult",
+    "JobScoreboard",
+    "Knobs",
+    "PinControl",
+    "ReaderEnv",
+    "ReaderItem",
+    "ReaderSeqBase",
+    "ReaderTB",
+    "ReaderTestBase",
+    "RegisterControl",
+    "RegisterTestBase",
+    "ResetPin",
+    "ScoreboardSelfTestBase",
+    "UnitCut",
+    "bus_problems",
+    "cut_units",
+    "config_value",
+    "count_from_env",
+    "error_bit_corruption",
+    "hex_bytes",
+    "random_knobs",
+    "register_reader",
+    "regression_seed",
+    "reproduce_command",
+    "sideband_problems",
+]

@@ -1,0 +1,92 @@
+"""Checks every reader's scoreboard shares: TUSER/TLAST sideband against the model, the bus side of a job."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from tb.agents.stream import payload
+
+
+def sideband_problems(
+    unit: str, axes: str, got: np.ndarray, want: np.ndarray, last: np.ndarray, complete: bool
+) -> list[str]:
+    """The TUSER coordinates and TLAST of the first ``k`` transfers against the model: ``got``/``want`` are (k, n)
+    coordinates named ``axes`` (e.g. "n,c,h,w"), ``last`` the TLAST column; TLAST belongs on the last transfer of a
+    complete job only. ``unit`` names a transfer in the report ("atom", "pixel")."""
+    out = []
+    k = len(last)
+    bad = np.flatnonzero((got != want[:k]).any(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        out.append(
+            f"{unit} #{i}: TUSER ({axes})={tuple(int(v) for v in got[i])}, expected "
+            f"{tuple(int(v) for v in want[i])} ({bad.size} {unit}(s) with wrong coordinates)"
+        )
+    want_last = np.zeros(k, bool)
+    if complete and k:
+        want_last[-1] = True
+    if (last != want_last).any():
+        i = int(np.flatnonzero(last != want_last)[0])
+        out.append(
+            f"{unit} #{i} {tuple(int(v) for v in want[i])}: TLAST={int(last[i])}, expected "
+            f"{int(want_last[i])} (TLAST only on the last {unit} of a complete job)"
+        )
+    return out
+
+
+def bus_problems(res: Any, beats_reg: int, illegal: bool, complete: bool, bus_error: bool) -> list[str]:
+    """The bus-side checks of every reader's job (``res``: the block's job result with ``bursts``,
+    ``inflight_at_done`` and ``beats_served``; ``beats_reg``: its BEATS register): an illegal descriptor reads
+    nothing; a complete job owes no R beat when DONE rises and counts in BEATS exactly the beats the memory
+    returned; a bus-error job did read."""
+    out = []
+    if illegal and res.bursts:
+        out.append(f"illegal descriptor issued {len(res.bursts)} AXI read(s), first: {res.bursts[0]}")
+    if complete:
+        if res.inflight_at_done:
+            out.append(f"DONE rose with {res.inflight_at_done} R beat(s) still owed by the memory")
+        if beats_reg != res.beats_served:
+            out.append(f"BEATS={beats_reg} but the memory returned {res.beats_served} beats")
+    if bus_error and not res.bursts:
+        out.append("bus-error job issued no AXI read at all")
+    return out
+
+
+@dataclass
+class UnitCut:
+    """A job's output cut into fixed-size units (atoms, pixels) by :func:`cut_units`: the count and size
+    problems found, and when every unit has its size, the first ``k`` units as rows (``got``) with the indices of
+    the rows that differ from the model (``bad``)."""
+
+    problems: list[str]
+    k: int = 0
+    got: Optional[np.ndarray] = None  # (k, unit bytes) uint8
+    bad: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+
+
+def cut_units(
+    beats: Any, unit: str, want: int, exact: bool, unit_bytes: int, expected: np.ndarray, label: Callable[[int], str]
+) -> UnitCut:
+    """The stream check every reader of fixed-size units shares: ``beats`` (a list of ``Beat`` or a
+    ``BeatBatch``) must hold ``want`` transfers (at most ``want`` when not ``exact``: a job that stops before the
+    first faulty unit) of ``unit_bytes`` bytes each; the first ``k`` are compared row by row with ``expected``
+    (the model's units). ``unit`` names a transfer in the report ("atom"); ``label(i)`` adds to unit #i's name."""
+    n = len(beats)
+    out: list[str] = []
+    if exact and n != want:
+        out.append(f"{n} {unit}s on the stream, expected {want}")
+    elif not exact and n > want:
+        out.append(f"{n} {unit}s on the stream, at most {want} allowed before the first faulty {unit}")
+    k = min(n, want)
+    if k == 0:
+        return UnitCut(out)
+    data, sizes = payload(beats[:k])  # columns: no object per unit on the fast path's batches
+    if (sizes != unit_bytes).any():
+        i = int(np.flatnonzero(sizes != unit_bytes)[0])
+        size = f"TKEEP 0x{beats[i].keep:x} ({sizes[i]} bytes), expected {unit_bytes} bytes"
+        return UnitCut([f"{unit} #{i}{label(i)} has {size}"] + out, k)
+    got = data.reshape(k, unit_bytes)
+    return UnitCut(out, k, got, np.flatnonzero((got != expected[:k]).any(axis=1)))

@@ -1,0 +1,182 @@
+"""The test bases every reader shares: seeding and the ConfigDB, the register test, the scoreboard self-tests."""
+
+from __future__ import annotations
+
+import gc
+import os
+from typing import Any, Callable, Optional
+
+import cocotb
+import numpy as np
+from cocotb.triggers import ClockCycles
+from pyuvm import ConfigDB, uvm_test
+
+from tb.platform.env import ReaderEnv
+from tb.platform.reporting import regression_seed
+from tb.platform.tb import ReaderTB
+from tb.register_check import check_register_map
+
+
+def count_from_env(default: int) -> int:
+    """``COUNT`` (random items per family of the block's sequences; ``default`` when unset), scaled by
+    ``COUNT_SCALE`` (the 512-bit suites use 0.25)."""
+    count = int(os.getenv("COUNT", "").strip() or default)
+    scale = float(os.getenv("COUNT_SCALE", "").strip() or 1.0)
+    return max(1, int(round(count * scale)))
+
+
+class ReaderTestBase(uvm_test):
+    """Seeds the RNG from ``cocotb.RANDOM_SEED`` (logged with the run seed, so that the reproduce command works),
+    builds the block's TB and env, resets, runs :meth:`body`, then closes the read checker (nothing may be read
+    after the last job) and flushes the fast path's logs.
+
+    A block sets ``tb_cls``, ``env_cls``, ``default_count`` and may add ConfigDB entries (:meth:`config`) and
+    words to the first log line (:meth:`describe`)."""
+
+    tb_cls: type = ReaderTB
+    env_cls: type = ReaderEnv
+    default_count = 8
+
+    def config(self, tb: ReaderTB) -> dict[str, Any]:
+        return {}
+
+    def describe(self, tb: ReaderTB) -> str:
+        return ""
+
+    def build_phase(self) -> None:
+        seed = cocotb.RANDOM_SEED
+        self.rng = np.random.default_rng(seed)
+        self.count = count_from_env(self.default_count)
+        tb = self.tb_cls(cocotb.top, np.random.default_rng([seed, 1]))
+        entries = {
+            "RNG": self.rng,
+            "TB": tb,
+            "ADDR_BITS": tb.addr_bits,
+            "BUS_BYTES": tb.bus_bytes,
+            "COUNT": self.count,
+            "TEST_NAME": type(self).__name__,
+            "TEST_FULLNAME": f"{type(self).__module__}.{type(self).__name__}",
+            **self.config(tb),
+        }
+        db = ConfigDB()
+        for key, value in entries.items():
+            db.set(None, "*", key, value)
+        self.tb = tb
+        self.env = self.env_cls("env", self)
+        extra = self.describe(tb)
+        self.logger.info(
+            "%s: run seed %d, test seed %d (cocotb.RANDOM_SEED, seeds numpy), COUNT=%d, AXI_DATA_W=%d, AXI_ADDR_W=%d%s",
+            type(self).__name__,
+            regression_seed(),
+            seed,
+            self.count,
+            tb.bus_bytes * 8,
+            tb.addr_bits,
+            f", {extra}" if extra else "",
+        )
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        # What exists before the run (the env, cocotb and pyuvm, the models' tables) lives as long as the test:
+        # frozen, the cyclic collector's full passes skip it (6 % of the default path's time, issue 12). Unfrozen
+        # when the test ends, so that the next test in this simulator process can collect it.
+        gc.freeze()
+        try:
+            await self.tb.reset()
+            await self.body()
+            self.tb.reads.close()  # nothing may be read after the last job
+            await ClockCycles(self.tb.dut.clk, 10)  # the TB's DUT is cocotb.top
+            await self.tb.flush()
+        finally:
+            gc.unfreeze()
+        self.drop_objection()
+
+    #: the sequence class and name this test runs, when running it is all the test does (the idea of OpenTitan's
+    #: UVM_TEST_SEQ: the test is a name, the sequence the stimulus); a test that does more overrides :meth:`body`
+    sequence: Optional[tuple[type, str]] = None
+
+    async def body(self) -> None:
+        """Run :attr:`sequence` on the env's sequencer."""
+        if self.sequence is None:
+            raise NotImplementedError(f"{type(self).__name__} names no sequence and has no body")
+        seq_cls, name = self.sequence
+        await self.run_seq(seq_cls(name))
+
+    async def run_seq(self, seq) -> None:
+        await seq.start(self.env.seqr)
+
+
+Corruption = Callable[[Any, Any], str]  # (item, expected) -> the text its report must contain
+
+
+def error_bit_corruption(bit_mask: int) -> Corruption:
+    """A corruption flipping ``bit_mask`` in the model's expected ERROR register (every block's expected answer has
+    ``error``); its report names the ERROR register."""
+
+    def corrupt(item, exp) -> str:
+        exp.error ^= bit_mask
+        return "ERROR register"
+
+    return corrupt
+
+
+class RegisterTestBase(ReaderTestBase):
+    """The register tests of any block, from its register model (:func:`tb.register_check.check_register_map`:
+    reset values, access types, write masks, byte strobes, unmapped offsets), then one legal job with a second
+    START at once and garbage in every descriptor register (:meth:`ReaderTB.mid_job`): the scoreboard must find the
+    job exact (START ignored while busy, the descriptor latched at START) and the garbage must have been written.
+
+    A block sets :meth:`job` (a sequence that sends one legal item with ``midjob`` set and keeps it as ``item``)."""
+
+    def job(self) -> Any:
+        raise NotImplementedError
+
+    async def body(self) -> None:
+        problems = await check_register_map(
+            self.tb.csr, self.tb.csr.regs, self.tb.bus_bytes * 8, self.tb.addr_bits, self.rng
+        )
+        seq = self.job()
+        await self.run_seq(seq)
+        if not seq.item.response().midjob_writes:
+            problems.append("the job had no mid-job START and writes")
+        for p in problems:
+            self.logger.error("register check: %s", p)
+        assert not problems, f"{len(problems)} register check(s) failed, the first: {problems[0]}"
+
+
+class ScoreboardSelfTestBase(ReaderTestBase):
+    """The scoreboard is able to fail: each corruption of :meth:`corruptions` is applied to the model's answer for
+    one job (even jobs; odd ones stay clean) and must be reported for exactly that job, with its text."""
+
+    def corruptions(self) -> list[Corruption]:
+        raise NotImplementedError
+
+    def small_jobs(self, name: str, n: int):
+        """A sequence of ``n`` small legal jobs."""
+        raise NotImplementedError
+
+    async def body(self) -> None:
+        sb = self.env.scoreboard
+        kinds = self.corruptions()
+        self.expected: dict[str, str] = {}
+        plan = {f"sbtest{2 * i}": i for i in range(len(kinds))}
+
+        def corrupt(item, exp):
+            k = plan.get(item.get_name())
+            if k is not None:
+                self.expected[item.get_name()] = kinds[k](item, exp)
+
+        sb.corrupt = corrupt
+        sb.expect_reports = self.expected
+        await self.run_seq(self.small_jobs("sbtest", 2 * len(kinds)))
+        sb.corrupt = None
+        assert len(self.expected) == len(kinds), "not every corruption was applied"
+
+
+class CorruptModelBase(ScoreboardSelfTestBase):
+    """The expect_fail twin: the first corruption applied to one job; the scoreboard must fail the test."""
+
+    async def body(self) -> None:
+        first = self.corruptions()[0]
+        self.env.scoreboard.corrupt = lambda item, exp: first(item, exp)
+        await self.run_seq(self.small_jobs("corrupt", 1))
