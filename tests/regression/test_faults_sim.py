@@ -49,22 +49,19 @@ def _start(out: Path, *args: str) -> subprocess.Popen:
     )
 
 
-def _simulators(reg: Path, n: int, within: float = 240.0) -> list[int]:
-    """The pids of ``n`` simulators running from ``reg``'s builds (waits for them)."""
+def _next_simulator(reg: Path, seen: set[int], within: float = 240.0) -> int:
+    """The pid of a simulator running from ``reg``'s builds that is not in ``seen`` (waits for one)."""
     builds = str((reg / "builds").resolve())
     end = time.monotonic() + within
     while time.monotonic() < end:
-        pids = []
         for d in Path("/proc").iterdir():
             try:
-                if d.name.isdigit() and os.readlink(d / "exe").startswith(builds):
-                    pids.append(int(d.name))
+                if d.name.isdigit() and int(d.name) not in seen and os.readlink(d / "exe").startswith(builds):
+                    return int(d.name)
             except OSError:
                 continue
-        if len(pids) >= n:
-            return sorted(pids)[:n]
-        time.sleep(0.2)
-    raise AssertionError(f"fewer than {n} simulators started from {builds}")
+        time.sleep(0.1)
+    raise AssertionError(f"no new simulator started from {builds}")
 
 
 def _results(folder: Path) -> dict:
@@ -72,12 +69,14 @@ def _results(folder: Path) -> dict:
 
 
 def test_a_killed_and_a_stopped_simulator_end_as_crashed_and_timeout_beside_another_run(tmp_path):
-    faulty = _start(tmp_path / "a", "--seed-list=1", f"--tests={TWO}", "--jobs=2", "--job-timeout=25", "--coverage=0")
+    # one job at a time: the first simulator is killed, the second stopped, each as soon as it runs
+    faulty = _start(tmp_path / "a", "--seed-list=1", f"--tests={TWO}", "--jobs=1", "--job-timeout=25", "--coverage=0")
     beside = _start(tmp_path / "b", "--seed-list=7", "--tests=axi_rd_engine/directed::stop_drains", "--jobs=1")
     try:
-        killed, stopped = _simulators(tmp_path / "a" / "reg", 2)
-        os.kill(stopped, signal.SIGSTOP)
+        killed = _next_simulator(tmp_path / "a" / "reg", set())
         os.kill(killed, signal.SIGKILL)
+        stopped = _next_simulator(tmp_path / "a" / "reg", {killed})
+        os.kill(stopped, signal.SIGSTOP)
         out, err = faulty.communicate(timeout=300)
         b_out, b_err = beside.communicate(timeout=300)
     finally:
