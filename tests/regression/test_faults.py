@@ -352,3 +352,16 @@ def test_make_sim_refuses_the_same_names(var, value, line):
     assert p.returncode == 2
     lines = [ln for ln in p.stderr.splitlines() if not ln.startswith("make: ***")]
     assert len(lines) == 1 and lines[0].startswith(f"make sim: {line}"), p.stderr
+
+
+def test_an_interrupt_during_the_builds_records_no_broken_build_and_leaves_every_job_to_the_resume(tmp_path):
+    from tb.flow import testplan
+
+    plan = testplan.load()
+    stopper = execute.Stopper()
+    stopper.stop()  # the interrupt arrives as the build starts: its process group is ended at once
+    jobs = [JOB, Job("verilator", "axi_rd_engine/directed", "outstanding_limit", 3, "8")]
+    recs = execute.run_shard(tmp_path, plan, "smoke", jobs, 1, False, False, stopper=stopper)
+    assert [r["status"] for r in recs] == ["not run", "not run"]
+    assert not (tmp_path / "builds" / "status.json").exists()  # not recorded as a failed build
+    assert not list(tmp_path.rglob("job.json"))
