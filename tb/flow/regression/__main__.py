@@ -4,7 +4,12 @@
 runs it here (``--launcher local``: one build per plan build, ``--jobs`` simulations at a time, then the report) or
 submits it to Slurm (``--launcher slurm``: a job array of ``--shards`` shards and a merge job). ``report`` merges any
 number of regression folders, shard folders or ``.tar.gz`` archives of them into one report. Both print the
-markdown summary and exit 1 when a job failed.
+markdown summary and exit 1 when a job did not pass or did not run.
+
+Each local run gets its own folder (:mod:`.runfolder`, locked while it runs) and publishes its report, ``latest``
+and its history entry only when complete; SIGINT/SIGTERM stop it cleanly (exit 128+N) with the command that
+resumes it (``--resume``/``RESUME=``). Exit 2: a bad make variable (:mod:`.settings`, nothing written); 3: the
+folder is in use by another run; 1 also when a report could not be written (:mod:`.publish`, the old one kept).
 """
 
 from __future__ import annotations
@@ -269,7 +274,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--prebuilt", default="", help="use the builds compiled into this folder by --build-only")
     r.set_defaults(func=cmd_run)
     p = sub.add_parser("report", help="merge regression/shard folders or archives into one report")
-    p.add_argument("inputs", nargs="*", help="folders or .tar.gz archives (default: all of sim_build/regress/)")
+    p.add_argument("inputs", nargs="*", help="folders or .tar.gz archives (default: sim_build/regress/latest)")
     p.add_argument("--out", default=_env("REPORT", str(REPORT_DIR)))
     p.add_argument(
         "--history",

@@ -1,8 +1,10 @@
 """Run a regression's jobs: each plan build compiled once, then each job in its own run folder.
 
-Layout of a regression folder (``sim_build/regress/<name>/``)::
+Layout of a regression folder (``sim_build/regress/<time>-<suite>-<sim>/``, :mod:`.runfolder`)::
 
-    manifest.json                       suite, simulators, seeds, shard, coverage switch, the job list
+    .lock                               held (flock) by the run while it runs; names its pid, host and start
+    manifest.json                       suite, simulators, seeds, shard, selection, coverage switch, the job list
+    report/                             only after an interrupt: the report marked incomplete
     builds/<sim>/<build>/               one compiled model per plan build (Verilator: with --coverage);
                                         builds/status.json: the builds that failed. Under Slurm one build job
                                         compiles them for all shards, whose builds/ links to it
@@ -10,7 +12,8 @@ Layout of a regression folder (``sim_build/regress/<name>/``)::
 
 A job runs as its own process (``python -m tb.flow.regression.execute JOB_JSON``) so that its environment, its log and
 a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running (a thread pool of
-subprocesses). :func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once
+subprocesses). Each job is started in its own session, so that a timeout (:func:`default_timeout`) or an interrupt
+(:class:`Stopper`) ends its whole process group, simulator included; its status is one of :data:`STATUSES`. :func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once
 per array task.
 """
 
