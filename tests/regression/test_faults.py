@@ -149,6 +149,33 @@ def test_run_folders_are_new_every_time_and_latest_moves_atomically(tmp_path):
     assert (tmp_path / "latest").resolve() == b.resolve() and os.readlink(tmp_path / "latest") == "x.2"
 
 
+def test_two_runs_finishing_together_publish_one_after_the_other(tmp_path):
+    report = tmp_path / "report"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from tb.flow.regression import runfolder\nfrom pathlib import Path\nimport time\n"
+            f"with runfolder.publishing(Path({str(report)!r})):\n print('held', flush=True)\n time.sleep(3)\n"
+            "print('released', flush=True)",
+        ],
+        cwd=runner.ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(runner.ROOT)},
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        t0 = time.monotonic()
+        with runfolder.publishing(report):  # waits for the other run's report and latest
+            waited = time.monotonic() - t0
+            assert holder.stdout.readline().strip() == "released"
+    finally:
+        holder.kill()
+        holder.wait()
+    assert waited > 1.0
+
+
 # ----------------------------------------------------------------------------- incomplete runs and Slurm shards
 def _job_record(reg: Path, key: str, status: str) -> None:
     sim, rest = key.split(":", 1)

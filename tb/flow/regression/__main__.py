@@ -215,10 +215,11 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
                 _print_summary(out, make_report([regdir], out, plan, None))
         return 128 + received[0] if received else 0
     out = Path(a.report_dir)
-    results = make_report([regdir], out, plan, Path(a.history) if a.history else None, keep=True)
-    if results["regression"]["complete"]:
-        runfolder.point_latest(regdir.parent, regdir)
-        shutil.rmtree(regdir / "report", ignore_errors=True)  # an interrupted try's partial report, now stale
+    with runfolder.publishing(out):  # the report and latest of one run, even when two finish together
+        results = make_report([regdir], out, plan, Path(a.history) if a.history else None, keep=True)
+        if results["regression"]["complete"]:
+            runfolder.point_latest(regdir.parent, regdir)
+    shutil.rmtree(regdir / "report", ignore_errors=True)  # an interrupted try's partial report, now stale
     return _print_summary(out, results)
 
 

@@ -13,8 +13,8 @@ Layout of a regression folder (``sim_build/regress/<time>-<suite>-<sim>/``, :mod
 A job runs as its own process (``python -m tb.flow.regression.execute JOB_JSON``) so that its environment, its log and
 a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running (a thread pool of
 subprocesses). Each job is started in its own session, so that a timeout (:func:`default_timeout`) or an interrupt
-(:class:`Stopper`) ends its whole process group, simulator included; its status is one of :data:`STATUSES`. :func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once
-per array task.
+(:class:`Stopper`) ends its whole process group, simulator included; its status is one of :data:`STATUSES`.
+:func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once per array task.
 """
 
 from __future__ import annotations

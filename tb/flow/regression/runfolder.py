@@ -15,8 +15,9 @@ import json
 import os
 import socket
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Optional
+from typing import IO, Iterator, Optional
 
 LOCK_NAME = ".lock"
 LATEST = "latest"
@@ -76,6 +77,17 @@ class RunLock:
         if self._fh is not None:
             self._fh.close()  # closing the descriptor drops the lock
             self._fh = None
+
+
+@contextmanager
+def publishing(report: Path) -> Iterator[None]:
+    """Held while a complete run writes ``report`` and moves ``latest`` (a blocking flock on a file beside the
+    report), so that two runs finishing together leave the report and ``latest`` of the same run."""
+    report = Path(os.path.abspath(report))
+    report.parent.mkdir(parents=True, exist_ok=True)
+    with open(report.parent / f".{report.name}.lock", "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
 
 
 def point_latest(base: Path, folder: Path) -> Path:
