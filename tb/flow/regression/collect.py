@@ -4,6 +4,10 @@ Every input is searched for ``manifest.json`` files (one per regression or shard
 each job record (``job.json``) is read with the paths of its coverage files and of its mismatch maps
 (``mismatch_*.svg``, written by the scoreboards, :mod:`tb.mismatch_map`). Jobs are keyed by
 ``sim:run:test:seed``; a job found twice (the same shard collected twice) counts once, the last input winning.
+
+Every job a manifest lists is in the result: one with no record (an interrupted run, a shard cancelled or whose
+node died, a Slurm shard that never started: the Slurm launcher writes a manifest of every job into the base
+folder) is a ``not run`` record, never a silent gap. A ``not run`` job contributes no coverage.
 """
 
 from __future__ import annotations
@@ -13,6 +17,37 @@ import re
 import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+_DEFAULT_RTL = str(Path(__file__).resolve().parents[3] / "rtl_stubs")
+
+
+NOT_RUN = "not run"
+
+
+def not_run_record(key: str, manifest: dict) -> dict:
+    """The record of a job of ``manifest`` that left none (the same fields as a job.json)."""
+    from .execute import rerun_command  # execute imports the runner; collect stays light for the tests
+    from .jobs import Job
+
+    sim, rest = key.split(":", 1)
+    run, test, seed = rest.rsplit(":", 2)
+    count = str(manifest.get("count") or "")
+    job = Job(sim, run, test, int(seed), count)
+    rtl = manifest.get("rtl") or ""
+    return {
+        **job.to_dict(),
+        "key": key,
+        "status": NOT_RUN,
+        "first_error": "not run",
+        "signal": None,
+        "log_tail": [],
+        "log": "",
+        "wall_s": 0.0,
+        "sim_time_ns": 0.0,
+        "tests": [],
+        "folder": manifest["folder"],
+        "rerun": rerun_command(job, manifest["suite"], bool(count), Path(rtl) if rtl and rtl != _DEFAULT_RTL else None),
+    }
 
 
 @dataclass
@@ -57,7 +92,14 @@ def collect(inputs: list[Path], scratch: Path) -> Collected:
                 rec["folder"] = str(jf.parent)
                 rec["log"] = str(reg / rec["log"])
                 out.jobs[rec["key"]] = rec
+    for manifest in out.manifests:
+        for key in manifest.get("jobs", []):
+            if key not in out.jobs:
+                out.jobs[key] = not_run_record(key, manifest)
     for rec in out.jobs.values():
+        if rec["status"] == NOT_RUN:
+            rec["maps"] = []
+            continue
         folder = Path(rec["folder"])
         out.fcov_files += sorted(folder.glob("fcov_*.xml"))
         out.code_files += sorted(folder.glob("coverage.dat"))

@@ -1,8 +1,10 @@
 """Run a regression's jobs: each plan build compiled once, then each job in its own run folder.
 
-Layout of a regression folder (``sim_build/regress/<name>/``)::
+Layout of a regression folder (``sim_build/regress/<time>-<suite>-<sim>/``, :mod:`.runfolder`)::
 
-    manifest.json                       suite, simulators, seeds, shard, coverage switch, the job list
+    .lock                               held (flock) by the run while it runs; names its pid, host and start
+    manifest.json                       suite, simulators, seeds, shard, selection, coverage switch, the job list
+    report/                             only after an interrupt: the report marked incomplete
     builds/<sim>/<build>/               one compiled model per plan build (Verilator: with --coverage);
                                         builds/status.json: the builds that failed. Under Slurm one build job
                                         compiles them for all shards, whose builds/ links to it
@@ -10,8 +12,9 @@ Layout of a regression folder (``sim_build/regress/<name>/``)::
 
 A job runs as its own process (``python -m tb.flow.regression.execute JOB_JSON``) so that its environment, its log and
 a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running (a thread pool of
-subprocesses). :func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once
-per array task.
+subprocesses). Each job is started in its own session, so that a timeout (:func:`default_timeout`) or an interrupt
+(:class:`Stopper`) ends its whole process group, simulator included; its status is one of :data:`STATUSES`.
+:func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once per array task.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -28,10 +34,20 @@ from typing import Callable, Optional
 
 from tb.flow import runner, testplan
 
-from .jobs import Job
+from .jobs import Job, load_durations
 
 ROOT = runner.ROOT
 REGRESS = runner.SIM_BUILD / "regress"
+# a job's status (job.json "status"); "not run" is never written by a job: a job of the manifest without a record
+PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN = "pass", "fail", "error", "timeout", "crashed", "not run"
+STATUSES = (PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN)
+TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's recorded duration ...
+TIMEOUT_FLOOR_S = 600.0  # ... and never less
+OTHER_SIM_FACTOR = 4.0  # a job recorded on another simulator only (Icarus is slower than Verilator)
+KILL_GRACE_S = 5.0  # SIGTERM to SIGKILL
+TAIL_LINES = 10
+SIGNAL_FILE = "signal.txt"  # written by the job process when its simulator was killed by a signal
+_KILLED = re.compile(r"return code: -(\d+)")
 _ERROR_LINE = re.compile(r"(\bERROR\b|\bFAIL\b|Error:|Exception|Traceback|%Error|assert)")
 
 
@@ -40,10 +56,16 @@ def build_dir(regdir: Path, sim: str, build: str) -> Path:
 
 
 def compile_builds(
-    regdir: Path, plan: testplan.Plan, jobs: list[Job], coverage: bool, rtl: Optional[Path] = None
+    regdir: Path,
+    plan: testplan.Plan,
+    jobs: list[Job],
+    coverage: bool,
+    rtl: Optional[Path] = None,
+    stopper: Optional["Stopper"] = None,
 ) -> dict[tuple[str, str], str]:
-    """Compile every build the jobs need, once (from ``rtl``, default rtl_stubs/); returns (sim, build) -> error
-    text for the builds that failed."""
+    """Compile every build the jobs need, once (from ``rtl``, default rtl_stubs/), each in its own process group
+    (``stopper`` ends it on an interrupt; then nothing is recorded); returns (sim, build) -> error text for the
+    builds that failed."""
     failed: dict[tuple[str, str], str] = {}
     for sim, name in sorted({(j.sim, plan.runs[j.run].build.name) for j in jobs}):
         b = plan.builds[name]
@@ -62,7 +84,17 @@ def compile_builds(
         ]
         t0 = time.monotonic()
         with log.open("w") as fh:
-            rc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT).returncode
+            proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
+            if stopper is not None:
+                stopper.started(proc.pid)
+            try:
+                rc = proc.wait()
+            finally:
+                if stopper is not None:
+                    stopper.ended(proc.pid)
+        if stopper is not None and stopper.stopping:
+            print(f"build {sim}/{name}: interrupted", flush=True)
+            return {}  # nothing recorded: an interrupted build is not a broken one
         print(f"build {sim}/{name}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})", flush=True)
         if rc != 0:
             failed[(sim, name)] = f"build {sim}/{b.name} failed: {first_error(log)} (see {log})"
@@ -115,6 +147,87 @@ def rerun_command(job: Job, suite: str, count_overridden: bool, rtl: Optional[Pa
     return f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{extra} WAVES=1"
 
 
+def default_timeout(job: Job, durations: dict[str, float]) -> float:
+    """A job's wall-clock limit when ``JOB_TIMEOUT`` is not given: :data:`TIMEOUT_FACTOR` times its recorded
+    duration (``durations.json``; another simulator's times :data:`OTHER_SIM_FACTOR`, else the median job's),
+    never below :data:`TIMEOUT_FLOOR_S`, so a slow or busy machine does not trip it but a hung job ends."""
+    known = durations.get(job.duration_key)
+    if known is None:
+        other = [v for k, v in durations.items() if k.split(":", 1)[-1] == f"{job.run}:{job.test}"]
+        median = sorted(durations.values())[len(durations) // 2] if durations else 10.0
+        known = max(other) * OTHER_SIM_FACTOR if other else median * OTHER_SIM_FACTOR
+    return max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * known)
+
+
+class Stopper:
+    """The running jobs' process groups, so that an interrupt (Ctrl-C, SIGTERM from Slurm or CI) can stop them all;
+    after :meth:`stop`, jobs not yet started are not started."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+        self._lock = threading.Lock()
+        self._running: set[int] = set()
+
+    def started(self, pid: int) -> None:
+        with self._lock:
+            self._running.add(pid)
+            late = self.stopping
+        if late:  # stop() ran between the check and the start: this one stops too
+            kill_group(pid, signal.SIGTERM)
+
+    def ended(self, pid: int) -> None:
+        with self._lock:
+            self._running.discard(pid)
+
+    def stop(self) -> None:
+        """Ask every running job's process group to end (SIGTERM, and SIGCONT for a stopped one)."""
+        with self._lock:
+            self.stopping = True
+            pids = list(self._running)
+        for pid in pids:
+            kill_group(pid, signal.SIGTERM)
+
+
+def kill_group(pid: int, sig: int) -> None:
+    """Send ``sig`` to the process group ``pid`` leads (each job is started in its own session); a stopped group
+    gets SIGCONT too, so that it can act on the signal."""
+    for s in (sig, signal.SIGCONT):
+        try:
+            os.killpg(pid, s)
+        except (ProcessLookupError, PermissionError):
+            return
+
+
+def _end(proc: subprocess.Popen, grace_s: float = KILL_GRACE_S) -> None:
+    """End a job's whole process group: SIGTERM, then SIGKILL after ``grace_s``."""
+    kill_group(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(grace_s)
+    except subprocess.TimeoutExpired:
+        pass
+    kill_group(proc.pid, signal.SIGKILL)  # the simulator too, even when the job process itself has ended
+    proc.wait()
+
+
+def log_tail(log: Path, lines: int = TAIL_LINES) -> list[str]:
+    """The last lines of a log (what a crashed or hung job printed last)."""
+    if not log.is_file():
+        return []
+    return [ln.rstrip()[:300] for ln in log.read_text(errors="replace").splitlines()[-lines:]]
+
+
+def signal_name(n: int) -> str:
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return f"signal {n}"
+
+
+def job_command(regdir: Path, job: Job, suite: str) -> list[str]:
+    """The process that runs one job (:func:`_child_job`)."""
+    return [sys.executable, "-m", "tb.flow.regression.execute", "--job", json.dumps(job.to_dict()), str(regdir), suite]
+
+
 def run_job(
     regdir: Path,
     job: Job,
@@ -122,50 +235,80 @@ def run_job(
     count_overridden: bool,
     build_error: Optional[str] = None,
     rtl: Optional[Path] = None,
+    timeout_s: Optional[float] = None,
+    stopper: Optional[Stopper] = None,
+    command: Optional[list[str]] = None,
 ) -> dict:
-    """Run one job in its folder (a child process) and write/return its record (``job.json``)."""
+    """Run one job in a fresh folder (a child process in its own session, ended with its whole process group after
+    ``timeout_s``) and write/return its record (``job.json``). A job stopped by ``stopper`` (an interrupt) leaves
+    nothing and is returned as ``not run``. ``command``: the job's process (default :func:`job_command`)."""
     folder = regdir / job.folder()
-    folder.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(folder, ignore_errors=True)  # a resumed job starts clean: no coverage of an interrupted try
+    base = {**job.to_dict(), "key": job.key, "rerun": rerun_command(job, suite, count_overridden, rtl)}
+    if stopper is not None and stopper.stopping:
+        return {**base, "status": NOT_RUN, "first_error": "interrupted before it started", "wall_s": 0.0}
+    folder.mkdir(parents=True)
     log = folder / "sim.log"
     t0 = time.monotonic()
+    timed_out, returncode = False, 0
     if build_error is None:
         with log.open("w") as fh:
-            subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "tb.flow.regression.execute",
-                    "--job",
-                    json.dumps(job.to_dict()),
-                    str(regdir),
-                    suite,
-                ],
+            proc = subprocess.Popen(
+                command or job_command(regdir, job, suite),
                 stdout=fh,
                 stderr=subprocess.STDOUT,
                 cwd=ROOT,
+                start_new_session=True,
             )
+            if stopper is not None:
+                stopper.started(proc.pid)
+            try:
+                returncode = proc.wait(timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _end(proc)
+                returncode = proc.returncode
+            finally:
+                if stopper is not None:
+                    stopper.ended(proc.pid)
+        if stopper is not None and stopper.stopping and returncode != 0:
+            shutil.rmtree(folder, ignore_errors=True)
+            return {**base, "status": NOT_RUN, "first_error": "interrupted while running", "wall_s": 0.0}
     else:
         log.write_text(build_error + "\n")
     wall = time.monotonic() - t0
     xml = folder / "results.xml"
     rows = runner.read_results(xml) if xml.is_file() else []
-    passed = bool(rows) and all(r.passed for r in rows)
-    error = ""
-    if not passed:
+    crash = folder / SIGNAL_FILE
+    sig = -returncode if returncode < 0 else int(crash.read_text().strip() or 0) if crash.is_file() else 0
+    tail: list[str] = []
+    if build_error is not None:
+        status, error = ERROR, build_error
+    elif timed_out:
+        status, error = TIMEOUT, f"timeout: still running after {timeout_s:.0f}s (JOB_TIMEOUT), process group killed"
+        tail = log_tail(log)
+    elif sig:
+        who = "job process" if returncode < 0 else "simulator"
+        status, error = CRASHED, f"crashed (signal {sig}, {signal_name(sig)}): the {who} was killed"
+        tail = log_tail(log)
+    elif not rows:
+        status, error = ERROR, f"no test ran: {first_error(log)}"
+        tail = log_tail(log)
+    elif all(r.passed for r in rows):
+        status, error = PASS, ""
+    else:
         msg = next((r.message for r in rows if not r.passed and r.message), "")
-        error = (msg.strip().splitlines() or [""])[0][:300] or first_error(log)
-        if not rows and build_error is None:
-            error = f"no test ran: {first_error(log)}"
+        status, error = FAIL, (msg.strip().splitlines() or [""])[0][:300] or first_error(log)
     record = {
-        **job.to_dict(),
-        "key": job.key,
-        "status": "pass" if passed else "fail",
+        **base,
+        "status": status,
         "first_error": error,
+        "signal": sig or None,
+        "log_tail": tail,
         "log": str(log.relative_to(regdir)),
         "wall_s": round(wall, 2),
         "sim_time_ns": round(sum(r.sim_time_ns for r in rows), 1),
         "tests": [{"name": r.name, "passed": r.passed} for r in rows],
-        "rerun": rerun_command(job, suite, count_overridden, rtl),
     }
     (folder / "job.json").write_text(json.dumps(record, indent=1, sort_keys=True))
     return record
@@ -182,20 +325,41 @@ def run_shard(
     on_done: Callable[[dict], None] = lambda r: None,
     rtl: Optional[Path] = None,
     builds: Optional[Path] = None,
+    job_timeout: Optional[float] = None,
+    stopper: Optional[Stopper] = None,
 ) -> list[dict]:
     """Compile the builds (from ``rtl``, default rtl_stubs/; or use the ``builds`` folder already compiled), then
-    run the jobs ``workers`` at a time; the records in job order."""
-    build_errors = prebuilt(regdir, builds, plan, jobs) if builds else compile_builds(regdir, plan, jobs, coverage, rtl)
+    run the jobs ``workers`` at a time, each ended after ``job_timeout`` seconds (default :func:`default_timeout`);
+    the records in job order. The jobs of a build that failed are recorded as ``error`` without running, and
+    reported in one line per build (not through ``on_done``)."""
+    stopper = stopper or Stopper()
+    if builds:
+        build_errors = prebuilt(regdir, builds, plan, jobs)
+    else:
+        build_errors = compile_builds(regdir, plan, jobs, coverage, rtl, stopper)
+    if stopper.stopping:  # interrupted while compiling: every job is left to the resume
+        return [{**j.to_dict(), "key": j.key, "status": NOT_RUN} for j in jobs]
+    durations = load_durations()
+    records: dict[str, dict] = {}
+    runnable = []
+    for (sim, name), err in sorted(build_errors.items()):
+        broken = [j for j in jobs if (j.sim, plan.runs[j.run].build.name) == (sim, name)]
+        for j in broken:
+            records[j.key] = run_job(regdir, j, suite, count_overridden, err, rtl)
+        print(f"error: {len(broken)} job(s) of build {sim}/{name} not run: {err}", flush=True)
+    runnable = [j for j in jobs if j.key not in records]
 
     def one(job: Job) -> dict:
-        rec = run_job(
-            regdir, job, suite, count_overridden, build_errors.get((job.sim, plan.runs[job.run].build.name)), rtl
-        )
-        on_done(rec)
+        limit = job_timeout if job_timeout is not None else default_timeout(job, durations)
+        rec = run_job(regdir, job, suite, count_overridden, None, rtl, limit, stopper)
+        if rec["status"] != NOT_RUN:
+            on_done(rec)
         return rec
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        return list(pool.map(one, jobs))
+        for rec in pool.map(one, runnable):
+            records[rec["key"]] = rec
+    return [records[j.key] for j in jobs]
 
 
 # ---------------------------------------------------------------------------- child processes
@@ -228,7 +392,16 @@ def _child_job(job: Job, regdir: Path, suite: str) -> None:
         run.build.parameters,
         get_runner(job.sim),
     )
-    runner.run(b, run.module, job.seed, [job.test], env, test_dir=regdir / job.folder())
+    try:
+        runner.run(b, run.module, job.seed, [job.test], env, test_dir=regdir / job.folder())
+    except RuntimeError as exc:  # cocotb_tools: "Command failed with return code: -9" when a signal killed it
+        m = _KILLED.search(str(exc))
+        if not m:
+            raise
+        sig = int(m.group(1))
+        (regdir / job.folder() / SIGNAL_FILE).write_text(f"{sig}\n")
+        print(f"regress: the simulator was killed by signal {sig} ({signal_name(sig)})", flush=True)
+        sys.exit(128 + sig)
 
 
 def main(argv: list[str]) -> int:

@@ -10,6 +10,8 @@ Pure data (no drawing): :func:`record`, :func:`load`, :func:`trend`, :func:`hole
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import tarfile
 import time
 from dataclasses import dataclass
@@ -39,8 +41,15 @@ def record(results: dict, history: Path, when: Optional[float] = None) -> Path:
     while folder.exists():
         n += 1
         folder = base.with_name(f"{base.name}.{n}")
-    folder.mkdir(parents=True)
-    (folder / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True))
+    history.mkdir(parents=True, exist_ok=True)
+    tmp = history / f".{folder.name}.tmp-{os.getpid()}"  # whole or not at all: written aside, then renamed
+    try:
+        tmp.mkdir()
+        (tmp / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True))
+        os.rename(tmp, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     return folder
 
 
@@ -61,6 +70,8 @@ def load(history: Optional[Path], scratch: Optional[Path] = None) -> list[Entry]
         return []
     out = []
     for f in history.rglob("results.json"):
+        if f.parent.name.startswith("."):
+            continue  # an entry being written by another run
         try:
             out.append(Entry(f.parent.name, json.loads(f.read_text())))
         except (OSError, ValueError):

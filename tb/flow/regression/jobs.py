@@ -11,7 +11,6 @@ ties broken by the job's key, so the split depends only on the job list and the 
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
 from dataclasses import asdict, dataclass
@@ -63,15 +62,6 @@ def parse_seeds(seeds: Optional[str], seed_list: Optional[str], default: int) ->
     return list(range(1, n + 1))
 
 
-def _selected(run: str, test: str, patterns: Optional[str]) -> bool:
-    if not patterns:
-        return True
-    tid = f"{run}::{test}"
-    return any(
-        fnmatch.fnmatchcase(tid, p) or fnmatch.fnmatchcase(test, p) or p == test for p in patterns.split(",") if p
-    )
-
-
 def expand(
     plan: testplan.Plan,
     suite: str,
@@ -79,15 +69,16 @@ def expand(
     seeds: list[int],
     tests: Optional[str] = None,
     count: Optional[str] = None,
+    runs: Optional[str] = None,
 ) -> list[Job]:
-    """Every job of a suite, sorted. ``tests``: comma-separated glob patterns over ``run::test`` or ``test``."""
+    """Every job of a suite, sorted: the selection of :func:`tb.flow.testplan.select` (``runs``: exact run names,
+    ``tests``: glob patterns over ``run::test`` or ``test``, both comma-separated) for every simulator and seed."""
     s = plan.suite(suite)
     jobs = {
         Job(sim, e.run.name, t, seed, e.environment(count or s.count)["COUNT"])
+        for e, chosen in testplan.select(plan, suite, runs, tests)
         for sim in sims
-        for e in s.runs
-        for t in sorted(e.run.expected_tests())
-        if _selected(e.run.name, t, tests)
+        for t in chosen
         for seed in seeds
     }
     return sorted(jobs)

@@ -21,6 +21,7 @@ from tb.flow import testplan
 
 from . import codecov, fcov
 from .collect import Collected
+from .execute import ERROR, NOT_RUN, PASS, STATUSES
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -48,6 +49,40 @@ def copy_maps(col: Collected, out: Path) -> dict[str, list[str]]:
     return links
 
 
+def _failures(jobs: list[dict], maps: dict[str, list[str]]) -> list[dict]:
+    """Every job that did not pass (``not run`` ones too), with its status and reason; the jobs of one failed build
+    (status ``error``, the same reason) are one row that counts them."""
+    out: list[dict] = []
+    build_rows: dict[str, dict] = {}
+    for j in jobs:
+        if j["status"] == PASS:
+            continue
+        if j["status"] == ERROR and j["first_error"].startswith("build "):
+            row = build_rows.get(j["first_error"])
+            if row is not None:
+                row["jobs"] += 1
+                continue
+        row = {
+            **{k: j[k] for k in ("sim", "run", "test", "seed", "status", "first_error", "log", "rerun")},
+            "log_tail": j.get("log_tail", []),
+            "maps": maps.get(j["key"], []),
+            "jobs": 1,
+        }
+        if j["status"] == ERROR and j["first_error"].startswith("build "):
+            build_rows[j["first_error"]] = row
+        out.append(row)
+    return out
+
+
+def resume_command(col: Collected) -> str:
+    """The command that runs what an incomplete regression left: a resume of the folder whose manifest lists the
+    most jobs (a local run's folder; for Slurm the base folder, whose manifest lists every shard's jobs)."""
+    if not col.manifests:
+        return ""
+    whole = max(col.manifests, key=lambda m: (len(m.get("jobs", [])), m["folder"]))
+    return f"make regress RESUME={Path(whole['folder']).resolve()}"
+
+
 def build_results(
     plan: testplan.Plan,
     col: Collected,
@@ -58,14 +93,7 @@ def build_results(
     """Everything the report shows, as plain data (``maps``: job key -> its mismatch maps, :func:`copy_maps`)."""
     jobs = [col.jobs[k] for k in sorted(col.jobs)]
     maps = maps or {}
-    failures = [
-        {
-            **{k: j[k] for k in ("sim", "run", "test", "seed", "first_error", "log", "rerun")},
-            "maps": maps.get(j["key"], []),
-        }
-        for j in jobs
-        if j["status"] != "pass"
-    ]
+    failures = _failures(jobs, maps)
     seeds = sorted({j["seed"] for j in jobs})
     per_test: dict[tuple, dict] = defaultdict(lambda: {"seeds": {}, "wall_s": 0.0})
     for j in jobs:
@@ -80,7 +108,7 @@ def build_results(
             "id": testplan.test_id(plan.runs[r].module, t),
             **v,
             "wall_s": round(v["wall_s"], 1),
-            "passed": all(x == "pass" for x in v["seeds"].values()),
+            "passed": all(x == PASS for x in v["seeds"].values()),
         }
         for (s, r, t), v in sorted(per_test.items())
     ]
@@ -109,7 +137,8 @@ def build_results(
         )
     fc, fs = fcov.total(groups)
     code = codecov.totals(files)
-    passed = sum(j["status"] == "pass" for j in jobs)
+    by_status = {st: sum(j["status"] == st for j in jobs) for st in STATUSES}
+    passed, not_run = by_status[PASS], by_status[NOT_RUN]
     signature = {
         "jobs": {j["key"]: j["status"] for j in jobs},
         "functional": {g.name: {"covered": g.covered, "size": g.size, "holes": g.holes} for g in groups},
@@ -122,8 +151,11 @@ def build_results(
             "seeds": seeds,
             "jobs": len(jobs),
             "passed": passed,
-            "failed": len(jobs) - passed,
-            "shards": sorted({m.get("shard", "1/1") for m in col.manifests}),
+            "failed": len(jobs) - passed - not_run,  # fail, error, timeout, crashed
+            "not_run": not_run,
+            "by_status": by_status,
+            "complete": not_run == 0,
+            "shards": sorted({m.get("shard", "1/1") for m in col.manifests if m.get("shard", "1/1")}),
             "inputs": sorted(m["folder"] for m in col.manifests),
         },
         "functional": {
@@ -153,19 +185,24 @@ def build_results(
                     "rerun",
                 )
             }
+            | {"log_tail": j.get("log_tail", [])}
             for j in jobs
         ],
         "signature": signature,
+        "resume": resume_command(col) if not_run else "",
     }
 
 
 def junit(results: dict, path: Path) -> Path:
     """One JUnit XML for the whole regression: a testsuite per (simulator, run), a testcase per job."""
+    g = results["regression"]
     root = ET.Element(
         "testsuites",
-        name="regression",
-        tests=str(results["regression"]["jobs"]),
-        failures=str(results["regression"]["failed"]),
+        name="regression" if g.get("complete", True) else "regression (incomplete)",
+        tests=str(g["jobs"]),
+        failures=str(g.get("by_status", {}).get("fail", g["failed"])),
+        errors=str(g["failed"] - g.get("by_status", {}).get("fail", g["failed"])),
+        skipped=str(g.get("not_run", 0)),
     )
     suites: dict[str, ET.Element] = {}
     for j in results["jobs"]:
@@ -175,13 +212,19 @@ def junit(results: dict, path: Path) -> Path:
         case = ET.SubElement(
             suites[name], "testcase", classname=name, name=f"{j['test']}[seed={j['seed']}]", time=f"{j['wall_s']:.2f}"
         )
-        if j["status"] != "pass":
-            fail = ET.SubElement(case, "failure", message=j["first_error"])
-            fail.text = f"log: {j['log']}\nrerun: {j['rerun']}"
+        if j["status"] == NOT_RUN:
+            ET.SubElement(case, "skipped", message="not run")
+        elif j["status"] != PASS:  # fail: a check failed; error, timeout, crashed: the job did not end normally
+            kind = "failure" if j["status"] == "fail" else "error"
+            fail = ET.SubElement(case, kind, type=j["status"], message=f"{j['status']}: {j['first_error']}")
+            tail = "".join(f"\n  {ln}" for ln in j.get("log_tail", []))
+            fail.text = f"log: {j['log']}\nrerun: {j['rerun']}" + (f"\nlast lines of the log:{tail}" if tail else "")
     for s in suites.values():
         cases = list(s)
         s.set("tests", str(len(cases)))
         s.set("failures", str(sum(c.find("failure") is not None for c in cases)))
+        s.set("errors", str(sum(c.find("error") is not None for c in cases)))
+        s.set("skipped", str(sum(c.find("skipped") is not None for c in cases)))
     ET.indent(root)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
     return path

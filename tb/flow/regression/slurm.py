@@ -13,13 +13,17 @@ and prints the summary; ``WAIT=0`` prints the job ids and the command that colle
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from . import execute
+from tb.flow import runner
+
+from . import execute, runfolder
+from .settings import RunSettings
 
 POLL_S = 2.0
 
@@ -35,21 +39,46 @@ def in_queue(job_id: str) -> bool:
     return out.returncode == 0 and bool(out.stdout.strip())
 
 
-def launch(a: argparse.Namespace, njobs: int) -> int:
-    n = max(1, min(a.shards, njobs))
-    base = Path(a.out) if a.out else execute.REGRESS / (a.name or f"slurm-{a.suite}-{a.sim.replace(',', '-')}")
-    base.mkdir(parents=True, exist_ok=True)
+def launch(a: argparse.Namespace, s: RunSettings) -> int:
+    """Submit the regression ``s`` (checked settings; ``a``: the command line, for the folders) to Slurm."""
+    njobs = len(s.selected)
+    n = max(1, min(s.shards, njobs))
+    if a.out:
+        base = Path(a.out)
+        base.mkdir(parents=True, exist_ok=True)
+    else:
+        base = runfolder.create(execute.REGRESS, "slurm-" + runfolder.new_name(s.suite, s.sims, (1, 1)))
+    # every job of the regression, so that a shard that never ran (cancelled, its node dead) is listed as not run
+    (base / "manifest.json").write_text(
+        json.dumps(
+            {
+                "suite": s.suite,
+                "sims": s.sims,
+                "seeds": s.seeds,
+                "shard": "",
+                "coverage": s.coverage,
+                "tests": s.tests,
+                "runs": s.runs,
+                "count": s.count,
+                "rtl": str(s.rtl or runner.RTL),
+                "jobs": [j.key for j in s.selected],
+                "launcher": "slurm",
+            },
+            indent=1,
+        )
+    )
     py = shlex.quote(sys.executable)
     root = shlex.quote(str(execute.ROOT))
-    opts = [f"--sim={a.sim}", f"--suite={a.suite}", f"--jobs={a.jobs}", f"--coverage={a.coverage}"]
+    opts = [f"--sim={','.join(s.sims)}", f"--suite={s.suite}", f"--jobs={s.jobs}", f"--coverage={int(s.coverage)}"]
+    opts += [f"--seed-list={','.join(map(str, s.seeds))}"]
     opts += [
         f"--{k}={v}"
         for k, v in (
-            ("seeds", a.seeds),
-            ("seed-list", a.seed_list),
-            ("tests", a.tests),
-            ("count", a.count),
-            ("rtl", a.rtl),
+            ("tests", s.tests),
+            ("runs", s.runs),
+            ("count", s.count),
+            ("rtl", s.rtl or ""),
+            ("job-timeout", s.job_timeout or ""),
         )
         if v
     ]
@@ -66,7 +95,7 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
     build = _sbatch(
         [
             "--job-name=regress-build",
-            f"--cpus-per-task={max(1, a.jobs)}",
+            f"--cpus-per-task={s.jobs}",
             f"--output={base}/slurm-build-%j.out",
             "--wrap",
             build_cmd,
@@ -77,7 +106,7 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
             f"--array=1-{n}",
             "--job-name=regress",
             f"--dependency=afterany:{build}",
-            f"--cpus-per-task={max(1, a.jobs)}",
+            f"--cpus-per-task={s.jobs}",
             f"--output={base}/slurm-%A_%a.out",
             "--wrap",
             shard_cmd,
@@ -97,7 +126,7 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
         f"shard folders in {base}",
         flush=True,
     )
-    if a.wait == "0":
+    if not s.wait:
         print(
             f"collect the report when job {merge} has finished:\n  make report INPUTS={base} REPORT={report}\n"
             f"  (or: {collect})"
@@ -111,7 +140,5 @@ def launch(a: argparse.Namespace, njobs: int) -> int:
         return 1
     print(summary.read_text())
     print(f"report: {report / 'index.html'}")
-    import json
-
-    failed = json.loads((report / "results.json").read_text())["regression"]["failed"]
-    return 1 if failed else 0
+    g = json.loads((report / "results.json").read_text())["regression"]
+    return 1 if g["failed"] or g.get("not_run") else 0
