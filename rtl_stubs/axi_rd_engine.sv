@@ -31,7 +31,8 @@
 // accepted and discarded (rd_valid low) so the bus stays legal. busy falls when nothing is in flight;
 // the client then releases stop. r_beat pulses for every R handshake, drained ones included.
 //
-// Parameters: DATA_W 64..1024 (power of two), ADDR_W >= 12, LEN_W bits of cmd_len.
+// Parameters: their legal ranges are the param_contract lines below the ports (checked at elaboration); what is
+// built and tested at which configuration: docs/configurations.md (generated from those lines and the testplan).
 `timescale 1ns/1ps
 module axi_rd_engine #(
   parameter int              ADDR_W          = 40,
@@ -80,6 +81,14 @@ module axi_rd_engine #(
   output logic [$clog2(DATA_W/8)-1:0] rd_hi,
   output logic                        r_beat
 );
+
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("ADDR_W"),             .VALUE (ADDR_W),             .LO (12), .HI (64)) u_contract_addr_w ();
+  param_contract #(.NAME ("DATA_W"),             .VALUE (DATA_W),             .LO (64), .HI (1024), .POW2 (1)) u_contract_data_w ();
+  param_contract #(.NAME ("ID_W"),               .VALUE (ID_W),               .LO (1), .HI (32)) u_contract_id_w ();
+  param_contract #(.NAME ("MAX_OUTSTANDING"),    .VALUE (MAX_OUTSTANDING),    .LO (1), .HI (255)) u_contract_max_outstanding ();
+  param_contract #(.NAME ("MAX_BURST"),          .VALUE (MAX_BURST),          .LO (1), .HI (256)) u_contract_max_burst ();
+  param_contract #(.NAME ("LEN_W"),              .VALUE (LEN_W),              .LO (1), .HI (ADDR_W + 1)) u_contract_len_w ();
 
   localparam int BW      = DATA_W / 8;                         // bytes per beat
   localparam int LB      = $clog2(BW);

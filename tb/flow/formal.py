@@ -89,7 +89,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "axi_rd_engine",
         "axi_rd_engine",
-        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
         {**ENGINE, "MAX_BURST": 4, "LEN_W": 7},
         depth=11,
         quick_depth=9,
@@ -99,7 +99,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "axi_rd_engine_o1",
         "axi_rd_engine",
-        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
         {**ENGINE, "MAX_OUTSTANDING": 1, "MAX_BURST": 4, "LEN_W": 7},
         depth=11,
         quick_depth=9,
@@ -109,7 +109,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "axi_rd_engine_b256",
         "axi_rd_engine",
-        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
         {**ENGINE, "MAX_BURST": 256, "LEN_W": 14},
         depth=9,
         quick_depth=7,
@@ -118,7 +118,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "axil_regs",
         "formal_axil_regs",
-        ("axil_regs.sv",),
+        ("param_contract.sv", "axil_regs.sv"),
         {},
         depth=16,
         quick_depth=10,
@@ -128,7 +128,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "atom_fifo",
         "formal_atom_fifo",
-        ("atom_fifo.sv",),
+        ("param_contract.sv", "atom_fifo.sv"),
         {"AB": 8},
         depth=12,
         quick_depth=8,
