@@ -21,6 +21,8 @@ export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT
 # make regress / make report (tb/flow/regression): read from the environment by python -m tb.flow.regression
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY
+# the configuration matrix (tb/testplan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
+export CONFIG_SEED
 INPUTS     ?=
 
 .PHONY: all setup sysdeps venv regs sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
@@ -109,7 +111,7 @@ lint: sysdeps $(STAMP)
 	@echo "lint: clean"
 
 formal: sysdeps $(STAMP)
-	$(PY) -m tb.flow.formal $(if $(MUTANT),--mutant $(MUTANT))
+	$(PY) -m tb.flow.formal $(if $(MUTANT),--mutant $(MUTANT)) $(if $(CONFIG),--config $(CONFIG))
 
 formal-quick: sysdeps $(STAMP)
 	$(PY) -m tb.flow.formal --quick

@@ -1,6 +1,6 @@
 """The RTL's parameter contracts (``param_contract`` instances, rtl_stubs/param_contract.sv), read from the RTL: the
-one source of every top's legal ranges for the configuration matrix, its corners and random draws, and the
-datasheets' parameter tables.
+one source of every top's legal ranges for the configuration matrix (tb/testplan.yaml ``configs:``), its corners
+and random draws, and the flows' own check before a build (the same line the RTL prints).
 
 A contract line in a module::
 
@@ -21,7 +21,7 @@ import operator
 import random
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -167,6 +167,16 @@ def configuration(top: str, spec: Mapping[str, int | str], rtl: Path = RTL) -> d
             if v not in ("min", "max"):
                 raise ValueError(f"{top}.{name}: {v!r} is not min, max or a number")
             out[name] = _extreme(c, resolve(top, out, rtl), v)
+    # a parameter the corner leaves at its default follows it into range (MAX_ATOM_BYTES 8 bounds AXI_DATA_W to
+    # 64): clamped to its nearest extreme, until nothing changes
+    for _ in range(len(cs)):
+        values = resolve(top, out, rtl)
+        bad = [c for n, c in cs.items() if n not in spec and not c.legal(values[n], values)]
+        if not bad:
+            break
+        for c in bad:
+            lo, _hi = c.bounds(values)
+            out[c.name] = _extreme(c, values, "min" if values[c.name] < lo else "max")
     return out
 
 
@@ -183,15 +193,22 @@ def corners(top: str, rtl: Path = RTL) -> dict[str, dict[str, int]]:
     return out
 
 
-def draw(top: str, rng: random.Random, limits: Mapping[str, int] | None = None, rtl: Path = RTL) -> dict[str, int]:
+def draw(
+    top: str, rng: random.Random, limits: Mapping[str, Sequence[int | None]] | None = None, rtl: Path = RTL
+) -> dict[str, int]:
     """A random legal configuration: every contracted parameter uniform in its range (log-uniform over the powers
-    of two of a power-of-two one), in contract order so that dependent ranges follow. ``limits`` caps a
-    parameter's upper bound for simulation cost (a 65536-deep queue is legal but not worth a nightly slot)."""
+    of two of a power-of-two one), in contract order so that dependent ranges follow. ``limits`` narrows a
+    parameter's range to ``[low, high]`` (None: the contract's) where a testbench cannot use all of it (the plan
+    says why)."""
     out: dict[str, int] = {}
-    for c in contracts(top, rtl):
+    names = {c.name for c in contracts(top, rtl)}
+    # a range that names other parameters (AXI_DATA_W up to 8 * MAX_ATOM_BYTES) is drawn after them
+    ordered = sorted(contracts(top, rtl), key=lambda c: bool(names & set(re.findall(r"[A-Z_][A-Z0-9_]*", c.lo + c.hi))))
+    for c in ordered:
         values = resolve(top, out, rtl)
         lo, hi = c.bounds(values)
-        hi = min(hi, int((limits or {}).get(c.name, hi)))
+        low, high = (limits or {}).get(c.name, (None, None))
+        lo, hi = max(lo, low if low is not None else lo), min(hi, high if high is not None else hi)
         if c.pow2:
             out[c.name] = rng.choice([1 << k for k in range(0, 63) if lo <= (1 << k) <= hi])
         else:
@@ -228,6 +245,76 @@ def table(top: str, rtl: Path = RTL) -> str:
     return "\n".join(rows)
 
 
+#: the datasheet that carries each top's generated parameter block
+DATASHEETS = {
+    "axi_rd_engine": "configurations.md",
+    "cr_desc_validator": "configurations.md",
+    "cube_reader": "cube_reader.md",
+    "weight_reader": "weight_reader.md",
+    "pixel_reader": "pixel_reader.md",
+}
+DOCS = RTL.parent / "docs"
+
+
+def docs_block(top: str) -> str:
+    """The generated block of a datasheet: the contract table, then the configurations of the testplan's matrix
+    (tb/testplan.yaml ``configs:``) and the plan's fixed builds of ``top`` (what is built and tested)."""
+    from tb.flow import testplan
+
+    plan = testplan.load()
+    lines = [table(top), ""]
+    fixed = [b for b in plan.builds.values() if b.toplevel == top and "@" not in b.name]
+    cfgs = [c for c in plan.configs.values() if c.top == top and c.kind == "corner"]
+    random_n = sum(c.kind == "random" for c in plan.configs.values() if c.top == top)
+    built = ", ".join(f"`{b.name}` ({_params(b.parameters)})" for b in fixed)
+    lines.append(f"Tested builds (tb/testplan.yaml `builds:`): {built or 'none'}.")
+    if cfgs:
+        lines.append("")
+        lines.append(
+            f"Configuration matrix (`configs:`, `make sim SUITE=configs`): {len(cfgs)} corners and {random_n} random "
+            "legal draws per seed; each corner:"
+        )
+        lines += [f"- `{c.name}`: {_params(c.parameters)}" for c in cfgs]
+        waived = {k.split("@", 1)[1]: v for k, v in plan.config_waivers.items() if k.startswith(f"{top}@")}
+        lines += [f"- `{n}`: not simulated: {why}" for n, why in waived.items()]
+    else:
+        lines.append("")
+        lines.append("Configuration matrix: not yet (its tests assume the defaults' address space).")
+    return "\n".join(lines)
+
+
+def _params(p: Mapping[str, object]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in p.items()) or "defaults"
+
+
+def _markers(top: str) -> tuple[str, str]:
+    return f"<!-- contracts: begin {top} (python -m tb.flow.contracts --docs) -->", f"<!-- contracts: end {top} -->"
+
+
+def docs_problems(write: bool = False) -> list[str]:
+    """Datasheet blocks that differ from :func:`docs_block` (rewritten when ``write``)."""
+    out = []
+    for top, doc in DATASHEETS.items():
+        path = DOCS / doc
+        text = path.read_text()
+        begin, end = _markers(top)
+        if begin not in text or end not in text:
+            out.append(f"{doc}: no block for {top} ({begin})")
+            continue
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        new = f"{head}{begin}\n{docs_block(top)}\n{end}{tail}"
+        if new != text:
+            out.append(f"{doc}: the {top} block is out of date")
+            if write:
+                path.write_text(new)
+    return out
+
+
 if __name__ == "__main__":
-    for t in sys.argv[1:] or ["axi_rd_engine", "cube_reader", "weight_reader", "pixel_reader", "cr_desc_validator"]:
-        print(f"{t}\n{table(t)}\n")
+    if sys.argv[1:] == ["--docs"]:
+        for problem in docs_problems(write=True):
+            print(f"rewritten: {problem}")
+    else:
+        for t in sys.argv[1:] or list(DATASHEETS):
+            print(f"{t}\n{table(t)}\n")

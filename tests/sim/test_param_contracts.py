@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import contracts, filelists, runner
+from tb.flow import contracts, filelists, runner, testplan
 
 #: every top of the testplan and the shared blocks that are tops of formal sets or lint
 TOPS = (
@@ -30,7 +30,7 @@ TOPS = (
     "atom_fifo",
     "axil_regs",
 )
-SEED = int(os.getenv("CONFIG_SEED") or 32)
+SEED = int(os.getenv("CONFIG_SEED") or testplan.load().config_seed or 32)
 LINT = dict((module, flist) for flist, module in filelists.lint_plan(runner.RTL))
 
 
@@ -130,3 +130,17 @@ def test_yosys_refuses_an_illegal_parameter(top):
         assert line in log and "ERROR" in log, f"want {line!r}, got:\n{log[-3000:]}"
         status, log = yosys(top, {}, Path(tmp) / "ok")
         assert status == 0, log[-3000:]
+
+
+def test_every_planned_configuration_is_legal_and_the_contracts_refuse_illegal_draws():
+    plan = testplan.load()
+    assert plan.configs, "the testplan has no configuration matrix"
+    for cfg in plan.configs.values():
+        assert not contracts.violations(cfg.top, cfg.parameters), cfg.key
+    rng = random.Random(SEED)
+    for top in {c.top for c in plan.configs.values()}:
+        for _ in range(20):
+            line, params = contracts.illegal(top, rng)
+            assert line in contracts.violations(top, params), (top, params)  # a dependent default may add its own
+            legal = contracts.draw(top, rng)
+            assert not contracts.violations(top, legal), (top, legal)
