@@ -21,6 +21,8 @@ export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT
 # make regress / make report (tb/flow/regression): read from the environment by python -m tb.flow.regression
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY JOB_TIMEOUT RESUME RERUN
+# the configuration matrix (tb/testplan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
+export CONFIG_SEED
 INPUTS     ?=
 
 .PHONY: all setup sysdeps venv regs sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
@@ -29,7 +31,8 @@ all: test
 
 help:
 	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=,"
-	@echo "              SUITE= another testplan suite, RUN= runs of it, TESTS= globs); every simulation checks the design's"
+	@echo "              SUITE= another testplan suite, RUN= runs of it, TESTS= globs; SUITE=configs: the configuration"
+	@echo "              matrix, CONFIG_SEED= its random draws); every simulation checks the design's"
 	@echo "              assertions (rtl_stubs/props/, a failure fails its test); ASSERT=0 builds without them"
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
 	@echo "make regress  a testplan suite, every (test, seed) in parallel, merged coverage, report in sim_build/report/"
@@ -43,7 +46,8 @@ help:
 	@echo "make lint     verilator --lint-only -Wall over rtl_stubs/, every module as a top with its list (<top>.f); ruff check,"
 	@echo "              ruff format --check and mypy over the Python ([tool.ruff], [tool.mypy] in pyproject.toml)"
 	@echo "make formal   bounded proofs (yosys-smtbmc + yices) of the same assertions: the read engine, the readers' bus"
-	@echo "              interfaces and job contract (MUTANT=name: apply a mutant, it must FAIL); formal-quick: CI depths"
+	@echo "              interfaces and job contract (MUTANT=name: apply a mutant, it must FAIL); formal-quick: CI depths;"
+	@echo "              CONFIG=<top>@<config>[,...] | corners: a top's set at a configuration of the matrix (configs:)"
 	@echo "make formal-mutants   every protocol and contract mutant against the properties (each must FAIL)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
@@ -115,7 +119,7 @@ lint: sysdeps $(STAMP)
 	@echo "lint: clean"
 
 formal: sysdeps $(STAMP)
-	$(PY) -m tb.flow.formal $(if $(MUTANT),--mutant $(MUTANT))
+	$(PY) -m tb.flow.formal $(if $(MUTANT),--mutant $(MUTANT)) $(if $(CONFIG),--config $(CONFIG))
 
 formal-quick: sysdeps $(STAMP)
 	$(PY) -m tb.flow.formal --quick

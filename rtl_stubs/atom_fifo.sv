@@ -30,6 +30,9 @@ module atom_fifo #(
   output logic [1:0]      count
 );
 
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("AB"),    .VALUE (AB),    .LO (8), .HI (128), .POW2 (1)) u_contract_ab ();
+
   logic [AB*8-1:0] q_data [2];
   logic [63:0]     q_user [2];
   logic            q_last [2];

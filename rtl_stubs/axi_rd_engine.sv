@@ -31,7 +31,8 @@
 // accepted and discarded (rd_valid low) so the bus stays legal. busy falls when nothing is in flight;
 // the client then releases stop. r_beat pulses for every R handshake, drained ones included.
 //
-// Parameters: DATA_W 64..1024 (power of two), ADDR_W >= 12, LEN_W bits of cmd_len.
+// Parameters: their legal ranges are the param_contract lines below the ports (checked at elaboration); what is
+// built and tested at which configuration: docs/configurations.md (generated from those lines and the testplan).
 `timescale 1ns/1ps
 module axi_rd_engine #(
   parameter int              ADDR_W          = 40,
@@ -81,10 +82,24 @@ module axi_rd_engine #(
   output logic                        r_beat
 );
 
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("ADDR_W"),             .VALUE (ADDR_W),             .LO (12), .HI (64)) u_contract_addr_w ();
+  param_contract #(.NAME ("DATA_W"),             .VALUE (DATA_W),             .LO (64), .HI (1024), .POW2 (1)) u_contract_data_w ();
+  param_contract #(.NAME ("ID_W"),               .VALUE (ID_W),               .LO (1), .HI (32)) u_contract_id_w ();
+  param_contract #(.NAME ("MAX_OUTSTANDING"),    .VALUE (MAX_OUTSTANDING),    .LO (1), .HI (255)) u_contract_max_outstanding ();
+  param_contract #(.NAME ("MAX_BURST"),          .VALUE (MAX_BURST),          .LO (1), .HI (256)) u_contract_max_burst ();
+  param_contract #(.NAME ("LEN_W"),              .VALUE (LEN_W),              .LO (1), .HI (ADDR_W + 1)) u_contract_len_w ();
+
   localparam int BW      = DATA_W / 8;                         // bytes per beat
   localparam int LB      = $clog2(BW);
   localparam int E_W     = ((ADDR_W > LEN_W) ? ADDR_W : LEN_W) + 1;   // end address arithmetic
-  localparam int BEATS_W = E_W - LB + 1;
+  // Beat counts (a command's beats, the next burst's): wide enough for the command (E_W - LB + 1) AND for the
+  // constants they are compared with, MAX_BURST (256: 9 bits) and the beats to a 4 KB page end (4096 / BW). Issue
+  // 32: at ADDR_W 12 and DATA_W 1024 a command needs 8 bits, BEATS_W'(MAX_BURST) truncated 256 to 0 and every burst
+  // was cut to 0 beats (ARLEN 255 across the page, the command never ended).
+  localparam int CMD_BW  = E_W - LB + 1;
+  localparam int CAP_BW  = $clog2(((MAX_BURST > 4096 / BW) ? MAX_BURST : 4096 / BW) + 1);
+  localparam int BEATS_W = (CMD_BW > CAP_BW) ? CMD_BW : CAP_BW;
   localparam int PTR_W   = (MAX_OUTSTANDING > 1) ? $clog2(MAX_OUTSTANDING) : 1;
   localparam int CNT_W   = $clog2(MAX_OUTSTANDING + 1);
 
@@ -240,7 +255,7 @@ module axi_rd_engine #(
   // tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
   axi_rd_engine_props #(
     .ADDR_W (ADDR_W), .DATA_W (DATA_W), .ID_W (ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING), .MAX_BURST (MAX_BURST),
-    .LEN_W (LEN_W), .ARID (ARID)
+    .LEN_W (LEN_W), .ARID (ARID), .BEATS_W (BEATS_W)
   ) u_props (.*,
     .d_outs (outs), .d_wptr (wptr), .d_rptr (rptr), .d_rbeat (rbeat), .d_h_word (h_word), .d_h_len (h_len),
     .d_h_first (h_first), .d_h_last (h_last), .d_h_lo (h_lo), .d_h_hi (h_hi),

@@ -52,6 +52,10 @@ module axil_regs #(
   output logic [3:0]           wr_strb
 );
 
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("N_REGS"),    .VALUE (N_REGS),    .LO (1), .HI ((1 << ADDR_W) / 4)) u_contract_n_regs ();
+  param_contract #(.NAME ("ADDR_W"),    .VALUE (ADDR_W),    .LO (3), .HI (16)) u_contract_addr_w ();
+
   localparam int IDX_W = ADDR_W - 2;
 
   // The protection attributes do not change the behaviour of this register file; the low two

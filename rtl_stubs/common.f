@@ -2,6 +2,7 @@
 // RAM (the engine's burst table, the weight reader's queues) and the one AXI4 read engine.
 accel_csr_pkg.sv
 accel_pkg.sv
+param_contract.sv
 axil_regs.sv
 sdp_ram.sv
 axi_rd_engine.sv

@@ -30,8 +30,8 @@ module cr_desc_validator
   import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
-  parameter int ADDR_W         = 40,   // address bits of the bus the cube is read from (1..64)
-  parameter int MAX_ATOM_BYTES = 128   // the widest atom the reader can send (8..128)
+  parameter int ADDR_W         = 40,   // address bits of the bus the cube is read from (legal ranges: the param_contract lines below the ports)
+  parameter int MAX_ATOM_BYTES = 128   // the widest atom the reader can send
 ) (
   input  logic                  clk,
   input  logic                  rst,          // synchronous, active high
@@ -52,6 +52,10 @@ module cr_desc_validator
   output logic                  done,
   output logic [CR_ERR_ADDR_OVERFLOW:0] errors      // bit CR_ERR_* set = rule broken
 );
+
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("ADDR_W"),            .VALUE (ADDR_W),            .LO (1), .HI (64)) u_contract_addr_w ();
+  param_contract #(.NAME ("MAX_ATOM_BYTES"),    .VALUE (MAX_ATOM_BYTES),    .LO (8), .HI (128), .POW2 (1)) u_contract_max_atom_bytes ();
 
   localparam int SW = 72;                              // signed width of extent arithmetic
 

@@ -66,10 +66,10 @@ module cube_reader
   import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
-  parameter int AXI_DATA_W      = 256,     // 64 .. 8*MAX_ATOM_BYTES, power of two (256 and 512 tested)
-  parameter int AXI_ADDR_W      = 40,      // 12 .. 64
+  parameter int AXI_DATA_W      = 256,     // legal ranges: the param_contract lines below the ports
+  parameter int AXI_ADDR_W      = 40,
   parameter int AXI_ID_W        = 4,
-  parameter int MAX_OUTSTANDING = 128,     // bursts in flight (1 .. 255): enough to hide ~128 cycles of latency on one-beat runs
+  parameter int MAX_OUTSTANDING = 128,     // bursts in flight: enough to hide ~128 cycles of latency on one-beat runs
   parameter int MAX_ATOM_BYTES  = 128
 ) (
   input  logic                        clk,
@@ -121,6 +121,13 @@ module cube_reader
 
   output logic                        irq
 );
+
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("AXI_DATA_W"),         .VALUE (AXI_DATA_W),         .LO (64), .HI (8 * MAX_ATOM_BYTES), .POW2 (1)) u_contract_axi_data_w ();
+  param_contract #(.NAME ("AXI_ADDR_W"),         .VALUE (AXI_ADDR_W),         .LO (12), .HI (64)) u_contract_axi_addr_w ();
+  param_contract #(.NAME ("AXI_ID_W"),           .VALUE (AXI_ID_W),           .LO (1), .HI (32)) u_contract_axi_id_w ();
+  param_contract #(.NAME ("MAX_OUTSTANDING"),    .VALUE (MAX_OUTSTANDING),    .LO (1), .HI (255)) u_contract_max_outstanding ();
+  param_contract #(.NAME ("MAX_ATOM_BYTES"),     .VALUE (MAX_ATOM_BYTES),     .LO (8), .HI (128), .POW2 (1)) u_contract_max_atom_bytes ();
 
   localparam int LEN_W  = AXI_ADDR_W + 1;
   localparam int NR     = CR_NUM_REGS;         // the map's registers (accel_csr_pkg, generated from the .rdl)

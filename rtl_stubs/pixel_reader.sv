@@ -70,9 +70,9 @@ module pixel_reader
   import accel_csr_pkg::*;
   import accel_pkg::*;
 #(
-  parameter int AXI_ADDR_W      = 40,      // 12 .. 64
+  parameter int AXI_ADDR_W      = 40,      // legal ranges: the param_contract lines below the ports
   parameter int AXI_ID_W        = 4,
-  parameter int MAX_OUTSTANDING = 128      // bursts in flight (1 .. 255)
+  parameter int MAX_OUTSTANDING = 128      // bursts in flight
 ) (
   input  logic                        clk,
   input  logic                        rst,
@@ -123,6 +123,11 @@ module pixel_reader
 
   output logic                        irq
 );
+
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("AXI_ADDR_W"),         .VALUE (AXI_ADDR_W),         .LO (12), .HI (64)) u_contract_axi_addr_w ();
+  param_contract #(.NAME ("AXI_ID_W"),           .VALUE (AXI_ID_W),           .LO (1), .HI (32)) u_contract_axi_id_w ();
+  param_contract #(.NAME ("MAX_OUTSTANDING"),    .VALUE (MAX_OUTSTANDING),    .LO (1), .HI (255)) u_contract_max_outstanding ();
 
   localparam int DATA_W = 256;
   localparam int LEN_W  = AXI_ADDR_W + 1;

@@ -24,6 +24,10 @@ module sdp_ram #(
   output logic [W-1:0]  rdata
 );
 
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("W"),        .VALUE (W),        .LO (1), .HI (4096)) u_contract_w ();
+  param_contract #(.NAME ("DEPTH"),    .VALUE (DEPTH),    .LO (1), .HI (65536)) u_contract_depth ();
+
   logic [W-1:0] mem [DEPTH];
 
   always_ff @(posedge clk) begin

@@ -80,15 +80,15 @@
 module weight_reader
   import accel_csr_pkg::*;
 #(
-  parameter int AXI_DATA_W      = 256,     // 64 .. 1024, power of two (256 and 512 tested)
-  parameter int AXI_ADDR_W      = 40,      // 12 .. 64
+  parameter int AXI_DATA_W      = 256,     // legal ranges: the param_contract lines below the ports
+  parameter int AXI_ADDR_W      = 40,
   parameter int AXI_ID_W        = 4,
-  parameter int MAX_OUTSTANDING = 64,      // bursts in flight of the read engine (1 .. 255), shared by the surfaces
+  parameter int MAX_OUTSTANDING = 64,      // bursts in flight of the read engine, shared by the surfaces
   parameter int DATA_DEPTH      = 160,     // weight-data beat queue (beats queued + in flight)
   parameter int WMB_DEPTH       = 32,      // WMB beat queue (beats queued + in flight)
   parameter int WGS_DEPTH       = 32,      // WGS beat queue (beats queued + in flight)
   parameter int ENT_DEPTH       = 512,     // WGS entries unpacked ahead of the expander (the weight read limit)
-  parameter int OUT_DATA_W      = AXI_DATA_W   // m_axis data width, 64 .. AXI_DATA_W (a narrower output than the
+  parameter int OUT_DATA_W      = AXI_DATA_W   // m_axis data width (a narrower output than the
                                                // bus leaves room for the WMB reads: docs/weight_reader.md, Throughput)
 ) (
   input  logic                        clk,
@@ -140,6 +140,17 @@ module weight_reader
 
   output logic                        irq
 );
+
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("AXI_DATA_W"),         .VALUE (AXI_DATA_W),         .LO (64), .HI (1024), .POW2 (1)) u_contract_axi_data_w ();
+  param_contract #(.NAME ("AXI_ADDR_W"),         .VALUE (AXI_ADDR_W),         .LO (12), .HI (64)) u_contract_axi_addr_w ();
+  param_contract #(.NAME ("AXI_ID_W"),           .VALUE (AXI_ID_W),           .LO (1), .HI (32)) u_contract_axi_id_w ();
+  param_contract #(.NAME ("MAX_OUTSTANDING"),    .VALUE (MAX_OUTSTANDING),    .LO (1), .HI (255)) u_contract_max_outstanding ();
+  param_contract #(.NAME ("DATA_DEPTH"),         .VALUE (DATA_DEPTH),         .LO (4), .HI (1024)) u_contract_data_depth ();
+  param_contract #(.NAME ("WMB_DEPTH"),          .VALUE (WMB_DEPTH),          .LO (4), .HI (1024)) u_contract_wmb_depth ();
+  param_contract #(.NAME ("WGS_DEPTH"),          .VALUE (WGS_DEPTH),          .LO (4), .HI (1024)) u_contract_wgs_depth ();
+  param_contract #(.NAME ("ENT_DEPTH"),          .VALUE (ENT_DEPTH),          .LO (1), .HI (4096)) u_contract_ent_depth ();
+  param_contract #(.NAME ("OUT_DATA_W"),         .VALUE (OUT_DATA_W),         .LO (64), .HI (AXI_DATA_W), .POW2 (1)) u_contract_out_data_w ();
 
   localparam int BW    = AXI_DATA_W / 8;
   localparam int LB    = $clog2(BW);

@@ -26,6 +26,10 @@ module wr_fifo #(
   output logic [$clog2(DEPTH+1)-1:0] count
 );
 
+  // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
+  param_contract #(.NAME ("W"),        .VALUE (W),        .LO (1), .HI (4096)) u_contract_w ();
+  param_contract #(.NAME ("DEPTH"),    .VALUE (DEPTH),    .LO (1), .HI (65536)) u_contract_depth ();
+
   localparam int PW = (DEPTH > 1) ? $clog2(DEPTH) : 1;
   localparam int CW = $clog2(DEPTH + 1);
 

@@ -19,7 +19,8 @@ module axi_rd_engine_props #(
   parameter int              MAX_OUTSTANDING = 128,
   parameter int              MAX_BURST       = 256,
   parameter int              LEN_W           = ADDR_W + 1,
-  parameter logic [ID_W-1:0] ARID            = '0
+  parameter logic [ID_W-1:0] ARID            = '0,
+  parameter int              BEATS_W         = ((ADDR_W > LEN_W) ? ADDR_W : LEN_W) - $clog2(DATA_W/8) + 2  // d_rem's
 ) (
   input  logic                        clk,
   input  logic                        rst,
@@ -68,7 +69,7 @@ module axi_rd_engine_props #(
   input  logic [$clog2(DATA_W/8)-1:0]                                   d_h_hi,
   input  logic                                                          d_act,     // command state: bursts left
   input  logic [ADDR_W-1:0]                                             d_cur,     // next burst address
-  input  logic [((ADDR_W > LEN_W) ? ADDR_W : LEN_W) - $clog2(DATA_W/8) + 1:0] d_rem, // beats left to issue
+  input  logic [BEATS_W-1:0]                                            d_rem,     // beats left to issue
   input  logic                                                          d_c_first, // next burst is the first
   input  logic [$clog2(DATA_W/8)-1:0]                                   d_c_lo,
   input  logic [$clog2(DATA_W/8)-1:0]                                   d_c_hi

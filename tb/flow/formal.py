@@ -35,7 +35,7 @@ import signal
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tb.axi_rd_engine.mutants import ENG
@@ -89,7 +89,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "axi_rd_engine",
         "axi_rd_engine",
-        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
         {**ENGINE, "MAX_BURST": 4, "LEN_W": 7},
         depth=11,
         quick_depth=9,
@@ -99,7 +99,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "axi_rd_engine_o1",
         "axi_rd_engine",
-        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
         {**ENGINE, "MAX_OUTSTANDING": 1, "MAX_BURST": 4, "LEN_W": 7},
         depth=11,
         quick_depth=9,
@@ -109,7 +109,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "axi_rd_engine_b256",
         "axi_rd_engine",
-        ("sdp_ram.sv", "axi_rd_engine.sv"),
+        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
         {**ENGINE, "MAX_BURST": 256, "LEN_W": 14},
         depth=9,
         quick_depth=7,
@@ -118,7 +118,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "axil_regs",
         "formal_axil_regs",
-        ("axil_regs.sv",),
+        ("param_contract.sv", "axil_regs.sv"),
         {},
         depth=16,
         quick_depth=10,
@@ -128,7 +128,7 @@ PROOFS: tuple[Proof, ...] = (
     Proof(
         "atom_fifo",
         "formal_atom_fifo",
-        ("atom_fifo.sv",),
+        ("param_contract.sv", "atom_fifo.sv"),
         {"AB": 8},
         depth=12,
         quick_depth=8,
@@ -445,7 +445,12 @@ def run_proof(
         text=True,
     )
     if y.returncode != 0:
-        return ProofResult(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys failed: see {work / 'yosys.log'}")
+        log_text = (work / "yosys.log").read_text() if (work / "yosys.log").exists() else ""
+        refused = [ln.strip() for ln in log_text.splitlines() if "is outside its contract" in ln][:1]
+        why = f"{refused[0]} (param_contract.sv); " if refused else ""
+        return ProofResult(
+            tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys failed: {why}see {work / 'yosys.log'}"
+        )
     k = p.prove if (induction and mutant is None and 0 < p.prove <= depth) else 0
     mode = "bmc+ind" if k else "bmc"
     # the BMC (the base case), then the induction step; the first that does not pass is the result
@@ -525,6 +530,54 @@ def line(r: ProofResult) -> str:
     return f"{r.name:44s} {r.status:5s} depth {r.depth:3d}  {mode:11s} {r.seconds:7.1f} s  {r.note}"
 
 
+# ---------------------------------------------------------------------------------------------- configurations
+def config_proof(key: str) -> Proof:
+    """The property set of a matrix configuration (tb/testplan.yaml ``configs:``, ``<top>@<name>``): the top's set
+    (``formal:``) with exactly the configuration's parameters (the others at the RTL's defaults, not the set's
+    reduced ones), BMC at the set's quick depth, no induction and no cover goals (the set's covers are tuned to
+    its own parameters)."""
+    from tb.flow import testplan
+
+    plan = testplan.load()
+    cfg = plan.configs.get(key)
+    if cfg is None:
+        raise SystemExit(f"make formal: no configuration {key!r}; the matrix: {', '.join(plan.configs)}")
+    base = next((p for p in PROOFS if p.name == cfg.formal), None)
+    if base is None:
+        raise SystemExit(f"make formal: configuration {key} names no property set (configs.{cfg.top}.formal)")
+    return replace(
+        base,
+        name=f"{base.name}@{cfg.name}",
+        params=dict(cfg.parameters),
+        depth=base.quick_depth,
+        prove=0,
+        cover=False,
+        what=f"{base.what} -- at {key}",
+    )
+
+
+def run_configs(keys: list[str], depth: int | None, timeout: float) -> int:
+    """``make formal CONFIG=<top>@<name>[,...]``: each configuration's property set; ``corners``: every corner."""
+    from tb.flow import testplan
+
+    plan = testplan.load()
+    wanted = [k for arg in keys for k in arg.split(",") if k]
+    if wanted == ["corners"]:
+        wanted = [k for k, c in plan.configs.items() if c.kind == "corner" and c.formal]
+    t0 = time.monotonic()
+    results = []
+    for key in wanted:
+        p = config_proof(key)
+        r = run_proof(p, depth or p.depth, timeout=timeout, induction=False, covers=False)
+        results.append(r)
+        print(line(r), flush=True)
+        if r.status != "PASS":
+            print(f"  rerun: make formal CONFIG={key}", flush=True)
+    ok = sum(r.status == "PASS" for r in results)
+    print(f"formal configurations: {ok}/{len(results)} pass, total {time.monotonic() - t0:.1f} s")
+    return 0 if ok == len(results) else 1
+
+
 # ---------------------------------------------------------------------------------------------- driver
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
@@ -542,7 +595,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mutants", action="store_true", help="every protocol mutant: each must FAIL")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per property set")
     ap.add_argument("--list", action="store_true", help="list the property sets and the protocol mutants")
+    ap.add_argument(
+        "--config",
+        action="append",
+        help="<top>@<configuration> of the testplan's matrix (configs:): the top's property set at that "
+        "configuration (make formal CONFIG=...; 'corners' = every corner of every top that names a set)",
+    )
     args = ap.parse_args(argv)
+    if args.config:
+        return run_configs(args.config, args.depth, args.timeout)
 
     catalogue = all_mutants()
     if args.list:

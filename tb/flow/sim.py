@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     waves = os.getenv("WAVES", "0") not in ("", "0")
     suite = plan.suite(args.suite)
     count = count_text or str(suite.count)
+    if args.suite == testplan.CONFIG_SUITE:
+        print(f"configurations: {testplan.CONFIG_SEED_VAR}={plan.config_seed} (random draws r{plan.config_seed}_*)")
     print(
         f"regression: SIM={args.sim} SEED={seed} COUNT={count}"
         + (f" TESTCASE={testcase}" if testcase else "")
@@ -118,6 +120,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"regression: {len(rows) - failed} passed, {failed + len(broken)} failed  (SIM={args.sim} SEED={seed})")
     if failed or broken:
         print(f"reproduce: make sim SIM={args.sim} SEED={seed} TESTCASE=<test name>")
+        # a configuration of the matrix (tb/testplan.yaml configs:): the one command that rebuilds and reruns it
+        bad = {n for n, r in rows if not r.passed} | {line.split(":", 1)[0] for line in broken}
+        for name in sorted(bad):
+            cfg = plan.config_of_run(name)
+            if cfg is not None:
+                print(f"rerun configuration {cfg.key} {cfg.parameters}: {cfg.rerun(args.sim, seed)}")
     if not rows and not broken:
         print("regression: no test matched" + (f" TESTCASE={testcase}" if testcase else ""))
         return 1

@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 import fnmatch
 import importlib.util
+import os
+import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -21,11 +23,13 @@ from typing import Optional
 
 import yaml
 
-from tb.flow import filelists
+from tb.flow import contracts, filelists
 
 PLAN_PATH = Path(__file__).resolve().parents[1] / "testplan.yaml"
 RTL_DIR = Path(__file__).resolve().parents[2] / "rtl_stubs"
 SUITE_NAMES = ("smoke", "sim", "nightly", "mutants")
+CONFIG_SUITE = "configs"  # every configuration of the matrix (configs:): corners and random draws
+CONFIG_SEED_VAR = "CONFIG_SEED"  # the seed of the random draws (default: the plan's configs.seed)
 EXCLUSION_TAGS = ("unreachable", "unsupported", "low_risk")
 DEFAULT_GOAL = 100.0
 
@@ -125,12 +129,41 @@ class CoveragePlan:
 
 
 @dataclass(frozen=True)
+class Configuration:
+    """One configuration of the matrix: ``top`` with ``parameters`` (the contracted ones it sets; the others at
+    their defaults), named ``name`` (a corner's name, or ``r<seed>_<i>`` for a random draw of ``seed``)."""
+
+    top: str
+    name: str
+    parameters: dict
+    kind: str  # "corner" (generated from a contract or written in the plan) or "random"
+    run: str  # the run at this configuration
+    formal: str = ""  # the property set make formal CONFIG=<top>@<name> runs ("" : none for this top)
+    seed: Optional[int] = None  # the CONFIG_SEED of a random draw
+
+    @property
+    def key(self) -> str:
+        return f"{self.top}@{self.name}"
+
+    def rerun(self, sim: str = "verilator", seed: object = 1) -> str:
+        """The one command that rebuilds and reruns this configuration."""
+        cfg_seed = f" {CONFIG_SEED_VAR}={self.seed}" if self.seed is not None else ""
+        return f"make sim SIM={sim} SUITE={CONFIG_SUITE} RUN={self.run} SEED={seed}{cfg_seed}"
+
+
+@dataclass(frozen=True)
 class Plan:
     builds: dict
     runs: dict
     suites: dict
     testpoints: tuple[Testpoint, ...]
     coverage: CoveragePlan = field(default_factory=CoveragePlan)
+    configs: dict = field(default_factory=dict)  # Configuration.key -> Configuration
+    config_seed: Optional[int] = None
+    config_waivers: dict = field(default_factory=dict)  # <top>@<corner> left out of the matrix -> the reason
+
+    def config_of_run(self, run: str) -> Optional[Configuration]:
+        return next((c for c in self.configs.values() if c.run == run), None)
 
     def suite(self, name: str) -> Suite:
         if name not in self.suites:
@@ -179,6 +212,7 @@ def load(path: Path = PLAN_PATH) -> Plan:
             run = runs[e["run"]]
             entries.append(SuiteRun(run, {**run.env, **_strs(e.get("env"))}))
         suites[n] = Suite(n, int(s.get("count", 8)), int(s.get("reseeds", 1)), tuple(entries))
+    configs, config_seed, config_waivers = _configs(raw.get("configs"), builds, runs, suites)
     tps = tuple(
         Testpoint(
             t["name"],
@@ -190,7 +224,67 @@ def load(path: Path = PLAN_PATH) -> Plan:
         )
         for t in raw["testpoints"]
     )
-    return Plan(builds, runs, suites, tps, _coverage(raw.get("coverage") or {}))
+    return Plan(builds, runs, suites, tps, _coverage(raw.get("coverage") or {}), configs, config_seed, config_waivers)
+
+
+def _configs(raw: Optional[dict], builds: dict, runs: dict, suites: dict) -> tuple[dict, Optional[int], dict]:
+    """Expand the configuration matrix (``configs:``) into builds ``<top>@<config>``, runs ``<run>@<config>`` (the
+    top's template run at that configuration), the ``configs`` suite (every configuration) and the smoke suite's
+    share (each top's ``smoke`` corners). The ranges come from the RTL's contracts (tb.flow.contracts): each
+    contracted parameter alone at its minimum and maximum, then the plan's named corners (``min``/``max``/numbers),
+    then ``random`` legal draws per top from the seed (``CONFIG_SEED`` in the environment, else ``seed``)."""
+    if not raw:
+        return {}, None, {}
+    env_seed = os.environ.get(CONFIG_SEED_VAR, "").strip()
+    seed = int(env_seed) if env_seed else int(raw.get("seed", 1))
+    n_random = int(raw.get("random", 0))
+    out: dict[str, Configuration] = {}
+    waivers: dict[str, str] = {}
+    matrix: list[SuiteRun] = []
+    smoke: list[SuiteRun] = []
+    for top, spec in (raw.get("tops") or {}).items():
+        if spec["run"] not in runs:
+            raise ValueError(f"configs.{top}: no run {spec['run']!r}")
+        template: Run = runs[spec["run"]]
+        if template.build.toplevel != top:
+            raise ValueError(f"configs.{top}: run {template.name} builds {template.build.toplevel}")
+        points: list[tuple[str, dict, str, Optional[int]]] = []
+        points += [(n, p, "corner", None) for n, p in contracts.corners(top).items()]
+        for n, corner in (spec.get("corners") or {}).items():
+            points.append((str(n), contracts.configuration(top, corner), "corner", None))
+        waived = {str(k): " ".join(str(v).split()) for k, v in (spec.get("waive") or {}).items()}
+        unknown = set(waived) - {p[0] for p in points}
+        if unknown or not all(waived.values()):
+            raise ValueError(f"configs.{top}.waive: no corner {sorted(unknown)} or a waiver without a reason")
+        waivers.update({f"{top}@{k}": v for k, v in waived.items()})
+        points = [p for p in points if p[0] not in waived]
+        rng = random.Random(f"{seed}/{top}")
+        ranges = {str(k): v if isinstance(v, list) else [None, v] for k, v in (spec.get("limits") or {}).items()}
+        points += [(f"r{seed}_{i}", contracts.draw(top, rng, ranges), "random", seed) for i in range(n_random)]
+        for name, params, kind, cseed in points:
+            bad = contracts.violations(top, params)
+            if bad:
+                raise ValueError(f"configs.{top}.{name} is illegal: {'; '.join(bad)}")
+            bname, rname = f"{top}@{name}", f"{template.name}@{name}"
+            if bname in out:
+                raise ValueError(f"configs.{top}: configuration {name} defined twice")
+            builds[bname] = PlannedBuild(bname, top, params, build_rtl(top))
+            runs[rname] = Run(rname, builds[bname], template.module, template.tests, template.env, template.artifacts)
+            out[bname] = Configuration(top, name, params, kind, rname, str(spec.get("formal", "")), cseed)
+            entry = SuiteRun(runs[rname], {**template.env, **_strs(spec.get("env"))})
+            matrix.append(entry)
+            if name in (spec.get("smoke") or ()):
+                smoke.append(entry)
+        unknown = set(spec.get("smoke") or ()) - {p[0] for p in points}
+        if unknown:
+            raise ValueError(f"configs.{top}.smoke names no configuration {sorted(unknown)}")
+    count = int(raw.get("count", 1))
+    defaults = [SuiteRun(runs[s["run"]], dict(runs[s["run"]].env)) for s in (raw.get("tops") or {}).values()]
+    suites[CONFIG_SUITE] = Suite(CONFIG_SUITE, count, 1, tuple(defaults + matrix))
+    if "smoke" in suites:
+        s = suites["smoke"]
+        suites["smoke"] = Suite(s.name, s.count, s.reseeds, s.runs + tuple(smoke))
+    return out, seed, waivers
 
 
 def _coverage(raw: dict) -> CoveragePlan:
