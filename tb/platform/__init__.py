@@ -21,7 +21,6 @@ from tb.platform.binding import (
     PinControl,
     RegisterControl,
     ResetPin,
-    register_reader,
 )
 from tb.platform.checks import UnitCut, bus_problems, cut_units, sideband_problems
 from tb.platform.coverage import CoverageSubscriber
@@ -75,7 +74,6 @@ __all__ = [
     "error_bit_corruption",
     "hex_bytes",
     "random_knobs",
-    "register_reader",
     "regression_seed",
     "reproduce_command",
     "sideband_problems",
