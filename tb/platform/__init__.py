@@ -30,7 +30,7 @@ from tb.platform.job import Expectation, JobResult, ReaderItem
 from tb.platform.knobs import STALLS, Knobs, random_knobs
 from tb.platform.reporting import hex_bytes, regression_seed, reproduce_command
 from tb.platform.scoreboard import JobScoreboard
-from tb.platform.sequences import ReaderSeqBase, config_value
+from tb.platform.sequences import BurstSeqBase, ReaderSeqBase, config_value
 from tb.platform.tb import ReaderTB
 from tb.platform.testbase import (
     Corruption,
@@ -59,6 +59,7 @@ __all__ = [
     "PinControl",
     "ReaderEnv",
     "ReaderItem",
+    "BurstSeqBase",
     "ReaderSeqBase",
     "ReaderTB",
     "ReaderTestBase",

@@ -83,10 +83,12 @@ class DescriptorControl:
 
 @dataclass(frozen=True)
 class PinControl:
-    """Jobs started by a pulse on ``start`` and ended by ``done`` (level or pulse), one at a time."""
+    """Jobs started by a one-cycle pulse on ``start`` with the payload on its field ports (``fields``: field name ->
+    port name, held until the next job), ended by a one-cycle pulse on ``done``; one job at a time."""
 
     start: str
     done: str
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 Control = Union[RegisterControl, DescriptorControl, PinControl]

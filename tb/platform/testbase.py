@@ -84,8 +84,9 @@ class ReaderTestBase(uvm_test):
         try:
             await self.tb.reset()
             await self.body()
+            await self.env.driver.settle()  # the jobs still in flight (descriptor ports)
             self.tb.reads.close()  # nothing may be read after the last job
-            await ClockCycles(self.tb.dut.clk, 10)  # the TB's DUT is cocotb.top
+            await ClockCycles(self.tb.clk, 10)
             await self.tb.flush()
         finally:
             gc.unfreeze()

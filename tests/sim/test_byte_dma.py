@@ -41,7 +41,7 @@ def run(b, completion: str, depth: int = 4) -> list[runner.Result]:
 
 def test_bound_as_issued_every_job_passes(built):
     rows = run(built, "issued")
-    assert [(r.name, r.passed) for r in rows] == [("random_descriptor_bursts", True)], rows
+    assert [(r.name, r.passed) for r in rows] == [("RandomDescriptorBursts", True)], rows
 
 
 def test_bound_as_drained_one_protocol_error_names_the_job_the_transfer_and_the_cycle(built):
@@ -85,7 +85,7 @@ def test_a_data_bug_of_the_dut_is_a_data_mismatch(built, tmp_path):
 
 def test_a_deeper_queue_is_exercised_to_its_depth(built):
     rows = run(built, "issued", depth=5)
-    assert [(r.name, r.passed) for r in rows] == [("random_descriptor_bursts", True)], rows
+    assert [(r.name, r.passed) for r in rows] == [("RandomDescriptorBursts", True)], rows
 
 
 def test_a_queue_depth_beyond_what_the_dut_holds_is_reported_as_unreached(built):
