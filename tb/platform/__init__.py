@@ -38,6 +38,7 @@ from tb.platform.testbase import (
     ReaderTestBase,
     RegisterTestBase,
     ScoreboardSelfTestBase,
+    SmallJobs,
     count_from_env,
     error_bit_corruption,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "RegisterTestBase",
     "ResetPin",
     "ScoreboardSelfTestBase",
+    "SmallJobs",
     "UnitCut",
     "bus_problems",
     "cut_units",

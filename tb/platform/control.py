@@ -56,6 +56,7 @@ class JobControl:
 
 def control_for(tb: Any) -> JobControl:
     """The control strategy of ``tb.binding``, chosen once (the one branch on the control style)."""
+    # imported here: the strategies' modules import JobControl from this one
     from tb.platform.control_pipelined import DescriptorSender, PinSender, PipelinedJobs
     from tb.platform.control_registers import RegisterJobs
 

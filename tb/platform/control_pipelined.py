@@ -176,4 +176,7 @@ class PipelinedJobs(JobControl):
         return self.errors.pop(item.get_name(), [])
 
     def clear(self) -> None:
-        self.pending, self.regions = [], []
+        """A reset drops the jobs in flight (they are never published: a reset in the middle of pipelined jobs is
+        not a checked scenario yet) and their completions."""
+        self.pending, self.regions, self.completions = [], [], []
+        self.sender.completed = self.sender.accepted
