@@ -25,7 +25,7 @@ class PinDmaTB(DmaTB):
 
 
 class PinDmaCoverage(DmaCoverage):
-    depth = 1  # start/done pins: one job at a time
+    depth, overlap = 1, False  # start/done pins: one job at a time
 
 
 class PinDmaEnv(DmaEnv):
