@@ -62,9 +62,9 @@ def control_for(tb: Any) -> JobControl:
 
     ctl = tb.binding.control
     if isinstance(ctl, RegisterControl):
-        return RegisterJobs(tb)
+        return RegisterJobs(tb, ctl)
     if isinstance(ctl, DescriptorControl):
-        return PipelinedJobs(tb, DescriptorSender(tb.dut, tb.clk, ctl, tb.binding.period_ns), ctl.done)
+        return PipelinedJobs(tb, DescriptorSender(tb.dut, tb.clk, ctl, tb.binding.period_ns), ctl.done, ctl.stream_tag)
     if isinstance(ctl, PinControl):
-        return PipelinedJobs(tb, PinSender(tb.dut, tb.clk, ctl, tb.binding.period_ns), ctl.done)
+        return PipelinedJobs(tb, PinSender(tb.dut, tb.clk, ctl, tb.binding.period_ns), ctl.done, None)
     raise TypeError(f"no job control for {type(ctl).__name__}")

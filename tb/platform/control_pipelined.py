@@ -10,7 +10,7 @@ in the read checker, and at :meth:`PipelinedJobs.settle` waits for every complet
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import ClockCycles, Event, FallingEdge, RisingEdge
@@ -91,11 +91,14 @@ class PinSender(_Sender):
 
 
 class PipelinedJobs(JobControl):
-    """Jobs handed over by ``sender``, completed by pulses on ``done`` (one cycle per job, in job order)."""
+    """Jobs handed over by ``sender``, completed by pulses on ``done`` (one cycle per job, in job order); ``tag``:
+    the payload field the stream carries in TUSER (the output is then paired with its job by it), or None."""
 
-    def __init__(self, tb: Any, sender: _Sender, done: str, idle: int = 32, timeout: int = 100_000) -> None:
+    def __init__(
+        self, tb: Any, sender: _Sender, done: str, tag: Optional[str], idle: int = 32, timeout: int = 100_000
+    ) -> None:
         super().__init__(tb)
-        self.sender, self.idle, self.timeout = sender, idle, timeout
+        self.sender, self.tag, self.idle, self.timeout = sender, tag, idle, timeout
         self.done = tb.binding.signal(tb.dut, done)
         self._done_rise = RisingEdge(self.done)
         self.completions: list[int] = []  # the cycle of every completion pulse
@@ -156,8 +159,7 @@ class PipelinedJobs(JobControl):
 
     def _frame(self, got: dict[str, list]) -> None:
         jobs, completions = self.batches.pop(0)
-        key = getattr(self.tb.binding.control, "stream_tag", None)
-        tags = [self.tb.payload(j)[key] for j in jobs] if key is not None else None
+        tags = [self.tb.payload(j)[self.tag] for j in jobs] if self.tag is not None else None
         names = [j.get_name() for j in jobs]
         framing = frame(names, list(got["out"]), completions, self.tb.binding.completion, tags)
         for i, (job, framed) in enumerate(zip(jobs, framing.jobs)):

@@ -20,12 +20,11 @@ from tb.platform.job import JobResult, ReaderItem
 class RegisterJobs(JobControl):
     """The register agent on the binding's AXI4-Lite port, and the job protocol of a register-controlled DUT."""
 
-    def __init__(self, tb: Any) -> None:
+    def __init__(self, tb: Any, ctl: RegisterControl) -> None:
         super().__init__(tb)
-        ctl = tb.binding.control
-        assert isinstance(ctl, RegisterControl), "control_for chose RegisterJobs for a RegisterControl binding"
         self.irq = tb.binding.signal(tb.dut, ctl.irq) if ctl.irq is not None else None
         self.csr = CsrAgent(tb.dut, tb.clk, tb.rst, ctl.regs, ctl.prefix, irq=self.irq, period_ns=tb.binding.period_ns)
+        tb.csr, tb.irq = self.csr, self.irq  # for the block's hooks (program, read_status, mid_job)
 
     def clear(self) -> None:
         self.csr.clear()

@@ -21,13 +21,13 @@ import numpy as np
 from cocotb.triggers import ClockCycles
 
 from tb.agents.analysis import AnalysisPort, JobLog
+from tb.agents.csr import CsrAgent
 from tb.assertions import AssertionLog
 from tb.checkers.axi_read import AxiReadChecker
 from tb.footprint import Region
 from tb.platform.backends import backend_for
 from tb.platform.binding import DutBinding
 from tb.platform.control import control_for
-from tb.platform.control_registers import RegisterJobs
 from tb.platform.job import JobResult, ReaderItem
 from tb.platform.knobs import Knobs
 from tb.regmap import JobStatus
@@ -39,6 +39,8 @@ class ReaderTB:
 
     binding: DutBinding  # the block's binding (tb/<block>/env.py)
     registers: Any = None  # the block's tb.<block>.registers module (program, DESC_REGS), if it has one
+    csr: CsrAgent  # a register-controlled DUT's register agent (set by its control strategy)
+    irq: Any = None  # a register-controlled DUT's DONE pin, if it has one
 
     def __init__(self, dut, rng: Optional[np.random.Generator] = None) -> None:
         b = self.binding
@@ -50,9 +52,7 @@ class ReaderTB:
         self.backend = backend_for(dut, b)
         self.mem, self.out = self.backend.mem, self.backend.out
         self.ready = self.backend.ready  # the TREADY knob (set(pattern))
-        self.control = control_for(self)  # the one choice of the control style
-        if isinstance(self.control, RegisterJobs):  # a register block: its agent and DONE pin, for the hooks below
-            self.csr, self.irq = self.control.csr, self.control.irq
+        self.control = control_for(self)  # the one choice of the control style (a register one sets csr, irq)
         self.bus_bytes = self.mem.bus_bytes
         self.addr_bits = self.mem.address_width
         self.reads = AxiReadChecker(self.bus_bytes)

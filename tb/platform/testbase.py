@@ -192,6 +192,7 @@ class ScoreboardSelfTestBase(ReaderTestBase):
         sb.corrupt = corrupt
         sb.expect_reports = self.expected
         await self.run_seq(self.small_jobs("sbtest", 2 * len(kinds)))
+        await self.env.driver.settle()  # jobs still in flight are checked (and corrupted) now
         sb.corrupt = None
         assert len(self.expected) == len(kinds), "not every corruption was applied"
 

@@ -93,3 +93,8 @@ def test_a_queue_depth_beyond_what_the_dut_holds_is_reported_as_unreached(built)
     rows = run(built, "issued", depth=8)
     assert len(rows) == 1 and not rows[0].passed, rows
     assert "jobs in flight never [6, 7, 8] (QUEUE_DEPTH=8)" in rows[0].message, rows[0].message
+
+
+def test_the_scoreboard_self_tests_catch_corruptions_with_jobs_in_flight(built):
+    rows = runner.read_results(runner.run(built, "tb.selftest_dma.selftests", seed=1, tag="selftests"))
+    assert [(r.name, r.passed) for r in rows] == [("ScoreboardSelfTest", True), ("CorruptModelIsCaught", True)], rows
