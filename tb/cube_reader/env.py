@@ -7,7 +7,8 @@ run on :class:`CubeReaderTB`.
 from __future__ import annotations
 
 from tb.footprint import Region
-from tb.platform import ReaderEnv, ReaderTB, register_reader
+from tb.platform import ReaderEnv, ReaderTB
+from tb.rtl_stubs_binding import register_reader
 
 from . import registers
 from .coverage import CubeCoverage

@@ -26,6 +26,7 @@ from tb.platform import (
     ReaderTestBase,
     RegisterTestBase,
     ScoreboardSelfTestBase,
+    SmallJobs,
     error_bit_corruption,
 )
 
@@ -122,49 +123,33 @@ class LargeCubeTest(CubeTestBase):
 
 
 # ---------------------------------------------------------------------------------------------- scoreboard
-def _flip_byte(rng):
-    def corrupt(item, exp: Expected) -> str:
-        i = int(rng.integers(0, exp.max_atoms))
-        j = int(rng.integers(0, exp.atoms.shape[1]))
-        exp.atoms[i, j] ^= 0x5A
-        return f"differs first at byte {j} @0x{int(exp.addrs[i]) + j:x}"
-
-    return corrupt
+def _flip_byte(item, exp: Expected, rng) -> str:
+    i = int(rng.integers(0, exp.max_atoms))
+    j = int(rng.integers(0, exp.atoms.shape[1]))
+    exp.atoms[i, j] ^= 0x5A
+    return f"differs first at byte {j} @0x{int(exp.addrs[i]) + j:x}"
 
 
-def _drop_atom(item, exp: Expected) -> str:
+def _drop_atom(item, exp: Expected, rng) -> str:
     exp.max_atoms -= 1
     return "atoms on the stream, expected"
 
 
-def _shift_coord(item, exp: Expected) -> str:
+def _shift_coord(item, exp: Expected, rng) -> str:
     exp.coords[-1, 3] += 1
     return "TUSER (n,c,h,w)"
 
 
-def _nan_count(item, exp: Expected) -> str:
+def _nan_count(item, exp: Expected, rng) -> str:
     exp.nan[0] += 1
     return "NAN_COUNT"
 
 
-class _CorruptedSeq(CubeSeqBase):
-    """Small cubes for the scoreboard self-tests."""
-
-    def __init__(self, name, n):
-        super().__init__(name)
-        self.n_items = n
-
-    async def body(self) -> None:
-        for i in range(self.n_items):
-            await self.send_cube(self.families[i % len(self.families)], Knobs(), nan_to_zero=False)
-
-
 class _CubeSelfTest(CubeTestBase, ScoreboardSelfTestBase):
-    def corruptions(self) -> list:
-        return [_flip_byte(self.rng), _drop_atom, _shift_coord, _nan_count, error_bit_corruption(BUS_DECERR)]
-
-    def small_jobs(self, name: str, n: int):
-        return _CorruptedSeq(name, n)
+    corruptions = (_flip_byte, _drop_atom, _shift_coord, _nan_count, error_bit_corruption(BUS_DECERR))
+    small_jobs = SmallJobs(  # small cubes, one family after the other
+        CubeSeqBase, lambda seq, i: seq.send_cube(seq.families[i % len(seq.families)], Knobs(), nan_to_zero=False)
+    )
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")

@@ -5,7 +5,8 @@ one job protocol (its picture's planes and their footprint), and the env with th
 from __future__ import annotations
 
 from tb.footprint import Region
-from tb.platform import ReaderEnv, ReaderTB, register_reader
+from tb.platform import ReaderEnv, ReaderTB
+from tb.rtl_stubs_binding import register_reader
 
 from . import registers
 from .coverage import PixelCoverage

@@ -23,6 +23,7 @@ from tb.platform import (
     ReaderTestBase,
     RegisterTestBase,
     ScoreboardSelfTestBase,
+    SmallJobs,
     error_bit_corruption,
 )
 
@@ -145,48 +146,37 @@ class LargePictureTest(PixelTestBase):
 
 
 # ---------------------------------------------------------------------------------------------- scoreboard
-def _flip_byte(rng):
-    def corrupt(item, exp: Expected) -> str:
-        i = int(rng.integers(0, exp.max_px))
-        exp.atoms[i, 0] ^= 0x5A
-        h, w = (int(v) for v in exp.coords[i])
-        return f"(h,w)=({h},{w})"
-
-    return corrupt
+def _flip_byte(item, exp: Expected, rng) -> str:
+    i = int(rng.integers(0, exp.max_px))
+    exp.atoms[i, 0] ^= 0x5A
+    h, w = (int(v) for v in exp.coords[i])
+    return f"(h,w)=({h},{w})"
 
 
-def _drop_pixel(item, exp: Expected) -> str:
+def _drop_pixel(item, exp: Expected, rng) -> str:
     exp.max_px -= 1
     return "pixels on the stream, expected"
 
 
-def _shift_coord(item, exp: Expected) -> str:
+def _shift_coord(item, exp: Expected, rng) -> str:
     exp.coords[-1, 1] += 1
     return "TUSER (h,w)"
 
 
-def _saturated(item, exp: Expected) -> str:
+def _saturated(item, exp: Expected, rng) -> str:
     exp.saturated[0] += 1
     return "SATURATED"
 
 
-class _SmallPictures(PixelSeqBase):
-    def __init__(self, name, n):
-        super().__init__(name)
-        self.n_items = n
-
-    async def body(self) -> None:
-        names = ["T_A8B8G8R8", "T_Y10___U10V10_N444", "T_A2R10G10B10", "T_R16_F", "T_R8"]
-        for i in range(self.n_items):
-            await self.send_picture(names[i % len(names)], Knobs())
+#: the pixel formats of the scoreboard self-tests' small pictures, one after the other
+SMALL_PICTURES = ("T_A8B8G8R8", "T_Y10___U10V10_N444", "T_A2R10G10B10", "T_R16_F", "T_R8")
 
 
 class _PixelSelfTest(PixelTestBase, ScoreboardSelfTestBase):
-    def corruptions(self) -> list:
-        return [_flip_byte(self.rng), _drop_pixel, _shift_coord, _saturated, error_bit_corruption(BUS_DECERR)]
-
-    def small_jobs(self, name: str, n: int):
-        return _SmallPictures(name, n)
+    corruptions = (_flip_byte, _drop_pixel, _shift_coord, _saturated, error_bit_corruption(BUS_DECERR))
+    small_jobs = SmallJobs(
+        PixelSeqBase, lambda seq, i: seq.send_picture(SMALL_PICTURES[i % len(SMALL_PICTURES)], Knobs())
+    )
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")

@@ -21,7 +21,6 @@ from tb.platform.binding import (
     PinControl,
     RegisterControl,
     ResetPin,
-    register_reader,
 )
 from tb.platform.checks import UnitCut, bus_problems, cut_units, sideband_problems
 from tb.platform.coverage import CoverageSubscriber
@@ -31,7 +30,7 @@ from tb.platform.job import Expectation, JobResult, ReaderItem
 from tb.platform.knobs import STALLS, Knobs, random_knobs
 from tb.platform.reporting import hex_bytes, regression_seed, reproduce_command
 from tb.platform.scoreboard import JobScoreboard
-from tb.platform.sequences import ReaderSeqBase, config_value
+from tb.platform.sequences import BurstSeqBase, ReaderSeqBase, config_value
 from tb.platform.tb import ReaderTB
 from tb.platform.testbase import (
     Corruption,
@@ -39,6 +38,7 @@ from tb.platform.testbase import (
     ReaderTestBase,
     RegisterTestBase,
     ScoreboardSelfTestBase,
+    SmallJobs,
     count_from_env,
     error_bit_corruption,
 )
@@ -60,6 +60,7 @@ __all__ = [
     "PinControl",
     "ReaderEnv",
     "ReaderItem",
+    "BurstSeqBase",
     "ReaderSeqBase",
     "ReaderTB",
     "ReaderTestBase",
@@ -67,6 +68,7 @@ __all__ = [
     "RegisterTestBase",
     "ResetPin",
     "ScoreboardSelfTestBase",
+    "SmallJobs",
     "UnitCut",
     "bus_problems",
     "cut_units",
@@ -75,7 +77,6 @@ __all__ = [
     "error_bit_corruption",
     "hex_bytes",
     "random_knobs",
-    "register_reader",
     "regression_seed",
     "reproduce_command",
     "sideband_problems",

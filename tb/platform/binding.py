@@ -10,13 +10,14 @@ starts and ends (its :data:`Control`), and what its completion signal means (:cl
   several jobs in flight up to ``queue_depth`` (the bench's limit; the DUT's ``ready`` is the handshake);
 * :class:`PinControl`: a start pin and a done pin, one job at a time.
 
-Each block declares its binding once (``tb/<block>/env.py``); the TB builds its agents from it and nothing else.
+Each block declares its binding once (``tb/<block>/env.py``; our three readers through
+:mod:`tb.rtl_stubs_binding`, the convention of ``rtl_stubs/``); the TB builds its agents from it and nothing else.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 #: the clock period every bench drives (ns); the fast path's HDL wrapper generates the same
@@ -40,7 +41,7 @@ class Completion(enum.Enum):
 class ResetPin:
     """A synchronous reset port and its polarity."""
 
-    name: str = "rst"
+    name: str
     active_high: bool = True
 
     @property
@@ -57,7 +58,7 @@ class RegisterControl:
 
     prefix: str
     regs: Any
-    irq: Union[str, None] = "irq"
+    irq: Union[str, None]
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,12 @@ class DescriptorControl:
 
 @dataclass(frozen=True)
 class PinControl:
-    """Jobs started by a pulse on ``start`` and ended by ``done`` (level or pulse), one at a time."""
+    """Jobs started by a one-cycle pulse on ``start`` with the payload on its field ports (``fields``: field name ->
+    port name, held until the next job), ended by a one-cycle pulse on ``done``; one job at a time."""
 
     start: str
     done: str
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 Control = Union[RegisterControl, DescriptorControl, PinControl]
@@ -93,13 +96,15 @@ Control = Union[RegisterControl, DescriptorControl, PinControl]
 
 @dataclass(frozen=True)
 class DutBinding:
-    """Everything the platform needs to know about one reader DUT (module docstring)."""
+    """Everything the platform needs to know about one reader DUT (module docstring). Every port name is the DUT's
+    to give: the platform assumes no naming convention (this project's readers bind through
+    :func:`tb.rtl_stubs_binding.register_reader`)."""
 
     control: Control
-    clock: str = "clk"
-    reset: ResetPin = field(default_factory=ResetPin)
-    axi_master: str = "m_axi"
-    streams: tuple[str, ...] = ("m_axis",)
+    clock: str
+    reset: ResetPin
+    axi_master: str
+    streams: tuple[str, ...]
     completion: Completion = Completion.DRAINED
     period_ns: int = PERIOD_NS
 
@@ -116,18 +121,3 @@ class DutBinding:
             return getattr(dut, name)
         except AttributeError:
             raise AttributeError(f"the binding names port {name!r}, which the DUT {dut._name} does not have") from None
-
-
-def register_reader(regs: Any) -> DutBinding:
-    """The binding of a reader that follows this project's port convention (rtl_stubs/: ``clk``, ``rst`` active high,
-    the AXI4 read master ``m_axi``, the AXI4-Lite register block ``s_axil`` of the map ``regs`` (from the block's
-    ``.rdl``) with DONE also on ``irq``, one output stream ``m_axis``; DONE rises once the last output transfer was
-    accepted, so its completion means DRAINED)."""
-    return DutBinding(
-        control=RegisterControl(prefix="s_axil", regs=regs, irq="irq"),
-        clock="clk",
-        reset=ResetPin("rst", active_high=True),
-        axi_master="m_axi",
-        streams=("m_axis",),
-        completion=Completion.DRAINED,
-    )

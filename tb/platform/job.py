@@ -30,6 +30,9 @@ class JobResult:
     bursts: list = field(default_factory=list)  # tb.agents.axi_mem.Burst, one per AR
     violations: list[str] = field(default_factory=list)  # protocol violations (AR checker, stream, CSR)
     beats_served: int = 0  # R beats the memory returned during the job
+    # pipelined controls (tb.platform.control_pipelined): the handshake's cycle, the jobs in flight then (with it)
+    accepted: Optional[int] = None
+    in_flight: int = 1
 
     def observe(self, seen: dict[str, list]) -> "JobResult":
         """Attach what a :class:`~tb.agents.analysis.JobLog` collected during the job."""
@@ -55,6 +58,7 @@ class ReaderItem(uvm_sequence_item):
         self.faults: list[tuple[int, int, str]] = []  # (lo, hi, "SLVERR"|"DECERR")
         self.reset_after: Optional[int] = None  # RESET: cycles after START
         self.midjob: Optional[int] = None
+        self.gap = 0  # idle cycles before the job is handed over (pipelined controls)
         self.result: Optional[JobResult] = None  # the response, once the driver ran the job
 
     def response(self) -> JobResult:

@@ -29,6 +29,7 @@ class JobScoreboard(uvm_subscriber):
         self.check_seconds = 0.0  # wall time spent comparing with the models (make bench reports it)
         self.errors = 0
         self.reports: list[tuple[str, str]] = []  # (item name, the report in one line)
+        self.protocol: list[tuple[str, str]] = []  # (item name, its first protocol error)
         self.corrupt: Optional[Callable[[Any, Any], object]] = None
         self.expect_reports: dict[str, str] = {}
         self.maps: list[Path] = []  # mismatch maps written by this test (at most MAX_MAPS)
@@ -42,8 +43,11 @@ class JobScoreboard(uvm_subscriber):
     def write(self, item) -> None:
         assert self.log is not None, "observe() subscribed the scoreboard in the connect phase"
         t0 = time.perf_counter()
-        item.response().observe(self.log.take())
-        problems = (self.tb.protocol_problems(item) if self.tb is not None else []) + self.problems(item)
+        item.response().observe(self.tb.control.split(item, self.log) if self.tb is not None else self.log.take())
+        protocol = self.tb.protocol_problems(item) if self.tb is not None else []
+        if protocol:
+            self.protocol.append((item.get_name(), protocol[0]))
+        problems = protocol + self.problems(item)
         self.check_seconds += time.perf_counter() - t0
         self.checked += 1
         if problems:
@@ -145,6 +149,12 @@ class JobScoreboard(uvm_subscriber):
                 "scoreboard self-test: all %d corruptions reported where they were made", len(self.expect_reports)
             )
         unexpected = [(n, t) for n, t in self.reports if n not in self.expect_reports]
+        late = [p for p in self.protocol if p[0] not in self.expect_reports]
+        assert not late, (  # one sentence, before any data check: a late transfer is never a data mismatch
+            late[0][1]
+            + (f" ({len(late) - 1} more job(s) affected)" if len(late) > 1 else "")
+            + f"; reproduce: {self.reproduce()}"
+        )
         assert not unexpected, (
             f"{len(unexpected)} of {self.checked} jobs mismatched; first: {unexpected[0][1]}; "
             f"reproduce: {self.reproduce()}"

@@ -1,4 +1,4 @@
-"""The sequence base every reader shares, and the ConfigDB values it reads."""
+"""The sequence bases every reader shares (whatever its control style), and the ConfigDB values they read."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import numpy as np
 from pyuvm import ConfigDB, uvm_sequence
 
 from tb.platform.job import ReaderItem
+from tb.platform.knobs import Knobs
 
 
 def config_value(name: str) -> Any:
@@ -37,3 +38,33 @@ class ReaderSeqBase(uvm_sequence):
         """Run one item on the DUT (its response is ``item.result`` afterwards)."""
         await self.start_item(item)
         await self.finish_item(item)
+
+
+class BurstSeqBase(ReaderSeqBase):
+    """Bursts of random jobs (:meth:`random_item`), each burst under one knob set of :attr:`knobs`, each job after a
+    gap of 0 (back to back), 1 or a few idle cycles; the sequence waits for each burst to be over (the TB settles)
+    before the next. On a DUT that takes several jobs in flight the jobs of a burst overlap; on one that takes one
+    at a time they simply follow each other."""
+
+    bursts = 4
+    per_burst = 6
+    knobs: tuple[Knobs, ...] = (
+        Knobs(),
+        Knobs(latency=3, backpressure="random"),
+        Knobs(latency=8, r_gap="every4"),
+        Knobs(backpressure="bursty"),
+    )
+
+    def random_item(self, name: str, burst: int) -> ReaderItem:
+        """A random legal job of the block, first of the burst ``burst`` or not (the block's hook)."""
+        raise NotImplementedError
+
+    async def body(self) -> None:
+        tb = config_value("TB")
+        for burst in range(self.bursts):
+            for _ in range(self.per_burst):
+                item = self.random_item(self.next_name(), burst)
+                item.knobs = self.knobs[burst % len(self.knobs)]
+                item.gap = int(self.rng.choice([0, 0, 0, 1, int(self.rng.integers(2, 20))]))
+                await self.send(item)
+            await tb.settle()

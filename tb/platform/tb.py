@@ -1,10 +1,12 @@
 """The TB around one reader DUT, built from its :class:`~tb.platform.binding.DutBinding`, and the one job protocol
-(:meth:`ReaderTB.run_job`) of a register-controlled reader.
+(:meth:`ReaderTB.run_job`) for every control style (registers, descriptor port, pins: :mod:`tb.platform.control`).
 
 A block subclasses :class:`ReaderTB`, sets :attr:`ReaderTB.binding` and fills the hooks where it differs
 (:meth:`ReaderTB.regions`, :meth:`ReaderTB.pieces`, :meth:`ReaderTB.program`, :meth:`ReaderTB.read_status`,
 :attr:`ReaderTB.desc_regs`, :meth:`ReaderTB.garbage`). Which memory and stream backend runs (the Python agents or
-the HDL fast path) is chosen once, by :func:`tb.platform.backends.backend_for`.
+the HDL fast path) is chosen once, by :func:`tb.platform.backends.backend_for`; how a job is handed over and ends,
+once, by :func:`tb.platform.control.control_for`. A descriptor-port or pin-controlled block fills
+:meth:`ReaderTB.payload` instead of :meth:`ReaderTB.program`.
 
     sequence ─▶ sequencer ─▶ JobDriver ── ReaderTB.run_job(item) -> item.result ── ap ─▶ scoreboard ── ap ─▶ coverage
     backend.mem.ar_ap ──▶ AxiReadChecker (protocol + footprint over the job's regions) ─┐
@@ -15,10 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-import cocotb
 import numpy as np
-from cocotb.simtime import get_sim_time
-from cocotb.triggers import ClockCycles, First, RisingEdge
+from cocotb.triggers import ClockCycles
 
 from tb.agents.analysis import AnalysisPort, JobLog
 from tb.agents.csr import CsrAgent
@@ -26,8 +26,8 @@ from tb.assertions import AssertionLog
 from tb.checkers.axi_read import AxiReadChecker
 from tb.footprint import Region
 from tb.platform.backends import backend_for
-from tb.platform.binding import Completion, DutBinding, RegisterControl
-from tb.platform.completion import late_transfers
+from tb.platform.binding import DutBinding
+from tb.platform.control import control_for
 from tb.platform.job import JobResult, ReaderItem
 from tb.platform.knobs import Knobs
 from tb.regmap import JobStatus
@@ -39,23 +39,20 @@ class ReaderTB:
 
     binding: DutBinding  # the block's binding (tb/<block>/env.py)
     registers: Any = None  # the block's tb.<block>.registers module (program, DESC_REGS), if it has one
+    csr: CsrAgent  # a register-controlled DUT's register agent (set by its control strategy)
+    irq: Any = None  # a register-controlled DUT's DONE pin, if it has one
 
     def __init__(self, dut, rng: Optional[np.random.Generator] = None) -> None:
         b = self.binding
-        if not isinstance(b.control, RegisterControl):
-            raise TypeError(f"{type(self).__name__}: the job protocol of ReaderTB needs a RegisterControl binding")
         self.dut = dut
         self.rng = rng if rng is not None else np.random.default_rng(0)
         self.clk = b.signal(dut, b.clock)
         self.rst = b.signal(dut, b.reset.name)
-        self.irq = b.signal(dut, b.control.irq) if b.control.irq is not None else None
         self.rst.value = b.reset.asserted  # the agents stay idle until reset() releases it
         self.backend = backend_for(dut, b)
         self.mem, self.out = self.backend.mem, self.backend.out
         self.ready = self.backend.ready  # the TREADY knob (set(pattern))
-        self.csr = CsrAgent(
-            dut, self.clk, self.rst, b.control.regs, b.control.prefix, irq=self.irq, period_ns=b.period_ns
-        )
+        self.control = control_for(self)  # the one choice of the control style (a register one sets csr, irq)
         self.bus_bytes = self.mem.bus_bytes
         self.addr_bits = self.mem.address_width
         self.reads = AxiReadChecker(self.bus_bytes)
@@ -80,7 +77,7 @@ class ReaderTB:
     async def reset(self, cycles: int = 4) -> None:
         polarity = self.binding.reset
         self.rst.value = polarity.asserted
-        self.csr.clear()
+        self.control.clear()
         await self.backend.before_reset()
         await ClockCycles(self.clk, cycles)
         self.rst.value = 1 - polarity.asserted
@@ -91,13 +88,20 @@ class ReaderTB:
         self.backend.apply_knobs(knobs, self.rng)
 
     def prepare(
-        self, item, pieces: Optional[Sequence[tuple[int, Any]]], faults: Sequence[tuple[int, int, str]], legal: bool
+        self,
+        item,
+        pieces: Optional[Sequence[tuple[int, Any]]],
+        faults: Sequence[tuple[int, int, str]],
+        legal: bool,
+        clear: bool = True,
     ) -> None:
-        """Before START: knobs, a fresh memory holding ``pieces`` (None: keep the memory as it is), the fault ranges,
-        and the footprint the read checker enforces (no read at all for an illegal job)."""
+        """Before START: knobs, a fresh memory holding ``pieces`` (None: keep the memory as it is; ``clear=False``:
+        add them to it, for jobs in flight), the fault ranges, and the footprint the read checker enforces (no read
+        at all for an illegal job)."""
         self.apply_knobs(item.knobs)
         if pieces is not None:
-            self.mem.mem.clear()
+            if clear:
+                self.mem.mem.clear()
             for addr, blob in pieces:
                 self.mem.load(addr, blob)
         self.mem.clear_faults()
@@ -116,51 +120,25 @@ class ReaderTB:
 
     # ------------------------------------------------------------------ the job protocol
     async def run_job(self, item: ReaderItem) -> JobResult:
-        """One job, the same steps for every block: knobs, memory, faults and footprint (:meth:`prepare`); the
-        descriptor (:meth:`program`); START; the mid-job activity (:meth:`mid_job`) beside the job; then either a
-        reset in the middle (RESET jobs: after ``reset_after`` cycles or at DONE, whichever comes first; nothing
-        may be read after it) or the wait for DONE with the R beats still owed at that moment; the mid-job
-        activity is over before the status registers are read (so they show the job after every disturbance);
-        two settling cycles; the status registers; the CSR violations of the whole job; and a reset if DONE never
-        came, to leave the DUT idle for the next job. Returns the response, also linked as ``item.result``."""
-        self.prepare(item, self.pieces(item), item.faults, legal=item.legal)
-        await self.program(item)
-        await self.csr.start()
-        res = JobResult(status=None)
-        midjob = cocotb.start_soon(self.mid_job(item, res)) if item.midjob is not None else None
-        if item.resets:
-            assert item.reset_after is not None, "a RESET job says when to reset"
-            assert self.irq is not None, "a RESET job waits for DONE on the irq pin"
-            await First(ClockCycles(self.clk, item.reset_after), RisingEdge(self.irq))
-            await self.reset()
-            self.reads.expect_none()  # nothing may be read after the reset
-            await ClockCycles(self.clk, 8)
-            res.irq_after = int(self.irq.value)
-            done, waited = True, 0
-        else:
-            done, waited = await self.csr.wait_done(item.timeout_cycles(self.bus_bytes))
-            res.inflight_at_done = self.mem.inflight_beats
-            res.done_cycle = int(get_sim_time("ns") // self.binding.period_ns) if done else None
-        if midjob is not None:
-            await midjob
-        if not item.resets:
-            await ClockCycles(self.clk, 2)
-        res.status = await self.read_status(done, waited)
-        res.csr_violations, self.csr.violations = self.csr.violations, []
-        self.publish_assertions()
-        item.result = res
-        if not res.status.done:
-            await self.reset()  # leave the DUT idle and clean for the next item
-        return res
+        """Hand one job to the DUT by the binding's control style (:attr:`control`, chosen once by
+        :func:`tb.platform.control.control_for`): a register-controlled job runs to its end; a pipelined one
+        (descriptor port, pins) returns once the DUT took it and is over at :meth:`settle`. Returns the response,
+        also linked as ``item.result``."""
+        await self.control.run(item)
+        return item.response()
+
+    async def settle(self) -> None:
+        """Wait until every job handed over is over (nothing to wait for one-at-a-time controls)."""
+        await self.control.settle()
 
     def protocol_problems(self, item: ReaderItem) -> list[str]:
-        """The job's output against what its completion means (:mod:`tb.platform.completion`): with DRAINED, no
-        transfer after the cycle DONE rose. One job at a time, so the job owns every transfer seen during it."""
-        res = item.response()
-        if res.done_cycle is None or self.binding.completion is not Completion.DRAINED:
-            return []
-        errors = late_transfers(item.get_name(), res.beats, res.done_cycle, Completion.DRAINED)
-        return [str(e) for e in errors]
+        """The job's output against what its completion means (:mod:`tb.platform.completion`)."""
+        return self.control.protocol_problems(item)
+
+    def in_reset(self) -> bool:
+        """The reset port holds the DUT in reset (or is unknown)."""
+        v = self.rst.value
+        return not v.is_resolvable or int(v) == self.binding.reset.asserted
 
     async def mid_job(self, item: ReaderItem, res: JobResult) -> None:
         """START again while the job runs (ignored while busy), then overwrite every descriptor register with
@@ -186,6 +164,10 @@ class ReaderTB:
 
     def pieces(self, item) -> Optional[Sequence[tuple[int, Any]]]:
         """(address, bytes) the memory holds for the job; None keeps the memory as it is."""
+        raise NotImplementedError
+
+    def payload(self, item) -> dict[str, int]:
+        """A descriptor-port or pin-controlled job's payload: field name (the binding's ``fields``) -> value."""
         raise NotImplementedError
 
     async def program(self, item) -> None:

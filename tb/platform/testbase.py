@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
-from typing import Any, Callable, Optional
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Optional
 
 import cocotb
 import numpy as np
@@ -84,8 +86,9 @@ class ReaderTestBase(uvm_test):
         try:
             await self.tb.reset()
             await self.body()
+            await self.env.driver.settle()  # the jobs still in flight (descriptor ports)
             self.tb.reads.close()  # nothing may be read after the last job
-            await ClockCycles(self.tb.dut.clk, 10)  # the TB's DUT is cocotb.top
+            await ClockCycles(self.tb.clk, 10)
             await self.tb.flush()
         finally:
             gc.unfreeze()
@@ -106,18 +109,39 @@ class ReaderTestBase(uvm_test):
         await seq.start(self.env.seqr)
 
 
-Corruption = Callable[[Any, Any], str]  # (item, expected) -> the text its report must contain
+#: (item, expected, the test's RNG) -> the text its report must contain; corrupts ``expected`` (the model's answer)
+Corruption = Callable[[Any, Any, np.random.Generator], str]
 
 
 def error_bit_corruption(bit_mask: int) -> Corruption:
     """A corruption flipping ``bit_mask`` in the model's expected ERROR register (every block's expected answer has
     ``error``); its report names the ERROR register."""
 
-    def corrupt(item, exp) -> str:
+    def corrupt(item, exp, rng) -> str:
         exp.error ^= bit_mask
         return "ERROR register"
 
     return corrupt
+
+
+@dataclass(frozen=True)
+class SmallJobs:
+    """The small legal jobs of a block's scoreboard self-tests, as data: the block's sequence class ``seq_cls`` (a
+    :class:`~tb.platform.sequences.ReaderSeqBase`) and ``job(seq, i)``, which sends the ``i``-th job on ``seq``.
+    Called as ``small_jobs(name, n)``: a sequence of ``n`` such jobs."""
+
+    seq_cls: type
+    job: Callable[[Any, int], Awaitable[Any]]
+
+    def __call__(self, name: str, n: int) -> Any:
+        seq = self.seq_cls(name)
+        seq.body = functools.partial(_small_body, seq, n, self.job)
+        return seq
+
+
+async def _small_body(seq: Any, n: int, job: Callable[[Any, int], Awaitable[Any]]) -> None:
+    for i in range(n):
+        await job(seq, i)
 
 
 class RegisterTestBase(ReaderTestBase):
@@ -145,30 +169,30 @@ class RegisterTestBase(ReaderTestBase):
 
 
 class ScoreboardSelfTestBase(ReaderTestBase):
-    """The scoreboard is able to fail: each corruption of :meth:`corruptions` is applied to the model's answer for
-    one job (even jobs; odd ones stay clean) and must be reported for exactly that job, with its text."""
+    """The scoreboard is able to fail: each corruption of :attr:`corruptions` is applied to the model's answer for
+    one job of :attr:`small_jobs` (even jobs; odd ones stay clean) and must be reported for exactly that job, with
+    its text. A block declares both as data on its self-test class; the two tests (``ScoreboardSelfTest`` and its
+    expect_fail twin ``CorruptModelIsCaught``) are then bodiless."""
 
-    def corruptions(self) -> list[Corruption]:
-        raise NotImplementedError
-
-    def small_jobs(self, name: str, n: int):
-        """A sequence of ``n`` small legal jobs."""
-        raise NotImplementedError
+    corruptions: tuple[Corruption, ...] = ()  # the block's kinds of corruption of its model's answer
+    small_jobs: SmallJobs  # the block's small legal jobs
 
     async def body(self) -> None:
         sb = self.env.scoreboard
-        kinds = self.corruptions()
+        kinds = self.corruptions
+        assert kinds, f"{type(self).__name__} declares no corruptions"
         self.expected: dict[str, str] = {}
         plan = {f"sbtest{2 * i}": i for i in range(len(kinds))}
 
         def corrupt(item, exp):
             k = plan.get(item.get_name())
             if k is not None:
-                self.expected[item.get_name()] = kinds[k](item, exp)
+                self.expected[item.get_name()] = kinds[k](item, exp, self.rng)
 
         sb.corrupt = corrupt
         sb.expect_reports = self.expected
         await self.run_seq(self.small_jobs("sbtest", 2 * len(kinds)))
+        await self.env.driver.settle()  # jobs still in flight are checked (and corrupted) now
         sb.corrupt = None
         assert len(self.expected) == len(kinds), "not every corruption was applied"
 
@@ -177,6 +201,6 @@ class CorruptModelBase(ScoreboardSelfTestBase):
     """The expect_fail twin: the first corruption applied to one job; the scoreboard must fail the test."""
 
     async def body(self) -> None:
-        first = self.corruptions()[0]
-        self.env.scoreboard.corrupt = lambda item, exp: first(item, exp)
+        first = self.corruptions[0]
+        self.env.scoreboard.corrupt = lambda item, exp: first(item, exp, self.rng)
         await self.run_seq(self.small_jobs("corrupt", 1))

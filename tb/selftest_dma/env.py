@@ -1,22 +1,30 @@
-"""``byte_dma``'s binding, its random jobs (descriptor bursts), its scoreboard and its coverage.
+"""``byte_dma`` (tb/selftest_rtl/byte_dma.sv) on the platform's pyuvm machinery through its binding only: its
+binding, its item, its TB hooks (footprint, memory, payload), its scoreboard, its coverage and its env.
 
-The binding is all the platform is told about the DUT. ``COMPLETION`` (``issued`` by default, what the DUT does)
-and ``QUEUE_DEPTH`` (jobs kept in flight, default 4) come from the environment, so that one build runs the same
-jobs under either meaning of its completion pulse.
+``COMPLETION`` (``issued`` by default, what the DUT does) and ``QUEUE_DEPTH`` (jobs kept in flight, default 4)
+come from the environment, so that one build runs the same jobs under either meaning of its completion pulse.
 """
 
 from __future__ import annotations
 
+import enum
 import os
 from dataclasses import dataclass
 
 import numpy as np
-from cocotb_coverage.coverage import CoverPoint, coverage_db, coverage_section
+from cocotb_coverage.coverage import CoverPoint, coverage_section
 
 from tb.footprint import Region
+from tb.platform import (
+    CoverageSubscriber,
+    Expectation,
+    JobScoreboard,
+    ReaderEnv,
+    ReaderItem,
+    ReaderTB,
+    config_value,
+)
 from tb.platform.binding import Completion, DescriptorControl, DutBinding, ResetPin
-from tb.platform.completion import Framing
-from tb.platform.descriptor import DescriptorJob
 
 QUEUE_DEPTH = int(os.getenv("QUEUE_DEPTH", "").strip() or 4)
 
@@ -37,46 +45,78 @@ BINDING = DutBinding(
     completion=Completion(os.getenv("COMPLETION", "").strip() or "issued"),
 )
 
+Kind = enum.Enum("Kind", "COPY")
+
+
+class DmaItem(ReaderItem):
+    """One copy job: the byte address, the length, the tag, and the bytes the memory holds there."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.kind = Kind.COPY
+        self.addr = self.length = self.tag = 0
+        self.blob = np.zeros(0, np.uint8)
+
+    def randomize(self, rng: np.random.Generator, addr: int, bus_bytes: int, tag: int) -> None:
+        """A job at ``addr``: lengths around the bus width (1, bus-1, bus, bus+1, random up to 6 words)."""
+        self.addr, self.tag = addr, tag & 0xFF
+        self.length = int(rng.choice([1, bus_bytes - 1, bus_bytes, bus_bytes + 1, int(rng.integers(2, 6 * bus_bytes))]))
+        self.blob = rng.integers(0, 256, self.length, dtype=np.uint8)
+
+    def label(self) -> str:
+        return f"{self.get_name()} addr=0x{self.addr:x} len={self.length} tag={self.tag}"
+
+    def timeout_cycles(self, bus_bytes: int) -> int:
+        return 1000 + 16 * self.length
+
+
+class DmaTB(ReaderTB):
+    """The platform's TB on byte_dma's binding; what a job reads, holds and sends."""
+
+    binding = BINDING
+
+    def regions(self, item: DmaItem) -> list[Region]:
+        return [Region(item.get_name(), item.addr, item.addr + item.length)]
+
+    def pieces(self, item: DmaItem) -> list[tuple[int, bytes]]:
+        return [(item.addr, item.blob.tobytes())]
+
+    def payload(self, item: DmaItem) -> dict[str, int]:
+        return {"addr": item.addr, "len": item.length, "tag": item.tag}
+
 
 @dataclass
-class DmaJob(DescriptorJob):
-    """A job and the bytes the memory holds for it (what its output must be)."""
+class Expected(Expectation):
+    """A job's bytes and the TUSER of every transfer."""
 
-    blob: bytes = b""
-
-
-def random_jobs(rng: np.random.Generator, n: int, bus_bytes: int, base: int, first_tag: int) -> list[DmaJob]:
-    """``n`` jobs over disjoint byte ranges from ``base`` up: unaligned starts and lengths around the bus width
-    (1, bus-1, bus, bus+1, random up to 6 words), gaps of 0 (back to back) or a few cycles."""
-    jobs = []
-    addr = base
-    for i in range(n):
-        addr += int(rng.integers(0, 3 * bus_bytes))  # any byte address
-        length = int(rng.choice([1, bus_bytes - 1, bus_bytes, bus_bytes + 1, int(rng.integers(2, 6 * bus_bytes))]))
-        tag = (first_tag + i) & 0xFF
-        blob = rng.integers(0, 256, length, dtype=np.uint8).tobytes()
-        gap = int(rng.choice([0, 0, 0, 1, int(rng.integers(2, 20))]))
-        name = f"job{first_tag + i}"
-        fields = {"addr": addr, "len": length, "tag": tag}
-        jobs.append(DmaJob(name, fields, [Region(name, addr, addr + length)], gap=gap, blob=blob))
-        addr += length + 128  # room for the memory agent's guard bands
-    return jobs
+    data: np.ndarray
+    tag: int
 
 
-def data_problems(jobs: list[DmaJob], framing: Framing) -> list[str]:
+def first_difference(got: np.ndarray, want: np.ndarray) -> int:
+    """The first byte where ``got`` and ``want`` differ (the shorter length when one is a prefix of the other)."""
+    n = min(got.size, want.size)
+    diff = np.flatnonzero(got[:n] != want[:n])
+    return int(diff[0]) if diff.size else n
+
+
+class DmaScoreboard(JobScoreboard):
     """Each job's bytes against what the memory holds for it, and its TUSER against its tag."""
-    out = []
-    for job, got in zip(jobs, framing.jobs):
-        data = b"".join(bytes(b.data) for b in got.beats)
-        if data != job.blob:
-            at = next((i for i, (x, y) in enumerate(zip(data, job.blob)) if x != y), min(len(data), len(job.blob)))
-            out.append(
-                f"{job.name} {job.fields}: {len(data)} bytes, {len(job.blob)} expected; first difference at {at}"
-            )
-        bad = [b for b in got.beats if b.user != job.fields["tag"]]
+
+    def expected(self, item: DmaItem) -> Expected:
+        return Expected(item.blob.copy(), item.tag)
+
+    def compare(self, item: DmaItem, exp: Expected) -> list[str]:
+        beats = item.response().beats
+        data = np.frombuffer(b"".join(bytes(b.data) for b in beats), np.uint8)
+        out = []
+        if data.size != exp.data.size or not np.array_equal(data, exp.data):
+            at = first_difference(data, exp.data)
+            out.append(f"{data.size} bytes, {exp.data.size} expected; first difference at {at}")
+        bad = [b for b in beats if b.user != exp.tag]
         if bad:
-            out.append(f"{job.name}: TUSER {bad[0].user} at cycle {bad[0].cycle}, its tag is {job.fields['tag']}")
-    return out
+            out.append(f"TUSER {bad[0].user} at cycle {bad[0].cycle}, its tag is {exp.tag}")
+        return out
 
 
 LENGTHS = ["one", "under_bus", "bus", "bus_plus_one", "longer"]
@@ -93,24 +133,49 @@ def length_class(length: int, bus: int) -> str:
 
 _cover = coverage_section(
     CoverPoint(
-        "byte_dma.jobs_in_flight",
-        xf=lambda job, bus: job.in_flight,
-        bins=list(range(1, QUEUE_DEPTH + 1)),
+        "byte_dma.jobs_in_flight", xf=lambda it, bus: it.response().in_flight, bins=list(range(1, QUEUE_DEPTH + 1))
     ),
-    CoverPoint("byte_dma.aligned", xf=lambda job, bus: job.fields["addr"] % bus == 0, bins=[True, False]),
-    CoverPoint("byte_dma.length", xf=lambda job, bus: length_class(job.fields["len"], bus), bins=LENGTHS),
+    CoverPoint("byte_dma.aligned", xf=lambda it, bus: it.addr % bus == 0, bins=[True, False]),
+    CoverPoint("byte_dma.length", xf=lambda it, bus: length_class(it.length, bus), bins=LENGTHS),
 )
 
 
 @_cover
-def sample(job: DmaJob, bus: int) -> None:
-    """One accepted job into the covergroups (jobs in flight at its handshake, alignment, length)."""
+def _sample(item: DmaItem, bus: int) -> None:
+    """One checked job into the covergroups (jobs in flight at its handshake, alignment, length)."""
 
 
-def coverage_lines() -> list[str]:
-    """Every byte_dma covergroup as "name pct% (covered/size)"."""
-    return [
-        f"{name} {float(item.cover_percentage):.1f}% ({int(item.coverage)}/{int(item.size)})"
-        for name, item in sorted(coverage_db.items())
-        if name.startswith("byte_dma.") and name.count(".") == 1
-    ]
+class DmaCoverage(CoverageSubscriber):
+    """byte_dma's covergroups; the check that jobs overlapped (:attr:`overlap`: the descriptor port takes several)
+    and reached every depth of jobs in flight up to :attr:`depth` (QUEUE_DEPTH), never more."""
+
+    prefix = "byte_dma"
+    xml_name = "fcov_byte_dma.xml"
+    depth = QUEUE_DEPTH
+    overlap = True
+
+    def build_phase(self) -> None:
+        self.depths: set[int] = set()
+
+    def sample(self, item: DmaItem) -> None:
+        self.depths.add(item.response().in_flight)
+        _sample(item, self.bus_bytes)
+
+    @property
+    def bus_bytes(self) -> int:
+        return int(config_value("BUS_BYTES"))
+
+    def check_phase(self) -> None:
+        most = max(self.depths, default=0)
+        if self.overlap:
+            assert most > 1, (
+                f"at most {most} job(s) in flight: the bursts never overlapped jobs (QUEUE_DEPTH={self.depth})"
+            )
+        missed = sorted(set(range(1, self.depth + 1)) - self.depths)
+        assert not missed, f"jobs in flight never {missed} (QUEUE_DEPTH={self.depth}): the bursts missed those depths"
+        assert most <= self.depth, f"{most} jobs in flight, more than the binding allows ({self.depth})"
+
+
+class DmaEnv(ReaderEnv):
+    scoreboard_cls = DmaScoreboard
+    coverage_cls = DmaCoverage

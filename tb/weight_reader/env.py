@@ -9,7 +9,8 @@ from typing import Optional
 import numpy as np
 
 from tb.footprint import Region
-from tb.platform import ReaderEnv, ReaderTB, register_reader
+from tb.platform import ReaderEnv, ReaderTB
+from tb.rtl_stubs_binding import register_reader
 
 from . import registers
 from .coverage import WeightCoverage

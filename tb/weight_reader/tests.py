@@ -23,6 +23,7 @@ from tb.platform import (
     ReaderTestBase,
     RegisterTestBase,
     ScoreboardSelfTestBase,
+    SmallJobs,
     config_value,
     error_bit_corruption,
 )
@@ -156,46 +157,33 @@ class StallStressTest(WeightTestBase):
 
 
 # ---------------------------------------------------------------------------------------------- scoreboard
-def _flip_byte(rng):
-    def corrupt(item, exp: Expected) -> str:
-        if not exp.dense.size:
-            exp.error ^= BUS_DECERR
-            return "ERROR register"
-        b = int(rng.integers(0, exp.dense.size))
-        exp.dense[b] ^= 0x5A
-        return f"differs first at dense byte {b} "
-
-    return corrupt
+def _flip_byte(item, exp: Expected, rng) -> str:
+    if not exp.dense.size:
+        exp.error ^= BUS_DECERR
+        return "ERROR register"
+    b = int(rng.integers(0, exp.dense.size))
+    exp.dense[b] ^= 0x5A
+    return f"differs first at dense byte {b} "
 
 
-def _drop_group_last(item, exp: Expected) -> str:
+def _drop_group_last(item, exp: Expected, rng) -> str:
     exp.last[-1] = False
     return "TLAST=1, expected 0"
 
 
-def _shift_group(item, exp: Expected) -> str:
+def _shift_group(item, exp: Expected, rng) -> str:
     exp.group[-1] += 1
     return "TUSER group"
 
 
-class _Small(WeightSeqBase):
-    def __init__(self, name, n):
-        super().__init__(name)
-        self.n_items = n
-
-    async def body(self) -> None:
-        for _ in range(self.n_items):
-            await self.send_weights(
-                Knobs(), mask=str(self.rng.choice(["uniform_0.5", "all_ones", "dense"])), small=True
-            )
-
-
 class _WeightSelfTest(WeightTestBase, ScoreboardSelfTestBase):
-    def corruptions(self) -> list:
-        return [_flip_byte(self.rng), _drop_group_last, _shift_group, error_bit_corruption(BUS_DECERR)]
-
-    def small_jobs(self, name: str, n: int):
-        return _Small(name, n)
+    corruptions = (_flip_byte, _drop_group_last, _shift_group, error_bit_corruption(BUS_DECERR))
+    small_jobs = SmallJobs(  # small weight sets of a random sparsity
+        WeightSeqBase,
+        lambda seq, i: seq.send_weights(
+            Knobs(), mask=str(seq.rng.choice(["uniform_0.5", "all_ones", "dense"])), small=True
+        ),
+    )
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")

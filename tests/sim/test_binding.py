@@ -8,8 +8,16 @@ import types
 
 import pytest
 
-from tb.platform.binding import Completion, DescriptorControl, DutBinding, RegisterControl, ResetPin, register_reader
+from tb.platform.binding import (
+    Completion,
+    DescriptorControl,
+    DutBinding,
+    PinControl,
+    RegisterControl,
+    ResetPin,
+)
 from tb.regmap import CUBE_READER
+from tb.rtl_stubs_binding import register_reader
 
 
 def test_our_readers_bind_by_the_project_convention():
@@ -27,7 +35,9 @@ def test_our_readers_bind_by_the_project_convention():
 
 def test_a_descriptor_binding_names_its_field_ports_and_a_port_the_dut_lacks_is_named():
     ctl = DescriptorControl("cmd_valid", "cmd_ready", (("addr", "cmd_addr"), ("len", "cmd_len")), "done_pulse")
-    b = DutBinding(ctl, clock="aclk", streams=("out_a", "out_b"), completion=Completion.ISSUED)
+    b = DutBinding(
+        ctl, "aclk", ResetPin("aresetn", False), "rd", streams=("out_a", "out_b"), completion=Completion.ISSUED
+    )
     assert ctl.port("len") == "cmd_len" and ctl.queue_depth == 4
     with pytest.raises(NotImplementedError, match="2 output streams"):
         _ = b.stream
@@ -37,3 +47,16 @@ def test_a_descriptor_binding_names_its_field_ports_and_a_port_the_dut_lacks_is_
         b.signal(dut, "cmd_valid")
     with pytest.raises(dataclasses.FrozenInstanceError):  # frozen: a binding is data, not a place to keep state
         b.clock = "clk"
+
+
+def test_the_platform_assumes_no_port_names():
+    """Every port of a binding is the DUT's to give: no field of the platform's binding defaults to a port name."""
+    ctl = PinControl("go", "fin")
+    with pytest.raises(TypeError, match="missing 4 required positional arguments: 'clock', 'reset', 'axi_master'"):
+        DutBinding(ctl)
+    with pytest.raises(TypeError, match="name"):
+        ResetPin()
+    with pytest.raises(TypeError, match="irq"):
+        RegisterControl("csr", CUBE_READER)
+    defaulted = {f.name for f in dataclasses.fields(DutBinding) if f.default is not dataclasses.MISSING}
+    assert defaulted == {"completion", "period_ns"}, defaulted

@@ -41,7 +41,7 @@ def run(b, completion: str, depth: int = 4) -> list[runner.Result]:
 
 def test_bound_as_issued_every_job_passes(built):
     rows = run(built, "issued")
-    assert [(r.name, r.passed) for r in rows] == [("random_descriptor_bursts", True)], rows
+    assert [(r.name, r.passed) for r in rows] == [("RandomDescriptorBursts", True)], rows
 
 
 def test_bound_as_drained_one_protocol_error_names_the_job_the_transfer_and_the_cycle(built):
@@ -85,7 +85,7 @@ def test_a_data_bug_of_the_dut_is_a_data_mismatch(built, tmp_path):
 
 def test_a_deeper_queue_is_exercised_to_its_depth(built):
     rows = run(built, "issued", depth=5)
-    assert [(r.name, r.passed) for r in rows] == [("random_descriptor_bursts", True)], rows
+    assert [(r.name, r.passed) for r in rows] == [("RandomDescriptorBursts", True)], rows
 
 
 def test_a_queue_depth_beyond_what_the_dut_holds_is_reported_as_unreached(built):
@@ -93,3 +93,8 @@ def test_a_queue_depth_beyond_what_the_dut_holds_is_reported_as_unreached(built)
     rows = run(built, "issued", depth=8)
     assert len(rows) == 1 and not rows[0].passed, rows
     assert "jobs in flight never [6, 7, 8] (QUEUE_DEPTH=8)" in rows[0].message, rows[0].message
+
+
+def test_the_scoreboard_self_tests_catch_corruptions_with_jobs_in_flight(built):
+    rows = runner.read_results(runner.run(built, "tb.selftest_dma.selftests", seed=1, tag="selftests"))
+    assert [(r.name, r.passed) for r in rows] == [("ScoreboardSelfTest", True), ("CorruptModelIsCaught", True)], rows

@@ -1,0 +1,25 @@
+"""The port convention of this project's own readers (``rtl_stubs/``), as a :class:`~tb.platform.binding.DutBinding`.
+
+The platform (:mod:`tb.platform`) names no port of any DUT; this module is where our readers' convention lives:
+``clk``, ``rst`` active high, the AXI4 read master ``m_axi``, the AXI4-Lite register block ``s_axil`` (from the
+block's ``.rdl``) with DONE also on ``irq``, one output stream ``m_axis``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tb.platform.binding import Completion, DutBinding, RegisterControl, ResetPin
+
+
+def register_reader(regs: Any) -> DutBinding:
+    """The binding of a reader of ``rtl_stubs/`` with the register map ``regs`` (a :class:`tb.regmap.BlockMap`):
+    DONE rises once the last output transfer was accepted, so its completion means DRAINED."""
+    return DutBinding(
+        control=RegisterControl(prefix="s_axil", regs=regs, irq="irq"),
+        clock="clk",
+        reset=ResetPin("rst", active_high=True),
+        axi_master="m_axi",
+        streams=("m_axis",),
+        completion=Completion.DRAINED,
+    )

@@ -1,0 +1,40 @@
+"""byte_dma's scoreboard self-tests, declared as data on the platform's scaffold (cocotb test module
+``tb.selftest_dma.selftests``): the same two tests as our readers', with several jobs in flight."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyuvm
+
+from tb.platform import CorruptModelBase, ScoreboardSelfTestBase, SmallJobs
+
+from .env import Expected
+from .sequences import DescriptorBurstSeq
+from .tests import DmaTestBase
+
+
+def _flip_byte(item, exp: Expected, rng: np.random.Generator) -> str:
+    i = int(rng.integers(0, exp.data.size))
+    exp.data[i] ^= 0x5A
+    return f"first difference at {i}"
+
+
+def _other_tag(item, exp: Expected, rng: np.random.Generator) -> str:
+    exp.tag ^= 0x80
+    return "TUSER"
+
+
+class _DmaSelfTest(DmaTestBase, ScoreboardSelfTestBase):
+    corruptions = (_flip_byte, _other_tag)
+    small_jobs = SmallJobs(DescriptorBurstSeq, lambda seq, i: seq.send(seq.random_item(seq.next_name(), 0)))
+
+
+@pyuvm.test(timeout_time=2, timeout_unit="ms")
+class ScoreboardSelfTest(_DmaSelfTest):
+    """Each corruption (a flipped byte, another tag) is reported for exactly the corrupted job; the clean jobs
+    between them, in flight at the same time, pass."""
+
+
+@pyuvm.test(timeout_time=2, timeout_unit="ms", expect_fail=True)
+class CorruptModelIsCaught(_DmaSelfTest, CorruptModelBase):
+    """expect_fail twin: a flipped byte in the model's answer must fail the test."""

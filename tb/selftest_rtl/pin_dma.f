@@ -1,0 +1,2 @@
+byte_dma.sv
+pin_dma.sv
