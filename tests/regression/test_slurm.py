@@ -20,6 +20,21 @@ pytestmark = pytest.mark.sim
 SCRIPT = runner.ROOT / "tb" / "flow" / "regression" / "slurm_cluster.sh"
 
 
+def _two_shards(out, report) -> list[str]:
+    """The arguments of the tiny regression as two Slurm shards, into ``out`` with its report in ``report``."""
+    return [
+        "--launcher=slurm",
+        "--shards=2",
+        "--sim=verilator",
+        "--suite=smoke",
+        f"--seed-list={SEEDS}",
+        f"--tests={TESTS}",
+        "--jobs=1",
+        f"--out={out}",
+        f"--report-dir={report}",
+    ]
+
+
 @pytest.fixture
 def cluster(tmp_path):
     env = {**os.environ, "SLURM_DIR": str(tmp_path / "slurm")}
@@ -33,19 +48,7 @@ def cluster(tmp_path):
 
 def test_a_two_shard_slurm_regression_equals_the_local_one(cluster, tiny_regression, tmp_path):
     out, report = tmp_path / "shards", tmp_path / "report"
-    p = regress(
-        "run",
-        "--launcher=slurm",
-        "--shards=2",
-        "--sim=verilator",
-        "--suite=smoke",
-        f"--seed-list={SEEDS}",
-        f"--tests={TESTS}",
-        "--jobs=1",
-        f"--out={out}",
-        f"--report-dir={report}",
-        env=cluster,
-    )
+    p = regress("run", *_two_shards(out, report), env=cluster)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "job array" in p.stdout and "merge job" in p.stdout
     shards = sorted(json.loads(m.read_text())["shard"] for m in out.glob("shard*/manifest.json"))
@@ -68,15 +71,7 @@ def test_a_cancelled_shard_is_not_run_and_the_regression_resumes_locally(cluster
             "-m",
             "tb.flow.regression",
             "run",
-            "--launcher=slurm",
-            "--shards=2",
-            "--sim=verilator",
-            "--suite=smoke",
-            f"--seed-list={SEEDS}",
-            f"--tests={TESTS}",
-            "--jobs=1",
-            f"--out={out}",
-            f"--report-dir={report}",
+            *_two_shards(out, report),
         ],
         cwd=runner.ROOT,
         env={**os.environ, **cluster},
