@@ -107,3 +107,23 @@ def test_the_new_covergroups_are_in_the_plan():
     planned = {c for tp in testplan.load().testpoints for c in tp.covergroups}
     for name in ("ar_4k_split", "burst_beats", "error_alone", "error_together", "axi_resp"):
         assert f"cube_reader.{name}" in planned
+
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ("{toplevel: t, lint_waiver: [WIDTH]}", "builds.bad: unknown key lint_waiver (known: toplevel, parameters,"),
+        ("{toplevel: t, filelist: no/such.f}", "builds.bad.filelist: no/such.f does not exist"),
+        ("{toplevel: t, compile_args: {xcelium: [-x]}}", "builds.bad.compile_args: a map of verilator / icarus"),
+        ("{toplevel: t, sim_args: {icarus: -x}}", "builds.bad.sim_args.icarus: a list of arguments"),
+        ("{toplevel: t, properties: nosuch.f}", "builds.bad.properties: nosuch.f is neither 'none' nor a property"),
+        ("{parameters: {W: 1}}", "builds.bad: a map with at least a toplevel"),
+    ],
+)
+def test_a_bad_build_entry_is_refused_with_one_line_naming_it(tmp_path, entry, message):
+    text = testplan.PLAN_PATH.read_text().replace("builds:\n", f"builds:\n  bad: {entry}\n", 1)
+    p = tmp_path / "plan.yaml"
+    p.write_text(text)
+    with pytest.raises(ValueError) as exc:
+        testplan.load(p)
+    assert str(exc.value).startswith(message) and "\n" not in str(exc.value), exc.value
