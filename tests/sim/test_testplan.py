@@ -9,7 +9,7 @@ from cocotb_coverage.coverage import coverage_db
 
 from tb.cube_reader import coverage as cube_cov
 from tb.cube_reader.families import available_families
-from tb.flow import testplan
+from tb.flow import filelists, testplan
 from tb.pixel_reader import coverage as pixel_cov
 from tb.weight_reader import coverage as weight_cov
 
@@ -127,3 +127,14 @@ def test_a_bad_build_entry_is_refused_with_one_line_naming_it(tmp_path, entry, m
     with pytest.raises(ValueError) as exc:
         testplan.load(p)
     assert str(exc.value).startswith(message) and "\n" not in str(exc.value), exc.value
+
+
+def test_a_build_by_file_list_depends_on_that_lists_files_and_carries_its_options():
+    plan = testplan.load()
+    foreign = [b for b in plan.builds.values() if b.options.filelist is not None]
+    assert foreign, "the plan builds some RTL by its own file list"
+    for b in foreign:
+        assert b.rtl == frozenset(p.name for p in filelists.parse(b.options.filelist).sources), b
+        assert not b.options.assertions or b.options.properties, b
+    ours = [b for b in plan.builds.values() if b.options.filelist is None and b.rtl is not None]
+    assert ours and all(b.options == testplan.BuildOptions() for b in ours)
