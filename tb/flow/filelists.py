@@ -1,8 +1,20 @@
-"""Per-top RTL file lists (``rtl_stubs/<top>.f`` over ``rtl_stubs/common.f``): the one source of what each top
-compiles, for the simulation runner, the testplan (which RTL files a build's results depend on) and lint.
+"""Per-top RTL file lists (``rtl_stubs/<top>.f`` over ``rtl_stubs/common.f``, or a list anywhere that a testplan
+build names by path): the one source of what each top compiles, for the simulation runner, the testplan (which RTL
+files a build's results depend on) and lint.
 
-A list names one file per line in compile order; ``-f other.f`` includes another list of the same folder; ``//``
-starts a comment. ``common.f`` is what every reader compiles and is not a top of its own.
+A list is read as the simulators read their ``-f`` files: one entry per whitespace-separated token, ``//`` starts
+a comment. Entries:
+
+- a source file of any extension (``.sv``, ``.v``, ``.vh``, ``.svh``, ...): a path relative to the folder of the list
+  that names it (or absolute);
+- ``-f other.f``: include another list, relative to the including list's folder;
+- ``+incdir+<dir>[+<dir>...]`` and ``+define+NAME[=value][+...]``: include folders and defines;
+- ``-y <dir>``, ``-v <file>``, ``+libext+<.ext>[+...]``: library folders, library files and their extensions (passed
+  through to Verilator as such and to Icarus as ``-y``, ``-l``, ``-Y``);
+- ``$VAR`` and ``${VAR}`` anywhere in an entry are taken from the environment; an unset variable is an error that
+  names it and the list.
+
+``common.f`` is what every reader compiles and is not a top of its own.
 
 ``python -m tb.flow.filelists lint`` prints ``<list> <module>`` once per module (the first list that compiles it):
 ``make lint`` lints each module as a top with its list. ``python -m tb.flow.filelists all`` prints every file once,
@@ -12,8 +24,12 @@ modules (``props/props.f``), which ``make lint`` adds to every top's list with `
 
 from __future__ import annotations
 
+import os
+import re
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 COMMON = "common.f"
 #: the property modules bound inside the design under ``DLA_ASSERT`` (rtl_stubs/props/prop_macros.svh): every
@@ -23,20 +39,97 @@ PROPS_LIST = "props.f"
 ASSERT_DEFINE = "DLA_ASSERT"
 
 
-def _read(path: Path, seen: tuple[Path, ...] = ()) -> list[str]:
-    if path in seen:
-        raise ValueError(f"{path.name}: -f includes itself ({' -> '.join(p.name for p in seen)})")
-    out: list[str] = []
-    tokens = [t for line in path.read_text().splitlines() for t in line.split("//", 1)[0].split()]
+_VAR = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+@dataclass
+class FileList:
+    """What a list (with the lists it includes) gives the compiler, paths resolved against each list's folder."""
+
+    sources: list[Path] = field(default_factory=list)
+    incdirs: list[Path] = field(default_factory=list)
+    defines: dict[str, str] = field(default_factory=dict)
+    libdirs: list[Path] = field(default_factory=list)  # -y
+    libfiles: list[Path] = field(default_factory=list)  # -v
+    libexts: list[str] = field(default_factory=list)  # +libext+
+
+    def compile_args(self, sim: str) -> list[str]:
+        """The library options (``-y``, ``-v``, ``+libext+``) in ``sim``'s spelling; sources, include folders and
+        defines go through the cocotb runner's own arguments."""
+        out: list[str] = []
+        for d in self.libdirs:
+            out += ["-y", str(d)]
+        for f in self.libfiles:
+            out += ["-v" if sim == "verilator" else "-l", str(f)]
+        if self.libexts:
+            out += ["+libext+" + "+".join(self.libexts)] if sim == "verilator" else [f"-Y{e}" for e in self.libexts]
+        return out
+
+
+def _expand(token: str, where: Path, env: Mapping[str, str]) -> str:
+    def one(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(2)
+        if name not in env:
+            raise ValueError(f"{where}: ${name} is not set in the environment")
+        return env[name]
+
+    return _VAR.sub(one, token)
+
+
+def _plus(tok: str, prefix: str) -> list[str]:
+    return [p for p in tok[len(prefix) :].split("+") if p]
+
+
+def parse(path: Path, env: Mapping[str, str] | None = None) -> FileList:
+    """Read the list ``path`` (and the lists it includes) as a simulator would; ``env``: the variables for ``$VAR``
+    (default: the process environment). Raises ValueError naming the list on an unknown option, a missing
+    argument, an unset variable or a list that includes itself."""
+    out = FileList()
+    _parse(Path(path), os.environ if env is None else env, (), out)
+    out.sources = list(dict.fromkeys(out.sources))
+    return out
+
+
+def _parse(path: Path, env: Mapping[str, str], seen: tuple[Path, ...], out: FileList) -> None:
+    if path.resolve() in seen:
+        raise ValueError(f"{path.name}: -f includes itself ({' -> '.join(p.name for p in seen)} -> {path.name})")
+    if not path.is_file():
+        raise ValueError(f"file list {path} does not exist")
+    seen = seen + (path.resolve(),)
+    tokens = [_expand(t, path, env) for line in path.read_text().splitlines() for t in line.split("//", 1)[0].split()]
+    here = path.parent
+
+    def at(name: str) -> Path:
+        return here / name  # an absolute name stays absolute
+
     it = iter(tokens)
     for tok in it:
-        if tok == "-f":
-            out += _read(path.parent / next(it), seen + (path,))
-        elif tok.endswith((".sv", ".v")):
-            out.append(tok)
+        if tok in ("-f", "-F", "-y", "-v"):
+            arg = next(it, None)
+            if arg is None:
+                raise ValueError(f"{path}: {tok} without its argument")
+            if tok in ("-f", "-F"):
+                _parse(at(arg), env, seen, out)
+            elif tok == "-y":
+                out.libdirs.append(at(arg))
+            else:
+                out.libfiles.append(at(arg))
+        elif tok.startswith("+incdir+"):
+            out.incdirs += [at(d) for d in _plus(tok, "+incdir+")]
+        elif tok.startswith("+define+"):
+            for d in _plus(tok, "+define+"):
+                name, _, value = d.partition("=")
+                out.defines[name] = value or "1"
+        elif tok.startswith("+libext+"):
+            out.libexts += _plus(tok, "+libext+")
+        elif tok.startswith(("-", "+")):
+            raise ValueError(f"{path}: unknown option {tok!r} (known: -f, -y, -v, +incdir+, +define+, +libext+)")
         else:
-            raise ValueError(f"{path.name}: unknown entry {tok!r}")
-    return out
+            out.sources.append(at(tok))
+
+
+def _read(path: Path) -> list[Path]:
+    return parse(path).sources
 
 
 def tops(rtl: Path) -> list[str]:
@@ -48,18 +141,14 @@ def sources(rtl: Path, top: str | None = None) -> list[Path]:
     """The files ``top`` compiles, in order; with no top (or a top without a list, such as a fast-path wrapper
     around every reader), every file of every list, each once, in list order."""
     if top is not None and (rtl / f"{top}.f").is_file():
-        names = _read(rtl / f"{top}.f")
-    else:
-        names = [n for t in tops(rtl) for n in _read(rtl / f"{t}.f")]
-    unique = list(dict.fromkeys(names))
-    return [rtl / n for n in unique]
+        return _read(rtl / f"{top}.f")
+    return list(dict.fromkeys(p for t in tops(rtl) for p in _read(rtl / f"{t}.f")))
 
 
 def props(rtl: Path) -> list[Path]:
     """The property modules (``props/props.f`` of ``rtl``), in compile order: what a simulation adds to a top's
     files, with :data:`ASSERT_DEFINE` defined (their instances in the design are guarded by it)."""
-    folder = rtl / PROPS_DIR
-    return [folder / n for n in dict.fromkeys(_read(folder / PROPS_LIST))]
+    return _read(rtl / PROPS_DIR / PROPS_LIST)
 
 
 def lint_plan(rtl: Path) -> list[tuple[str, str]]:

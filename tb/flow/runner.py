@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from tb import assertions
 from tb.flow import filelists
+from tb.flow.buildopts import BuildOptions
 
 if TYPE_CHECKING:
     from cocotb_tools.runner import Runner
@@ -122,6 +123,29 @@ class Build:
     build_dir: Path
     parameters: dict
     runner: Runner
+    sim_args: tuple[str, ...] = ()  # the build's run-time simulator arguments (its plan entry's sim_args)
+
+
+def design_files(
+    toplevel: str, options: BuildOptions | None = None, rtl_dir: Path | None = None
+) -> tuple[filelists.FileList, filelists.FileList | None]:
+    """What a build of ``toplevel`` compiles: its file list (the plan entry's ``filelist``, else ``<rtl>/<top>.f``,
+    else every list of the folder) and the property list bound into it (None: no property set). ``rtl_dir``
+    replaces ``rtl_stubs/`` (a mutant's copy), also under a plan list that lives there."""
+    opts = options or BuildOptions()
+    rtl = Path(rtl_dir) if rtl_dir is not None else RTL
+    flist = opts.filelist
+    if flist is not None and rtl_dir is not None and flist.is_relative_to(RTL):
+        flist = rtl / flist.relative_to(RTL)
+    if flist is None and (rtl / f"{toplevel}.f").is_file():
+        flist = rtl / f"{toplevel}.f"
+    design = filelists.parse(flist) if flist is not None else filelists.FileList(sources=rtl_sources(rtl, toplevel))
+    if not (ASSERTIONS and opts.assertions):
+        return design, None
+    props = Path(opts.properties) if opts.properties else rtl / filelists.PROPS_DIR / filelists.PROPS_LIST
+    found = filelists.parse(props)
+    found.incdirs.append(props.parent)  # the property macros (prop_macros.svh) beside their list
+    return design, found
 
 
 def build(
@@ -133,14 +157,17 @@ def build(
     rtl_dir: Path | None = None,
     build_dir: Path | None = None,
     coverage: bool = False,
+    options: BuildOptions | None = None,
 ) -> Build:
     """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``.
 
     ``rtl_dir``: compile the file lists of this folder instead of ``rtl_stubs/`` (give it its own ``config``: a
     build directory is reused whenever its sources look up to date). ``build_dir``: compile there instead
     (the regression's one build per plan build). ``coverage``: Verilator line (with branches), toggle and user
-    coverage; each simulation then writes ``coverage.dat`` into its test directory."""
-    from cocotb_tools.runner import get_runner
+    coverage; each simulation then writes ``coverage.dat`` into its test directory. ``options``: the plan
+    build's own file list, defines, include folders, simulator arguments, lint waivers and property set
+    (:mod:`tb.flow.buildopts`)."""
+    from cocotb_tools.runner import Verilog, get_runner
 
     check_simulator(sim)
     params = dict(parameters or {})
@@ -156,13 +183,21 @@ def build(
             # --coverage would add expression coverage, on which Verilator 5.048 fails with an internal error
             # (V3Ast.h "AstNode is not of expected type" at cr_desc_validator.sv:103): line, toggle and user only
             build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
-    if sim == "verilator" and ASSERTIONS:
-        build_args += ["--assert"]  # the property modules' immediate assertions (Icarus always evaluates them)
     runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
-    rtl = Path(rtl_dir) if rtl_dir is not None else RTL
-    sources = rtl_sources(rtl_dir, toplevel)
-    if ASSERTIONS:
-        sources += filelists.props(rtl)  # the assertions, bound in the design under DLA_ASSERT
+    opts = options or BuildOptions()
+    design, props = design_files(toplevel, opts, rtl_dir)
+    sources = list(design.sources)
+    includes = [*design.incdirs, *opts.include_dirs]
+    defines: dict[str, object] = {**design.defines, **opts.defines}
+    if props is not None:
+        sources += props.sources  # the assertions, bound in the design under DLA_ASSERT
+        includes += props.incdirs
+        defines[filelists.ASSERT_DEFINE] = 1
+        if sim == "verilator":
+            build_args += ["--assert"]  # the property modules' immediate assertions (Icarus always evaluates them)
+    build_args += design.compile_args(sim) + [*opts.compile_args.get(sim, ())]
+    if sim == "verilator":
+        build_args += opts.waiver_args()
     wrapper = HDL_TB / f"{toplevel}.sv"
     if wrapper.exists():  # a fast-path testbench wrapper (tb/fastpath/hdl/) around the RTL
         sources += [HDL_TB / name for name in (HDL_TB / "files.f").read_text().split() if name.endswith(".sv")]
@@ -170,18 +205,18 @@ def build(
             # the C++20 coroutine flags that --timing needs
             build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
     runner.build(
-        sources=sources,
+        sources=[Verilog(p) for p in sources],
         hdl_toplevel=toplevel,
         parameters=params,
         build_dir=build_dir,
-        includes=[rtl / filelists.PROPS_DIR],
-        defines={filelists.ASSERT_DEFINE: 1} if ASSERTIONS else {},
+        includes=includes,
+        defines=defines,
         timescale=("1ns", "1ps"),
         build_args=build_args,
         waves=waves,
         always=False,
     )
-    return Build(sim, toplevel, build_dir, params, runner)
+    return Build(sim, toplevel, build_dir, params, runner, opts.sim_args.get(sim, ()))
 
 
 #: basenames of the modules whose asserts cocotb rewrites (the cocotb test modules of tb/ and tests/bench/)
@@ -232,6 +267,7 @@ def run(
             waves=waves,
             results_xml=str(results),
             test_filter=test_filter,
+            test_args=list(b.sim_args),
         )
     except SystemExit as exc:
         # Under pytest cocotb_tools exits when a cocotb test failed; return the results so that the caller

@@ -28,7 +28,13 @@ def build_run(
 ) -> runner.Build:
     """Compile the build a run needs (one build folder per plan build, shared by its runs)."""
     return runner.build(
-        sim, run.build.toplevel, config or run.build.name, run.build.parameters, waves=waves, rtl_dir=rtl_dir
+        sim,
+        run.build.toplevel,
+        config or run.build.name,
+        run.build.parameters,
+        waves=waves,
+        rtl_dir=rtl_dir,
+        options=run.build.options,
     )
 
 

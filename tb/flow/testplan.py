@@ -23,7 +23,8 @@ from typing import Optional
 
 import yaml
 
-from tb.flow import contracts, filelists
+from tb.flow import buildopts, contracts, filelists
+from tb.flow.buildopts import BuildOptions
 
 PLAN_PATH = Path(__file__).resolve().parents[1] / "testplan.yaml"
 RTL_DIR = Path(__file__).resolve().parents[2] / "rtl_stubs"
@@ -39,7 +40,8 @@ class PlannedBuild:
     name: str
     toplevel: str
     parameters: dict
-    rtl: Optional[frozenset[str]]  # RTL files the build's results depend on (its <top>.f; None: all of rtl_stubs/)
+    rtl: Optional[frozenset[str]]  # RTL files the build's results depend on (its file list; None: all of rtl_stubs/)
+    options: BuildOptions = field(default_factory=BuildOptions)  # its file list, defines, flags, waivers, properties
 
 
 @dataclass(frozen=True)
@@ -175,21 +177,31 @@ def _strs(values) -> dict:
     return {str(k): str(v) for k, v in (values or {}).items()}
 
 
-def build_rtl(toplevel: str) -> Optional[frozenset[str]]:
-    """The RTL files a build of ``toplevel`` depends on: its list ``rtl_stubs/<toplevel>.f``; None (all of
-    rtl_stubs/) for a top without one (the fast-path wrapper around every reader)."""
+def build_rtl(toplevel: str, filelist: Optional[Path] = None) -> Optional[frozenset[str]]:
+    """The RTL files a build of ``toplevel`` depends on (by name): its ``filelist`` when the plan names one, else
+    its list ``rtl_stubs/<toplevel>.f``; None (all of rtl_stubs/) for a top without one (the fast-path wrapper
+    around every reader)."""
+    if filelist is not None:
+        return frozenset(p.name for p in filelists.parse(filelist).sources)
     if not (RTL_DIR / f"{toplevel}.f").is_file():
         return None
     return frozenset(p.name for p in filelists.sources(RTL_DIR, toplevel))
 
 
+def _build(name: str, raw: object) -> PlannedBuild:
+    opts = buildopts.from_plan(name, raw)
+    assert isinstance(raw, dict)  # from_plan refused anything else
+    params = raw.get("parameters") or {}
+    if not isinstance(params, dict):
+        raise ValueError(f"builds.{name}.parameters: a map of NAME to value, not {params!r}")
+    top = str(raw["toplevel"])
+    return PlannedBuild(name, top, dict(params), build_rtl(top, opts.filelist), opts)
+
+
 def load(path: Path = PLAN_PATH) -> Plan:
     """Read and cross-link the plan (a name that does not exist raises ValueError)."""
     raw = yaml.safe_load(Path(path).read_text())
-    builds = {
-        n: PlannedBuild(n, b["toplevel"], dict(b.get("parameters") or {}), build_rtl(b["toplevel"]))
-        for n, b in raw["builds"].items()
-    }
+    builds = {n: _build(n, b) for n, b in raw["builds"].items()}
     runs = {}
     for n, r in raw["runs"].items():
         if r["build"] not in builds:
@@ -268,7 +280,8 @@ def _configs(raw: Optional[dict], builds: dict, runs: dict, suites: dict) -> tup
             bname, rname = f"{top}@{name}", f"{template.name}@{name}"
             if bname in out:
                 raise ValueError(f"configs.{top}: configuration {name} defined twice")
-            builds[bname] = PlannedBuild(bname, top, params, build_rtl(top))
+            base = template.build
+            builds[bname] = PlannedBuild(bname, top, params, base.rtl, base.options)
             runs[rname] = Run(rname, builds[bname], template.module, template.tests, template.env, template.artifacts)
             out[bname] = Configuration(top, name, params, kind, rname, str(spec.get("formal", "")), cseed)
             entry = SuiteRun(runs[rname], {**template.env, **_strs(spec.get("env"))})

@@ -24,10 +24,16 @@ def regression_seed() -> int:
     return cocotb.RANDOM_SEED - int(hashlib.sha1(test.encode()).hexdigest(), 16) if test else cocotb.RANDOM_SEED
 
 
+def build_parameters() -> dict[str, str]:
+    """The parameters the running build was compiled with, by name (the flow passes each as ``PARAM_<name>``,
+    tb/flow/runner.py): whatever the block calls them."""
+    return {k.removeprefix("PARAM_"): v for k, v in sorted(os.environ.items()) if k.startswith("PARAM_")}
+
+
 def reproduce_command() -> str:
     """The command line that reruns this test with the same seed (hence the same stimulus); with the suite and
     run when the testplan entry names them (``PLAN_SUITE``, ``PLAN_RUN``: such entries fix COUNT, so only that
-    suite's run repeats the stimulus)."""
+    suite's run repeats the stimulus), and the parameters of the build it ran on (:func:`build_parameters`)."""
     sim = (cocotb.SIM_NAME or "").lower()
     sim = "icarus" if "icarus" in sim else "verilator" if "verilator" in sim else sim
     test = ConfigDB().get(None, "", "TEST_NAME", "<test>")
@@ -35,8 +41,8 @@ def reproduce_command() -> str:
     for var in ("COUNT", "COUNT_SCALE", "LARGE"):
         if os.getenv(var, "").strip():
             extra += f" {var}={os.environ[var]}"
-    width = os.getenv("PARAM_AXI_DATA_W")
-    suite = f"  (the AXI_DATA_W={width} suite)" if width and width != "256" else ""
+    params = build_parameters()
+    suite = f"  (the build with {', '.join(f'{k}={v}' for k, v in params.items())})" if params else ""
     plan_suite, plan_run = os.getenv("PLAN_SUITE", "").strip(), os.getenv("PLAN_RUN", "").strip()
     where = f"SUITE={plan_suite} RUN={plan_run} " if plan_suite and plan_run else ""
     return f"make sim {where}SIM={sim} TESTCASE={test} SEED={regression_seed()}{extra}{suite}"

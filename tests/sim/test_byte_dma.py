@@ -1,31 +1,31 @@
 """The platform on a DUT it did not write (issue 31): ``byte_dma`` (tb/selftest_rtl/byte_dma.sv), a descriptor-port
 DMA in another style (aclk/aresetn, cmd_*, rd_*, bytes_out_*), whose completion pulse comes before its job's last
 output transfer. Bound as it behaves (completion "issued") every job passes; bound as "drained" the run fails with
-one protocol error naming the job, the transfer and the cycle, and no data mismatch. On both simulators."""
+one protocol error naming the job, the transfer and the cycle, and no data mismatch. On both simulators, built
+as the testplan builds it (``builds.byte_dma``: its own file list, no property set)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
 
 import pytest
 
-from tb.flow import runner
+from tb.flow import runner, sim as simflow, testplan
 
 ROOT = Path(__file__).resolve().parents[2]
 SIM = os.getenv("SIM", "")
 SIMS = [SIM] if SIM else list(runner.SIMULATORS)
 
 
+PLAN = testplan.load()
+
+
 @pytest.fixture(scope="module", params=SIMS)
 def built(request):
-    # byte_dma binds no property set (the AXI4 read-master properties assume aligned ARADDR): built without them
-    saved, runner.ASSERTIONS = runner.ASSERTIONS, False
-    try:
-        yield runner.build(request.param, "byte_dma", "byte_dma", rtl_dir=ROOT / "tb" / "selftest_rtl")
-    finally:
-        runner.ASSERTIONS = saved
+    return simflow.build_run(request.param, PLAN.runs["byte_dma/issued"])
 
 
 def run(b, completion: str, depth: int = 4) -> list[runner.Result]:
@@ -73,11 +73,9 @@ def test_a_data_bug_of_the_dut_is_a_data_mismatch(built, tmp_path):
     assert src.count(MUTANT[0]) == 1, "the mutated line is in byte_dma.sv once"
     (tmp_path / "byte_dma.sv").write_text(src.replace(*MUTANT))
     (tmp_path / "byte_dma.f").write_text("byte_dma.sv\n")
-    saved, runner.ASSERTIONS = runner.ASSERTIONS, False
-    try:
-        b = runner.build(built.sim, "byte_dma", "byte_dma_mutant", rtl_dir=tmp_path, build_dir=tmp_path / "build")
-    finally:
-        runner.ASSERTIONS = saved
+    pb = PLAN.builds["byte_dma"]
+    options = dataclasses.replace(pb.options, filelist=tmp_path / "byte_dma.f")  # the plan's build, mutant's list
+    b = runner.build(built.sim, pb.toplevel, "byte_dma_mutant", build_dir=tmp_path / "build", options=options)
     rows = run(b, "issued")
     assert len(rows) == 1 and not rows[0].passed, rows
     assert "first difference at" in rows[0].message and "protocol error" not in rows[0].message, rows[0].message

@@ -1,12 +1,15 @@
 """`verilator --lint-only -Wall` over rtl_stubs/ is clean with every module as the top, and Icarus accepts every
 file (part of `make test`). One module per file, named as its file: every module is linted as the top with the
-first per-top list that compiles it (rtl_stubs/<top>.f: the same plan `make lint` walks), packages excepted."""
+first per-top list that compiles it (rtl_stubs/<top>.f: the same plan `make lint` walks), packages excepted.
+`make lint` also lints each testplan build with its own file list (tb/flow/lintplan.py) by its top, defines and
+waivers."""
 
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from tb.flow import filelists, runner
+from tb.flow import buildopts, filelists, lintplan, runner, testplan
 
 PLAN = dict((module, flist) for flist, module in filelists.lint_plan(runner.RTL))
 TOPS = list(PLAN)
@@ -64,3 +67,52 @@ def test_icarus_compiles_everything(tmp_path):
         text=True,
     )
     assert out.returncode == 0 and not out.stderr.strip(), out.stderr
+
+
+def lint(args: list[str]) -> subprocess.CompletedProcess[str]:
+    runner.check_simulator("verilator")
+    return subprocess.run(["verilator", *args], capture_output=True, text=True)
+
+
+def test_make_lint_covers_every_module_with_and_without_assertions_and_each_foreign_build_by_its_top():
+    plan = testplan.load()
+    targets = lintplan.targets(plan)
+    tops = [a[a.index("--top-module") + 1] for a in targets]
+    for module in PLAN:  # ours: each module twice, the second time with DLA_ASSERT and the property modules
+        ours = [a for a, t in zip(targets, tops) if t == module and str(runner.RTL) in a[-3]]
+        assert len(ours) == 2 and "+define+DLA_ASSERT=1" in ours[1] and "--assert" not in ours[0], module
+    foreign = {b.toplevel for b in plan.builds.values() if b.options.filelist is not None}
+    assert foreign and foreign <= set(tops)
+    # a file of a foreign list is no module of its own: byte_dma.sv is linted as byte_dma, the top a build names
+    listed = {
+        Path(p).stem
+        for b in plan.builds.values()
+        if b.options.filelist
+        for p in runner.design_files(b.toplevel, b.options)[0].sources
+    }
+    assert set(tops) & listed == foreign
+
+
+def test_the_foreign_builds_lint_clean():
+    plan = testplan.load()
+    for args in lintplan.targets(plan)[2 * len(PLAN) :]:
+        out = lint(args)
+        assert out.returncode == 0 and "%Warning" not in out.stderr, (args, out.stderr)
+
+
+def test_a_builds_lint_waiver_reaches_make_lint(tmp_path):
+    (tmp_path / "t.sv").write_text(
+        "`timescale 1ns/1ps\nmodule t(input logic [7:0] a, output logic [3:0] y);\n  assign y = a;\nendmodule\n"
+    )
+    (tmp_path / "t.f").write_text("t.sv\n")
+
+    def plan(waivers: list[str]) -> testplan.Plan:
+        raw = {"toplevel": "t", "filelist": str(tmp_path / "t.f"), "properties": "none", "lint_waivers": waivers}
+        b = testplan.PlannedBuild("t", "t", {}, None, buildopts.from_plan("t", raw))
+        return testplan.Plan({"t": b}, {}, {}, ())
+
+    waived = lintplan.targets(plan(["WIDTHTRUNC", "UNUSEDSIGNAL"]))[-1]
+    assert lint(waived).returncode == 0, lint(waived).stderr
+    bare = lintplan.targets(plan([]))[-1]
+    out = lint(bare)
+    assert out.returncode != 0 and "%Warning-WIDTHTRUNC" in out.stderr, out.stderr

@@ -2,32 +2,26 @@
 (tb/selftest_rtl/pin_dma.sv: byte_dma behind go/fin pins, clk_i / rst_i): random jobs one at a time pass when its
 ``fin_o`` means what the binding says ("drained"); with ``EARLY_FIN=1`` (fin_o before the last byte leaves) the
 same binding gives one protocol error naming the job, the transfer and the cycle, and no data mismatch. On both
-simulators."""
+simulators, built as the testplan builds them (``builds.pin_dma`` and ``builds.pin_dma_early_fin``)."""
 
 from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 
 import pytest
 
-from tb.flow import runner
+from tb.flow import runner, testplan
 
-ROOT = Path(__file__).resolve().parents[2]
+PLAN = testplan.load()
 SIM = os.getenv("SIM", "")
 SIMS = [SIM] if SIM else list(runner.SIMULATORS)
 
 
 def build_and_run(sim: str, early: int, completion: str) -> list[runner.Result]:
-    # pin_dma binds no property set (the AXI4 read-master properties assume aligned ARADDR): built without them
-    saved, runner.ASSERTIONS = runner.ASSERTIONS, False
-    try:
-        b = runner.build(
-            sim, "pin_dma", f"pin_dma_early{early}", {"EARLY_FIN": early}, rtl_dir=ROOT / "tb" / "selftest_rtl"
-        )
-    finally:
-        runner.ASSERTIONS = saved
+    pb = PLAN.builds["pin_dma_early_fin" if early else "pin_dma"]
+    assert pb.parameters.get("EARLY_FIN", 0) == early, pb
+    b = runner.build(sim, pb.toplevel, pb.name, pb.parameters, options=pb.options)
     results = runner.run(b, "tb.selftest_dma.pin_tests", seed=1, extra_env={"COMPLETION": completion}, tag=completion)
     return runner.read_results(results)
 

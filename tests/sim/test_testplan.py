@@ -9,7 +9,7 @@ from cocotb_coverage.coverage import coverage_db
 
 from tb.cube_reader import coverage as cube_cov
 from tb.cube_reader.families import available_families
-from tb.flow import testplan
+from tb.flow import filelists, testplan
 from tb.pixel_reader import coverage as pixel_cov
 from tb.weight_reader import coverage as weight_cov
 
@@ -26,33 +26,94 @@ def test_the_plan_has_no_problems():
     assert testplan.problems(plan, covergroup_names()) == []
 
 
-def test_the_self_check_fails_on_an_unplanned_test_and_an_empty_testpoint(tmp_path):
-    text = testplan.PLAN_PATH.read_text()
-    # drop the only testpoint of the validator test, and add a testpoint with no test
-    text = text.replace('tests: ["cr_desc_validator.test_validator::random_descriptors_match_the_model"]', "tests: []")
-    text = text.replace(
-        "testpoints:\n", 'testpoints:\n  - {name: orphan, tests: ["cube_reader.tests::NoSuchTest"]}\n', 1
-    )
+TOY_MODULE = """
+import cocotb
+import pyuvm
+
+
+@cocotb.test()
+async def first(dut):
+    pass
+
+
+@cocotb.test()
+async def second(dut):
+    pass
+
+
+@pyuvm.test()
+class UvmTest(pyuvm.uvm_test):
+    pass
+
+
+class _Helper(pyuvm.uvm_test):
+    pass
+"""
+
+
+def toy_plan(tmp_path, monkeypatch, edit=None) -> testplan.Plan:
+    """A plan of a block the flow has never seen (its own module of tests, build, runs and suites), edited by
+    ``edit(raw)``: the mechanism under test, with no block of ours named."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "toy_block_tests.py").write_text(TOY_MODULE)
+    raw = {
+        "builds": {"toy": {"toplevel": "toy_top", "parameters": {"WIDTH": 8}}},
+        "runs": {
+            "toy/all": {"build": "toy", "module": "toy_block_tests"},
+            "toy/some": {"build": "toy", "module": "toy_block_tests", "tests": ["first"]},
+        },
+        "suites": {n: {"runs": ["toy/all", "toy/some"]} for n in testplan.SUITE_NAMES},
+        "testpoints": [
+            {"name": "basics", "tests": ["toy_block_tests::first", "toy_block_tests::second"]},
+            {"name": "uvm", "tests": ["toy_block_tests::UvmTest"]},
+        ],
+    }
+    if edit is not None:
+        edit(raw)
     p = tmp_path / "plan.yaml"
-    p.write_text(text)
-    probs = testplan.problems(testplan.load(p))
-    assert "test cr_desc_validator.test_validator::random_descriptors_match_the_model is in no testpoint" in probs
-    assert "testpoint validator_alone has no test" in probs
-    assert "testpoint orphan names cube_reader.tests::NoSuchTest, which no run's module defines" in probs
+    p.write_text(yaml.safe_dump(raw))
+    return testplan.load(p)
 
 
-def test_a_run_subset_naming_a_missing_test_is_reported(tmp_path):
-    text = testplan.PLAN_PATH.read_text().replace("tests: [packed_nvdla_int8,", "tests: [packed_nvdla_int8_renamed,")
-    p = tmp_path / "plan.yaml"
-    p.write_text(text)
-    probs = testplan.problems(testplan.load(p))
-    assert any("packed_nvdla_int8_renamed" in x and "does not define" in x for x in probs), probs
+def test_a_consistent_plan_of_any_block_has_no_problems(tmp_path, monkeypatch):
+    plan = toy_plan(tmp_path, monkeypatch)
+    assert testplan.problems(plan) == []
+    assert plan.runs["toy/some"].expected_tests() == {"first"}
+    assert plan.builds["toy"].parameters == {"WIDTH": 8} and plan.builds["toy"].rtl is None
 
 
-def test_module_tests_finds_cocotb_and_pyuvm_tests():
-    assert "bus_utilization" in testplan.module_tests("tb.cube_reader.test_directed")
-    assert "RandomCubeTest" in testplan.module_tests("tb.cube_reader.tests")
-    assert "_OneCube" not in testplan.module_tests("tb.cube_reader.tests")
+def test_the_self_check_fails_on_an_unplanned_test_and_an_empty_testpoint(tmp_path, monkeypatch):
+    def edit(raw):
+        raw["testpoints"][1]["tests"] = []  # UvmTest is now in no testpoint, and "uvm" has no test
+        raw["testpoints"].append({"name": "orphan", "tests": ["toy_block_tests::NoSuchTest"]})
+
+    probs = testplan.problems(toy_plan(tmp_path, monkeypatch, edit))
+    assert "test toy_block_tests::UvmTest is in no testpoint" in probs
+    assert "testpoint uvm has no test" in probs
+    assert "testpoint orphan names toy_block_tests::NoSuchTest, which no run's module defines" in probs
+    assert len(probs) == 3, probs
+
+
+def test_a_run_subset_naming_a_missing_test_is_reported(tmp_path, monkeypatch):
+    def edit(raw):
+        raw["runs"]["toy/some"]["tests"] = ["first_renamed"]
+
+    probs = testplan.problems(toy_plan(tmp_path, monkeypatch, edit))
+    assert probs == ["run toy/some lists first_renamed, which toy_block_tests does not define"], probs
+
+
+def test_a_run_in_no_suite_and_a_missing_suite_are_reported(tmp_path, monkeypatch):
+    def edit(raw):
+        raw["runs"]["toy/unused"] = {"build": "toy", "module": "toy_block_tests"}
+        del raw["suites"]["nightly"]
+
+    probs = testplan.problems(toy_plan(tmp_path, monkeypatch, edit))
+    assert probs == ["run toy/unused is in no suite", "suite nightly is missing"], probs
+
+
+def test_module_tests_finds_cocotb_and_pyuvm_tests(tmp_path, monkeypatch):
+    toy_plan(tmp_path, monkeypatch)
+    assert testplan.module_tests("toy_block_tests") == ("first", "second", "UvmTest")
 
 
 @pytest.mark.parametrize("name", testplan.SUITE_NAMES)
@@ -60,6 +121,7 @@ def test_every_suite_has_runs(name):
     assert testplan.load().suite(name).runs
 
 
+# our blocks' content: the exclusions and waivers name our covergroups and rtl_stubs/ files
 def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_names(tmp_path):
     raw = yaml.safe_load(testplan.PLAN_PATH.read_text())
     raw["coverage"]["exclusions"] = [
@@ -98,8 +160,8 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
 
 
 def test_coverage_goals_default_and_per_covergroup():
-    cov = testplan.CoveragePlan(goals={"default": 95, "cube_reader.kind": 100})
-    assert cov.goal("cube_reader.kind") == 100 and cov.goal("cube_reader.layout") == 95
+    cov = testplan.CoveragePlan(goals={"default": 95, "blk.kind": 100})
+    assert cov.goal("blk.kind") == 100 and cov.goal("blk.layout") == 95
     assert testplan.CoveragePlan().goal("x") == testplan.DEFAULT_GOAL
 
 
@@ -107,3 +169,34 @@ def test_the_new_covergroups_are_in_the_plan():
     planned = {c for tp in testplan.load().testpoints for c in tp.covergroups}
     for name in ("ar_4k_split", "burst_beats", "error_alone", "error_together", "axi_resp"):
         assert f"cube_reader.{name}" in planned
+
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ("{toplevel: t, lint_waiver: [WIDTH]}", "builds.bad: unknown key lint_waiver (known: toplevel, parameters,"),
+        ("{toplevel: t, filelist: no/such.f}", "builds.bad.filelist: no/such.f does not exist"),
+        ("{toplevel: t, compile_args: {xcelium: [-x]}}", "builds.bad.compile_args: a map of verilator / icarus"),
+        ("{toplevel: t, sim_args: {icarus: -x}}", "builds.bad.sim_args.icarus: a list of arguments"),
+        ("{toplevel: t, properties: nosuch.f}", "builds.bad.properties: nosuch.f is neither 'none' nor a property"),
+        ("{parameters: {W: 1}}", "builds.bad: a map with at least a toplevel"),
+    ],
+)
+def test_a_bad_build_entry_is_refused_with_one_line_naming_it(tmp_path, entry, message):
+    text = testplan.PLAN_PATH.read_text().replace("builds:\n", f"builds:\n  bad: {entry}\n", 1)
+    p = tmp_path / "plan.yaml"
+    p.write_text(text)
+    with pytest.raises(ValueError) as exc:
+        testplan.load(p)
+    assert str(exc.value).startswith(message) and "\n" not in str(exc.value), exc.value
+
+
+def test_a_build_by_file_list_depends_on_that_lists_files_and_carries_its_options():
+    plan = testplan.load()
+    foreign = [b for b in plan.builds.values() if b.options.filelist is not None]
+    assert foreign, "the plan builds some RTL by its own file list"
+    for b in foreign:
+        assert b.rtl == frozenset(p.name for p in filelists.parse(b.options.filelist).sources), b
+        assert not b.options.assertions or b.options.properties, b
+    ours = [b for b in plan.builds.values() if b.options.filelist is None and b.rtl is not None]
+    assert ours and all(b.options == testplan.BuildOptions() for b in ours)

@@ -374,6 +374,7 @@ def _child_build(sim: str, name: str, regdir: Path, coverage: bool, rtl: Path) -
         build_dir=build_dir(regdir, sim, name),
         coverage=coverage and sim == "verilator",
         rtl_dir=rtl,
+        options=b.options,
     )
 
 
