@@ -7,7 +7,6 @@ come from the environment, so that one build runs the same jobs under either mea
 
 from __future__ import annotations
 
-import enum
 import os
 from dataclasses import dataclass
 
@@ -20,11 +19,12 @@ from tb.platform import (
     Expectation,
     JobScoreboard,
     ReaderEnv,
-    ReaderItem,
     ReaderTB,
     config_value,
 )
 from tb.platform.binding import Completion, DescriptorControl, DutBinding, ResetPin
+
+from .items import DmaItem
 
 QUEUE_DEPTH = int(os.getenv("QUEUE_DEPTH", "").strip() or 4)
 
@@ -44,30 +44,6 @@ BINDING = DutBinding(
     streams=("bytes_out",),
     completion=Completion(os.getenv("COMPLETION", "").strip() or "issued"),
 )
-
-Kind = enum.Enum("Kind", "COPY")
-
-
-class DmaItem(ReaderItem):
-    """One copy job: the byte address, the length, the tag, and the bytes the memory holds there."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.kind = Kind.COPY
-        self.addr = self.length = self.tag = 0
-        self.blob = np.zeros(0, np.uint8)
-
-    def randomize(self, rng: np.random.Generator, addr: int, bus_bytes: int, tag: int) -> None:
-        """A job at ``addr``: lengths around the bus width (1, bus-1, bus, bus+1, random up to 6 words)."""
-        self.addr, self.tag = addr, tag & 0xFF
-        self.length = int(rng.choice([1, bus_bytes - 1, bus_bytes, bus_bytes + 1, int(rng.integers(2, 6 * bus_bytes))]))
-        self.blob = rng.integers(0, 256, self.length, dtype=np.uint8)
-
-    def label(self) -> str:
-        return f"{self.get_name()} addr=0x{self.addr:x} len={self.length} tag={self.tag}"
-
-    def timeout_cycles(self, bus_bytes: int) -> int:
-        return 1000 + 16 * self.length
 
 
 class DmaTB(ReaderTB):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tb.platform import BurstSeqBase
 
-from .env import DmaItem
+from .items import DmaItem
 
 
 class DescriptorBurstSeq(BurstSeqBase):
