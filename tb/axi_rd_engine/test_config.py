@@ -68,10 +68,7 @@ def check_bursts(tb: EngineTB) -> None:
 async def config_commands(dut, ready):
     """Random commands that fit the configuration, back to back: every beat exact, every AR legal."""
     tb = EngineTB(dut, cocotb.RANDOM_SEED)
-    await tb.reset()
-    tb.ready_p = ready
-    if ready < 1:
-        tb.set_stalls(0.3)
+    await tb.start(ready)
     worst = [0]
     cocotb.start_soon(watch(tb, worst))
     cmds = legal_cmds(tb.rng, 30, tb.bw, space(dut), max_len(dut))

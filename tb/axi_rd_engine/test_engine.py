@@ -115,6 +115,13 @@ class EngineTB:
         self.dut.rst.value = 0
         await RisingEdge(self.dut.clk)
 
+    async def start(self, ready: float) -> None:
+        """Reset, then take beats with probability ``ready`` per cycle (below 1: the memory stalls too)."""
+        await self.reset()
+        self.ready_p = ready
+        if ready < 1:
+            self.set_stalls(0.3)
+
     async def send(self, addr: int, length: int) -> None:
         d = self.dut
         d.cmd_valid.value = 1
@@ -178,10 +185,7 @@ def random_cmds(rng: random.Random, n: int, bw: int) -> list[tuple[int, int]]:
 async def byte_granular_commands(dut, ready):
     """Random byte-aligned commands, back to back: every beat and its side information, in order."""
     tb = EngineTB(dut, cocotb.RANDOM_SEED)
-    await tb.reset()
-    tb.ready_p = ready
-    if ready < 1:
-        tb.set_stalls(0.3)
+    await tb.start(ready)
     cmds = random_cmds(tb.rng, 40, tb.bw)
     for c in cmds:
         await tb.send(*c)
