@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-ROOT = Path(__file__).resolve().parents[2]
+from tb.flow import project
+
+ROOT = project.ROOT  # relative paths of a plan entry start here (tb.flow.project)
 SIMS = ("verilator", "icarus")
 #: the keys a build may give (``toplevel`` is required); anything else is refused with one line naming it
 KEYS = (

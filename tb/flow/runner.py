@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from tb import assertions
-from tb.flow import filelists
+from tb.flow import filelists, project
 from tb.flow.buildopts import BuildOptions
 
 if TYPE_CHECKING:
     from cocotb_tools.runner import Runner
 
-ROOT = Path(__file__).resolve().parents[2]
-RTL = ROOT / "rtl_stubs"
-HDL_TB = ROOT / "tb" / "fastpath" / "hdl"
-SIM_BUILD = ROOT / "sim_build"
+ROOT = project.ROOT  # the project's root (this checkout, or a user project's: tb.flow.project)
+RTL = project.RTL
+HDL_TB = project.PACKAGE_ROOT / "tb" / "fastpath" / "hdl"
+SIM_BUILD = project.SIM_BUILD
 SIMULATORS = ("verilator", "icarus")
 
 _INSTALL_HINT = {

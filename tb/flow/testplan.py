@@ -23,11 +23,11 @@ from typing import Optional
 
 import yaml
 
-from tb.flow import buildopts, contracts, filelists
+from tb.flow import buildopts, contracts, filelists, project
 from tb.flow.buildopts import BuildOptions
 
-PLAN_PATH = Path(__file__).resolve().parents[1] / "testplan.yaml"
-RTL_DIR = Path(__file__).resolve().parents[2] / "rtl_stubs"
+PLAN_PATH = project.PLAN  # tb/testplan.yaml, or a user project's TESTPLAN= (tb.flow.project)
+RTL_DIR = project.RTL
 SUITE_NAMES = ("smoke", "sim", "nightly", "mutants")
 CONFIG_SUITE = "configs"  # every configuration of the matrix (configs:): corners and random draws
 CONFIG_SEED_VAR = "CONFIG_SEED"  # the seed of the random draws (default: the plan's configs.seed)
