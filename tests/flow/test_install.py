@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _tracked_copy(dest: Path) -> Path:
+def tracked_copy(dest: Path) -> Path:
     """The working tree's tracked and untracked-but-not-ignored files, copied to ``dest`` (no .venv, no sim_build)."""
     names = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
@@ -32,7 +32,7 @@ def _tracked_copy(dest: Path) -> Path:
 
 
 def test_pip_install_gives_the_models_with_numpy_only(tmp_path: Path) -> None:
-    repo = _tracked_copy(tmp_path / "repo")
+    repo = tracked_copy(tmp_path / "repo")
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     py = env_dir / "bin" / "python"

@@ -1,5 +1,7 @@
 """docs/verify_your_reader.md cannot go stale: every command of its ``sh`` blocks runs from the repository root and
-exits 0, and every line of the ``text`` block right after it appears in its output (whitespace aside)."""
+exits 0, and every line of the ``text`` block right after it appears in its output (whitespace aside). Its ``shell``
+blocks are what a user types in their own project: tests/flow/test_example.py runs them in a copy of the example
+(:func:`commands` with ``lang="shell"``)."""
 
 from __future__ import annotations
 
@@ -14,12 +16,12 @@ GUIDE = ROOT / "docs" / "verify_your_reader.md"
 BLOCK = re.compile(r"```(\w+)\n(.*?)```\n", re.S)
 
 
-def commands(text: str) -> list[tuple[str, list[str]]]:
-    """(command, expected output lines) for each ``sh`` block, with the ``text`` block that directly follows it."""
+def commands(text: str, lang: str = "sh") -> list[tuple[str, list[str]]]:
+    """(command, expected output lines) for each ``lang`` block, with the ``text`` block that directly follows it."""
     blocks = [(m.group(1), m.group(2), m.start(), m.end()) for m in BLOCK.finditer(text)]
     out = []
-    for i, (lang, body, _, end) in enumerate(blocks):
-        if lang != "sh":
+    for i, (kind, body, _, end) in enumerate(blocks):
+        if kind != lang:
             continue
         expect: list[str] = []
         if i + 1 < len(blocks) and blocks[i + 1][0] == "text" and not text[end : blocks[i + 1][2]].strip():

@@ -1,0 +1,38 @@
+"""desc_reader on the platform: its binding, what a job reads and hands over, its env and test base (the glue)."""
+
+from tb.footprint import Region
+from tb.platform import Completion, DescriptorControl, DutBinding, ReaderEnv, ReaderTB, ReaderTestBase, ResetPin
+
+from .items import ReadJob
+from .scoreboard import PackedScoreboard
+
+FIELDS = (("addr", "desc_addr_i"), ("len", "desc_len_i"), ("id", "desc_id_i"))
+
+
+class DescReaderTB(ReaderTB):
+    binding = DutBinding(  # up to 3 jobs in flight (SLOTS=2 wait behind the one being read), paired by id in TUSER
+        control=DescriptorControl("desc_valid_i", "desc_ready_o", FIELDS, "fin_o", queue_depth=3, stream_tag="id"),
+        clock="clk_i",
+        reset=ResetPin("rst_ni", active_high=False),
+        axi_master="mem",
+        streams=("pkt",),
+        completion=Completion.ISSUED,  # fin_o comes when the job is read, before its packed tail leaves
+    )
+
+    def regions(self, job: ReadJob) -> list[Region]:
+        return [Region(job.get_name(), job.addr, job.addr + job.length)]
+
+    def pieces(self, job: ReadJob) -> list[tuple[int, bytes]]:
+        return [(job.addr, job.blob.tobytes())]
+
+    def payload(self, job: ReadJob) -> dict[str, int]:
+        return {"addr": job.addr, "len": job.length, "id": job.job_id}
+
+
+class DescReaderEnv(ReaderEnv):
+    scoreboard_cls = PackedScoreboard
+
+
+class DescReaderTest(ReaderTestBase):
+    tb_cls = DescReaderTB
+    env_cls = DescReaderEnv

@@ -1,0 +1,1 @@
+$DESC_READER_RTL/desc_reader.sv

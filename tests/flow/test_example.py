@@ -1,0 +1,81 @@
+"""The worked example runs as another project runs it (issue 31, "usable from another project"): this repository
+pip-installed with its ``[tb,flow]`` extras into a fresh venv, ``examples/desc_reader`` copied outside the checkout,
+and the commands of docs/verify_your_reader.md that a user types in their own project (its ``shell`` blocks) run there
+with nothing of the checkout on the path. The guide shows their output: the example passes on Verilator and on Icarus
+with the same simulated times, and its mutant is caught by a data mismatch.
+
+The fresh venv has no pip or packages of its own: a ``.pth`` file puts the running venv's site-packages behind its own,
+so pip resolves the extras against the packages already installed here and downloads nothing but the build backend
+(``setuptools``, from the index or from ``PIP_FIND_LINKS``); the package itself (``models``, ``tb``) is installed into
+the fresh venv and shadows nothing else."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sysconfig
+import venv
+from pathlib import Path
+
+import pytest
+
+from tests.flow.test_install import tracked_copy
+from tests.sim.test_guide import GUIDE, commands, squash
+
+EXAMPLE = Path("examples") / "desc_reader"
+#: what the example's commands see of this machine's environment (nothing of the checkout's make or PYTHONPATH)
+KEPT = ("HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "CCACHE_DIR")
+
+
+def _fresh_venv(folder: Path) -> Path:
+    """A venv without packages of its own, the running one's site-packages behind it; returns its python."""
+    venv.create(folder, with_pip=False)
+    py = folder / "bin" / "python"
+    purelib = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(purelib) / "dependencies_of_the_test_venv.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    return py
+
+
+@pytest.mark.sim
+def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
+    repo = tracked_copy(tmp_path / "repo")
+    py = _fresh_venv(tmp_path / "venv")
+    install = subprocess.run(
+        [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{repo}[tb,flow]"],
+        capture_output=True,
+        text=True,
+    )
+    assert install.returncode == 0, install.stderr[-3000:]
+    project = shutil.copytree(repo / EXAMPLE, tmp_path / "my_reader")
+    env = {k: v for k, v in os.environ.items() if k in KEPT or k.startswith("PIP_")}
+    env["PATH"] = os.pathsep.join([str(py.parent), "/usr/local/bin", "/usr/bin", "/bin"])
+
+    # the flow the example's make runs is the installed one, on the example's plan
+    probe = subprocess.run(
+        [str(py), "-c", "from tb.flow import project as p; print(p.PACKAGE_ROOT, p.ROOT, p.SIM_BUILD, sep='\\n')"],
+        cwd=project,
+        env={**env, "TESTPLAN": "testplan.yaml"},
+        capture_output=True,
+        text=True,
+    )
+    assert probe.returncode == 0, probe.stderr
+    package, root, sim_build = map(Path, probe.stdout.split("\n")[:3])
+    assert package.is_relative_to(py.parents[1]) and package.name == "site-packages", package
+    assert (root, sim_build) == (project, project / "sim_build"), probe.stdout
+
+    steps = commands(GUIDE.read_text(), "shell")
+    assert len(steps) >= 3 and all(expect for _, expect in steps), steps
+    for command, expect in steps:
+        done = subprocess.run(
+            ["bash", "-c", command], cwd=project, env=env, capture_output=True, text=True, timeout=900
+        )
+        assert done.returncode == 0, (command, done.stdout[-4000:], done.stderr[-3000:])
+        lines = [squash(line) for line in done.stdout.splitlines()]
+        for want in expect:
+            assert any(squash(want) in line for line in lines), (command, want, done.stdout[-4000:])
