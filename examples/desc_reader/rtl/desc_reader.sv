@@ -57,12 +57,13 @@ module desc_reader #(
     output logic                    fin_o,
     output logic [ID_BITS-1:0]      fin_id_o
 );
+    // widths kept at 1 bit or more, so that an illegal parameter reaches its $fatal below
     localparam int NB = BEAT_BYTES;
-    localparam int LB = $clog2(NB);        // byte-lane bits
-    localparam int MB = $clog2(MAX_BEATS);
-    localparam int SW = $clog2(SLOTS);
-    localparam int WB = ADDR_BITS - LB;    // bus-word address bits
-    localparam int CB = LB + 2;            // packer byte count, 0 .. 2*NB
+    localparam int LB = NB > 1 ? $clog2(NB) : 1;  // byte-lane bits
+    localparam int MB = MAX_BEATS > 1 ? $clog2(MAX_BEATS) : 1;
+    localparam int SW = SLOTS > 1 ? $clog2(SLOTS) : 1;
+    localparam int WB = ADDR_BITS - LB;  // bus-word address bits
+    localparam int CB = LB + 2;  // packer byte count, 0 .. 2*NB
 
     initial begin
         if (NB < 2 || NB > 64 || (NB & (NB - 1)) != 0)
