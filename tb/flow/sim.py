@@ -3,7 +3,8 @@
 Make variables arrive as environment variables, in cocotb's own spelling: ``SIM`` (verilator | icarus), ``TESTCASE``
 (a test name or regex), ``SEED`` (reproducible randomization; default: a fresh seed, printed), ``WAVES=1`` (FST/VCD
 waveforms under sim_build/), ``COUNT`` (random items per layout family, default: the suite's count, 200). The runs
-are the ``sim`` suite of ``tb/testplan.yaml``, or ``SUITE=<suite>`` (``--suite``), narrowed to runs (``RUN=a,b``: exact
+are the ``sim`` suite of ``tb/testplan.yaml`` (another project's plan: ``TESTPLAN=``, :mod:`tb.flow.project`), or
+``SUITE=<suite>`` (``--suite``), narrowed to runs (``RUN=a,b``: exact
 names) and tests (``TESTS=``: globs over ``run::test`` or a test name) exactly as ``make regress`` narrows them
 (:func:`tb.flow.testplan.select`; a name that selects nothing is refused, exit 2): the rerun commands of
 ``make regress`` name SUITE and RUN, so a job of any suite reruns alone. A
@@ -46,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", default=os.getenv("RUN", ""), help="only these runs (exact names, comma-separated)")
     ap.add_argument("--tests", default=os.getenv("TESTS", ""), help="glob patterns over run::test or test")
     args = ap.parse_args(argv)
-    plan = testplan.load()
+    try:
+        plan = testplan.load()
+    except (OSError, ValueError, KeyError) as exc:  # a TESTPLAN= that is missing or broken
+        print(f"make sim: testplan {testplan.PLAN_PATH}: {exc}", file=sys.stderr)
+        return 2
     try:
         sim = settings.sims(args.sim)
         if len(sim) != 1:
