@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import sysconfig
 import venv
 from pathlib import Path
@@ -23,7 +24,9 @@ import pytest
 from tests.flow.test_install import tracked_copy
 from tests.sim.test_guide import GUIDE, commands, squash
 
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = Path("examples") / "desc_reader"
+RTL = ROOT / EXAMPLE / "rtl" / "desc_reader.sv"
 #: what the example's commands see of this machine's environment (nothing of the checkout's make or PYTHONPATH)
 KEPT = ("HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "CCACHE_DIR")
 
@@ -81,9 +84,6 @@ def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
             assert any(squash(want) in line for line in lines), (command, want, done.stdout[-4000:])
 
 
-RTL = Path(__file__).resolve().parents[2] / EXAMPLE / "rtl" / "desc_reader.sv"
-
-
 def test_the_example_rtl_is_lint_clean() -> None:
     """The example's reader meets the project's RTL rules too: ``verilator --lint-only -Wall`` without a warning."""
     from tb.flow import runner
@@ -106,3 +106,27 @@ def test_an_illegal_example_parameter_stops_elaboration_naming_it(tmp_path: Path
     run = subprocess.run(["vvp", "-n", str(out)], capture_output=True, text=True) if build.returncode == 0 else build
     said = run.stdout + run.stderr
     assert f"{parameter}={value}" in said and ("FATAL" in said or build.returncode != 0), said
+
+
+@pytest.mark.parametrize(
+    "plan, said",
+    [
+        (None, "No such file or directory"),
+        ("builds:\n  x: {toplevel: x, bogus: 1}\n", "builds.x: unknown key bogus"),
+    ],
+)
+def test_a_missing_or_broken_testplan_is_one_line(tmp_path: Path, plan: str | None, said: str) -> None:
+    path = tmp_path / "testplan.yaml"
+    if plan is not None:
+        path.write_text(plan)
+    done = subprocess.run(
+        [sys.executable, "-m", "tb.flow.sim", "--sim", "icarus"],
+        env={**os.environ, "TESTPLAN": str(path), "PYTHONPATH": str(ROOT)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"make sim: testplan {path}: ") and said in lines[0], lines
