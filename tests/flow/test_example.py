@@ -11,6 +11,7 @@ the fresh venv and shadows nothing else."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.flow.test_install import tracked_copy
+from tests.flow.test_install import tracked_copy, tracked_files
 from tests.sim.test_guide import GUIDE, commands, squash
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,3 +131,38 @@ def test_a_missing_or_broken_testplan_is_one_line(tmp_path: Path, plan: str | No
     lines = done.stderr.splitlines()
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert lines[0].startswith(f"make sim: testplan {path}: ") and said in lines[0], lines
+
+
+#: what of the example is not glue (issue 31: its items, sequences, scoreboard and tests, its mutant, its RTL); every
+#: other file of it is, and has at most GLUE_LIMIT code lines in all
+NOT_GLUE = {
+    "reader_tb/items.py",
+    "reader_tb/sequences.py",
+    "reader_tb/scoreboard.py",
+    "reader_tb/tests.py",
+    "reader_tb/mutants.py",
+    "rtl/desc_reader.sv",
+    ".gitignore",
+}
+GLUE_LIMIT = 60
+
+
+def code_lines(path: Path) -> int:
+    """Lines of ``path`` that are neither blank, nor a whole-line comment (``#``, ``//``), nor a Python module's
+    docstring."""
+    text = path.read_text()
+    skip = 0
+    if path.suffix == ".py":
+        tree = ast.parse(text)
+        if ast.get_docstring(tree) is not None:
+            skip = tree.body[0].end_lineno or 0
+    lines = text.splitlines()[skip:]
+    return sum(1 for line in lines if line.strip() and not line.lstrip().startswith(("#", "//")))
+
+
+def test_the_example_glue_is_at_most_60_code_lines() -> None:
+    files = [str(p.relative_to(ROOT / EXAMPLE)) for p in tracked_files(ROOT / EXAMPLE)]
+    assert NOT_GLUE <= set(files), sorted(NOT_GLUE - set(files))  # the table names real files
+    counts = {name: code_lines(ROOT / EXAMPLE / name) for name in files if name not in NOT_GLUE}
+    assert set(counts) >= {"reader_tb/bench.py", "Makefile", "testplan.yaml", "rtl/desc_reader.f"}, counts
+    assert sum(counts.values()) <= GLUE_LIMIT, counts

@@ -14,20 +14,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def tracked_copy(dest: Path) -> Path:
-    """The working tree's tracked and untracked-but-not-ignored files, copied to ``dest`` (no .venv, no sim_build)."""
+def tracked_files(folder: Path = ROOT) -> list[Path]:
+    """The files of ``folder`` that git tracks, or would (untracked but not ignored): no .venv, no sim_build."""
     names = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
+        cwd=folder,
         capture_output=True,
         check=True,
     ).stdout.split(b"\0")
-    for name in filter(None, names):
-        src = ROOT / name.decode()
-        if src.is_file():
-            out = dest / name.decode()
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_bytes(src.read_bytes())
+    return [p for p in (folder / n.decode() for n in names if n) if p.is_file()]
+
+
+def tracked_copy(dest: Path) -> Path:
+    """The working tree's tracked and untracked-but-not-ignored files, copied to ``dest``."""
+    for src in tracked_files():
+        out = dest / src.relative_to(ROOT)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(src.read_bytes())
     return dest
 
 
