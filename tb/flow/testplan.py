@@ -23,7 +23,7 @@ from typing import Optional
 
 import yaml
 
-from tb.flow import buildopts, contracts, filelists
+from tb.flow import buildopts, contracts, filelists, thirdparty
 from tb.flow.buildopts import BuildOptions
 
 PLAN_PATH = Path(__file__).resolve().parents[1] / "testplan.yaml"
@@ -42,6 +42,7 @@ class PlannedBuild:
     parameters: dict
     rtl: Optional[frozenset[str]]  # RTL files the build's results depend on (its file list; None: all of rtl_stubs/)
     options: BuildOptions = field(default_factory=BuildOptions)  # its file list, defines, flags, waivers, properties
+    missing: Optional[str] = None  # third-party RTL not found: the one line saying what to set (tb/flow/thirdparty.py)
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,14 @@ def _build(name: str, raw: object) -> PlannedBuild:
     if not isinstance(params, dict):
         raise ValueError(f"builds.{name}.parameters: a map of NAME to value, not {params!r}")
     top = str(raw["toplevel"])
-    return PlannedBuild(name, top, dict(params), build_rtl(top, opts.filelist), opts)
+    try:
+        rtl = build_rtl(top, opts.filelist)
+    except ValueError as e:
+        hint = thirdparty.missing(e)
+        if hint is None:
+            raise
+        return PlannedBuild(name, top, dict(params), frozenset(), opts, missing=hint)
+    return PlannedBuild(name, top, dict(params), rtl, opts)
 
 
 def load(path: Path = PLAN_PATH) -> Plan:

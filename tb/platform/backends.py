@@ -116,6 +116,9 @@ class FastPathBackend:
 
 
 def backend_for(dut, binding: DutBinding) -> Any:
-    """The backend for this HDL top, chosen once: the fast path when the top is a ``tb/fastpath/hdl/`` wrapper
-    (it has the ``tb_load`` control), the default agents otherwise."""
+    """The backend for this HDL top, chosen once: the binding's own (``binding.backend``: a DUT whose ports are not
+    AXI, e.g. :class:`tb.platform.nvdla_dma.NvdlaBackend`), the fast path when the top is a ``tb/fastpath/hdl/``
+    wrapper (it has the ``tb_load`` control), the default agents otherwise."""
+    if binding.backend is not None:
+        return binding.backend(dut, binding)
     return FastPathBackend(dut, binding) if is_hdl_top(dut) else AgentBackend(dut, binding)

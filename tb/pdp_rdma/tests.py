@@ -1,0 +1,79 @@
+"""NVIDIA's PDP read DMA against ``models.nvdla`` feature cubes (tb/pdp_rdma/env.py): random layers in bursts of two
+in flight, every request, output word, flag, done pulse and credit checked; and the scoreboard's self-tests."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyuvm
+
+from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase, SmallJobs
+
+from .env import STREAM, WORD, Expected, PdpEnv, PdpTB
+from .sequences import LayerSeq, LongLineSeq, StressSeq
+
+
+class PdpTestBase(ReaderTestBase):
+    tb_cls = PdpTB
+    env_cls = PdpEnv
+    default_count = 8
+
+
+@pyuvm.test(timeout_time=20, timeout_unit="ms")
+class RandomLayers(PdpTestBase):
+    """Random cubes (int8, int16, fp16; channels on and off the atom; strides with gaps; bases across 4 GB; MC and
+    CV) in bursts of back-to-back layers through both register groups, quiet and under latency, gaps, stalls and
+    backpressure; posted and non-posted register writes, some read back."""
+
+    sequence = (LayerSeq, "layer")
+
+
+@pyuvm.test(timeout_time=40, timeout_unit="ms")
+class StressLayers(PdpTestBase):
+    """The same layers with heavy random knobs on every handshake (request ready, response valid, output ready)."""
+
+    sequence = (StressSeq, "stress")
+
+
+@pyuvm.test(timeout_time=80, timeout_unit="ms")
+class LongLines(PdpTestBase):
+    """Lines of hundreds of atoms among short ones (the 4-bit position field wraps; the 61 credits fill up)."""
+
+    sequence = (LongLineSeq, "long")
+
+
+def _flip_byte(item, exp: Expected, rng: np.random.Generator) -> str:
+    i = int(rng.integers(0, exp.data.size))
+    exp.data[i] ^= 0x5A
+    return "data of word"
+
+
+def _drop_flag(item, exp: Expected, rng: np.random.Generator) -> str:
+    exp.flags[-1] &= ~np.uint64(1 << STREAM.lsb("cube_end"))
+    return "cube_end=1 (expected 0)"
+
+
+def _shift_request(item, exp: Expected, rng: np.random.Generator) -> str:
+    exp.requests[-1, 0] += 32
+    return "request #"
+
+
+def _short_cube(item, exp: Expected, rng: np.random.Generator) -> str:
+    exp.data = exp.data[:-WORD]
+    exp.flags = exp.flags[:-1]
+    return "output words"
+
+
+class _PdpSelfTest(PdpTestBase, ScoreboardSelfTestBase):
+    corruptions = (_flip_byte, _drop_flag, _shift_request, _short_cube)
+    small_jobs = SmallJobs(LayerSeq, lambda seq, i: seq.send(seq.random_item(seq.next_name(), 0)))
+
+
+@pyuvm.test(timeout_time=20, timeout_unit="ms")
+class ScoreboardSelfTest(_PdpSelfTest):
+    """Each corruption of the model's answer (a data byte, the cube_end flag, a request address, a missing word) is
+    reported for exactly the corrupted layer, with two layers in flight."""
+
+
+@pyuvm.test(timeout_time=20, timeout_unit="ms", expect_fail=True)
+class CorruptModelIsCaught(_PdpSelfTest, CorruptModelBase):
+    """expect_fail twin: a flipped byte in the model's answer must fail the test."""
