@@ -102,7 +102,7 @@ test-sim: sysdeps $(STAMP)
 
 regs: $(STAMP)
 	$(PY) -m tb.flow.regs
-	$(PY) -m tb.flow.nvdla_rdl
+	$(PY) -m tb.thirdparty.nvdla_rdl
 
 lint: sysdeps $(STAMP)
 	$(PY) -m tb.flow.regs --check

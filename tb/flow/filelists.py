@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from tb.flow import thirdparty
+from tb import thirdparty
 
 COMMON = "common.f"
 #: the property modules bound inside the design under ``DLA_ASSERT`` (rtl_stubs/props/prop_macros.svh): every
@@ -83,7 +83,7 @@ def _plus(tok: str, prefix: str) -> list[str]:
 
 def parse(path: Path, env: Mapping[str, str] | None = None) -> FileList:
     """Read the list ``path`` (and the lists it includes) as a simulator would; ``env``: the variables for ``$VAR``
-    (default: the process environment, with the defaults of :func:`tb.flow.thirdparty.environment`). Raises
+    (default: the process environment, with the defaults of :func:`tb.thirdparty.environment`). Raises
     ValueError naming the list on an unknown option, a missing argument, an unset variable or a list that includes
     itself."""
     out = FileList()

@@ -23,7 +23,8 @@ from typing import Optional
 
 import yaml
 
-from tb.flow import buildopts, contracts, filelists, thirdparty
+from tb import thirdparty
+from tb.flow import buildopts, contracts, filelists
 from tb.flow.buildopts import BuildOptions
 
 PLAN_PATH = Path(__file__).resolve().parents[1] / "testplan.yaml"
@@ -42,7 +43,9 @@ class PlannedBuild:
     parameters: dict
     rtl: Optional[frozenset[str]]  # RTL files the build's results depend on (its file list; None: all of rtl_stubs/)
     options: BuildOptions = field(default_factory=BuildOptions)  # its file list, defines, flags, waivers, properties
-    missing: Optional[str] = None  # third-party RTL not found: the one line saying what to set (tb/flow/thirdparty.py)
+    missing: Optional[str] = (
+        None  # third-party RTL not found: the one line saying what to set (tb/thirdparty/__init__.py)
+    )
 
 
 @dataclass(frozen=True)
@@ -203,7 +206,8 @@ def _build(name: str, raw: object) -> PlannedBuild:
         if hint is None:
             raise
         return PlannedBuild(name, top, dict(params), frozenset(), opts, missing=hint)
-    return PlannedBuild(name, top, dict(params), rtl, opts)
+    gone = thirdparty.absent(filelists.parse(opts.filelist).sources) if opts.filelist is not None else None
+    return PlannedBuild(name, top, dict(params), rtl, opts, missing=gone)
 
 
 def load(path: Path = PLAN_PATH) -> Plan:

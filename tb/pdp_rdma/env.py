@@ -26,13 +26,13 @@ import numpy as np
 from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_section
 
 from tb.agents.stream import payload as stream_payload, sidebands
-from tb.flow import nvdla_rdl
 from tb.footprint import Region
 from tb.platform import CoverageSubscriber, Expectation, JobScoreboard, ReaderEnv, ReaderTB, hex_bytes
 from tb.platform.binding import Completion, CsbControl, DutBinding, ResetPin
 from tb.platform.csb import readback_problems
 from tb.platform.flagged_stream import FlaggedStream
 from tb.platform.nvdla_dma import ATOM, BEAT_ATOMS, NvdlaBackend, NvdlaReadPort
+from tb.thirdparty import nvdla_rdl
 
 from .items import FORMATS, PdpItem
 
@@ -52,7 +52,7 @@ STREAM = FlaggedStream(
     (("pos_w", 4), ("pos_c", 3), ("b_sync", 1), ("line_end", 1), ("surf_end", 1), ("split_end", 1), ("cube_end", 1)),
     last=("b_sync", "cube_end"),
 )
-#: NVIDIA's register map of the block, from its .rdl (tb/flow/nvdla_rdl.py)
+#: NVIDIA's register map of the block, from its .rdl (tb/thirdparty/nvdla_rdl.py)
 REGS = functools.partial(nvdla_rdl.load, "NVDLA_PDP_RDMA")
 BINDING = DutBinding(
     control=CsbControl(
@@ -88,7 +88,7 @@ class PdpTB(ReaderTB):
         for name, value in TIE_OFF.items():
             self.binding.signal(dut, name).value = value
         super().__init__(dut, rng)
-        self.regs = REGS()  # NVIDIA's register map (tb.flow.nvdla_rdl; compiled once, the control's own)
+        self.regs = REGS()  # NVIDIA's register map (tb.thirdparty.nvdla_rdl; compiled once, the control's own)
 
     def regions(self, item: PdpItem) -> list[Region]:
         d = item.descriptor()

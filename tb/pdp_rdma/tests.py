@@ -9,6 +9,7 @@ import pyuvm
 from tb.platform import CorruptModelBase, ReaderTestBase, ScoreboardSelfTestBase, SmallJobs
 
 from .env import STREAM, WORD, Expected, PdpEnv, PdpTB
+from .items import PdpItem
 from .sequences import LayerSeq, LongLineSeq, StressSeq
 
 
@@ -77,3 +78,45 @@ class ScoreboardSelfTest(_PdpSelfTest):
 @pyuvm.test(timeout_time=20, timeout_unit="ms", expect_fail=True)
 class CorruptModelIsCaught(_PdpSelfTest, CorruptModelBase):
     """expect_fail twin: a flipped byte in the model's answer must fail the test."""
+
+
+class _OneLayer(LayerSeq):
+    """One fixed layer: int8, C=32, H=1, W=3 at 0x1000, packed, MC (the cube of the pos_w finding)."""
+
+    async def body(self) -> None:
+        item = PdpItem("pos_w_layer")
+        item.tensor = np.arange(96, dtype=np.int8).reshape(32, 1, 3)
+        item.base, item.ram = 0x1000, "MC"
+        self.item = item
+        await self.send(item)
+
+
+@pyuvm.test(timeout_time=2, timeout_unit="ms")
+class NvidiaFindings(PdpTestBase):
+    """The two places where NVIDIA's RTL and NVIDIA's description differ (docs/nvidia_pdp_rdma.md, Findings), as
+    observed: (1) the .rdl declares D_SRC_LINE_STRIDE writable in [31:0] but the register keeps [31:5] (a read
+    returns the low five bits as 0); (2) pos_w of an output word counts the word within the line modulo the width
+    (``width_cnt - beat_cnt``), not the atom the word's bytes come from (the scoreboard checks every word of every
+    layer so; here one layer is logged word by word)."""
+
+    async def body(self) -> None:
+        tb, regs = self.tb, self.tb.regs
+        addr = regs.address("D_SRC_LINE_STRIDE")
+        await tb.csb.write(addr, 0xFFFFFFFF)
+        got = await tb.csb.read(addr)
+        declared = regs.writable_mask("D_SRC_LINE_STRIDE")
+        self.logger.info(
+            "finding 1: D_SRC_LINE_STRIDE written 0xffffffff reads 0x%08x; the .rdl's mask 0x%08x", got, declared
+        )
+        assert declared == 0xFFFFFFFF and got == 0xFFFFFFE0, (hex(declared), hex(got))
+        seq = _OneLayer("pos_w")
+        await self.run_seq(seq)
+        await self.env.driver.settle()
+        beats = seq.item.response().beats
+        fields = STREAM.decode(np.array([b.user for b in beats], np.uint64))
+        atoms = [i // 4 for i in range(len(beats))]
+        self.logger.info(
+            "finding 2: word: atom of its bytes / pos_w: %s",
+            " ".join(f"{i}:{a}/{int(p)}" for i, (a, p) in enumerate(zip(atoms, fields["pos_w"]))),
+        )
+        assert [int(p) for p in fields["pos_w"]] == [i % 3 for i in range(12)]

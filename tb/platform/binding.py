@@ -93,7 +93,7 @@ class PinControl:
 
 
 class RegisterMap(Protocol):
-    """What a control style needs of a register description (e.g. :class:`tb.flow.nvdla_rdl.RdlMap`)."""
+    """What a control style needs of a register description (e.g. :class:`tb.thirdparty.nvdla_rdl.RdlMap`)."""
 
     def address(self, reg: str) -> int:
         """The register's byte address."""

@@ -9,8 +9,8 @@ mechanical fixes, applied here to a copy under ``sim_build/regs/nvdla/`` (NVIDIA
    instantiated as the root.
 
 :func:`load` gives an :class:`RdlMap` (register byte addresses and fields, as the compiler elaborates them);
-``python -m tb.flow.nvdla_rdl`` (``make regs``) writes the fixed copy and a JSON table of it beside, and prints one
-line per map (or one line saying what to set when ``NVDLA_HW`` is not found).
+``python -m tb.thirdparty.nvdla_rdl`` (``make regs``) writes the fixed copy and a JSON table of it beside, and
+prints one line per map (or one line saying what to set when ``NVDLA_HW`` is not found).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from tb.flow import thirdparty
+from tb import thirdparty
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT_DIR = ROOT / "sim_build" / "regs" / "nvdla"
@@ -144,8 +144,8 @@ def _compile(path: Path, name: str) -> RdlMap:
 
 @lru_cache(maxsize=None)
 def load(name: str = "NVDLA_PDP_RDMA") -> RdlMap:
-    """The register map ``name`` of :data:`SOURCES`, compiled from ``$NVDLA_HW`` (its default: tb/flow/thirdparty.py);
-    RdlError with one line when it cannot be."""
+    """The register map ``name`` of :data:`SOURCES`, compiled from ``$NVDLA_HW`` (its default:
+    :data:`tb.thirdparty.DEFAULTS`); RdlError with one line when it cannot be."""
     env = thirdparty.environment()
     if thirdparty.NVDLA_HW not in env:
         raise RdlError(thirdparty.missing(ValueError(f"${thirdparty.NVDLA_HW} is not set")) or "NVDLA_HW is not set")

@@ -33,11 +33,28 @@ def environment(env: Optional[Mapping[str, str]] = None) -> dict[str, str]:
     return out
 
 
+def hint(name: str) -> str:
+    """The one line telling what to set for the variable ``name`` of :data:`DEFAULTS`."""
+    default, what = DEFAULTS[name]
+    return f"{name} is not set: make ... {name}=<{what}> (the default {default} does not exist)"
+
+
 def missing(error: Exception) -> Optional[str]:
-    """The one line telling what to set, when ``error`` (from :func:`tb.flow.filelists.parse`) is an unset
-    variable of :data:`DEFAULTS`; None for any other error."""
+    """:func:`hint` when ``error`` (from :func:`tb.flow.filelists.parse`) is an unset variable of :data:`DEFAULTS`;
+    None for any other error."""
     m = _UNSET.search(str(error))
-    if m is None or m.group(1) not in DEFAULTS:
-        return None
-    name = m.group(1)
-    return f"{name} is not set: make ... {name}=<{DEFAULTS[name][1]}> (default {DEFAULTS[name][0]} does not exist)"
+    return hint(m.group(1)) if m is not None and m.group(1) in DEFAULTS else None
+
+
+def absent(sources: list[Path], env: Optional[Mapping[str, str]] = None) -> Optional[str]:
+    """One line when a file of ``sources`` lies under a variable of :data:`DEFAULTS` and does not exist (the variable
+    names something that is not the checkout it should be); None when they all exist."""
+    values = environment(env)
+    for path in sources:
+        if path.exists():
+            continue
+        for name in DEFAULTS:
+            root = values.get(name)
+            if root and str(path).startswith(root.rstrip("/") + "/"):
+                return f"{path} does not exist: {name}={root} is not {DEFAULTS[name][1]}"
+    return None
