@@ -23,6 +23,18 @@ from tb.platform.control import JobControl
 from tb.platform.job import JobResult, ReaderItem
 
 
+async def valid_until_ready(clock, valid, ready) -> None:
+    """Raise ``valid`` (its payload already driven) until the rising edge that sees ``ready``; drop it at the
+    falling edge after."""
+    valid.value = 1
+    while True:
+        await RisingEdge(clock)
+        if ready.value.is_resolvable and int(ready.value) == 1:
+            break
+    await FallingEdge(clock)
+    valid.value = 0
+
+
 class _Sender:
     """Drives a job's payload on falling edges; counts the jobs in flight (handed over, completion not yet seen)."""
 
@@ -66,13 +78,7 @@ class DescriptorSender(_Sender):
         self.valid.value = 0
 
     async def handshake(self) -> None:
-        self.valid.value = 1
-        while True:
-            await RisingEdge(self.clock)
-            if self.ready.value.is_resolvable and int(self.ready.value) == 1:
-                break
-        await FallingEdge(self.clock)
-        self.valid.value = 0
+        await valid_until_ready(self.clock, self.valid, self.ready)
 
 
 class PinSender(_Sender):

@@ -25,7 +25,7 @@ from cocotb.triggers import Event, FallingEdge, RisingEdge
 from tb.agents.analysis import AnalysisPort
 from tb.agents.signals import uint_reader
 from tb.platform.binding import CsbControl
-from tb.platform.control_pipelined import _Sender
+from tb.platform.control_pipelined import _Sender, valid_until_ready
 from tb.platform.job import ReaderItem
 
 ADDR_BITS = 22
@@ -94,13 +94,7 @@ class CsbAgent:
     async def _send(self, packet: int) -> None:
         await FallingEdge(self.clock)
         self.pd.value = packet
-        self.pvld.value = 1
-        while True:
-            await RisingEdge(self.clock)
-            if self.prdy.value.is_resolvable and int(self.prdy.value) == 1:
-                break
-        await FallingEdge(self.clock)
-        self.pvld.value = 0
+        await valid_until_ready(self.clock, self.pvld, self.prdy)
 
     async def _response(self, owed: int) -> None:
         """Wait until at most ``owed`` responses are still owed (TIMEOUT cycles per response)."""

@@ -35,14 +35,13 @@ import numpy as np
 from cocotb.clock import Clock
 from cocotbext.axi import AxiBurstType
 
-from tb.agents import stalls
 from tb.agents.analysis import AnalysisPort
 from tb.agents.axi_mem import GUARD, Burst, SparseMemory, _new_rbeat
 from tb.agents.clocked import ClockLoop
 from tb.agents.signals import in_reset, level_reader, uint_reader, uint_writer
 from tb.agents.stream import StreamReadyDriver
+from tb.platform.backends import PythonAgents
 from tb.platform.flagged_stream import FlaggedStream, FlaggedStreamMonitor
-from tb.platform.knobs import Knobs
 
 ATOM = 32  # bytes of an NVDLA memory atom
 ATOM_LOG2 = 5
@@ -262,9 +261,10 @@ class NvdlaReadMemory:
         return None
 
 
-class NvdlaBackend:
+class NvdlaBackend(PythonAgents):
     """The backend (:class:`tb.platform.backends.Backend`) of an NVDLA client: its DMA read ports on one
-    :class:`NvdlaReadMemory` and its output as a :class:`~tb.platform.flagged_stream.FlaggedStream`. A binding
+    :class:`NvdlaReadMemory` and its output as a :class:`~tb.platform.flagged_stream.FlaggedStream`, on one clock
+    loop; knobs, commit and flush as the default agents' (:class:`~tb.platform.backends.PythonAgents`). A binding
     names it with its ports: ``backend=NvdlaBackend.of(ports, stream)``."""
 
     boundary = None  # NVDLA's requests may cross 4 KB (the memory interface splits them)
@@ -282,24 +282,6 @@ class NvdlaBackend:
     def of(cls, ports: tuple[NvdlaReadPort, ...], stream: FlaggedStream) -> Callable[[Any, Any], "NvdlaBackend"]:
         """The backend factory a :class:`~tb.platform.binding.DutBinding` names."""
         return _Factory(cls, ports, stream)
-
-    def apply_knobs(self, knobs: Knobs, rng: np.random.Generator) -> None:
-        self.mem.set_latency(knobs.latency)
-        self.mem.set_ar_stalls(stalls.profile(knobs.ar_stall, rng))
-        self.mem.set_r_gaps(stalls.profile(knobs.r_gap, rng))
-        self.ready.set(stalls.profile(knobs.backpressure, rng))
-
-    def commit(self) -> None:
-        """Nothing to hand over: the agents serve the memory as it is."""
-
-    async def flush(self) -> None:
-        """Nothing to publish: the agents publish as it happens."""
-
-    async def before_reset(self) -> None:
-        """Nothing to do: the agents follow the reset wire themselves."""
-
-    def exchange_seconds(self) -> Optional[dict[str, float]]:
-        return None
 
 
 @dataclass(frozen=True)
