@@ -19,7 +19,9 @@ class PdpTestBase(ReaderTestBase):
     default_count = 8
 
 
-@pyuvm.test(timeout_time=20, timeout_unit="ms")
+#: simulated-time bounds (hang detection only): COUNT 24 of RandomLayers takes about 50 us, COUNT 8 of LongLines
+#: about 320 us; a hung layer costs the platform's settle bound (100,000 cycles, 1 ms) per batch
+@pyuvm.test(timeout_time=2, timeout_unit="ms")
 class RandomLayers(PdpTestBase):
     """Random cubes (int8, int16, fp16; channels on and off the atom; strides with gaps; bases across 4 GB; MC and
     CV) in bursts of back-to-back layers through both register groups, quiet and under latency, gaps, stalls and
@@ -28,14 +30,14 @@ class RandomLayers(PdpTestBase):
     sequence = (LayerSeq, "layer")
 
 
-@pyuvm.test(timeout_time=40, timeout_unit="ms")
+@pyuvm.test(timeout_time=2, timeout_unit="ms")
 class StressLayers(PdpTestBase):
     """The same layers with heavy random knobs on every handshake (request ready, response valid, output ready)."""
 
     sequence = (StressSeq, "stress")
 
 
-@pyuvm.test(timeout_time=80, timeout_unit="ms")
+@pyuvm.test(timeout_time=5, timeout_unit="ms")
 class LongLines(PdpTestBase):
     """Lines of hundreds of atoms among short ones (the 4-bit position field wraps; the 61 credits fill up)."""
 
@@ -69,13 +71,13 @@ class _PdpSelfTest(PdpTestBase, ScoreboardSelfTestBase):
     small_jobs = SmallJobs(LayerSeq, lambda seq, i: seq.send(seq.random_item(seq.next_name(), 0)))
 
 
-@pyuvm.test(timeout_time=20, timeout_unit="ms")
+@pyuvm.test(timeout_time=2, timeout_unit="ms")
 class ScoreboardSelfTest(_PdpSelfTest):
     """Each corruption of the model's answer (a data byte, the cube_end flag, a request address, a missing word) is
     reported for exactly the corrupted layer, with two layers in flight."""
 
 
-@pyuvm.test(timeout_time=20, timeout_unit="ms", expect_fail=True)
+@pyuvm.test(timeout_time=2, timeout_unit="ms", expect_fail=True)
 class CorruptModelIsCaught(_PdpSelfTest, CorruptModelBase):
     """expect_fail twin: a flipped byte in the model's answer must fail the test."""
 

@@ -138,11 +138,14 @@ class PipelinedJobs(JobControl):
         await self.sender.send(item, tb.payload(item))
 
     async def settle(self) -> None:
-        """Wait for the completions of every job handed over and ``idle`` quiet cycles of the stream."""
+        """Wait for the completions of every job handed over and ``idle`` quiet cycles of the stream. A hung job is
+        given up on after ``timeout`` cycles, or sooner: the sum of the pending jobs' own hang bounds
+        (``ReaderItem.timeout_cycles``)."""
         if not self.pending:
             return
         clk, waited = self.tb.clk, 0
-        while self.sender.in_flight() > 0 and waited < self.timeout:
+        bound = min(self.timeout, sum(j.timeout_cycles(self.tb.bus_bytes) for j in self.pending))
+        while self.sender.in_flight() > 0 and waited < bound:
             await ClockCycles(clk, 16)
             waited += 16
         seen = -1
