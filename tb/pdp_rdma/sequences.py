@@ -35,7 +35,7 @@ def draw_shape(rng: np.random.Generator, dtype: str, big: bool) -> tuple[int, in
     epa = ATOM // np.dtype(dtype).itemsize
     c = int(rng.choice([1, epa - 1, epa, epa + 1, int(rng.integers(1, 4 * epa + 1))]))
     h = int(rng.choice([1, 2, int(rng.integers(1, 7))]))
-    w = int(rng.integers(200, 600)) if big else int(rng.choice([1, 2, 3, int(rng.integers(4, 40))]))
+    w = int(rng.integers(128, 320)) if big else int(rng.choice([1, 2, 3, int(rng.integers(4, 40))]))
     return c, h, w
 
 

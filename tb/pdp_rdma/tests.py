@@ -39,9 +39,16 @@ class StressLayers(PdpTestBase):
 
 @pyuvm.test(timeout_time=5, timeout_unit="ms")
 class LongLines(PdpTestBase):
-    """Lines of hundreds of atoms among short ones (the 4-bit position field wraps; the 61 credits fill up)."""
+    """Lines of hundreds of atoms among short ones (the 4-bit position field wraps many times); under output
+    backpressure the block holds all 61 credits and the memory must wait for them."""
 
     sequence = (LongLineSeq, "long")
+
+    async def body(self) -> None:
+        await super().body()
+        waits = self.tb.mem.credit_waits()
+        self.logger.info("responses held back for credits: %d cycles", waits)
+        assert waits > 0, "the block never held all its credits: the latency FIFO limit was not reached"
 
 
 def _flip_byte(item, exp: Expected, rng: np.random.Generator) -> str:

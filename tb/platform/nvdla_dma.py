@@ -101,6 +101,7 @@ class _PortAgent:
         self.shown: Optional[tuple[int, int, int, bool]] = None  # the response on the wires
         self.delivered = 0  # responses handed over
         self.credited = 0  # credit pulses seen
+        self.credit_waits = 0  # cycles a response was due but every slot of the client was taken
         self.ready = False
         self.idle()
 
@@ -158,6 +159,7 @@ class _PortAgent:
             rsp = o.read_responses(b)
             self.beats.extend((a, pd, m, i == len(rsp) - 1) for i, (a, pd, m) in enumerate(rsp))
         room = self.delivered - self.credited < self.port.credits  # a free slot in the client's latency FIFO
+        self.credit_waits += bool(self.beats) and not room
         if self.beats and not gap and room:
             self.shown = addr, pd, mask, last = self.beats.popleft()
             self._write_rsp(pd | mask << (ATOM * BEAT_ATOMS * 8))
@@ -243,6 +245,10 @@ class NvdlaReadMemory:
 
     def idle(self) -> bool:
         return not any(p.busy() for p in self.ports)
+
+    def credit_waits(self) -> int:
+        """Cycles a response was due on some port while the client held all its credits."""
+        return sum(p.credit_waits for p in self.ports)
 
     def violation(self, text: str) -> None:
         self.violation_ap.write(text)
