@@ -43,7 +43,7 @@ help:
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=..., default the latest run)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/flow/regression/slurm_cluster.sh)"
 	@echo "make regs     generate every register artefact from rtl_stubs/regs/*.rdl (SV constants, tb model, tables, C, HTML),"
-	@echo "              and NVIDIA's .rdl of $$NVDLA_HW compiled from a fixed copy in sim_build/regs/nvdla/"
+	@echo "              and NVIDIA's .rdl of NVDLA_HW compiled from a fixed copy in sim_build/regs/nvdla/"
 	@echo "make lint     verilator --lint-only -Wall: every rtl_stubs/ module with its list (<top>.f), each testplan build's top"
 	@echo "              with its own file list, defines and waivers (tb/flow/lintplan.py); ruff check,"
 	@echo "              ruff format --check and mypy over the Python ([tool.ruff], [tool.mypy] in pyproject.toml)"
