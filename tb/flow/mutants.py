@@ -39,8 +39,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from tb import thirdparty
 from tb.flow import runner, sim as simflow, testplan
-from tb.flow.mutation import Edit, Mutant
+from tb.flow.mutation import RTL_ROOT, Edit, Mutant
 
 OUT_ROOT = runner.SIM_BUILD / "mutants"
 
@@ -52,7 +53,15 @@ def out_dir(sim: str) -> Path:
 
 # ---------------------------------------------------------------------------------------------- the catalogues
 #: the blocks whose tb/<block>/mutants.py holds a catalogue, in the order the mutants run
-CATALOGUES = ("cube_reader", "axi_rd_engine", "cr_desc_validator", "weight_reader", "pixel_reader", "axil_regs")
+CATALOGUES = (
+    "cube_reader",
+    "axi_rd_engine",
+    "cr_desc_validator",
+    "weight_reader",
+    "pixel_reader",
+    "axil_regs",
+    "pdp_rdma",
+)
 MUTANTS: tuple[Mutant, ...] = tuple(
     m for block in CATALOGUES for m in importlib.import_module(f"tb.{block}.mutants").MUTANTS
 )
@@ -73,8 +82,18 @@ def apply_edits(text: str, edits: list[Edit], where: str) -> str:
     return text
 
 
+def tree(mutant: Mutant, rtl: Path = runner.RTL) -> Path | None:
+    """The tree a mutant's files are in: ``rtl`` for ours, the third-party checkout of its root variable (None when
+    that is not found: the mutant cannot be built here, and its runs are unavailable too)."""
+    if mutant.root == RTL_ROOT:
+        return rtl
+    found = thirdparty.environment().get(mutant.root)
+    return Path(found) if found else None
+
+
 def check_table(mutants: tuple[Mutant, ...] = MUTANTS, rtl: Path = runner.RTL) -> None:
-    """Every mutant applies cleanly to the current RTL (fail loudly before anything is simulated)."""
+    """Every mutant applies cleanly to the current RTL (fail loudly before anything is simulated); a third-party
+    mutant whose checkout is not found is not checked (its runs cannot be built either)."""
     names = [m.name for m in mutants]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
@@ -82,8 +101,11 @@ def check_table(mutants: tuple[Mutant, ...] = MUTANTS, rtl: Path = runner.RTL) -
     for m in mutants:
         if not m.name.replace("_", "").isalnum() or m.name == "baseline":
             raise ValueError(f"bad mutant name {m.name!r}")
+        root = tree(m, rtl)
+        if root is None:
+            continue
         for f in sorted(m.files):
-            apply_edits((rtl / f).read_text(), [e for e in m.edits if e.file == f], m.name)
+            apply_edits((root / f).read_text(), [e for e in m.edits if e.file == f], m.name)
 
 
 def make_copy(mutant: Mutant | None, dest: Path, rtl: Path = runner.RTL) -> Path:
@@ -98,6 +120,21 @@ def make_copy(mutant: Mutant | None, dest: Path, rtl: Path = runner.RTL) -> Path
     return copy
 
 
+def make_tree_copy(mutant: Mutant, dest: Path) -> Path:
+    """A third-party mutant's tree copied to ``dest/<root>`` with its edits applied (the build then finds the copy
+    through the root variable)."""
+    src = tree(mutant)
+    if src is None:
+        raise ValueError(f"{mutant.name}: {thirdparty.hint(mutant.root)}")
+    copy = dest / mutant.root
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(src, copy, copy_function=shutil.copy)
+    for f in sorted(mutant.files):
+        p = copy / f
+        p.write_text(apply_edits(p.read_text(), [e for e in mutant.edits if e.file == f], mutant.name))
+    return copy
+
+
 # ---------------------------------------------------------------------------------------------- suites
 def suite_runs() -> list[testplan.SuiteRun]:
     """The runs of the testplan's ``mutants`` suite."""
@@ -106,10 +143,11 @@ def suite_runs() -> list[testplan.SuiteRun]:
 
 def runs_for(mutant: Mutant | None) -> list[testplan.SuiteRun]:
     """The runs whose build depends on the mutant's files (every run for the baseline)."""
-    runs = suite_runs()
+    runs = [e for e in suite_runs() if e.run.build.missing is None]  # a third-party build not found: not runnable
     if mutant is None:
         return runs
-    return [e for e in runs if e.run.build.rtl is None or e.run.build.rtl & mutant.files]
+    names = {Path(f).name for f in mutant.files}  # a build lists the names of the files it depends on
+    return [e for e in runs if e.run.build.rtl is None or e.run.build.rtl & names]
 
 
 @dataclass
@@ -134,7 +172,10 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool) -> Ou
     if mutant:
         out.family, out.bug, out.files = mutant.family, mutant.bug, sorted(mutant.files)
     dest = out_dir(sim) / name
-    copy = make_copy(mutant, dest)
+    ours = mutant is None or mutant.root == RTL_ROOT
+    copy = make_copy(mutant if ours else None, dest)
+    if mutant is not None and not ours:
+        os.environ[mutant.root] = str(make_tree_copy(mutant, dest))  # this worker process builds from the copy
     builds: dict[str, runner.Build] = {}
     build_dirs: list[Path] = []
     for entry in runs_for(mutant):

@@ -84,8 +84,13 @@ def main(argv: list[str] | None = None) -> int:
 
     rows: list[tuple[str, runner.Result]] = []
     broken: list[str] = []
+    unavailable = [e.run for e, _ in selection if e.run.build.missing is not None]
+    for run in unavailable:  # third-party RTL not found (tb/thirdparty/): one line, the rest runs
+        print(f"not applicable: {run.name}: {run.build.missing}", flush=True)
     for entry, chosen in selection:
         run = entry.run
+        if run.build.missing is not None:
+            continue
         selected: str | list[str] | None = testcase
         if testcase and testcase in testplan.module_tests(run.module):
             selected = [testcase]  # the test of that name alone, not every name containing it
@@ -137,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             cfg = plan.config_of_run(name)
             if cfg is not None:
                 print(f"rerun configuration {cfg.key} {cfg.parameters}: {cfg.rerun(args.sim, seed)}")
+    if not rows and not broken and unavailable:
+        return 2  # nothing selected can run here: the lines above say what to set
     if not rows and not broken:
         print("regression: no test matched" + (f" TESTCASE={testcase}" if testcase else ""))
         return 1

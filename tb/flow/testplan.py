@@ -23,6 +23,7 @@ from typing import Optional
 
 import yaml
 
+from tb import thirdparty
 from tb.flow import buildopts, contracts, filelists, project
 from tb.flow.buildopts import BuildOptions
 
@@ -42,6 +43,9 @@ class PlannedBuild:
     parameters: dict
     rtl: Optional[frozenset[str]]  # RTL files the build's results depend on (its file list; None: all of rtl_stubs/)
     options: BuildOptions = field(default_factory=BuildOptions)  # its file list, defines, flags, waivers, properties
+    missing: Optional[str] = (
+        None  # third-party RTL not found: the one line saying what to set (tb/thirdparty/__init__.py)
+    )
 
 
 @dataclass(frozen=True)
@@ -195,7 +199,15 @@ def _build(name: str, raw: object) -> PlannedBuild:
     if not isinstance(params, dict):
         raise ValueError(f"builds.{name}.parameters: a map of NAME to value, not {params!r}")
     top = str(raw["toplevel"])
-    return PlannedBuild(name, top, dict(params), build_rtl(top, opts.filelist), opts)
+    try:
+        rtl = build_rtl(top, opts.filelist)
+    except ValueError as e:
+        hint = thirdparty.missing(e)
+        if hint is None:
+            raise
+        return PlannedBuild(name, top, dict(params), frozenset(), opts, missing=hint)
+    gone = thirdparty.absent(filelists.parse(opts.filelist).sources) if opts.filelist is not None else None
+    return PlannedBuild(name, top, dict(params), rtl, opts, missing=gone)
 
 
 def load(path: Path = PLAN_PATH) -> Plan:

@@ -48,21 +48,13 @@ class Backend(Protocol):
         """Wall time of the per-job exchange with the HDL (None: no such exchange)."""
 
 
-class AgentBackend:
-    """The default path: Python agents on the binding's ports, one per-edge callback for all of them."""
+class PythonAgents:
+    """What every backend of Python agents on the bench's clock loop does the same way (the default AXI agents,
+    :class:`tb.platform.nvdla_dma.NvdlaBackend`): the knobs go to ``mem`` and ``ready``; the agents serve and publish
+    as it happens, so commit, flush and reset have nothing to do."""
 
-    def __init__(self, dut, binding: DutBinding) -> None:
-        clk, rst = binding.signal(dut, binding.clock), binding.signal(dut, binding.reset.name)
-        Clock(clk, binding.period_ns, unit="ns").start(start_high=False)
-        self.loop = loop = ClockLoop(clk, binding.period_ns)  # one per-edge callback for every agent on the clock
-        high = binding.reset.active_high
-        self.mem = AxiMemAgent(
-            dut, clk, rst, binding.axi_master, period_ns=binding.period_ns, loop=loop, reset_active_high=high
-        )
-        self.out = AxiStreamMonitor(
-            dut, clk, rst, binding.stream, period_ns=binding.period_ns, loop=loop, reset_active_high=high
-        )
-        self.ready = StreamReadyDriver(dut, clk, binding.stream)
+    mem: Any
+    ready: Any
 
     def apply_knobs(self, knobs: Knobs, rng: np.random.Generator) -> None:
         self.mem.set_latency(knobs.latency)
@@ -81,6 +73,23 @@ class AgentBackend:
 
     def exchange_seconds(self) -> Optional[dict[str, float]]:
         return None
+
+
+class AgentBackend(PythonAgents):
+    """The default path: Python agents on the binding's ports, one per-edge callback for all of them."""
+
+    def __init__(self, dut, binding: DutBinding) -> None:
+        clk, rst = binding.signal(dut, binding.clock), binding.signal(dut, binding.reset.name)
+        Clock(clk, binding.period_ns, unit="ns").start(start_high=False)
+        self.loop = loop = ClockLoop(clk, binding.period_ns)  # one per-edge callback for every agent on the clock
+        high = binding.reset.active_high
+        self.mem = AxiMemAgent(
+            dut, clk, rst, binding.axi_master, period_ns=binding.period_ns, loop=loop, reset_active_high=high
+        )
+        self.out = AxiStreamMonitor(
+            dut, clk, rst, binding.stream, period_ns=binding.period_ns, loop=loop, reset_active_high=high
+        )
+        self.ready = StreamReadyDriver(dut, clk, binding.stream)
 
 
 class FastPathBackend:
@@ -116,6 +125,9 @@ class FastPathBackend:
 
 
 def backend_for(dut, binding: DutBinding) -> Any:
-    """The backend for this HDL top, chosen once: the fast path when the top is a ``tb/fastpath/hdl/`` wrapper
-    (it has the ``tb_load`` control), the default agents otherwise."""
+    """The backend for this HDL top, chosen once: the binding's own (``binding.backend``: a DUT whose ports are not
+    AXI, e.g. :class:`tb.platform.nvdla_dma.NvdlaBackend`), the fast path when the top is a ``tb/fastpath/hdl/``
+    wrapper (it has the ``tb_load`` control), the default agents otherwise."""
+    if binding.backend is not None:
+        return binding.backend(dut, binding)
     return FastPathBackend(dut, binding) if is_hdl_top(dut) else AgentBackend(dut, binding)

@@ -8,7 +8,8 @@ starts and ends (its :data:`Control`), and what its completion signal means (:cl
   are the map's ``ctrl_start`` / ``status_done`` bits, the status set its RO registers, DONE also on an irq pin;
 * :class:`DescriptorControl`: a descriptor stream on a valid/ready port, its payload's fields as named ports,
   several jobs in flight up to ``queue_depth`` (the bench's limit; the DUT's ``ready`` is the handshake);
-* :class:`PinControl`: a start pin and a done pin, one job at a time.
+* :class:`PinControl`: a start pin and a done pin, one job at a time;
+* :class:`CsbControl`: NVDLA's configuration space bus, two register groups (:mod:`tb.platform.csb`).
 
 Each block declares its binding once (``tb/<block>/env.py``; our three readers through
 :mod:`tb.rtl_stubs_binding`, the convention of ``rtl_stubs/``); the TB builds its agents from it and nothing else.
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Protocol, Union
 
 #: the clock period every bench drives (ns); the fast path's HDL wrapper generates the same
 PERIOD_NS = 10
@@ -91,7 +92,33 @@ class PinControl:
     fields: tuple[tuple[str, str], ...] = ()
 
 
-Control = Union[RegisterControl, DescriptorControl, PinControl]
+class RegisterMap(Protocol):
+    """What a control style needs of a register description (e.g. :class:`tb.thirdparty.nvdla_rdl.RdlMap`)."""
+
+    def address(self, reg: str) -> int:
+        """The register's byte address."""
+
+    def value(self, reg: str, **fields: int) -> int:
+        """The register's value with these fields (the others 0)."""
+
+
+@dataclass(frozen=True)
+class CsbControl:
+    """Jobs through NVDLA's CSB: ``req`` / ``resp`` the port prefixes; ``regs`` loads the client's register map
+    (from its ``.rdl``; called once per TB); ``enable`` (register, field) starts the programmed group, written last;
+    ``pointer`` (register, field) selects the group the writes go to; ``done`` the one-cycle pulse at a job's end;
+    ``groups`` the register groups (jobs in flight)."""
+
+    req: str
+    resp: str
+    regs: Callable[[], RegisterMap]
+    enable: tuple[str, str]
+    pointer: tuple[str, str]
+    done: str
+    groups: int = 2
+
+
+Control = Union[RegisterControl, DescriptorControl, PinControl, CsbControl]
 
 
 @dataclass(frozen=True)
@@ -107,6 +134,9 @@ class DutBinding:
     streams: tuple[str, ...]
     completion: Completion = Completion.DRAINED
     period_ns: int = PERIOD_NS
+    #: the backend of a DUT whose memory and output are not AXI4 / AXI4-Stream: ``backend(dut, binding)`` (e.g.
+    #: :meth:`tb.platform.nvdla_dma.NvdlaBackend.of`); None: the default AXI agents or the fast path
+    backend: Optional[Callable[[Any, "DutBinding"], Any]] = None
 
     @property
     def stream(self) -> str:

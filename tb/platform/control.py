@@ -5,9 +5,10 @@ scoreboard and the coverage are the same for every DUT.
 
 * :class:`~tb.platform.control_registers.RegisterJobs`: one job at a time over an ``.rdl`` register block (our
   readers): the job is over when :meth:`JobControl.run` returns;
-* :class:`~tb.platform.control_pipelined.PipelinedJobs`: a descriptor port with several jobs in flight, or start/done
-  pins with one: :meth:`JobControl.run` returns once the DUT took the job; the jobs are over (and framed into their
-  outputs by :mod:`tb.platform.completion`) at :meth:`JobControl.settle`.
+* :class:`~tb.platform.control_pipelined.PipelinedJobs`: a descriptor port with several jobs in flight, NVDLA's CSB
+  with a job per register group (:mod:`tb.platform.csb`), or start/done pins with one: :meth:`JobControl.run`
+  returns once the DUT took the job; the jobs are over (and framed into their outputs by
+  :mod:`tb.platform.completion`) at :meth:`JobControl.settle`.
 
 The driver runs ``run`` per item and publishes :meth:`JobControl.take_finished`; the test settles after its
 sequence; the scoreboard asks :meth:`JobControl.split` for what crossed the buses during each job and
@@ -19,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from tb.agents.analysis import JobLog
-from tb.platform.binding import DescriptorControl, PinControl, RegisterControl
+from tb.platform.binding import CsbControl, DescriptorControl, PinControl, RegisterControl
 from tb.platform.job import ReaderItem
 
 
@@ -59,6 +60,7 @@ def control_for(tb: Any) -> JobControl:
     # imported here: the strategies' modules import JobControl from this one
     from tb.platform.control_pipelined import DescriptorSender, PinSender, PipelinedJobs
     from tb.platform.control_registers import RegisterJobs
+    from tb.platform.csb import sender_for
 
     ctl = tb.binding.control
     if isinstance(ctl, RegisterControl):
@@ -67,4 +69,6 @@ def control_for(tb: Any) -> JobControl:
         return PipelinedJobs(tb, DescriptorSender(tb.dut, tb.clk, ctl, tb.binding.period_ns), ctl.done, ctl.stream_tag)
     if isinstance(ctl, PinControl):
         return PipelinedJobs(tb, PinSender(tb.dut, tb.clk, ctl, tb.binding.period_ns), ctl.done, None)
+    if isinstance(ctl, CsbControl):
+        return PipelinedJobs(tb, sender_for(tb, ctl), ctl.done, None)
     raise TypeError(f"no job control for {type(ctl).__name__}")

@@ -23,6 +23,18 @@ from tb.platform.control import JobControl
 from tb.platform.job import JobResult, ReaderItem
 
 
+async def valid_until_ready(clock, valid, ready) -> None:
+    """Raise ``valid`` (its payload already driven) until the rising edge that sees ``ready``; drop it at the
+    falling edge after."""
+    valid.value = 1
+    while True:
+        await RisingEdge(clock)
+        if ready.value.is_resolvable and int(ready.value) == 1:
+            break
+    await FallingEdge(clock)
+    valid.value = 0
+
+
 class _Sender:
     """Drives a job's payload on falling edges; counts the jobs in flight (handed over, completion not yet seen)."""
 
@@ -66,13 +78,7 @@ class DescriptorSender(_Sender):
         self.valid.value = 0
 
     async def handshake(self) -> None:
-        self.valid.value = 1
-        while True:
-            await RisingEdge(self.clock)
-            if self.ready.value.is_resolvable and int(self.ready.value) == 1:
-                break
-        await FallingEdge(self.clock)
-        self.valid.value = 0
+        await valid_until_ready(self.clock, self.valid, self.ready)
 
 
 class PinSender(_Sender):
@@ -132,11 +138,14 @@ class PipelinedJobs(JobControl):
         await self.sender.send(item, tb.payload(item))
 
     async def settle(self) -> None:
-        """Wait for the completions of every job handed over and ``idle`` quiet cycles of the stream."""
+        """Wait for the completions of every job handed over and ``idle`` quiet cycles of the stream. A hung job is
+        given up on after ``timeout`` cycles, or sooner: the sum of the pending jobs' own hang bounds
+        (``ReaderItem.timeout_cycles``)."""
         if not self.pending:
             return
         clk, waited = self.tb.clk, 0
-        while self.sender.in_flight() > 0 and waited < self.timeout:
+        bound = min(self.timeout, sum(j.timeout_cycles(self.tb.bus_bytes) for j in self.pending))
+        while self.sender.in_flight() > 0 and waited < bound:
             await ClockCycles(clk, 16)
             waited += 16
         seen = -1

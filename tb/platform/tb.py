@@ -23,7 +23,7 @@ from cocotb.triggers import ClockCycles
 from tb.agents.analysis import AnalysisPort, JobLog
 from tb.agents.csr import CsrAgent
 from tb.assertions import AssertionLog
-from tb.checkers.axi_read import AxiReadChecker
+from tb.checkers.axi_read import PAGE, AxiReadChecker
 from tb.footprint import Region
 from tb.platform.backends import backend_for
 from tb.platform.binding import DutBinding
@@ -52,10 +52,15 @@ class ReaderTB:
         self.backend = backend_for(dut, b)
         self.mem, self.out = self.backend.mem, self.backend.out
         self.ready = self.backend.ready  # the TREADY knob (set(pattern))
+        self.extra_violations: list[AnalysisPort] = []  # protocol checks of a backend's or a control's own agents
+        for owner in (self.backend.mem, self.backend.out):
+            if owner is not self.out and hasattr(owner, "violation_ap"):
+                self.extra_violations.append(owner.violation_ap)
         self.control = control_for(self)  # the one choice of the control style (a register one sets csr, irq)
         self.bus_bytes = self.mem.bus_bytes
         self.addr_bits = self.mem.address_width
-        self.reads = AxiReadChecker(self.bus_bytes)
+        # the burst boundary the bus forbids crossing (AXI's 4 KB; None: NVDLA's DMA, whose requests may cross it)
+        self.reads = AxiReadChecker(self.bus_bytes, boundary=getattr(self.backend, "boundary", PAGE))
         self.mem.ar_ap.connect(self.reads)
         self.assertions = AssertionLog()  # the design's assertions (rtl_stubs/props/) failed in this test
         self.assertion_ap = AnalysisPort("assertions")
@@ -67,6 +72,8 @@ class ReaderTB:
         log.listen("violations", self.reads.violation_ap)
         log.listen("violations", self.out.violation_ap)
         log.listen("violations", self.assertion_ap)
+        for port in self.extra_violations:
+            log.listen("violations", port)
         return log
 
     def publish_assertions(self) -> None:

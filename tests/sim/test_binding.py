@@ -59,4 +59,4 @@ def test_the_platform_assumes_no_port_names():
     with pytest.raises(TypeError, match="irq"):
         RegisterControl("csr", CUBE_READER)
     defaulted = {f.name for f in dataclasses.fields(DutBinding) if f.default is not dataclasses.MISSING}
-    assert defaulted == {"completion", "period_ns"}, defaulted
+    assert defaulted == {"completion", "period_ns", "backend"}, defaulted  # backend: a factory, not a port

@@ -10,6 +10,7 @@ from cocotb_coverage.coverage import coverage_db
 from tb.cube_reader import coverage as cube_cov
 from tb.cube_reader.families import available_families
 from tb.flow import filelists, testplan
+from tb.pdp_rdma import env as pdp_env  # noqa: F401  (its covergroups register on import)
 from tb.pixel_reader import coverage as pixel_cov
 from tb.weight_reader import coverage as weight_cov
 

@@ -1,0 +1,125 @@
+"""The NVDLA platform parts without a simulator (issue 34): the DMA read response packing and its mask, the CSB
+request packet, the flagged output word, NVIDIA's register description through the two dialect fixes, and where
+NVIDIA's files come from (NVDLA_HW, its default, the one line when neither exists)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tb import thirdparty
+from tb.agents.axi_mem import SparseMemory
+from tb.flow import sim as simflow, testplan
+from tb.platform import csb
+from tb.platform.nvdla_dma import ATOM, POISON, pack_response, responses
+from tb.thirdparty import nvdla_rdl
+
+HAVE_NVDLA = thirdparty.NVDLA_HW in thirdparty.environment()
+
+
+def test_a_two_atom_response_is_low_first_with_mask_11():
+    a, b = bytes(range(32)), bytes(range(100, 132))
+    payload, mask = pack_response(a + b)
+    assert mask == 0b11
+    assert payload.to_bytes(64, "little") == a + b
+
+
+def test_a_one_atom_response_has_mask_01_and_poison_above():
+    payload, mask = pack_response(bytes(range(32)))
+    assert mask == 0b01
+    assert payload.to_bytes(64, "little")[32:] == bytes([POISON]) * 32
+
+
+@pytest.mark.parametrize("nbytes", [0, 16, 96])
+def test_a_response_holds_one_or_two_atoms(nbytes):
+    with pytest.raises(ValueError, match="one or two"):
+        pack_response(bytes(nbytes))
+
+
+def test_a_request_of_an_odd_width_ends_with_a_single_atom():
+    mem = SparseMemory(1 << 20)
+    blob = np.arange(5 * ATOM, dtype=np.uint8)
+    mem.write(0x1000, blob.tobytes())
+    got = responses(0x1000, 5, mem)
+    assert [(a, m) for a, _, m in got] == [(0x1000, 3), (0x1040, 3), (0x1080, 1)]
+    assert got[1][1].to_bytes(64, "little") == blob[64:128].tobytes()
+
+
+def test_csb_request_fields():
+    pd = csb.request(0xA01C, 0x1234_5678, write=True, nposted=True)
+    assert pd & ((1 << 22) - 1) == 0xA01C >> 2
+    assert (pd >> 22) & 0xFFFF_FFFF == 0x1234_5678
+    assert (pd >> 54) & 1 == 1 and (pd >> 55) & 1 == 1
+    assert (pd >> 57) & 0xF == 0xF
+    read = csb.request(0xA008)
+    assert (read >> 54) & 1 == 0 and (read >> 22) & 0xFFFF_FFFF == 0
+
+
+def test_flagged_word_fields_round_trip():
+    from tb.pdp_rdma.env import STREAM
+
+    flags = STREAM.encode(pos_w=np.arange(20) % 16, pos_c=3, b_sync=1, cube_end=1)
+    back = STREAM.decode(flags)
+    assert (back["pos_w"] == np.arange(20) % 16).all()
+    assert (back["pos_c"] == 3).all() and (back["surf_end"] == 0).all()
+    # NVIDIA's packing (NV_NVDLA_PDP_RDMA_eg.v:1356-1364) seen from the flag bits: pos_w [67:64] ... cube_end [75]
+    names = ("pos_w", "pos_c", "b_sync", "line_end", "surf_end", "split_end", "cube_end")
+    assert [STREAM.lsb(f) + 64 for f in names] == [64, 68, 71, 72, 73, 74, 75]
+    assert STREAM.last_mask == 1 << 7 | 1 << 11
+
+
+def test_the_two_dialect_fixes():
+    text = "field { spec_access = r; } F;\naddrmap {\n    regs R @0x0;\n}addrmap_NVDLA;\n"
+    fixed = nvdla_rdl.fix_dialect(text)
+    assert 'spec_access = "r";' in fixed
+    assert "addrmap addrmap_NVDLA_t {" in fixed and "}addrmap_NVDLA;" not in fixed
+
+
+@pytest.mark.skipif(not HAVE_NVDLA, reason=thirdparty.hint(thirdparty.NVDLA_HW))
+def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists():
+    regs = nvdla_rdl.load("NVDLA_PDP_RDMA")
+    base = regs.address("S_STATUS")
+    readme = {  # thirdparty/nvdla-pdp-rdma/README.md, "Registers"
+        "D_OP_ENABLE": 0x08, "D_DATA_CUBE_IN_WIDTH": 0x0C, "D_DATA_CUBE_IN_HEIGHT": 0x10,
+        "D_DATA_CUBE_IN_CHANNEL": 0x14, "D_FLYING_MODE": 0x18, "D_SRC_BASE_ADDR_LOW": 0x1C,
+        "D_SRC_BASE_ADDR_HIGH": 0x20, "D_SRC_LINE_STRIDE": 0x24, "D_SRC_SURFACE_STRIDE": 0x28, "D_SRC_RAM_CFG": 0x2C,
+        "D_DATA_FORMAT": 0x30, "D_OPERATION_MODE_CFG": 0x34,
+    }  # fmt: skip
+    assert {name: regs.address(name) - base for name in readme} == readme
+    assert regs.enum("D_SRC_RAM_CFG", "SRC_RAM_TYPE", "MC") == 1
+    assert regs.enum("D_FLYING_MODE", "FLYING_MODE", "OFF_FLYING") == 1
+    assert regs.value("D_POOLING_KERNEL_CFG", KERNEL_STRIDE_WIDTH=2) == 0x20
+    with pytest.raises(ValueError, match="does not fit"):
+        regs.value("D_SRC_RAM_CFG", SRC_RAM_TYPE=2)
+    original = Path(thirdparty.environment()[thirdparty.NVDLA_HW]) / nvdla_rdl.SOURCES["NVDLA_PDP_RDMA"]
+    assert "spec_access     = r;" in original.read_text()  # NVIDIA's file is untouched: the fixes went to a copy
+
+
+@pytest.fixture
+def no_nvdla(monkeypatch, tmp_path):
+    """Neither NVDLA_HW nor its default."""
+    monkeypatch.delenv(thirdparty.NVDLA_HW, raising=False)
+    monkeypatch.setitem(thirdparty.DEFAULTS, thirdparty.NVDLA_HW, (tmp_path / "nowhere", "a checkout of nvdla/hw"))
+
+
+def test_without_nvdla_hw_the_build_says_what_to_set(no_nvdla):
+    build = testplan.load().builds["nvdla_pdp_rdma"]
+    assert build.missing is not None and "NVDLA_HW=<a checkout of nvdla/hw>" in build.missing
+    others = [b for b in testplan.load().builds.values() if b.missing is not None]
+    assert [b.name for b in others] == ["nvdla_pdp_rdma"]
+
+
+def test_without_nvdla_hw_make_sim_of_its_run_is_one_line(no_nvdla, capsys):
+    assert simflow.main(["--sim", "icarus", "--runs", "pdp_rdma/random"]) == 2
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if line.startswith("not applicable")] == [
+        f"not applicable: pdp_rdma/random: {thirdparty.hint(thirdparty.NVDLA_HW)}"
+    ]
+
+
+def test_nvdla_hw_naming_no_checkout_is_one_line(monkeypatch, tmp_path):
+    monkeypatch.setenv(thirdparty.NVDLA_HW, str(tmp_path))
+    build = testplan.load().builds["nvdla_pdp_rdma"]
+    assert build.missing is not None and f"NVDLA_HW={tmp_path} is not a checkout of nvdla/hw" in build.missing
