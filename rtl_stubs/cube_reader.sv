@@ -34,12 +34,14 @@
 // [make regs] end register map
 //
 // Structure (one module per file):
-//   axil_regs          AXI4-Lite register file (write masks, reset values: CR_REGS_* of accel_csr_pkg)
-//   cr_job_ctrl        START, descriptor latch (cube_desc_t), cr_desc_validator hand-off, job state, ERROR, DONE
-//   cr_run_walker      descriptor -> contiguous runs -> axi_rd_engine commands
-//   axi_rd_engine      AXI4 read master: INCR bursts, 4 KB split, MAX_OUTSTANDING bursts in flight
+//   reader_shell       what every reader shares: the register file (axil_regs; CR_REGS_* of accel_csr_pkg), the
+//                      job state machine (job_ctrl: START, descriptor latch of cube_desc_t, three set-up steps,
+//                      ERROR, DONE), the AXI4 read engine (axi_rd_engine: INCR bursts, 4 KB split, MAX_OUTSTANDING
+//                      bursts in flight), the counters ATOMS_SENT, NAN_COUNT, INF_COUNT, CYCLES, BEATS
+//                      (reader_counters) and the property bind
+//   cr_desc_validator  the descriptor rules (multi-cycle, started with START)
+//   cr_run_walker      descriptor -> contiguous runs -> read engine commands
 //   cr_atom_assembler  beats -> atoms, fp16 scan (cr_fp16_scan), {n,c,h,w}, output queue (atom_fifo)
-//   job_counters        ATOMS_SENT, NAN_COUNT, INF_COUNT, CYCLES, BEATS
 //
 // Behaviour:
 //   * START latches the descriptor registers and runs cr_desc_validator. An illegal descriptor sets its
@@ -154,7 +156,7 @@ module cube_reader
     .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .LEN_W (LEN_W),
     .NR (CR_NUM_REGS), .WMASK (CR_REGS_WMASK), .RESET_VAL (CR_REGS_RESET), .MAPPED (CR_REGS_MAPPED), .ID (CR_ID),
-    .DESC_W ($bits(cube_desc_t)), .VAL_ERR_W (CR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (3),
+    .DESC_W ($bits(reg_desc)), .VAL_ERR_W (CR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (3),
     .SLVERR_BIT (CR_ERR_BUS_SLVERR), .DECERR_BIT (CR_ERR_BUS_DECERR),
     .N_SUMS (3), .SUM_OFS ({8'(CR_REG_INF_COUNT), 8'(CR_REG_NAN_COUNT), 8'(CR_REG_ATOMS_SENT)}),
     .CYCLES_OFS (CR_REG_CYCLES), .BEATS_OFS (CR_REG_BEATS),

@@ -41,16 +41,17 @@
 // [make regs] end register map
 //
 // Structure (one module per file):
-//   axil_regs       AXI4-Lite register file (write masks, reset values: PR_REGS_* of accel_csr_pkg)
-//   pr_job_ctrl     START, descriptor latch (pix_desc_t), pr_validator, job state, ERROR, DONE
-//   pr_line_walker  lines -> axi_rd_engine commands (per line one per plane)
-//   axi_rd_engine   AXI4 read master: INCR bursts, 4 KB split, MAX_OUTSTANDING bursts in flight
+//   reader_shell    what every reader shares: the register file (axil_regs; PR_REGS_* of accel_csr_pkg), the job
+//                   state machine (job_ctrl: START, descriptor latch of pix_desc_t, ERROR, DONE), the AXI4 read
+//                   engine (axi_rd_engine: INCR bursts, 4 KB split, MAX_OUTSTANDING bursts in flight), the counters
+//                   PIXELS, SATURATED, LINES, CYCLES, BEATS (reader_counters) and the property bind
+//   pr_validator    the descriptor rules, combinational over the latched job
+//   pr_line_walker  lines -> read engine commands (per line one per plane)
 //   pr_unpacker     beats -> pixels through the format table (pr_format in accel_pkg), N444 line buffer
 //                   (pr_line_buf)
 //   pr_atom         four converter lanes (pr_convert) -> the 32-byte atom
 //   atom_fifo       the 2-entry output queue (shared with the cube reader; its NaN/INF side counts carry the
 //                   pixel's saturated components and its end-of-line flag here)
-//   job_counters    PIXELS, SATURATED, LINES, CYCLES, BEATS (shared with the cube reader)
 //
 // Behaviour:
 //   * START latches the descriptor registers; pr_validator checks them. An illegal descriptor sets its ERROR
@@ -154,7 +155,7 @@ module pixel_reader
     .AXI_DATA_W (DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .LEN_W (LEN_W),
     .NR (PR_NUM_REGS), .WMASK (PR_REGS_WMASK), .RESET_VAL (PR_REGS_RESET), .MAPPED (PR_REGS_MAPPED), .ID (PR_ID),
-    .DESC_W ($bits(pix_desc_t)), .VAL_ERR_W (PR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
+    .DESC_W ($bits(reg_desc)), .VAL_ERR_W (PR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
     .SLVERR_BIT (PR_ERR_BUS_SLVERR), .DECERR_BIT (PR_ERR_BUS_DECERR),
     .N_SUMS (3), .SUM_OFS ({8'(PR_REG_LINES), 8'(PR_REG_SATURATED), 8'(PR_REG_PIXELS)}),
     .CYCLES_OFS (PR_REG_CYCLES), .BEATS_OFS (PR_REG_BEATS),

@@ -232,7 +232,7 @@ module reader_shell
     rd_val[8*REG_ERROR  +: 32] = err_q;
     rd_val[8*CYCLES_OFS +: 32] = cycles;
     rd_val[8*BEATS_OFS  +: 32] = beats;
-    for (int i = 0; i < N_SUMS; i++) rd_val[8*int'(SUM_OFS[8*i +: 8]) +: 32] = sums[32*i +: 32];
+    for (int i = 0; i < N_SUMS; i++) rd_val[8 * SUM_OFS[8*i +: 8] +: 32] = sums[32*i +: 32];
   end
 
 `ifdef DLA_ASSERT

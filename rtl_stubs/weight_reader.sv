@@ -41,14 +41,16 @@
 // [make regs] end register map
 //
 // Structure (one module per file):
-//   axil_regs      AXI4-Lite register file (write masks, reset values: WR_REGS_* of accel_csr_pkg)
-//   wr_job_ctrl    START, descriptor latch, wr_validator (one error bit per rule), job state, ERROR, DONE
+//   reader_shell   what every reader shares: the register file (axil_regs; WR_REGS_* of accel_csr_pkg), the job
+//                  state machine (job_ctrl: START, descriptor latch of weight_desc_t, ERROR, DONE), the AXI4 read
+//                  engine (axi_rd_engine), the counters GROUPS_DONE, DENSE_OUT, COMP_BYTES, ZEROS, CYCLES, BEATS,
+//                  OUT_BEATS (reader_counters) and the property bind; FAULT and TOTAL_BYTES are this top's
+//   wr_validator   the descriptor rules (one error bit per rule), combinational over the latched job
 //   wr_fetch       WGS / WMB / weight-data pieces interleaved on axi_rd_engine, bounded beat queues
 //                  (sync_fifo), a tag queue routing the returning beats
 //   wr_wgs_unpack  WGS beats -> one entry per group, the running sum (the weight-data read limit)
 //   wr_expander    mask and data windows, one dense beat per cycle, group framing, run-time checks
-//   sync_fifo        output queue (2 transfers) and every other queue
-//   wr_counters    GROUPS_DONE, DENSE_OUT, COMP_BYTES, ZEROS, CYCLES, BEATS, OUT_BEATS
+//   sync_fifo      output queue (2 transfers) and every other queue
 //
 // Buffering (issue 23: hide a read latency of 128 cycles): one beat queue per surface with its own credit (a
 // read is issued only when its beats fit, in flight included), no shared pool: the expander needs mask bits and
@@ -181,7 +183,7 @@ module weight_reader
     .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .LEN_W (LEN_W),
     .NR (WR_NUM_REGS), .WMASK (WR_REGS_WMASK), .RESET_VAL (WR_REGS_RESET), .MAPPED (WR_REGS_MAPPED), .ID (WR_ID),
-    .DESC_W ($bits(weight_desc_t)), .VAL_ERR_W (WR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
+    .DESC_W ($bits(reg_desc)), .VAL_ERR_W (WR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
     .SLVERR_BIT (WR_ERR_BUS_SLVERR), .DECERR_BIT (WR_ERR_BUS_DECERR),
     .N_SUMS (5), .SUM_OFS ({8'(WR_REG_COMP_BYTES), 8'(WR_REG_ZEROS), 8'(WR_REG_GROUPS_DONE), 8'(WR_REG_DENSE_OUT),
                             8'(WR_REG_OUT_BEATS)}),
