@@ -156,7 +156,7 @@ module cube_reader
     .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .LEN_W (LEN_W),
     .NR (CR_NUM_REGS), .WMASK (CR_REGS_WMASK), .RESET_VAL (CR_REGS_RESET), .MAPPED (CR_REGS_MAPPED), .ID (CR_ID),
-    .DESC_W ($bits(reg_desc)), .VAL_ERR_W (CR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (3),
+    .VAL_ERR_W (CR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (3),
     .SLVERR_BIT (CR_ERR_BUS_SLVERR), .DECERR_BIT (CR_ERR_BUS_DECERR),
     .N_SUMS (3), .SUM_OFS ({8'(CR_REG_INF_COUNT), 8'(CR_REG_NAN_COUNT), 8'(CR_REG_ATOMS_SENT)}),
     .CYCLES_OFS (CR_REG_CYCLES), .BEATS_OFS (CR_REG_BEATS),
@@ -164,22 +164,9 @@ module cube_reader
     .ERR_HALT (1'b1), .ERR_LAT (1),   // an error beat stops new reads from the second cycle after it
     .TLAST_ONCE (1'b1)                // TLAST ends the cube
   ) u_shell (
-    .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arlock,
-    .m_axi_arcache, .m_axi_arprot, .m_axi_arvalid, .m_axi_arready,
-    .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
-    .m_axis_tdata, .m_axis_tkeep, .m_axis_tlast, .m_axis_tuser, .m_axis_tvalid, .m_axis_tready,
-    .irq,
-    .regs_q, .ro_val ((CR_NUM_REGS*32)'(0)), .desc (reg_desc), .job, .val_done, .val_err, .setup, .run, .starting,
-    .stopping, .stopped,
-    .beat_err (bus_err), .beat_decerr (bus_decerr), .run_err (32'd0), .work_done (issue_done), .out_empty,
-    .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len,
-    .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_last, .rd_lo, .rd_hi,
+    .*,   // the top's ports and the shell's signals of the same name (regs_q, starting, stopped, cmd_*, rd_*, ...)
+    .ro_val ((CR_NUM_REGS*32)'(0)), .val_done, .setup,
+    .beat_err (bus_err), .beat_decerr (bus_decerr), .run_err (32'd0), .work_done (issue_done),
     .add_en ({3{pop}}), .add_val ({pop_inf, pop_nan, 8'd1})
   );
 
@@ -204,6 +191,11 @@ module cube_reader
                      regs_q[8*CR_REG_STRIDE_H   +: 32],                          // stride_h
                      regs_q[8*CR_REG_STRIDE_C   +: 32],                          // stride_c
                      regs_q[8*CR_REG_STRIDE_N   +: 32]};                         // stride_n
+
+  // START latches the descriptor for the job (`starting`: START taken while idle)
+  always_ff @(posedge clk)
+    if (rst)           job <= '0;
+    else if (starting) job <= reg_desc;
 
   // ---------------------------------------------------------------- validator (multi-cycle, started with START)
   cr_desc_validator #(.ADDR_W(AXI_ADDR_W), .MAX_ATOM_BYTES(MAX_ATOM_BYTES)) u_val (

@@ -1,5 +1,5 @@
-// job_ctrl: the job sequencer of every reader (instantiated once, in reader_shell): descriptor latch, validator
-// hand-off, set-up steps, run, drain, ERROR, DONE.
+// job_ctrl: the job sequencer of every reader (instantiated once, in reader_shell): START, validator hand-off,
+// set-up steps, run, drain, ERROR, DONE.
 //
 // No registers of its own: ERROR and STATUS of the reader's map (accel_csr_pkg REG_ERROR, REG_STATUS) read err_q,
 // busy and done_q through reader_shell.
@@ -8,11 +8,10 @@
 //                            --refused (ERROR bits, no read)--------------------------------> FIN
 //
 // Interface:
-//   start_req   START written (CTRL.START); taken only in IDLE (`starting`): a START while busy is ignored
-//   desc        the descriptor registers as programmed, DESC_W bits packed as the reader chooses (its descriptor
-//               struct); latched into `job` when START is taken, zero after reset
-//   val_done    the reader's validator has judged the descriptor (a combinational validator over `job` ties it
-//               high: VALIDATE is then one cycle)
+//   start_req   START written (CTRL.START); taken only in IDLE (`starting`): a START while busy is ignored; the
+//               reader latches its descriptor struct on `starting` (its own type, so it stays out of this block)
+//   val_done    the reader's validator has judged the descriptor (a combinational validator over the latched
+//               descriptor ties it high: VALIDATE is then one cycle)
 //   val_err     its rule bits, valid with val_done: ERROR[VAL_ERR_W-1:0]; any bit set ends the job (DONE) with no
 //               set-up step, so no command and no AXI traffic
 //   setup       one-hot, one cycle each after an accepted descriptor, in index order (the reader's data path
@@ -29,7 +28,6 @@
 //   busy        STATUS.BUSY (any state but IDLE); err_q: ERROR; done_q: STATUS.DONE (cleared by START)
 `timescale 1ns/1ps
 module job_ctrl #(
-  parameter int DESC_W     = 32,
   parameter int VAL_ERR_W  = 1,     // validator rule bits, ERROR[VAL_ERR_W-1:0]
   parameter int N_SETUP    = 1,     // set-up steps between an accepted descriptor and RUN
   parameter int SLVERR_BIT = 16,    // ERROR bit of a beat with RRESP SLVERR
@@ -38,8 +36,6 @@ module job_ctrl #(
   input  logic                 clk,
   input  logic                 rst,
   input  logic                 start_req,
-  input  logic [DESC_W-1:0]    desc,
-  output logic [DESC_W-1:0]    job,
   input  logic                 val_done,
   input  logic [VAL_ERR_W-1:0] val_err,
   output logic [N_SETUP-1:0]   setup,
@@ -59,7 +55,6 @@ module job_ctrl #(
 );
 
   // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration
-  param_contract #(.NAME ("DESC_W"),     .VALUE (DESC_W),     .LO (1), .HI (4096)) u_contract_desc_w ();
   param_contract #(.NAME ("VAL_ERR_W"),  .VALUE (VAL_ERR_W),  .LO (1), .HI (16)) u_contract_val_err_w ();
   param_contract #(.NAME ("N_SETUP"),    .VALUE (N_SETUP),    .LO (1), .HI (8)) u_contract_n_setup ();
   param_contract #(.NAME ("SLVERR_BIT"), .VALUE (SLVERR_BIT), .LO (VAL_ERR_W), .HI (31)) u_contract_slverr_bit ();
@@ -86,7 +81,6 @@ module job_ctrl #(
       done_q  <= 1'b0;
       stopped <= 1'b0;
       err_q   <= '0;
-      job     <= '0;
     end else begin
       case (state)
         ST_IDLE: if (start_req) begin
@@ -94,7 +88,6 @@ module job_ctrl #(
           done_q  <= 1'b0;
           stopped <= 1'b0;
           err_q   <= '0;
-          job     <= desc;
         end
         ST_VAL: if (val_done) begin
           err_q[VAL_ERR_W-1:0] <= val_err;

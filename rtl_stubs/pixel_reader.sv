@@ -155,7 +155,7 @@ module pixel_reader
     .AXI_DATA_W (DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .LEN_W (LEN_W),
     .NR (PR_NUM_REGS), .WMASK (PR_REGS_WMASK), .RESET_VAL (PR_REGS_RESET), .MAPPED (PR_REGS_MAPPED), .ID (PR_ID),
-    .DESC_W ($bits(reg_desc)), .VAL_ERR_W (PR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
+    .VAL_ERR_W (PR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
     .SLVERR_BIT (PR_ERR_BUS_SLVERR), .DECERR_BIT (PR_ERR_BUS_DECERR),
     .N_SUMS (3), .SUM_OFS ({8'(PR_REG_LINES), 8'(PR_REG_SATURATED), 8'(PR_REG_PIXELS)}),
     .CYCLES_OFS (PR_REG_CYCLES), .BEATS_OFS (PR_REG_BEATS),
@@ -163,22 +163,9 @@ module pixel_reader
     .ERR_HALT (1'b0),    // the line buffer puts a data-dependent delay between an error beat and the stop
     .TLAST_ONCE (1'b1)   // TLAST ends the surface
   ) u_shell (
-    .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arlock,
-    .m_axi_arcache, .m_axi_arprot, .m_axi_arvalid, .m_axi_arready,
-    .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
-    .m_axis_tdata, .m_axis_tkeep, .m_axis_tlast, .m_axis_tuser, .m_axis_tvalid, .m_axis_tready,
-    .irq,
-    .regs_q, .ro_val ((PR_NUM_REGS*32)'(0)), .desc (reg_desc), .job, .val_done (1'b1), .val_err, .setup (init), .run,
-    .starting, .stopping, .stopped,
-    .beat_err (bus_err), .beat_decerr (bus_decerr), .run_err (32'd0), .work_done (issue_done), .out_empty,
-    .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len,
-    .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_last, .rd_lo, .rd_hi,
+    .*,   // the top's ports and the shell's signals of the same name (regs_q, starting, stopped, cmd_*, rd_*, ...)
+    .ro_val ((PR_NUM_REGS*32)'(0)), .val_done (1'b1), .setup (init),
+    .beat_err (bus_err), .beat_decerr (bus_decerr), .run_err (32'd0), .work_done (issue_done),
     // PIXELS: atoms sent; SATURATED: their clamped components; LINES: the sent pixels that end a line
     .add_en ({3{pop}}), .add_val ({pop_eol, pop_sat, 8'd1})
   );
@@ -203,6 +190,11 @@ module pixel_reader
                      regs_q[8*PR_REG_CVT_OFFSET +: 16],                                    // cvt_offset
                      regs_q[8*PR_REG_CVT_SCALE  +: 16],                                    // cvt_scale
                      regs_q[8*PR_REG_MEAN_1 +: 32], regs_q[8*PR_REG_MEAN_0 +: 32]};        // mean
+
+  // START latches the descriptor for the job (`starting`: START taken while idle)
+  always_ff @(posedge clk)
+    if (rst)           job <= '0;
+    else if (starting) job <= reg_desc;
 
   // ---------------------------------------------------------------- validator (combinational over the latched job)
   assign fmt = pr_format(job.format);   // the job's format-table entry

@@ -15,12 +15,11 @@
 // registers; 0 elsewhere).
 //
 // The reader's side (its data path and validator), every signal in the clock domain of `clk`:
-//   regs_q         the registers as programmed (the reader packs its descriptor from them into `desc`)
-//   desc, job      DESC_W bits latched into `job` when START is taken (job_ctrl)
+//   regs_q         the registers as programmed (the reader packs its descriptor from them)
 //   val_done, val_err   the validator's verdict on the descriptor (a combinational validator over `job` ties
 //                  val_done high); any val_err bit ends the job without a read
 //   setup, run     one-hot set-up steps (N_SETUP, one cycle each) after an accepted descriptor, then RUN
-//   starting, stopping, stopped   START taken, the first run-time error, and the job stopped by it (nothing more
+//   starting, stopping, stopped   START taken (the reader latches its descriptor), the first run-time error, and the job stopped by it (nothing more
 //                  to send, the engine drains)
 //   beat_err, beat_decerr, run_err      run-time errors: a beat with RRESP SLVERR/DECERR, the reader's own bits
 //   work_done, out_empty                every command issued, the output queue empty (DONE once the engine is idle)
@@ -45,7 +44,6 @@ module reader_shell
   parameter logic [NR-1:0]      MAPPED          = '0,
   parameter logic [31:0]        ID              = 32'd0,
   // the job (job_ctrl)
-  parameter int                 DESC_W          = 32,
   parameter int                 VAL_ERR_W       = 1,
   parameter int                 N_SETUP         = 1,
   parameter int                 SLVERR_BIT      = 16,
@@ -117,8 +115,6 @@ module reader_shell
   // ---- the reader's side
   output logic [NR*32-1:0]            regs_q,
   input  logic [NR*32-1:0]            ro_val,
-  input  logic [DESC_W-1:0]           desc,
-  output logic [DESC_W-1:0]           job,
   input  logic                        val_done,
   input  logic [VAL_ERR_W-1:0]        val_err,
   output logic [N_SETUP-1:0]          setup,
@@ -176,9 +172,9 @@ module reader_shell
   assign irq       = done_q;
 
   job_ctrl #(
-    .DESC_W (DESC_W), .VAL_ERR_W (VAL_ERR_W), .N_SETUP (N_SETUP), .SLVERR_BIT (SLVERR_BIT), .DECERR_BIT (DECERR_BIT)
+    .VAL_ERR_W (VAL_ERR_W), .N_SETUP (N_SETUP), .SLVERR_BIT (SLVERR_BIT), .DECERR_BIT (DECERR_BIT)
   ) u_ctrl (
-    .clk, .rst, .start_req, .desc, .job, .val_done, .val_err, .setup, .run, .busy, .starting, .stopping, .stopped,
+    .clk, .rst, .start_req, .val_done, .val_err, .setup, .run, .busy, .starting, .stopping, .stopped,
     .beat_err, .beat_decerr, .run_err, .work_done, .eng_busy, .out_empty, .err_q, .done_q
   );
 

@@ -183,7 +183,7 @@ module weight_reader
     .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .LEN_W (LEN_W),
     .NR (WR_NUM_REGS), .WMASK (WR_REGS_WMASK), .RESET_VAL (WR_REGS_RESET), .MAPPED (WR_REGS_MAPPED), .ID (WR_ID),
-    .DESC_W ($bits(reg_desc)), .VAL_ERR_W (WR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
+    .VAL_ERR_W (WR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
     .SLVERR_BIT (WR_ERR_BUS_SLVERR), .DECERR_BIT (WR_ERR_BUS_DECERR),
     .N_SUMS (5), .SUM_OFS ({8'(WR_REG_COMP_BYTES), 8'(WR_REG_ZEROS), 8'(WR_REG_GROUPS_DONE), 8'(WR_REG_DENSE_OUT),
                             8'(WR_REG_OUT_BEATS)}),
@@ -192,24 +192,11 @@ module weight_reader
     .ERR_HALT (1'b0),    // the beat queues put a data-dependent delay between an error beat and the stop
     .TLAST_ONCE (1'b0), .TUSER_GROUP (1'b1)   // TLAST ends every kernel group, TUSER is its index
   ) u_shell (
-    .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arlock,
-    .m_axi_arcache, .m_axi_arprot, .m_axi_arvalid, .m_axi_arready,
-    .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
-    .m_axis_tdata, .m_axis_tkeep, .m_axis_tlast, .m_axis_tuser, .m_axis_tvalid, .m_axis_tready,
-    .irq,
-    .regs_q, .ro_val, .desc (reg_desc), .job, .val_done (1'b1), .val_err, .setup (init), .run (job_run),
-    .starting, .stopping, .stopped,
+    .*,   // the top's ports and the shell's signals of the same name (regs_q, starting, stopped, cmd_*, rd_*, ...)
+    .ro_val, .val_done (1'b1), .setup (init), .run (job_run),
     .beat_err (bus_err), .beat_decerr (bus_decerr),
     .run_err ((32'(err_mismatch) << WR_ERR_WGS_MISMATCH) | (32'(err_overrun) << WR_ERR_WEIGHT_OVERRUN)),
-    .work_done (all_done), .out_empty,
-    .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len,
-    .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_last, .rd_lo, .rd_hi,
+    .work_done (all_done),
     .add_en ({push, push, q_pop && m_axis_tlast, q_pop, q_pop}), .add_val ({o_comp, o_zeros, 8'd1, q_bytes, 8'd1})
   );
 
@@ -230,6 +217,11 @@ module weight_reader
                      regs_q[8*WR_REG_WMB_BYTES +: 32],                                                // wmb_bytes
                      regs_q[8*WR_REG_WGS_BASE_HI +: 32], regs_q[8*WR_REG_WGS_BASE_LO +: 32],          // wgs_base
                      regs_q[8*WR_REG_WGS_BYTES +: 32]};                                               // wgs_bytes
+
+  // START latches the descriptor for the job (`starting`: START taken while idle)
+  always_ff @(posedge clk)
+    if (rst)           job <= '0;
+    else if (starting) job <= reg_desc;
 
   // the running job's descriptor (plain names: Icarus 11 mis-evaluates struct members in some port expressions)
   logic        j_compressed;
