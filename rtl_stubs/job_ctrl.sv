@@ -97,7 +97,8 @@ module job_ctrl #(
           // the first run-time error stops the job: no new read, in-flight beats drained, nothing more sent
           if (stopping) begin
             stopped <= 1'b1;
-            err_q   <= err_q | run_err;
+            // bit by bit, not err_q | run_err: an unknown run-time flag (X in a 4-state simulator) sets nothing
+            for (int i = 0; i < 32; i++) if (run_err[i]) err_q[i] <= 1'b1;
             if (beat_err) begin
               if (beat_decerr) err_q[DECERR_BIT] <= 1'b1;
               else             err_q[SLVERR_BIT] <= 1'b1;
