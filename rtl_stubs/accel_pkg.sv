@@ -38,6 +38,21 @@ package accel_pkg;
   // ================================================================ weight reader (weight_reader.sv)
   localparam int WR_MAX_GROUPS = 65535;  // GROUPS: the validator refuses 0 and above (models.weight_desc.MAX_GROUPS)
 
+  // ---- the descriptor as programmed (raw register values; START latches one, wr_validator checks it)
+  typedef struct packed {
+    logic        compressed;
+    logic [31:0] elem_bytes;
+    logic [31:0] groups;
+    logic [31:0] group_bytes;
+    logic [31:0] last_group_bytes;
+    logic [63:0] weight_base;    // {WEIGHT_BASE_HI, WEIGHT_BASE_LO}
+    logic [31:0] weight_bytes;
+    logic [63:0] wmb_base;       // {WMB_BASE_HI, WMB_BASE_LO}
+    logic [31:0] wmb_bytes;
+    logic [63:0] wgs_base;       // {WGS_BASE_HI, WGS_BASE_LO}
+    logic [31:0] wgs_bytes;
+  } weight_desc_t;
+
   // ================================================================ pixel reader (pixel_reader.sv)
   // NVDLA pitch-linear pixel input (seed Table 33, Equation 1; clarifications 2.1-2.3, 10): the 36 pixel
   // formats, one or two planes, the input converter. Reference model of the validator: models/pixel_desc.py.

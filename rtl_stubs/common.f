@@ -1,8 +1,12 @@
 // What every reader compiles: the register package, the AXI4-Lite register block, the shared simple dual-port
-// RAM (the engine's burst table, the weight reader's queues) and the one AXI4 read engine.
+// RAM (the engine's burst table, the weight reader's queues), the one AXI4 read engine and the reader shell
+// around them (the job state machine, the job counters).
 accel_csr_pkg.sv
 accel_pkg.sv
 param_contract.sv
 axil_regs.sv
 sdp_ram.sv
 axi_rd_engine.sv
+job_ctrl.sv
+reader_counters.sv
+reader_shell.sv

@@ -3,8 +3,8 @@
 //
 // Interface:
 //   job                 latched descriptor (cube_desc_t): atom size, counts, FP16 / NAN_TO_ZERO
-//   load_geometry       the job's atom geometry is loaded (cr_job_ctrl's setup_surface cycle)
-//   reset_coords        the output coordinates restart (cr_job_ctrl's setup_cube cycle)
+//   load_geometry       the job's atom geometry is loaded (the job's first set-up step)
+//   reset_coords        the output coordinates restart (the job's last set-up step)
 //   run                 data consumed only while run && !stopped
 //   rd_*                axi_rd_engine beat port (data, RRESP, byte lanes rd_lo..rd_hi of the run)
 //   bus_err/bus_decerr  the offered beat carries SLVERR/DECERR: no atom is taken from it, it is drained

@@ -20,8 +20,8 @@
 //
 // Interface: pulse `start` with the descriptor on the inputs (they are latched on that cycle; a start
 // while busy is ignored). `busy` is high until `done` pulses for one cycle; `errors` then holds the error
-// word until the next start. In the cube reader, cr_job_ctrl hands over the fields of accel_pkg::cube_desc_t
-// (the descriptor registers as programmed) on the START cycle, when it latches the same struct for the job;
+// word until the next start. In the cube reader, the top hands over the fields of accel_pkg::cube_desc_t
+// (the descriptor registers as programmed) on the START cycle, when the shell latches the same struct for the job;
 // the flat ports keep this block testable alone (tb/cr_desc_validator).
 // Latency: 3 cycles after start when the alignment is a power of two (every legal descriptor), 67
 // otherwise.

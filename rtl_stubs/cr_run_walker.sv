@@ -4,7 +4,7 @@
 // Interface:
 //   job                 latched descriptor (cube_desc_t; counts used as 16 bits, base as AXI_ADDR_W bits,
 //                       both guaranteed by cr_desc_validator)
-//   setup_surface, setup_batch, setup_cube   one cycle each, in this order, before run (cr_job_ctrl phases)
+//   setup_surface, setup_batch, setup_cube   one cycle each, in this order, before run (job_ctrl set-up steps)
 //   run, stopped        commands are offered while run && !stopped until the last run is issued
 //   cmd_valid/ready, cmd_addr, cmd_len   axi_rd_engine command port (start byte, length in bytes)
 //   issue_done          every run of the job was handed over

@@ -5,6 +5,4 @@ cr_fp16_scan.sv
 atom_fifo.sv
 cr_atom_assembler.sv
 cr_run_walker.sv
-job_counters.sv
-cr_job_ctrl.sv
 cube_reader.sv

@@ -34,12 +34,14 @@
 // [make regs] end register map
 //
 // Structure (one module per file):
-//   axil_regs          AXI4-Lite register file (write masks, reset values: CR_REGS_* of accel_csr_pkg)
-//   cr_job_ctrl        START, descriptor latch (cube_desc_t), cr_desc_validator hand-off, job state, ERROR, DONE
-//   cr_run_walker      descriptor -> contiguous runs -> axi_rd_engine commands
-//   axi_rd_engine      AXI4 read master: INCR bursts, 4 KB split, MAX_OUTSTANDING bursts in flight
+//   reader_shell       what every reader shares: the register file (axil_regs; CR_REGS_* of accel_csr_pkg), the
+//                      job state machine (job_ctrl: START, descriptor latch of cube_desc_t, three set-up steps,
+//                      ERROR, DONE), the AXI4 read engine (axi_rd_engine: INCR bursts, 4 KB split, MAX_OUTSTANDING
+//                      bursts in flight), the counters ATOMS_SENT, NAN_COUNT, INF_COUNT, CYCLES, BEATS
+//                      (reader_counters) and the property bind
+//   cr_desc_validator  the descriptor rules (multi-cycle, started with START)
+//   cr_run_walker      descriptor -> contiguous runs -> read engine commands
 //   cr_atom_assembler  beats -> atoms, fp16 scan (cr_fp16_scan), {n,c,h,w}, output queue (atom_fifo)
-//   job_counters        ATOMS_SENT, NAN_COUNT, INF_COUNT, CYCLES, BEATS
 //
 // Behaviour:
 //   * START latches the descriptor registers and runs cr_desc_validator. An illegal descriptor sets its
@@ -130,34 +132,50 @@ module cube_reader
   param_contract #(.NAME ("MAX_ATOM_BYTES"),     .VALUE (MAX_ATOM_BYTES),     .LO (8), .HI (128), .POW2 (1)) u_contract_max_atom_bytes ();
 
   localparam int LEN_W  = AXI_ADDR_W + 1;
-  localparam int NR     = CR_NUM_REGS;         // the map's registers (accel_csr_pkg, generated from the .rdl)
+  localparam int LB     = $clog2(AXI_DATA_W / 8);
 
-  // ---------------------------------------------------------------- register file
+  // ---------------------------------------------------------------- the shell: registers, job, engine, counters
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [CR_NUM_REGS*32-1:0] regs_q;    // the registers as programmed: the descriptor's are read
+  /* verilator lint_on UNUSEDSIGNAL */
+  cube_desc_t            reg_desc, job;
+  logic [2:0]            setup;
+  logic                  setup_surface, setup_batch, setup_cube, run, starting, stopping, stopped;
+  logic                  val_done, val_busy, bus_err, bus_decerr, issue_done, out_empty;
+  logic [CR_ERR_ADDR_OVERFLOW:0] val_err;
+  logic                  cmd_valid, cmd_ready, rd_valid, rd_ready, rd_last;
+  logic [AXI_ADDR_W-1:0] cmd_addr;
+  logic [LEN_W-1:0]      cmd_len;
+  logic [AXI_DATA_W-1:0] rd_data;
+  logic [1:0]            rd_resp;
+  logic [LB-1:0]         rd_lo, rd_hi;
+  logic                  pop;
+  logic [7:0]            pop_nan, pop_inf;
 
-  logic [NR*32-1:0] regs_q, rd_val;
-  logic [NR-1:0]    wr_pulse;
-  logic [31:0]      wr_data;
-  logic [3:0]       wr_strb;
-
-  axil_regs #(
-    .N_REGS (NR),
-    .ADDR_W (8),
-    .WMASK  (CR_REGS_WMASK),
-    .RESET_VAL (CR_REGS_RESET),
-    .MAPPED (CR_REGS_MAPPED)
-  ) u_regs (
-    .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-    .regs_q, .rd_val, .wr_pulse, .wr_data, .wr_strb
+  reader_shell #(
+    .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
+    .LEN_W (LEN_W),
+    .NR (CR_NUM_REGS), .WMASK (CR_REGS_WMASK), .RESET_VAL (CR_REGS_RESET), .MAPPED (CR_REGS_MAPPED), .ID (CR_ID),
+    .VAL_ERR_W (CR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (3),
+    .SLVERR_BIT (CR_ERR_BUS_SLVERR), .DECERR_BIT (CR_ERR_BUS_DECERR),
+    .N_SUMS (3), .SUM_OFS ({8'(CR_REG_INF_COUNT), 8'(CR_REG_NAN_COUNT), 8'(CR_REG_ATOMS_SENT)}),
+    .CYCLES_OFS (CR_REG_CYCLES), .BEATS_OFS (CR_REG_BEATS),
+    .TDATA_W (MAX_ATOM_BYTES * 8), .TUSER_W (64),
+    .ERR_HALT (1'b1), .ERR_LAT (1),   // an error beat stops new reads from the second cycle after it
+    .TLAST_ONCE (1'b1)                // TLAST ends the cube
+  ) u_shell (
+    .*,   // the top's ports and the shell's signals of the same name (regs_q, starting, stopped, cmd_*, rd_*, ...)
+    .ro_val ((CR_NUM_REGS*32)'(0)), .val_done, .setup,
+    .beat_err (bus_err), .beat_decerr (bus_decerr), .run_err (32'd0), .work_done (issue_done),
+    .add_en ({3{pop}}), .add_val ({pop_inf, pop_nan, 8'd1})
   );
+
+  // the job's three set-up steps, in order: the walker sizes a surface, a batch, then the cube and its first
+  // address; the assembler loads the atom geometry on the first, resets its coordinates on the last
+  assign {setup_cube, setup_batch, setup_surface} = setup;
 
   // the descriptor as programmed
   logic [31:0] r_cfg;
-  cube_desc_t  reg_desc;
   assign r_cfg = regs_q[8*CR_REG_CFG +: 32];
   // (one concatenation in cube_desc_t field order: Icarus 11 cannot assign struct members in always_*)
   assign reg_desc = {r_cfg[CR_CFG_LAYOUT_LSB +: CR_CFG_LAYOUT_W],                // layout
@@ -174,114 +192,52 @@ module cube_reader
                      regs_q[8*CR_REG_STRIDE_C   +: 32],                          // stride_c
                      regs_q[8*CR_REG_STRIDE_N   +: 32]};                         // stride_n
 
-  // ---------------------------------------------------------------- job control
-  cube_desc_t  job;
-  logic        start_req, starting, busy, setup_surface, setup_batch, setup_cube, run, stopped, done_q;
-  logic        bus_err, bus_decerr, issue_done, eng_busy, out_empty;
-  logic [31:0] err_q;
+  // START latches the descriptor for the job (`starting`: START taken while idle)
+  always_ff @(posedge clk)
+    if (rst)           job <= '0;
+    else if (starting) job <= reg_desc;
 
-  assign start_req = wr_pulse[REG_CTRL / 4] && wr_strb[CTRL_START_BIT / 8] && wr_data[CTRL_START_BIT];
-  assign irq       = done_q;
-
-  cr_job_ctrl #(.AXI_ADDR_W(AXI_ADDR_W), .MAX_ATOM_BYTES(MAX_ATOM_BYTES)) u_ctrl (
-    .clk, .rst, .start_req, .reg_desc, .job, .setup_surface, .setup_batch, .setup_cube, .run, .busy, .starting,
-    .stopped,
-    .beat_err (bus_err), .beat_decerr (bus_decerr), .issue_done, .eng_busy, .out_empty, .err_q, .done_q
+  // ---------------------------------------------------------------- validator (multi-cycle, started with START)
+  cr_desc_validator #(.ADDR_W(AXI_ADDR_W), .MAX_ATOM_BYTES(MAX_ATOM_BYTES)) u_val (
+    .clk, .rst,
+    .start      (starting),
+    .layout     (reg_desc.layout),
+    .fp16       (reg_desc.fp16),
+    .base       (reg_desc.base),
+    .atom_bytes (reg_desc.atom_bytes),
+    .elem_bytes (reg_desc.elem_bytes),
+    .count_w    (reg_desc.count_w),
+    .count_h    (reg_desc.count_h),
+    .count_c    (reg_desc.count_c),
+    .count_n    (reg_desc.count_n),
+    .stride_h   (reg_desc.stride_h),
+    .stride_c   (reg_desc.stride_c),
+    .stride_n   (reg_desc.stride_n),
+    .busy       (val_busy),
+    .done       (val_done),
+    .errors     (val_err)
   );
 
   // ---------------------------------------------------------------- address walk -> read engine
-  logic                  cmd_valid, cmd_ready;
-  logic [AXI_ADDR_W-1:0] cmd_addr;
-  logic [LEN_W-1:0]      cmd_len;
-
   cr_run_walker #(.AXI_ADDR_W(AXI_ADDR_W), .LEN_W(LEN_W)) u_walk (
     .clk, .rst, .job, .setup_surface, .setup_batch, .setup_cube, .run, .stopped,
     .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len, .issue_done
   );
 
-  logic                  rd_valid, rd_ready, rd_first, rd_last, r_beat;
-  logic [AXI_DATA_W-1:0] rd_data;
-  logic [1:0]            rd_resp;
-  logic [AXI_ADDR_W-1:0] rd_addr;
-  logic [$clog2(AXI_DATA_W/8)-1:0] rd_lo, rd_hi;
-
-  axi_rd_engine #(
-    .ADDR_W          (AXI_ADDR_W),
-    .DATA_W          (AXI_DATA_W),
-    .ID_W            (AXI_ID_W),
-    .MAX_OUTSTANDING (MAX_OUTSTANDING),
-    .MAX_BURST       (256),
-    .LEN_W           (LEN_W)
-  ) u_eng (
-    .clk, .rst,
-    .cmd_valid, .cmd_ready,
-    .cmd_addr,
-    .cmd_len,
-    .stop     (stopped),
-    .busy     (eng_busy),
-    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arlock,
-    .m_axi_arcache, .m_axi_arprot, .m_axi_arvalid, .m_axi_arready,
-    .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
-    .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_addr, .rd_first, .rd_last, .rd_lo, .rd_hi,
-    .r_beat
-  );
-
-  // The atom walk needs only the byte lanes of each beat: beats come back in command order and the
-  // coordinates are counted on the output side, so the beat address and command flags stay unused.
+  // The atom walk needs only the byte lanes of each beat: beats come back in command order and the coordinates
+  // are counted on the output side, so the end-of-command flag stays unused; the validator's busy is implied by
+  // the job's validation step, a stop by the shell's `stopped`.
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_ok;
-  assign unused_ok = ^{rd_addr, rd_first, rd_last};
+  assign unused_ok = ^{rd_last, val_busy, stopping};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------- beats -> atoms -> m_axis
-  logic       pop;
-  logic [7:0] pop_nan, pop_inf;
-
   cr_atom_assembler #(.AXI_DATA_W(AXI_DATA_W), .MAX_ATOM_BYTES(MAX_ATOM_BYTES)) u_asm (
     .clk, .rst, .job, .load_geometry (setup_surface), .reset_coords (setup_cube), .run, .stopped,
     .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_lo, .rd_hi, .bus_err, .bus_decerr,
     .m_axis_tdata, .m_axis_tkeep, .m_axis_tlast, .m_axis_tuser, .m_axis_tvalid, .m_axis_tready,
     .pop, .pop_nan, .pop_inf, .out_empty
   );
-
-  // ---------------------------------------------------------------- status and counters
-  logic [31:0] atoms_sent, nan_total, inf_total, cycles, beats;
-
-  job_counters u_cnt (
-    .clk, .rst, .clear (starting), .busy, .r_beat, .pop, .pop_nan, .pop_inf,
-    .atoms_sent, .nan_total, .inf_total, .cycles, .beats
-  );
-
-  always_comb begin
-    rd_val = regs_q;    // RW registers read back; RO and WO registers hold 0 in regs_q (WMASK 0)
-    rd_val[8*REG_ID            +: 32] = CR_ID;
-    rd_val[8*REG_PARAMS        +: 32] = {8'(AXI_ADDR_W), 8'(MAX_OUTSTANDING), 16'(AXI_DATA_W)};
-    rd_val[8*REG_STATUS        +: 32] = '0;
-    rd_val[8*REG_STATUS + STATUS_BUSY_BIT]  = busy;
-    rd_val[8*REG_STATUS + STATUS_DONE_BIT]  = done_q;
-    rd_val[8*REG_STATUS + STATUS_ERROR_BIT] = (err_q != 32'd0);
-    rd_val[8*REG_ERROR         +: 32] = err_q;
-    rd_val[8*CR_REG_ATOMS_SENT +: 32] = atoms_sent;
-    rd_val[8*CR_REG_NAN_COUNT  +: 32] = nan_total;
-    rd_val[8*CR_REG_INF_COUNT  +: 32] = inf_total;
-    rd_val[8*CR_REG_CYCLES     +: 32] = cycles;
-    rd_val[8*CR_REG_BEATS      +: 32] = beats;
-  end
-
-`ifdef DLA_ASSERT
-  // Assertions, not design (docs/formal.md): the property bundle only reads, the ports (`.*`) and the job
-  // controller's documented signals. Icarus 11 and Yosys 0.23 have no `bind`, so the one binding is this
-  // instance; tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
-  reader_props #(
-    .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
-    .TDATA_W (MAX_ATOM_BYTES * 8), .TUSER_W (64), .MAPPED (64'(CR_REGS_MAPPED)), .CTRL_OFS (REG_CTRL),
-    .ERR_HALT (1'b1), .ERR_LAT (1),   // an error beat stops new reads from the second cycle after it
-    .TLAST_ONCE (1'b1)                // TLAST ends the cube
-  ) u_props (.*,
-    // the job controller's documented signals, for the job contract
-    .job_error (|err_q), .desc_error (|err_q[CR_ERR_ADDR_OVERFLOW:0]), .job_start (starting),
-    .job_busy (busy)
-  );
-`endif
 
 endmodule

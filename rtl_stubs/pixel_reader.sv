@@ -41,16 +41,17 @@
 // [make regs] end register map
 //
 // Structure (one module per file):
-//   axil_regs       AXI4-Lite register file (write masks, reset values: PR_REGS_* of accel_csr_pkg)
-//   pr_job_ctrl     START, descriptor latch (pix_desc_t), pr_validator, job state, ERROR, DONE
-//   pr_line_walker  lines -> axi_rd_engine commands (per line one per plane)
-//   axi_rd_engine   AXI4 read master: INCR bursts, 4 KB split, MAX_OUTSTANDING bursts in flight
+//   reader_shell    what every reader shares: the register file (axil_regs; PR_REGS_* of accel_csr_pkg), the job
+//                   state machine (job_ctrl: START, descriptor latch of pix_desc_t, ERROR, DONE), the AXI4 read
+//                   engine (axi_rd_engine: INCR bursts, 4 KB split, MAX_OUTSTANDING bursts in flight), the counters
+//                   PIXELS, SATURATED, LINES, CYCLES, BEATS (reader_counters) and the property bind
+//   pr_validator    the descriptor rules, combinational over the latched job
+//   pr_line_walker  lines -> read engine commands (per line one per plane)
 //   pr_unpacker     beats -> pixels through the format table (pr_format in accel_pkg), N444 line buffer
 //                   (pr_line_buf)
 //   pr_atom         four converter lanes (pr_convert) -> the 32-byte atom
 //   atom_fifo       the 2-entry output queue (shared with the cube reader; its NaN/INF side counts carry the
 //                   pixel's saturated components and its end-of-line flag here)
-//   job_counters    PIXELS, SATURATED, LINES, CYCLES, BEATS (shared with the cube reader)
 //
 // Behaviour:
 //   * START latches the descriptor registers; pr_validator checks them. An illegal descriptor sets its ERROR
@@ -131,34 +132,47 @@ module pixel_reader
 
   localparam int DATA_W = 256;
   localparam int LEN_W  = AXI_ADDR_W + 1;
-  localparam int NR     = PR_NUM_REGS;         // the map's registers (accel_csr_pkg, generated from the .rdl)
 
+  // ---------------------------------------------------------------- the shell: registers, job, engine, counters
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [PR_NUM_REGS*32-1:0] regs_q;    // the registers as programmed: the descriptor's are read
+  /* verilator lint_on UNUSEDSIGNAL */
+  pix_desc_t             reg_desc, job;
+  logic [PR_FMT_W-1:0]   fmt;
+  logic                  init, run, starting, stopping, stopped;
+  logic                  bus_err, bus_decerr, issue_done, out_empty;
+  logic [PR_ERR_ADDR_OVERFLOW:0] val_err;
+  logic                  cmd_valid, cmd_ready, rd_valid, rd_ready, rd_last;
+  logic [AXI_ADDR_W-1:0] cmd_addr;
+  logic [LEN_W-1:0]      cmd_len;
+  logic [DATA_W-1:0]     rd_data;
+  logic [1:0]            rd_resp;
+  logic [4:0]            rd_lo, rd_hi;
+  logic                  pop;
+  logic [7:0]            pop_sat, pop_eol;
 
-  logic [NR*32-1:0] regs_q, rd_val;
-  logic [NR-1:0]    wr_pulse;
-  logic [31:0]      wr_data;
-  logic [3:0]       wr_strb;
-
-  axil_regs #(
-    .N_REGS (NR),
-    .ADDR_W (8),
-    .WMASK  (PR_REGS_WMASK),
-    .RESET_VAL (PR_REGS_RESET),
-    .MAPPED (PR_REGS_MAPPED)
-  ) u_regs (
-    .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-    .regs_q, .rd_val, .wr_pulse, .wr_data, .wr_strb
+  reader_shell #(
+    .AXI_DATA_W (DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
+    .LEN_W (LEN_W),
+    .NR (PR_NUM_REGS), .WMASK (PR_REGS_WMASK), .RESET_VAL (PR_REGS_RESET), .MAPPED (PR_REGS_MAPPED), .ID (PR_ID),
+    .VAL_ERR_W (PR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
+    .SLVERR_BIT (PR_ERR_BUS_SLVERR), .DECERR_BIT (PR_ERR_BUS_DECERR),
+    .N_SUMS (3), .SUM_OFS ({8'(PR_REG_LINES), 8'(PR_REG_SATURATED), 8'(PR_REG_PIXELS)}),
+    .CYCLES_OFS (PR_REG_CYCLES), .BEATS_OFS (PR_REG_BEATS),
+    .TDATA_W (256), .TUSER_W (32),
+    .ERR_HALT (1'b0),    // the line buffer puts a data-dependent delay between an error beat and the stop
+    .TLAST_ONCE (1'b1)   // TLAST ends the surface
+  ) u_shell (
+    .*,   // the top's ports and the shell's signals of the same name (regs_q, starting, stopped, cmd_*, rd_*, ...)
+    .ro_val ((PR_NUM_REGS*32)'(0)), .val_done (1'b1), .setup (init),
+    .beat_err (bus_err), .beat_decerr (bus_decerr), .run_err (32'd0), .work_done (issue_done),
+    // PIXELS: atoms sent; SATURATED: their clamped components; LINES: the sent pixels that end a line
+    .add_en ({3{pop}}), .add_val ({pop_eol, pop_sat, 8'd1})
   );
 
   // the descriptor as programmed (one concatenation in pix_desc_t field order: Icarus 11 cannot assign
   // struct members in always_*)
   logic [31:0] r_cfg;
-  pix_desc_t   reg_desc;
   assign r_cfg = regs_q[8*PR_REG_CVT_CFG +: 32];
   assign reg_desc = {regs_q[8*PR_REG_FORMAT + PR_FORMAT_CODE_LSB +: PR_FORMAT_CODE_W],     // format
                      regs_q[8*PR_REG_WIDTH    +: 32],                                      // width
@@ -177,20 +191,15 @@ module pixel_reader
                      regs_q[8*PR_REG_CVT_SCALE  +: 16],                                    // cvt_scale
                      regs_q[8*PR_REG_MEAN_1 +: 32], regs_q[8*PR_REG_MEAN_0 +: 32]};        // mean
 
-  // ---------------------------------------------------------------- job control
-  pix_desc_t           job;
-  logic [PR_FMT_W-1:0] fmt;
-  logic                start_req, starting, busy, init, run, stopped, done_q;
-  logic                bus_err, bus_decerr, issue_done, eng_busy, out_empty;
-  logic [31:0]         err_q;
+  // START latches the descriptor for the job (`starting`: START taken while idle)
+  always_ff @(posedge clk)
+    if (rst)           job <= '0;
+    else if (starting) job <= reg_desc;
 
-  assign start_req = wr_pulse[REG_CTRL / 4] && wr_strb[CTRL_START_BIT / 8] && wr_data[CTRL_START_BIT];
-  assign irq       = done_q;
+  // ---------------------------------------------------------------- validator (combinational over the latched job)
+  assign fmt = pr_format(job.format);   // the job's format-table entry
 
-  pr_job_ctrl #(.AXI_ADDR_W(AXI_ADDR_W)) u_ctrl (
-    .clk, .rst, .start_req, .reg_desc, .job, .fmt, .init, .run, .busy, .starting, .stopped,
-    .beat_err (bus_err), .beat_decerr (bus_decerr), .issue_done, .eng_busy, .out_empty, .err_q, .done_q
-  );
+  pr_validator #(.ADDR_W(AXI_ADDR_W)) u_val (.d (job), .fmt, .errors (val_err));
 
   // ---------------------------------------------------------------- line geometry (x offset in pixels)
   logic [1:0]       bpp0_l, bpp1_l;
@@ -204,10 +213,6 @@ module pixel_reader
   assign len1   = LEN_W'(job.width[13:0]) << bpp1_l;
 
   // ---------------------------------------------------------------- lines -> read engine
-  logic                  cmd_valid, cmd_ready;
-  logic [AXI_ADDR_W-1:0] cmd_addr;
-  logic [LEN_W-1:0]      cmd_len;
-
   pr_line_walker #(.AXI_ADDR_W(AXI_ADDR_W), .LEN_W(LEN_W)) u_walk (
     .clk, .rst, .init, .run, .stopped,
     .two     (fmt[PR_FMT_TWO_BIT]),
@@ -220,43 +225,19 @@ module pixel_reader
     .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len, .issue_done
   );
 
-  logic              rd_valid, rd_ready, rd_first, rd_last, r_beat;
-  logic [DATA_W-1:0] rd_data;
-  logic [1:0]        rd_resp;
-  logic [AXI_ADDR_W-1:0] rd_addr;
-  logic [4:0]        rd_lo, rd_hi;
-
-  axi_rd_engine #(
-    .ADDR_W          (AXI_ADDR_W),
-    .DATA_W          (DATA_W),
-    .ID_W            (AXI_ID_W),
-    .MAX_OUTSTANDING (MAX_OUTSTANDING),
-    .MAX_BURST       (256),
-    .LEN_W           (LEN_W)
-  ) u_eng (
-    .clk, .rst,
-    .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len,
-    .stop     (stopped),
-    .busy     (eng_busy),
-    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arlock,
-    .m_axi_arcache, .m_axi_arprot, .m_axi_arvalid, .m_axi_arready,
-    .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
-    .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_addr, .rd_first, .rd_last, .rd_lo, .rd_hi,
-    .r_beat
-  );
-
-  // beats come back in command order: the unpacker needs the lanes and the end of each command only
+  // beats come back in command order: the unpacker needs the lanes and the end of each command only; a stop is
+  // the shell's `stopped`
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_ok;
-  assign unused_ok = ^{rd_addr, rd_first, q_user[63:32], job.base0[63:AXI_ADDR_W], job.base1[63:AXI_ADDR_W]};
+  assign unused_ok = ^{starting, stopping, q_user[63:32], job.base0[63:AXI_ADDR_W], job.base1[63:AXI_ADDR_W]};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------- beats -> pixels -> atoms -> m_axis
-  logic        px_valid, px_last, px_eol, space, pop;
+  logic        px_valid, px_last, px_eol, space;
   logic [63:0] px_val;
   logic [15:0] px_h, px_w;
   logic [255:0] atom;
-  logic [7:0]  px_sat, pop_sat, pop_eol;
+  logic [7:0]  px_sat;
   logic [1:0]  q_cnt;
   logic [63:0] q_user;
 
@@ -292,45 +273,6 @@ module pixel_reader
   assign m_axis_tuser = q_user[31:0];
   assign m_axis_tkeep = '1;
 
-  // ---------------------------------------------------------------- status and counters
-  logic [31:0] pixels, saturated, lines, cycles, beats;
-
-  job_counters u_cnt (
-    .clk, .rst, .clear (starting), .busy, .r_beat, .pop, .pop_nan (pop_sat), .pop_inf (pop_eol),
-    .atoms_sent (pixels), .nan_total (saturated), .inf_total (lines), .cycles, .beats
-  );
-
-  always_comb begin
-    rd_val = regs_q;    // RW registers read back; RO and WO registers hold 0 in regs_q (WMASK 0)
-    rd_val[8*REG_ID            +: 32] = PR_ID;
-    rd_val[8*REG_PARAMS        +: 32] = {8'(AXI_ADDR_W), 8'(MAX_OUTSTANDING), 16'(DATA_W)};
-    rd_val[8*REG_STATUS        +: 32] = '0;
-    rd_val[8*REG_STATUS + STATUS_BUSY_BIT]  = busy;
-    rd_val[8*REG_STATUS + STATUS_DONE_BIT]  = done_q;
-    rd_val[8*REG_STATUS + STATUS_ERROR_BIT] = (err_q != 32'd0);
-    rd_val[8*REG_ERROR         +: 32] = err_q;
-    rd_val[8*PR_REG_PIXELS     +: 32] = pixels;
-    rd_val[8*PR_REG_LINES      +: 32] = lines;
-    rd_val[8*PR_REG_BEATS      +: 32] = beats;
-    rd_val[8*PR_REG_CYCLES     +: 32] = cycles;
-    rd_val[8*PR_REG_SATURATED  +: 32] = saturated;
-  end
-
-`ifdef DLA_ASSERT
-  // Assertions, not design (docs/formal.md): the property bundle only reads, the ports (`.*`) and the job
-  // controller's documented signals. Icarus 11 and Yosys 0.23 have no `bind`, so the one binding is this
-  // instance; tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
-  reader_props #(
-    .AXI_DATA_W (DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
-    .TDATA_W (256), .TUSER_W (32), .MAPPED (64'(PR_REGS_MAPPED)), .CTRL_OFS (REG_CTRL),
-    .ERR_HALT (1'b0),    // the line buffer puts a data-dependent delay between an error beat and the stop
-    .TLAST_ONCE (1'b1)   // TLAST ends the surface
-  ) u_props (.*,
-    // the job controller's documented signals, for the job contract
-    .job_error (|err_q), .desc_error (|err_q[PR_ERR_ADDR_OVERFLOW:0]), .job_start (starting),
-    .job_busy (busy)
-  );
-`endif
 
 endmodule
 /* verilator lint_on MULTITOP */

@@ -1,6 +1,6 @@
 // sdp_ram: simple dual-port RAM, DEPTH words of W bits: one write port, one read port with a registered
 // (synchronous) output. Shared by axi_rd_engine (its burst table, one entry per read in flight) and the weight
-// reader's queues (wr_fifo); written so synthesis infers a memory (Yosys: one $mem with a clocked read port),
+// reader's queues (sync_fifo); written so synthesis infers a memory (Yosys: one $mem with a clocked read port),
 // not DEPTH x W flip-flops.
 //
 // No registers: this block has no register map (its users' register maps are at the top of their readers).

@@ -41,14 +41,16 @@
 // [make regs] end register map
 //
 // Structure (one module per file):
-//   axil_regs      AXI4-Lite register file (write masks, reset values: WR_REGS_* of accel_csr_pkg)
-//   wr_job_ctrl    START, descriptor latch, wr_validator (one error bit per rule), job state, ERROR, DONE
+//   reader_shell   what every reader shares: the register file (axil_regs; WR_REGS_* of accel_csr_pkg), the job
+//                  state machine (job_ctrl: START, descriptor latch of weight_desc_t, ERROR, DONE), the AXI4 read
+//                  engine (axi_rd_engine), the counters GROUPS_DONE, DENSE_OUT, COMP_BYTES, ZEROS, CYCLES, BEATS,
+//                  OUT_BEATS (reader_counters) and the property bind; FAULT and TOTAL_BYTES are this top's
+//   wr_validator   the descriptor rules (one error bit per rule), combinational over the latched job
 //   wr_fetch       WGS / WMB / weight-data pieces interleaved on axi_rd_engine, bounded beat queues
-//                  (wr_fifo), a tag queue routing the returning beats
+//                  (sync_fifo), a tag queue routing the returning beats
 //   wr_wgs_unpack  WGS beats -> one entry per group, the running sum (the weight-data read limit)
 //   wr_expander    mask and data windows, one dense beat per cycle, group framing, run-time checks
-//   wr_fifo        output queue (2 transfers) and every other queue
-//   wr_counters    GROUPS_DONE, DENSE_OUT, COMP_BYTES, ZEROS, CYCLES, BEATS, OUT_BEATS
+//   sync_fifo      output queue (2 transfers) and every other queue
 //
 // Buffering (issue 23: hide a read latency of 128 cycles): one beat queue per surface with its own credit (a
 // read is issued only when its beats fit, in flight included), no shared pool: the expander needs mask bits and
@@ -79,6 +81,7 @@
 /* verilator lint_off MULTITOP */
 module weight_reader
   import accel_csr_pkg::*;
+  import accel_pkg::*;
 #(
   parameter int AXI_DATA_W      = 256,     // legal ranges: the param_contract lines below the ports
   parameter int AXI_ADDR_W      = 40,
@@ -156,67 +159,102 @@ module weight_reader
   localparam int LB    = $clog2(BW);
   localparam int QW    = AXI_DATA_W + 2 * LB;
   localparam int LEN_W = AXI_ADDR_W + 1;
-  localparam int NR     = WR_NUM_REGS;         // the map's registers (accel_csr_pkg, generated from the .rdl)
 
+  // ---------------------------------------------------------------- the shell: registers, job, engine, counters
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [WR_NUM_REGS*32-1:0] regs_q;    // the registers as programmed: the descriptor's are read
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [WR_NUM_REGS*32-1:0] ro_val;
+  weight_desc_t          reg_desc, job;
+  logic                  init, job_run, run, starting, stopping, stopped, all_done, out_empty;
+  logic                  bus_err, bus_decerr, err_mismatch, err_overrun;
+  logic [1:0]            bus_surface;
+  logic [WR_ERR_ADDR_OVERFLOW:0] val_err;
+  logic                  cmd_valid, cmd_ready, rd_valid, rd_ready, rd_last;
+  logic [AXI_ADDR_W-1:0] cmd_addr;
+  logic [LEN_W-1:0]      cmd_len;
+  logic [AXI_DATA_W-1:0] rd_data;
+  logic [1:0]            rd_resp;
+  logic [LB-1:0]         rd_lo, rd_hi;
+  logic                  push, q_pop;
+  logic [7:0]            q_bytes, o_zeros, o_comp;
 
-  logic [NR*32-1:0] regs_q, rd_val;
-  logic [NR-1:0]    wr_pulse;
-  logic [31:0]      wr_data;
-  logic [3:0]       wr_strb;
-
-  axil_regs #(
-    .N_REGS (NR),
-    .ADDR_W (8),
-    .WMASK  (WR_REGS_WMASK),
-    .RESET_VAL (WR_REGS_RESET),
-    .MAPPED (WR_REGS_MAPPED)
-  ) u_regs (
-    .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
-    .regs_q, .rd_val, .wr_pulse, .wr_data, .wr_strb
+  reader_shell #(
+    .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
+    .LEN_W (LEN_W),
+    .NR (WR_NUM_REGS), .WMASK (WR_REGS_WMASK), .RESET_VAL (WR_REGS_RESET), .MAPPED (WR_REGS_MAPPED), .ID (WR_ID),
+    .VAL_ERR_W (WR_ERR_ADDR_OVERFLOW + 1), .N_SETUP (1),
+    .SLVERR_BIT (WR_ERR_BUS_SLVERR), .DECERR_BIT (WR_ERR_BUS_DECERR),
+    .N_SUMS (5), .SUM_OFS ({8'(WR_REG_COMP_BYTES), 8'(WR_REG_ZEROS), 8'(WR_REG_GROUPS_DONE), 8'(WR_REG_DENSE_OUT),
+                            8'(WR_REG_OUT_BEATS)}),
+    .CYCLES_OFS (WR_REG_CYCLES), .BEATS_OFS (WR_REG_BEATS),
+    .TDATA_W (OUT_DATA_W), .TUSER_W (16),
+    .ERR_HALT (1'b0),    // the beat queues put a data-dependent delay between an error beat and the stop
+    .TLAST_ONCE (1'b0), .TUSER_GROUP (1'b1)   // TLAST ends every kernel group, TUSER is its index
+  ) u_shell (
+    .*,   // the top's ports and the shell's signals of the same name (regs_q, starting, stopped, cmd_*, rd_*, ...)
+    .ro_val, .val_done (1'b1), .setup (init), .run (job_run),
+    .beat_err (bus_err), .beat_decerr (bus_decerr),
+    .run_err ((32'(err_mismatch) << WR_ERR_WGS_MISMATCH) | (32'(err_overrun) << WR_ERR_WEIGHT_OVERRUN)),
+    .work_done (all_done),
+    .add_en ({push, push, q_pop && m_axis_tlast, q_pop, q_pop}), .add_val ({o_comp, o_zeros, 8'd1, q_bytes, 8'd1})
   );
 
-  // the descriptor registers as programmed (plain part-selects: Icarus 11 mis-evaluates function calls in ports)
-  logic        r_compressed;
-  logic [31:0] r_elem, r_groups, r_gbytes, r_lbytes, r_wbytes, r_mbytes, r_sbytes;
-  logic [63:0] r_wbase, r_mbase, r_gbase;
-  assign r_compressed = regs_q[8*WR_REG_CFG + WR_CFG_COMPRESSED_BIT];
-  assign r_elem       = regs_q[8*WR_REG_ELEM_BYTES +: 32];
-  assign r_groups     = regs_q[8*WR_REG_GROUPS +: 32];
-  assign r_gbytes     = regs_q[8*WR_REG_GROUP_BYTES +: 32];
-  assign r_lbytes     = regs_q[8*WR_REG_LAST_GROUP_BYTES +: 32];
-  assign r_wbase      = {regs_q[8*WR_REG_WEIGHT_BASE_HI +: 32], regs_q[8*WR_REG_WEIGHT_BASE_LO +: 32]};
-  assign r_wbytes     = regs_q[8*WR_REG_WEIGHT_BYTES +: 32];
-  assign r_mbase      = {regs_q[8*WR_REG_WMB_BASE_HI +: 32], regs_q[8*WR_REG_WMB_BASE_LO +: 32]};
-  assign r_mbytes     = regs_q[8*WR_REG_WMB_BYTES +: 32];
-  assign r_gbase      = {regs_q[8*WR_REG_WGS_BASE_HI +: 32], regs_q[8*WR_REG_WGS_BASE_LO +: 32]};
-  assign r_sbytes     = regs_q[8*WR_REG_WGS_BYTES +: 32];
+  // data moves while the job runs and no run-time error stopped it (init: the data path loads the job and
+  // empties its queues)
+  assign run = job_run && !stopped;
 
-  // ---------------------------------------------------------------- job control
-  logic        start_req, starting, busy, init, run, stopped, done_q, all_done, eng_busy, out_empty;
-  logic        bus_err, bus_decerr, err_mismatch, err_overrun;
-  logic [1:0]  bus_surface;
-  logic [31:0] err_q, fault_q;
+  // the descriptor registers as programmed (one concatenation in weight_desc_t field order: Icarus 11 cannot
+  // assign struct members in always_*)
+  assign reg_desc = {regs_q[8*WR_REG_CFG + WR_CFG_COMPRESSED_BIT],                                    // compressed
+                     regs_q[8*WR_REG_ELEM_BYTES +: 32],                                               // elem_bytes
+                     regs_q[8*WR_REG_GROUPS +: 32],                                                   // groups
+                     regs_q[8*WR_REG_GROUP_BYTES +: 32],                                              // group_bytes
+                     regs_q[8*WR_REG_LAST_GROUP_BYTES +: 32],                                         // last_group_bytes
+                     regs_q[8*WR_REG_WEIGHT_BASE_HI +: 32], regs_q[8*WR_REG_WEIGHT_BASE_LO +: 32],    // weight_base
+                     regs_q[8*WR_REG_WEIGHT_BYTES +: 32],                                             // weight_bytes
+                     regs_q[8*WR_REG_WMB_BASE_HI +: 32], regs_q[8*WR_REG_WMB_BASE_LO +: 32],          // wmb_base
+                     regs_q[8*WR_REG_WMB_BYTES +: 32],                                                // wmb_bytes
+                     regs_q[8*WR_REG_WGS_BASE_HI +: 32], regs_q[8*WR_REG_WGS_BASE_LO +: 32],          // wgs_base
+                     regs_q[8*WR_REG_WGS_BYTES +: 32]};                                               // wgs_bytes
+
+  // START latches the descriptor for the job (`starting`: START taken while idle)
+  always_ff @(posedge clk)
+    if (rst)           job <= '0;
+    else if (starting) job <= reg_desc;
+
+  // the running job's descriptor (plain names: Icarus 11 mis-evaluates struct members in some port expressions)
   logic        j_compressed;
   logic [31:0] j_elem, j_groups, j_gbytes, j_lbytes, j_wbytes;
   logic [63:0] j_wbase, j_mbase, j_gbase, j_dense;
+  assign j_compressed = job.compressed;
+  assign j_elem       = job.elem_bytes;
+  assign j_groups     = job.groups;
+  assign j_gbytes     = job.group_bytes;
+  assign j_lbytes     = job.last_group_bytes;
+  assign j_wbase      = job.weight_base;
+  assign j_wbytes     = job.weight_bytes;
+  assign j_mbase      = job.wmb_base;
+  assign j_gbase      = job.wgs_base;
 
-  assign start_req = wr_pulse[REG_CTRL / 4] && wr_strb[CTRL_START_BIT / 8] && wr_data[CTRL_START_BIT];
-  assign irq       = done_q;
-
-  wr_job_ctrl #(.AXI_ADDR_W(AXI_ADDR_W)) u_ctrl (
-    .clk, .rst, .start_req,
-    .r_compressed, .r_elem, .r_groups, .r_gbytes, .r_lbytes, .r_wbase, .r_wbytes, .r_mbase, .r_mbytes,
-    .r_gbase, .r_sbytes,
-    .j_compressed, .j_elem, .j_groups, .j_gbytes, .j_lbytes, .j_wbase, .j_wbytes, .j_mbase, .j_gbase,
-    .j_dense, .init, .run, .busy, .starting, .stopped,
-    .bus_err, .bus_decerr, .bus_surface, .err_mismatch, .err_overrun,
-    .all_done, .eng_busy, .out_empty, .err_q, .fault_q, .done_q
+  // ---------------------------------------------------------------- validator (combinational over the latched job)
+  wr_validator #(.ADDR_W(AXI_ADDR_W)) u_val (
+    .compressed (j_compressed), .elem_bytes (j_elem), .groups (j_groups), .group_bytes (j_gbytes),
+    .last_group_bytes (j_lbytes), .weight_base (j_wbase), .weight_bytes (j_wbytes), .wmb_base (j_mbase),
+    .wmb_bytes (job.wmb_bytes), .wgs_base (j_gbase), .wgs_bytes (job.wgs_bytes), .dense_bytes (j_dense),
+    .errors (val_err)
   );
+
+  // ---------------------------------------------------------------- FAULT, TOTAL_BYTES (this reader's RO registers)
+  // FAULT names the surface of the bus error that stopped the job (the first run-time error wins)
+  logic [31:0] fault_q;
+  always_ff @(posedge clk) begin
+    if (rst || starting)           fault_q <= '0;
+    else if (stopping && bus_err)  fault_q[WR_FAULT_SURFACE_LSB +: WR_FAULT_SURFACE_W] <= bus_surface;
+  end
+
+  assign ro_val = ((WR_NUM_REGS*32)'(j_dense[31:0]) << (8 * WR_REG_TOTAL_BYTES))
+                | ((WR_NUM_REGS*32)'(fault_q) << (8 * WR_REG_FAULT));
 
   // ---------------------------------------------------------------- job geometry in elements
   logic        job_e2;
@@ -232,13 +270,8 @@ module weight_reader
   assign data_limit  = !j_compressed ? j_dense[32:0]
                      : (wgs_sum > 48'(j_wbytes)) ? {1'b0, j_wbytes} : wgs_sum[32:0];
 
+
   // ---------------------------------------------------------------- reads: WGS, WMB, weight data
-  logic                  cmd_valid, cmd_ready, rd_valid, rd_ready, rd_first, rd_last, r_beat;
-  logic [AXI_ADDR_W-1:0] cmd_addr, rd_addr;
-  logic [LEN_W-1:0]      cmd_len;
-  logic [AXI_DATA_W-1:0] rd_data;
-  logic [1:0]            rd_resp;
-  logic [LB-1:0]         rd_lo, rd_hi;
   logic                  wgs_valid, wgs_pop, wmb_valid, wmb_pop, dat_valid, dat_pop;
   logic [QW-1:0]         wgs_beat, wmb_beat, dat_beat;
 
@@ -254,29 +287,9 @@ module weight_reader
     .wgs_valid, .wgs_beat, .wgs_pop, .wmb_valid, .wmb_beat, .wmb_pop, .dat_valid, .dat_beat, .dat_pop
   );
 
-  axi_rd_engine #(
-    .ADDR_W          (AXI_ADDR_W),
-    .DATA_W          (AXI_DATA_W),
-    .ID_W            (AXI_ID_W),
-    .MAX_OUTSTANDING (MAX_OUTSTANDING),
-    .MAX_BURST       (256),
-    .LEN_W           (LEN_W)
-  ) u_eng (
-    .clk, .rst,
-    .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len,
-    .stop     (stopped),
-    .busy     (eng_busy),
-    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arlock,
-    .m_axi_arcache, .m_axi_arprot, .m_axi_arvalid, .m_axi_arready,
-    .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
-    .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_addr, .rd_first, .rd_last, .rd_lo, .rd_hi,
-    .r_beat
-  );
-
-  // beats come back in command order and carry their lanes; the address and first flag are not needed
   /* verilator lint_off UNUSEDSIGNAL */
   logic unused_ok;
-  assign unused_ok = ^{rd_addr, rd_first, j_dense[63:34], dense_elems[32], j_wbase, j_mbase, j_gbase};
+  assign unused_ok = ^{j_dense[63:34], dense_elems[32], j_wbase, j_mbase, j_gbase};
   /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------- WGS entries, expansion, output queue
@@ -290,11 +303,11 @@ module weight_reader
 
   localparam int NB = OUT_DATA_W / 8;
   localparam int OW = OUT_DATA_W + NB + 1 + 16 + 8;
-  logic                  push, o_last, out_full, q_pop;
+  logic                  o_last, out_full;
   logic [OUT_DATA_W-1:0] o_data;
   logic [NB-1:0]         o_keep;
   logic [15:0]           o_user, grp;
-  logic [7:0]            o_bytes, o_zeros, o_comp, q_bytes;
+  logic [7:0]            o_bytes;
   logic [1:0]            q_count;
 
   wr_expander #(.AXI_DATA_W(AXI_DATA_W), .OUT_DATA_W(OUT_DATA_W)) u_exp (
@@ -306,7 +319,7 @@ module weight_reader
   );
 
   logic out_emp;
-  wr_fifo #(.W(OW), .DEPTH(2)) u_out (
+  sync_fifo #(.W(OW), .DEPTH(2)) u_out (
     .clk, .rst, .clear (1'b0), .push, .din ({o_bytes, o_user, o_last, o_keep, o_data}), .pop (q_pop),
     .dout ({q_bytes, m_axis_tuser, m_axis_tlast, m_axis_tkeep, m_axis_tdata}),
     .empty (out_emp), .full (out_full), .count (q_count)
@@ -320,52 +333,10 @@ module weight_reader
   assign unused_q = ^{q_count, grp};
   /* verilator lint_on UNUSEDSIGNAL */
 
-  // ---------------------------------------------------------------- status and counters
-  logic [31:0] total_bytes;
-  assign total_bytes = j_dense[31:0];
-  logic [31:0] groups_done, dense_out, comp_bytes, zeros, cycles, beats, out_beats;
-
-  wr_counters u_cnt (
-    .clk, .rst, .clear (starting), .busy, .r_beat, .pop (q_pop), .pop_last (m_axis_tlast), .pop_bytes (q_bytes),
-    .push, .push_zeros (o_zeros), .push_comp (o_comp),
-    .groups_done, .dense_out, .comp_bytes, .zeros, .cycles, .beats, .out_beats
-  );
-
-  always_comb begin
-    rd_val = regs_q;    // RW registers read back; RO and WO registers hold 0 in regs_q (WMASK 0)
-    rd_val[8*REG_ID               +: 32] = WR_ID;
-    rd_val[8*REG_PARAMS           +: 32] = {8'(AXI_ADDR_W), 8'(MAX_OUTSTANDING), 16'(AXI_DATA_W)};
-    rd_val[8*REG_STATUS           +: 32] = '0;
-    rd_val[8*REG_STATUS + STATUS_BUSY_BIT]  = busy;
-    rd_val[8*REG_STATUS + STATUS_DONE_BIT]  = done_q;
-    rd_val[8*REG_STATUS + STATUS_ERROR_BIT] = (err_q != 32'd0);
-    rd_val[8*REG_ERROR            +: 32] = err_q;
-    rd_val[8*WR_REG_TOTAL_BYTES   +: 32] = total_bytes;
-    rd_val[8*WR_REG_GROUPS_DONE   +: 32] = groups_done;
-    rd_val[8*WR_REG_DENSE_OUT     +: 32] = dense_out;
-    rd_val[8*WR_REG_COMP_BYTES    +: 32] = comp_bytes;
-    rd_val[8*WR_REG_ZEROS         +: 32] = zeros;
-    rd_val[8*WR_REG_CYCLES        +: 32] = cycles;
-    rd_val[8*WR_REG_BEATS         +: 32] = beats;
-    rd_val[8*WR_REG_OUT_BEATS     +: 32] = out_beats;
-    rd_val[8*WR_REG_FAULT         +: 32] = fault_q;
-  end
 
 `ifdef DLA_ASSERT
-  // Assertions, not design (docs/formal.md): the property bundle only reads, the ports (`.*`) and the job
-  // controller's documented signals. Icarus 11 and Yosys 0.23 have no `bind`, so the one binding is this
-  // instance; tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
-  reader_props #(
-    .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
-    .TDATA_W (OUT_DATA_W), .TUSER_W (16), .MAPPED (64'(WR_REGS_MAPPED)), .CTRL_OFS (REG_CTRL),
-    .ERR_HALT (1'b0),    // the beat queues put a data-dependent delay between an error beat and the stop
-    .TLAST_ONCE (1'b0), .TUSER_GROUP (1'b1)   // TLAST ends every kernel group, TUSER is its index
-  ) u_props (.*,
-    // the job controller's documented signals, for the job contract
-    .job_error (|err_q), .desc_error (|err_q[WR_ERR_ADDR_OVERFLOW:0]), .job_start (starting),
-    .job_busy (busy)
-  );
-  // the group framing against the job's latched geometry (TLAST and TKEEP by the byte count)
+  // the group framing against the job's latched geometry (TLAST and TKEEP by the byte count); the bus, stream
+  // and job properties are bound in reader_shell
   weight_group_props #(.KEEP_W (NB)) u_group_props (
     .clk, .rst, .job_start (starting), .groups (j_groups), .group_bytes (j_gbytes), .last_bytes (j_lbytes),
     .tkeep (m_axis_tkeep), .tlast (m_axis_tlast), .tuser (m_axis_tuser), .tvalid (m_axis_tvalid),

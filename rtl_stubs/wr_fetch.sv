@@ -133,7 +133,7 @@ module wr_fetch
   assign rd_fire  = rd_valid && rd_ready;
   assign beat_bad = rd_resp[1];
 
-  wr_fifo #(.W(2), .DEPTH(TAG_DEPTH)) u_tags (
+  sync_fifo #(.W(2), .DEPTH(TAG_DEPTH)) u_tags (
     .clk, .rst, .clear (init), .push (cmd_fire), .din (sel), .pop (rd_fire && rd_last),
     .dout (tag_head), .empty (tag_empty), .full (tag_full), .count (tag_count)
   );
@@ -157,15 +157,15 @@ module wr_fetch
 
   always_comb for (int s = 0; s < 3; s++) q_push[s] = rd_fire && !beat_bad && (tag_head == 2'(s));
 
-  wr_fifo #(.W(QW), .DEPTH(WGS_DEPTH)) u_q_wgs (
+  sync_fifo #(.W(QW), .DEPTH(WGS_DEPTH)) u_q_wgs (
     .clk, .rst, .clear (init), .push (q_push[0]), .din (q_in), .pop (pops[0]),
     .dout (q_out[0]), .empty (q_empty[0]), .full (q_full[0]), .count (cnt_g)
   );
-  wr_fifo #(.W(QW), .DEPTH(WMB_DEPTH)) u_q_wmb (
+  sync_fifo #(.W(QW), .DEPTH(WMB_DEPTH)) u_q_wmb (
     .clk, .rst, .clear (init), .push (q_push[1]), .din (q_in), .pop (pops[1]),
     .dout (q_out[1]), .empty (q_empty[1]), .full (q_full[1]), .count (cnt_m)
   );
-  wr_fifo #(.W(QW), .DEPTH(DATA_DEPTH)) u_q_dat (
+  sync_fifo #(.W(QW), .DEPTH(DATA_DEPTH)) u_q_dat (
     .clk, .rst, .clear (init), .push (q_push[2]), .din (q_in), .pop (pops[2]),
     .dout (q_out[2]), .empty (q_empty[2]), .full (q_full[2]), .count (cnt_d)
   );

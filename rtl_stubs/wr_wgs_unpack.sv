@@ -45,7 +45,7 @@ module wr_wgs_unpack #(
   assign ent_valid = !empty;
   assign all_in = (pushed == groups);
 
-  wr_fifo #(.W(32), .DEPTH(ENT_DEPTH)) u_ent (
+  sync_fifo #(.W(32), .DEPTH(ENT_DEPTH)) u_ent (
     .clk, .rst, .clear (init), .push, .din (value), .pop (ent_pop), .dout (ent), .empty, .full, .count
   );
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from tb.flow.mutation import Mutant, mutant
 
-# the cube reader's parts (cube_reader.sv is the top: register file and wiring)
+# the cube reader's parts (cube_reader.sv is the top: wiring) and the job controller every reader shares (its
+# mutants run against the cube reader's tests)
 CTRL, WALK, ASM, FIFO, FP16 = (
-    "cr_job_ctrl.sv",
+    "job_ctrl.sv",
     "cr_run_walker.sv",
     "cr_atom_assembler.sv",
     "atom_fifo.sv",
@@ -117,7 +118,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "(el_nan[e] && j_n2z) ? 16'h0000",
         "(el_exp31[e] && j_n2z) ? 16'h0000",
     ),
-    # ---- bus errors (cr_job_ctrl.sv, cr_atom_assembler.sv)
+    # ---- bus errors (job_ctrl.sv, cr_atom_assembler.sv)
     mutant(
         "bus_error_not_stopping",
         "bus error not stopping the job",

@@ -26,7 +26,7 @@ TOPS = (
     "pixel_reader",
     "cr_desc_validator",
     "sdp_ram",
-    "wr_fifo",
+    "sync_fifo",
     "atom_fifo",
     "axil_regs",
 )
@@ -112,7 +112,7 @@ def test_icarus_refuses_an_illegal_parameter(top):
         text = bad.stdout + bad.stderr
         assert bad.returncode != 0, f"Icarus accepted {params}:\n{text[-2000:]}"
         # Icarus runs every initial block: the top's line comes first; a value passed down to a block with a
-        # contract of its own (a reader's AXI_ADDR_W as the engine's ADDR_W, wr_fifo's W as sdp_ram's) adds that
+        # contract of its own (a reader's AXI_ADDR_W as the engine's ADDR_W, sync_fifo's W as sdp_ram's) adds that
         # block's line, with the same value
         lines = [x for x in text.splitlines() if "outside its contract" in x]
         value = f" = {next(iter(params.values()))} is outside"

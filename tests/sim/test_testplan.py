@@ -135,7 +135,7 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
         {"file": "cube_reader.sv", "lines": [10, 12], "tag": "unreachable", "reason": "default arm of a full case"},
         {"file": "nosuch.sv", "lines": 3, "tag": "low_risk", "reason": "x"},
         {"file": "cr_desc_validator.sv", "match": "endcase", "tag": "low_risk", "reason": "matches several lines"},
-        {"file": "cr_job_ctrl.sv", "match": "default: state <= ST_IDLE;", "tag": "unreachable", "reason": "arm"},
+        {"file": "cr_desc_validator.sv", "match": "default: state <= S_IDLE;", "tag": "unreachable", "reason": "arm"},
     ]
     text = yaml.safe_dump(raw)
     p = tmp_path / "plan.yaml"
@@ -154,10 +154,10 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     w = plan.coverage.code_waivers[0]
     assert (w.first, w.last) == (10, 12) and w.covers("cube_reader.sv", 11) and not w.covers("cube_reader.sv", 13)
     assert plan.coverage.code_waivers[1].first == plan.coverage.code_waivers[1].last == 3
-    rtl_lines = (testplan.RTL_DIR / "cr_job_ctrl.sv").read_text().splitlines()
-    line = rtl_lines.index(next(text for text in rtl_lines if "default: state <= ST_IDLE;" in text)) + 1
+    rtl_lines = (testplan.RTL_DIR / "cr_desc_validator.sv").read_text().splitlines()
+    line = rtl_lines.index(next(text for text in rtl_lines if "default: state <= S_IDLE;" in text)) + 1
     w = plan.coverage.code_waivers[3]
-    assert (w.first, w.last) == (line, line) and w.covers("cube_reader/cr_job_ctrl.sv", line)
+    assert (w.first, w.last) == (line, line) and w.covers("cube_reader/cr_desc_validator.sv", line)
 
 
 def test_coverage_goals_default_and_per_covergroup():

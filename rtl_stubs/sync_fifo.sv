@@ -1,4 +1,4 @@
-// wr_fifo: a synchronous FIFO of W-bit words, DEPTH entries (any depth >= 1), first-word fall-through.
+// sync_fifo: a synchronous FIFO of W-bit words, DEPTH entries (any depth >= 1), first-word fall-through.
 //
 // No registers: this block has no register map (the weight reader's is at the top of weight_reader.sv).
 //
@@ -10,7 +10,7 @@
 // the next cycle, so its registered output is the head in every cycle (the same timing as an asynchronous
 // read: nothing is added to the latency); DEPTH <= 2 (the output queue) is flip-flops.
 `timescale 1ns/1ps
-module wr_fifo #(
+module sync_fifo #(
   parameter int W     = 8,
   parameter int DEPTH = 4
 ) (
