@@ -2,7 +2,8 @@
 DMA in another style (aclk/aresetn, cmd_*, rd_*, bytes_out_*), whose completion pulse comes before its job's last
 output transfer. Bound as it behaves (completion "issued") every job passes; bound as "drained" the run fails with
 one protocol error naming the job, the transfer and the cycle, and no data mismatch. On both simulators, built
-as the testplan builds it (``builds.byte_dma``: its own file list, no property set)."""
+as the testplan builds it (``builds.byte_dma``: its own file list, the AXI4 read-master properties bound by port
+prefix)."""
 
 from __future__ import annotations
 
@@ -96,3 +97,17 @@ def test_a_queue_depth_beyond_what_the_dut_holds_is_reported_as_unreached(built)
 def test_the_scoreboard_self_tests_catch_corruptions_with_jobs_in_flight(built):
     rows = runner.read_results(runner.run(built, "tb.selftest_dma.selftests", seed=1, tag="selftests"))
     assert [(r.name, r.passed) for r in rows] == [("ScoreboardSelfTest", True), ("CorruptModelIsCaught", True)], rows
+
+
+def test_the_bound_read_master_properties_catch_a_misdeclared_master(built, tmp_path):
+    """The plan's build binds the AXI4 read-master properties by port prefix (tb/selftest_rtl/byte_dma_props.sv,
+    unaligned addresses declared; every other test here runs with them). Declared aligned instead (the binding's
+    BYTE_DMA_ALIGNED define), byte_dma's first AR of an unaligned job breaks the property, and the test fails with
+    the property's name, on both simulators (Verilator by `bind`, Icarus by the binding's root module)."""
+    pb = PLAN.builds["byte_dma"]
+    assert pb.options.properties and pb.options.properties.endswith("byte_dma_props.f"), pb.options
+    options = dataclasses.replace(pb.options, defines={**pb.options.defines, "BYTE_DMA_ALIGNED": "1'b1"})
+    b = runner.build(built.sim, pb.toplevel, "byte_dma_aligned", build_dir=tmp_path / "build", options=options)
+    rows = run(b, "issued")
+    assert len(rows) == 1 and not rows[0].passed, rows
+    assert "ARADDR beat aligned" in rows[0].message and "ASSERT" in rows[0].message, rows[0].message
