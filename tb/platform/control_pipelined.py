@@ -5,7 +5,8 @@ what the binding says that completion means (:mod:`tb.platform.completion`: in j
 A sender hands one job over and returns at the handshake (:class:`DescriptorSender`: ``valid``/``ready`` and the
 payload's field ports; :class:`PinSender`: the payload's field ports and a one-cycle ``start`` pulse);
 :class:`PipelinedJobs` counts completions on the backend's clock loop, keeps the footprint of every job in flight
-in the read checker, and at :meth:`PipelinedJobs.settle` waits for every completion and a quiet stream.
+in the read checker, and at :meth:`PipelinedJobs.settle` waits for every completion and a quiet stream; each AR
+burst, R beat and read violation of a batch goes to its own job (:mod:`tb.platform.attribution`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from cocotb.triggers import ClockCycles, Event, FallingEdge, RisingEdge
 
 from tb.agents.analysis import JobLog
 from tb.footprint import Region
+from tb.platform.attribution import attribute
 from tb.platform.binding import DescriptorControl, PinControl
 from tb.platform.completion import frame
 from tb.platform.control import JobControl
@@ -104,6 +106,7 @@ class PipelinedJobs(JobControl):
         self.completions: list[int] = []  # the cycle of every completion pulse
         self.pending: list[ReaderItem] = []  # handed over since the last settle
         self.regions: list[Region] = []  # the footprint of the jobs since the last settle
+        self.footprints: dict[str, list[Region]] = {}  # each of those jobs' own footprint, by name
         self.batches: list[tuple[list[ReaderItem], list[int]]] = []  # settled, not yet split: jobs, completions
         self.seen: dict[str, dict[str, list]] = {}  # split, per job name
         self.errors: dict[str, list[str]] = {}  # protocol errors per job name
@@ -124,7 +127,9 @@ class PipelinedJobs(JobControl):
 
     async def run(self, item: ReaderItem) -> None:
         tb = self.tb
-        self.regions += tb.regions(item)
+        own = tb.regions(item)
+        self.footprints[item.get_name()] = own
+        self.regions += own
         tb.prepare(item, tb.pieces(item), item.faults, legal=item.legal, clear=not self.pending)
         tb.reads.expect(self.regions)  # every job in flight may be reading
         item.result = JobResult(status=None)
@@ -151,7 +156,7 @@ class PipelinedJobs(JobControl):
 
     def split(self, item: ReaderItem, log: JobLog) -> dict[str, list]:
         """Frame the settled batch that holds ``item`` (its first job takes the log) and give ``item`` its share:
-        its transfers; the batch's AR bursts, R beats and violations go to the batch's first job."""
+        its transfers, AR bursts, R beats and read violations."""
         name = item.get_name()
         if name not in self.seen:
             self._frame(log.take())
@@ -162,14 +167,9 @@ class PipelinedJobs(JobControl):
         tags = [self.tb.payload(j)[self.tag] for j in jobs] if self.tag is not None else None
         names = [j.get_name() for j in jobs]
         framing = frame(names, list(got["out"]), completions, self.tb.binding.completion, tags)
-        for i, (job, framed) in enumerate(zip(jobs, framing.jobs)):
-            first = i == 0
-            self.seen[framed.name] = {
-                "out": framed.beats,
-                "ar": list(got["ar"]) if first else [],
-                "r": list(got["r"]) if first else [],
-                "violations": list(got["violations"]) if first else [],
-            }
+        reads = attribute([self.footprints.pop(n, []) for n in names], got["ar"], got["r"], got["violations"])
+        for job, framed, share in zip(jobs, framing.jobs, reads):
+            self.seen[framed.name] = {"out": framed.beats, "ar": share.ar, "r": share.r, "violations": share.violations}
             job.response().done_cycle = framed.completed
         for e in framing.errors:
             self.errors.setdefault(e.job or names[0], []).append(str(e))

@@ -24,15 +24,20 @@ def _other_tag(item, exp: Expected, rng: np.random.Generator) -> str:
     return "TUSER"
 
 
+def _one_word_more(item, exp: Expected, rng: np.random.Generator) -> str:
+    exp.words = np.append(exp.words, exp.words[-1] + 1)
+    return "its AR bursts read bus words"
+
+
 class _DmaSelfTest(DmaTestBase, ScoreboardSelfTestBase):
-    corruptions = (_flip_byte, _other_tag)
+    corruptions = (_flip_byte, _other_tag, _one_word_more)
     small_jobs = SmallJobs(DescriptorBurstSeq, lambda seq, i: seq.send(seq.random_item(seq.next_name(), 0)))
 
 
 @pyuvm.test(timeout_time=2, timeout_unit="ms")
 class ScoreboardSelfTest(_DmaSelfTest):
-    """Each corruption (a flipped byte, another tag) is reported for exactly the corrupted job; the clean jobs
-    between them, in flight at the same time, pass."""
+    """Each corruption (a flipped byte, another tag, one bus word more to read) is reported for exactly the
+    corrupted job; the clean jobs between them, in flight at the same time, pass."""
 
 
 @pyuvm.test(timeout_time=2, timeout_unit="ms", expect_fail=True)
