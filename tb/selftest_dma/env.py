@@ -112,7 +112,7 @@ class DmaScoreboard(JobScoreboard):
             )
         if res.beats_served != len(words):
             out.append(f"{res.beats_served} R beats for the {len(words)} beats of its AR bursts")
-        return out
+        return out + res.violations
 
 
 LENGTHS = ["one", "under_bus", "bus", "bus_plus_one", "longer"]

@@ -10,7 +10,7 @@ import pyuvm
 from tb.platform import ReaderTestBase
 
 from .env import DmaEnv, DmaTB
-from .sequences import DescriptorBurstSeq
+from .sequences import DescriptorBurstSeq, ResetInFlightSeq
 
 
 class DmaTestBase(ReaderTestBase):
@@ -23,3 +23,11 @@ class RandomDescriptorBursts(DmaTestBase):
     """Bursts of random descriptors (back to back or with gaps) at up to QUEUE_DEPTH jobs in flight."""
 
     sequence = (DescriptorBurstSeq, "job")
+
+
+@pyuvm.test(timeout_time=2, timeout_unit="ms")
+class ResetWithJobsInFlight(DmaTestBase):
+    """A reset with several jobs in flight: they are dropped and reported as such, the DUT comes back clean (no
+    read, transfer or completion after the reset) and the jobs after it are exact."""
+
+    sequence = (ResetInFlightSeq, "job")
