@@ -141,3 +141,21 @@ def test_a_dut_that_does_not_come_back_clean_from_a_reset_is_caught(built, tmp_p
     rows = run(b, "issued", test="ResetWithJobsInFlight")
     assert len(rows) == 1 and not rows[0].passed, rows
     assert "did not come back clean from the reset" in rows[0].message, rows[0].message
+
+
+def test_the_generic_test_runs_the_sequence_test_seq_names(built, capfd):
+    """OpenTitan's UVM_TEST_SEQ: with TEST_SEQ set the module gets SequenceTest, which runs that sequence of the
+    block (here the reset sequence: its dropped jobs show in the scoreboard's summary); a name that is no sequence
+    of the block is refused with the known names."""
+    env = {"COMPLETION": "issued", "QUEUE_DEPTH": "4"}
+
+    def generic(seq: str):
+        return runner.run(built, "tb.selftest_dma.tests", 1, "SequenceTest", {**env, "TEST_SEQ": seq}, tag=seq)
+
+    rows = runner.read_results(generic("ResetInFlightSeq"))
+    assert [(r.name, r.passed) for r in rows] == [("SequenceTest", True)], rows
+    assert "dropped in flight by a reset" in "".join(capfd.readouterr())
+    with pytest.raises(RuntimeError, match="left no results"):  # the module does not load
+        generic("Nope")
+    out = "".join(capfd.readouterr())
+    assert "TEST_SEQ=Nope: not a sequence of tb.selftest_dma.sequences (DescriptorBurstSeq, ResetInFlightSeq)" in out
