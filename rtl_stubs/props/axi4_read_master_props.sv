@@ -7,14 +7,23 @@
 // timing: ARREADY and RVALID free, RRESP free, RDATA free, RLAST on exactly the last beat of the burst at the
 // head of the in-order queue, RID = ARID since the master uses one ID).
 //
+// What the master declares (parameters; the defaults are what this project's readers and engine document):
+//   ALIGNED          1: ARADDR aligned to the bus width; 0: any byte address (A3.4.1 allows an unaligned start
+//                    address for INCR and FIXED; the 4 KB rule then counts from the aligned start)
+//   MAX_OUTSTANDING  the bursts the master may have in flight; 0: no limit declared (the module then tracks up
+//                    to TRACK bursts, and says so when a master goes beyond what it tracks)
+//   BURSTS           the burst types the master may issue, one bit per ARBURST code: bit 0 FIXED, bit 1 INCR,
+//                    bit 2 WRAP (ARBURST = 2'b11 is reserved, never legal)
+//   FULL_SIZE        1: ARSIZE = log2(DATA_W/8) (full width); 0: any ARSIZE up to the bus width
 // Asserted (master):
 //   * ARVALID, once high, stays high with stable ARADDR/ARLEN/ARSIZE/ARBURST/ARID/ARLOCK/ARCACHE/ARPROT until
 //     ARREADY (A3.2.1); ARVALID low in the cycle after reset.
-//   * INCR bursts (ARBURST = 2'b01), ARSIZE = log2(DATA_W/8) (full width), ARID = ARID, ARLOCK = 0,
-//     ARLEN + 1 <= MAX_BURST, ARADDR aligned to the bus width, and the burst stays inside one 4 KB page
-//     (A3.4.1: ARADDR[11:0] + (ARLEN+1) * DATA_W/8 <= 4096).
-//   * At most MAX_OUTSTANDING bursts in flight, counting from the cycle ARVALID is raised until the RLAST
-//     handshake (what the design documents and the burst FIFO holds).
+//   * ARBURST one of BURSTS, ARSIZE = log2(DATA_W/8) (FULL_SIZE) or at most it, ARID = ARID, ARLOCK = 0,
+//     ARLEN + 1 <= MAX_BURST, ARADDR aligned to the bus width (ALIGNED), and an INCR burst stays inside one 4 KB
+//     page (A3.4.1: ARADDR[11:0], made beat aligned when ALIGNED = 0, + (ARLEN+1) * DATA_W/8 <= 4096); a FIXED
+//     burst has at most 16 beats, a WRAP burst 2, 4, 8 or 16 and an ARADDR aligned to ARSIZE (A3.4.1).
+//   * At most MAX_OUTSTANDING bursts in flight (when it is not 0), counting from the cycle ARVALID is raised until
+//     the RLAST handshake (what the design documents and the burst FIFO holds).
 //   * stop / error: no new AR is presented in a cycle after one with `stop` high (an AR already presented stays,
 //     as AXI requires); with DRAIN = 1, RREADY is high whenever `stop` is high and an accepted burst has beats
 //     left (the in-flight beats are drained). With ERR_HALT = 1 an R beat with RRESP[1] = 1 (SLVERR/DECERR)
@@ -29,8 +38,12 @@ module axi4_read_master_props #(
   parameter int              ADDR_W          = 16,
   parameter int              DATA_W          = 64,
   parameter int              ID_W            = 4,
-  parameter int              MAX_OUTSTANDING = 2,
+  parameter int              MAX_OUTSTANDING = 2,      // 0: no limit declared
   parameter int              MAX_BURST       = 256,
+  parameter bit              ALIGNED         = 1'b1,   // ARADDR aligned to the bus width
+  parameter logic [2:0]      BURSTS          = 3'b010, // allowed ARBURST codes: bit 0 FIXED, 1 INCR, 2 WRAP
+  parameter bit              FULL_SIZE       = 1'b1,   // ARSIZE = the bus width (else at most it)
+  parameter int              TRACK           = 64,     // bursts tracked when MAX_OUTSTANDING = 0 (at most 255)
   parameter logic [ID_W-1:0] ARID            = '0,
   parameter bit              ERR_HALT        = 1'b0,   // an error beat halts new reads until job_done
   parameter int              ERR_LAT         = 2,      // cycles from the error beat to the halt (>= 1)
@@ -71,7 +84,8 @@ module axi4_read_master_props #(
 
   localparam int BW    = DATA_W / 8;
   localparam int LB    = $clog2(BW);
-  localparam int DEPTH = MAX_OUTSTANDING + 1;          // one more than legal: an overflow is seen, not lost
+  localparam int LIMIT = MAX_OUTSTANDING > 0 ? MAX_OUTSTANDING : TRACK;
+  localparam int DEPTH = LIMIT + 1;                    // one more than legal: an overflow is seen, not lost
   localparam int PW    = $clog2(DEPTH);
 
   // ---------------------------------------------------------------- previous-cycle values
@@ -184,6 +198,8 @@ module axi4_read_master_props #(
   end
 
   // ---------------------------------------------------------------- the master's obligations
+  // the 4 KB rule counts from the burst's aligned start (an unaligned INCR start address only trims the first beat)
+  localparam logic [11:0] page_mask = ALIGNED ? 12'hFFF : ~12'(BW - 1);
   always @(posedge clk) begin
     if (p_valid && p_rst && !rst) `PROP_ASSERT("ARVALID low after reset", !arvalid)
     if (p_valid && !p_rst && !rst) begin
@@ -195,18 +211,26 @@ module axi4_read_master_props #(
       end
     end
     if (!rst && arvalid) begin
-      `PROP_ASSERT("ARBURST INCR", arburst == 2'b01)
-      `PROP_ASSERT("ARSIZE = bus width", arsize == 3'(LB))
+      if (BURSTS == 3'b010) `PROP_ASSERT("ARBURST INCR", arburst == 2'b01)
+      else                  `PROP_ASSERT("ARBURST one of the declared BURSTS", arburst != 2'b11 && BURSTS[arburst])
+      if (FULL_SIZE) `PROP_ASSERT("ARSIZE = bus width", arsize == 3'(LB))
+      else           `PROP_ASSERT("ARSIZE at most the bus width", arsize <= 3'(LB))
       `PROP_ASSERT("ARID", arid == ARID)
       `PROP_ASSERT("ARLOCK normal", !arlock)
       `PROP_ASSERT("ARLEN + 1 <= MAX_BURST", 32'(arlen) + 1 <= MAX_BURST)
-      `PROP_ASSERT("ARADDR beat aligned", araddr[LB-1:0] == '0)
-      `PROP_ASSERT("burst inside one 4 KB page", 32'(araddr[11:0]) + (32'(arlen) + 1) * BW <= 4096)
+      if (ALIGNED) `PROP_ASSERT("ARADDR beat aligned", araddr[LB-1:0] == '0)
+      if (arburst == 2'b01 || BURSTS == 3'b010)   // (INCR only: checked whatever ARBURST says, as always)
+        `PROP_ASSERT("burst inside one 4 KB page", 32'(araddr[11:0] & page_mask) + (32'(arlen) + 1) * BW <= 4096)
+      if (arburst == 2'b00) `PROP_ASSERT("FIXED burst of at most 16 beats", arlen <= 8'd15)
+      if (arburst == 2'b10)
+        `PROP_ASSERT("WRAP burst of 2, 4, 8 or 16 beats, ARADDR aligned to ARSIZE",
+                     (arlen == 8'd1 || arlen == 8'd3 || arlen == 8'd7 || arlen == 8'd15) &&
+                     (32'(araddr[LB-1:0]) & ((32'd1 << arsize) - 1)) == 0)
     end
     if (!rst) begin
       // invariants of this module's own bookkeeping (what k-induction needs of it; true whenever the bursts in
       // flight stay within MAX_OUTSTANDING, the assertion below)
-      if (32'(n_reg) <= MAX_OUTSTANDING) begin
+      if (32'(n_reg) <= LIMIT) begin
         `PROP_ASSERT("inv: burst queue pointers in range", 32'(q_wp) < DEPTH && 32'(q_rp) < DEPTH)
         `PROP_ASSERT("inv: burst queue occupancy = bursts presented before", 32'(q_wp) == (32'(q_rp) + 32'(n_reg)) % DEPTH)
         if (n_reg == 8'd0) `PROP_ASSERT("inv: no beat counted without a burst", beat == 8'd0)
@@ -219,7 +243,8 @@ module axi4_read_master_props #(
           if ((i + DEPTH - 32'(q_rp)) % DEPTH < 32'(n_reg))
             `PROP_ASSERT("inv: queued bursts of at most MAX_BURST beats", 32'(q_len[i]) + 1 <= MAX_BURST)
       end
-      `PROP_ASSERT("at most MAX_OUTSTANDING bursts in flight", 32'(n_flight) <= MAX_OUTSTANDING)
+      if (MAX_OUTSTANDING > 0) `PROP_ASSERT("at most MAX_OUTSTANDING bursts in flight", 32'(n_flight) <= MAX_OUTSTANDING)
+      else `PROP_ASSERT("at most TRACK bursts in flight (no limit declared: raise TRACK)", 32'(n_flight) <= TRACK)
       if (no_issue) `PROP_ASSERT("no new AR after stop or an error beat", !ar_new)
       if (halted && DRAIN && n_acc != 8'd0) `PROP_ASSERT("in-flight beats drained (RREADY) when stopped", rready)
       `PROP_COVER("a burst's last beat", r_done)

@@ -27,8 +27,10 @@ from tb.platform import (
     JobScoreboard,
     bus_problems,
     cut_units,
+    hang_problems,
     hex_bytes as _hex,
     sideband_problems,
+    status_problems,
 )
 
 from .footprint import first_fault_atom
@@ -128,22 +130,12 @@ class CubeScoreboard(JobScoreboard):
     def compare(self, item: CubeItem, exp: Expected) -> list[str]:
         res = item.response()
         st = res.status
-        out: list[str] = []
-        if not st.done:
-            return [
-                f"no DONE within the timeout (hang): {st}; {len(res.beats)} atoms seen, bursts {len(res.bursts)}"
-            ] + res.violations
+        hang = hang_problems(res, "atom")
+        if hang:
+            return hang
         if item.kind is Kind.RESET:
             return self._check_reset(item, exp)
-        # --- status / error word
-        if st.error != exp.error:
-            out.append(
-                f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
-                f"{REGS.decode_errors(exp.error)}"
-            )
-        want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
-        if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
-            out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
+        out = status_problems(st, REGS, exp.error)
         # --- the stream
         out += self._check_stream(item, exp)
         n = len(res.beats)

@@ -21,12 +21,12 @@ import warnings
 import pyuvm
 
 from tb.platform import (
-    CorruptModelBase,
     Knobs,
     ReaderTestBase,
     RegisterTestBase,
-    ScoreboardSelfTestBase,
     SmallJobs,
+    declare_scoreboard_selftests,
+    declare_sequence_tests,
     error_bit_corruption,
 )
 
@@ -70,46 +70,36 @@ class _OneCube(CubeSeqBase):
         self.item = await self.send_cube(self.families[0], Knobs(), midjob=True)
 
 
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class RandomCubeTest(CubeTestBase):
-    """Every layout family: channel edges and dtypes first, then COUNT random cubes each with random stalls."""
-
-    sequence = (CubeSeq, "cube")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class Fp16SpecialsTest(CubeTestBase):
-    """fp16 NaN/INF/denormals: NAN_COUNT/INF_COUNT against a numpy count, NAN_TO_ZERO flush, FP16 clear."""
-
-    sequence = (Fp16Seq, "fp16")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class IllegalDescriptorTest(CubeTestBase):
-    """Each validator rule (and combinations): exactly desc.error_bits(AXI_ADDR_W), DONE, no AXI traffic."""
-
-    sequence = (IllegalSeq, "illegal")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class BusErrorTest(CubeTestBase):
-    """SLVERR/DECERR on the first/middle/last atom: stop before that atom, error bit, DONE; the next job works."""
-
-    sequence = (BusErrorSeq, "buserr")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ResetMidJobTest(CubeTestBase):
-    """Reset during a job: idle afterwards, no reads after the reset, the next job works."""
-
-    sequence = (ResetSeq, "reset")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class StallStressTest(CubeTestBase):
-    """Heavy ARREADY/RVALID/TREADY stalls and long read latency."""
-
-    sequence = (StallSeq, "stall")
+declare_sequence_tests(
+    CubeTestBase,
+    TIMEOUT_MS,
+    RandomCubeTest=(
+        CubeSeq,
+        "cube",
+        "Every layout family: channel edges and dtypes first, then COUNT random cubes each with random stalls.",
+    ),
+    Fp16SpecialsTest=(
+        Fp16Seq,
+        "fp16",
+        "fp16 NaN/INF/denormals: NAN_COUNT/INF_COUNT against a numpy count, NAN_TO_ZERO flush, FP16 clear.",
+    ),
+    IllegalDescriptorTest=(
+        IllegalSeq,
+        "illegal",
+        "Each validator rule (and combinations): exactly desc.error_bits(AXI_ADDR_W), DONE, no AXI traffic.",
+    ),
+    BusErrorTest=(
+        BusErrorSeq,
+        "buserr",
+        "SLVERR/DECERR on the first/middle/last atom: stop before that atom, error bit, DONE; the next job works.",
+    ),
+    ResetMidJobTest=(
+        ResetSeq,
+        "reset",
+        "Reset during a job: idle afterwards, no reads after the reset, the next job works.",
+    ),
+    StallStressTest=(StallSeq, "stall", "Heavy ARREADY/RVALID/TREADY stalls and long read latency."),
+)
 
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
@@ -145,20 +135,12 @@ def _nan_count(item, exp: Expected, rng) -> str:
     return "NAN_COUNT"
 
 
-class _CubeSelfTest(CubeTestBase, ScoreboardSelfTestBase):
-    corruptions = (_flip_byte, _drop_atom, _shift_coord, _nan_count, error_bit_corruption(BUS_DECERR))
-    small_jobs = SmallJobs(  # small cubes, one family after the other
+declare_scoreboard_selftests(
+    CubeTestBase,
+    TIMEOUT_MS,
+    corruptions=(_flip_byte, _drop_atom, _shift_coord, _nan_count, error_bit_corruption(BUS_DECERR)),
+    small_jobs=SmallJobs(  # small cubes, one family after the other
         CubeSeqBase, lambda seq, i: seq.send_cube(seq.families[i % len(seq.families)], Knobs(), nan_to_zero=False)
-    )
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ScoreboardSelfTest(_CubeSelfTest):
-    """The scoreboard is able to fail: each kind of model corruption (a flipped byte, one atom fewer, a wrong
-    coordinate, a NaN count, an error bit) must be reported for exactly the corrupted job, naming the right
-    byte address; clean jobs in between must pass."""
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms", expect_fail=True)
-class CorruptModelIsCaught(_CubeSelfTest, CorruptModelBase):
-    """expect_fail twin: the model's expected stream has one flipped byte; the scoreboard must fail the test."""
+    ),
+    what="a flipped byte, one atom fewer, a wrong coordinate, a NaN count, an error bit",
+)

@@ -38,6 +38,10 @@ COMMON = "common.f"
 PROPS_DIR = "props"
 PROPS_LIST = "props.f"
 ASSERT_DEFINE = "DLA_ASSERT"
+#: the root module a property list defines (``DLA_PROPS_ROOT_BEGIN``, rtl_stubs/props/axi4_read_master_bind.svh) to
+#: reach a design it cannot be bound into: on a simulator without SystemVerilog ``bind`` (Icarus 11) the flow
+#: elaborates it beside the top
+PROPS_ROOT = "dla_props_root"
 
 
 _VAR = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
@@ -151,6 +155,12 @@ def props(rtl: Path) -> list[Path]:
     """The property modules (``props/props.f`` of ``rtl``), in compile order: what a simulation adds to a top's
     files, with :data:`ASSERT_DEFINE` defined (their instances in the design are guarded by it)."""
     return _read(rtl / PROPS_DIR / PROPS_LIST)
+
+
+def defines_props_root(sources: list[Path]) -> bool:
+    """Whether a property list's files open :data:`PROPS_ROOT` (a binding by port prefix onto a design it does not
+    instantiate itself)."""
+    return any("`DLA_PROPS_ROOT_BEGIN" in p.read_text() for p in sources if p.suffix == ".sv")
 
 
 def lint_plan(rtl: Path) -> list[tuple[str, str]]:

@@ -195,6 +195,8 @@ def build(
         defines[filelists.ASSERT_DEFINE] = 1
         if sim == "verilator":
             build_args += ["--assert"]  # the property modules' immediate assertions (Icarus always evaluates them)
+        elif filelists.defines_props_root(props.sources):  # Icarus has no `bind`: the binding's own root module
+            build_args += ["-s", filelists.PROPS_ROOT]  # (the cocotb runner names the top with -s)
     build_args += design.compile_args(sim) + [*opts.compile_args.get(sim, ())]
     if sim == "verilator":
         build_args += opts.waiver_args()

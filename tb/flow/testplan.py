@@ -344,6 +344,10 @@ def module_tests(module: str) -> tuple[str, ...]:
     tree = ast.parse(Path(spec.origin).read_text())
     out = []
     for node in tree.body:
+        declared = _declared_tests(node)
+        if declared:
+            out += declared
+            continue
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
         for dec in node.decorator_list:
@@ -356,6 +360,30 @@ def module_tests(module: str) -> tuple[str, ...]:
             ):
                 out.append(node.name)
     return tuple(out)
+
+
+#: tests as data (tb/platform/declare.py): its calls and, for a call declaring fixed names, the constant naming them
+DECLARE_PY = Path(__file__).resolve().parents[1] / "platform" / "declare.py"
+DECLARATIONS = {"declare_sequence_tests": None, "declare_scoreboard_selftests": "SELFTESTS"}
+
+
+@lru_cache(maxsize=None)
+def _constant(name: str) -> tuple[str, ...]:
+    """A module-level constant of tb/platform/declare.py, read without importing it (it imports cocotb)."""
+    for node in ast.parse(DECLARE_PY.read_text()).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return tuple(ast.literal_eval(node.value))
+    raise ValueError(f"{DECLARE_PY}: no constant {name}")
+
+
+def _declared_tests(node: ast.stmt) -> list[str]:
+    """The tests a module-level ``declare_*(...)`` call of tb/platform/declare.py declares (tests as data): the
+    keyword arguments' names, or the fixed names of the call."""
+    call = node.value if isinstance(node, ast.Expr) else None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id not in DECLARATIONS:
+        return []
+    fixed = DECLARATIONS[call.func.id]
+    return list(_constant(fixed)) if fixed is not None else [k.arg for k in call.keywords if k.arg is not None]
 
 
 def test_id(module: str, test: str) -> str:

@@ -23,7 +23,15 @@ from models.nvdla.pixel import msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
 from tb.agents.stream import payload, sidebands
 from tb.mismatch_map import DiffRows
-from tb.platform import Expectation, JobScoreboard, bus_problems, cut_units, sideband_problems
+from tb.platform import (
+    Expectation,
+    JobScoreboard,
+    bus_problems,
+    cut_units,
+    hang_problems,
+    sideband_problems,
+    status_problems,
+)
 
 from .footprint import first_fault_pixel, pixel_addresses
 from .items import Kind, PixelItem
@@ -140,21 +148,12 @@ def check_job(item: PixelItem, exp: Expected) -> list[str]:
     """Everything wrong with a finished job (``item.result``) against the model's answer ``exp``."""
     res = item.response()
     st = res.status
-    if not st.done:
-        return [
-            f"no DONE within the timeout (hang): {st}; {len(res.beats)} pixels seen, {len(res.bursts)} bursts"
-        ] + res.violations
-    out: list[str] = []
+    hang = hang_problems(res, "pixel")
+    if hang:
+        return hang
     if item.kind is Kind.RESET:
         return _check_reset(item, exp)
-    if st.error != exp.error:
-        out.append(
-            f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
-            f"{REGS.decode_errors(exp.error)}"
-        )
-    want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
-    if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
-        out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
+    out = status_problems(st, REGS, exp.error)
     out += _check_stream(item, exp)
     n = len(res.beats)
     if st.pixels != n:

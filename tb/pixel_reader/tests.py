@@ -18,12 +18,12 @@ import warnings
 import pyuvm
 
 from tb.platform import (
-    CorruptModelBase,
     Knobs,
     ReaderTestBase,
     RegisterTestBase,
-    ScoreboardSelfTestBase,
     SmallJobs,
+    declare_scoreboard_selftests,
+    declare_sequence_tests,
     error_bit_corruption,
 )
 
@@ -75,74 +75,40 @@ class _OnePicture(PixelSeqBase):
         await self.send(self.item)
 
 
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class EveryFormatTest(PixelTestBase):
-    """Each of the 36 formats by name: one pixel at x offset 0, and a saturating picture at the largest x offset."""
-
-    sequence = (EveryFormatSeq, "fmt")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class RandomPictureTest(PixelTestBase):
-    """COUNT random pictures of every format with random geometry, converter and timing knobs."""
-
-    sequence = (RandomPictureSeq, "pic")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class CrossTest(PixelTestBase):
-    """Every format x legal precision x both x-offset ends, clamping in both directions."""
-
-    sequence = (CrossSeq, "cross")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ConverterTest(PixelTestBase):
-    """Rounding ties, sign override, per-channel means, CVT_EN = 0, large shifts."""
-
-    sequence = (ConverterSeq, "cvt")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class Fp16SpecialsTest(PixelTestBase):
-    """fp16 formats: NaN, INF, denormals and -0.0 pass through bit for bit."""
-
-    sequence = (Fp16Seq, "fp16")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class IllegalDescriptorTest(PixelTestBase):
-    """Every validator rule alone and in combination: exactly desc.errors(AXI_ADDR_W), DONE, no AXI traffic."""
-
-    sequence = (IllegalSeq, "illegal")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class BusErrorTest(PixelTestBase):
-    """SLVERR/DECERR in plane 0 and plane 1: stop before the first pixel that needs the word, error bit, DONE."""
-
-    sequence = (BusErrorSeq, "buserr")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class StallStressTest(PixelTestBase):
-    """Heavy ARREADY/RVALID/TREADY stalls and long read latency."""
-
-    sequence = (StallSeq, "stall")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ResetMidJobTest(PixelTestBase):
-    """Reset during a job: idle afterwards, no reads after the reset, the next picture is exact."""
-
-    sequence = (ResetSeq, "reset")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class LargePictureTest(PixelTestBase):
-    """8192-pixel lines (full N444 line buffer, 4 KB splits) and 8192 lines."""
-
-    sequence = (LargeSeq, "large")
+declare_sequence_tests(
+    PixelTestBase,
+    TIMEOUT_MS,
+    EveryFormatTest=(
+        EveryFormatSeq,
+        "fmt",
+        "Each of the 36 formats by name: one pixel at x offset 0, and a saturating picture at the largest x offset.",
+    ),
+    RandomPictureTest=(
+        RandomPictureSeq,
+        "pic",
+        "COUNT random pictures of every format with random geometry, converter and timing knobs.",
+    ),
+    CrossTest=(CrossSeq, "cross", "Every format x legal precision x both x-offset ends, clamping in both directions."),
+    ConverterTest=(ConverterSeq, "cvt", "Rounding ties, sign override, per-channel means, CVT_EN = 0, large shifts."),
+    Fp16SpecialsTest=(Fp16Seq, "fp16", "fp16 formats: NaN, INF, denormals and -0.0 pass through bit for bit."),
+    IllegalDescriptorTest=(
+        IllegalSeq,
+        "illegal",
+        "Every validator rule alone and in combination: exactly desc.errors(AXI_ADDR_W), DONE, no AXI traffic.",
+    ),
+    BusErrorTest=(
+        BusErrorSeq,
+        "buserr",
+        "SLVERR/DECERR in plane 0 and plane 1: stop before the first pixel that needs the word, error bit, DONE.",
+    ),
+    StallStressTest=(StallSeq, "stall", "Heavy ARREADY/RVALID/TREADY stalls and long read latency."),
+    ResetMidJobTest=(
+        ResetSeq,
+        "reset",
+        "Reset during a job: idle afterwards, no reads after the reset, the next picture is exact.",
+    ),
+    LargePictureTest=(LargeSeq, "large", "8192-pixel lines (full N444 line buffer, 4 KB splits) and 8192 lines."),
+)
 
 
 # ---------------------------------------------------------------------------------------------- scoreboard
@@ -172,19 +138,12 @@ def _saturated(item, exp: Expected, rng) -> str:
 SMALL_PICTURES = ("T_A8B8G8R8", "T_Y10___U10V10_N444", "T_A2R10G10B10", "T_R16_F", "T_R8")
 
 
-class _PixelSelfTest(PixelTestBase, ScoreboardSelfTestBase):
-    corruptions = (_flip_byte, _drop_pixel, _shift_coord, _saturated, error_bit_corruption(BUS_DECERR))
-    small_jobs = SmallJobs(
+declare_scoreboard_selftests(
+    PixelTestBase,
+    TIMEOUT_MS,
+    corruptions=(_flip_byte, _drop_pixel, _shift_coord, _saturated, error_bit_corruption(BUS_DECERR)),
+    small_jobs=SmallJobs(
         PixelSeqBase, lambda seq, i: seq.send_picture(SMALL_PICTURES[i % len(SMALL_PICTURES)], Knobs())
-    )
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ScoreboardSelfTest(_PixelSelfTest):
-    """The scoreboard is able to fail: each kind of model corruption (a flipped byte, one pixel fewer, a wrong
-    coordinate, a SATURATED count, an error bit) is reported for exactly the corrupted job, naming the pixel."""
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms", expect_fail=True)
-class CorruptModelIsCaught(_PixelSelfTest, CorruptModelBase):
-    """expect_fail twin: the model's expected stream has one flipped byte; the scoreboard must fail the test."""
+    ),
+    what="a flipped byte naming its pixel, one pixel fewer, a wrong coordinate, a SATURATED count, an error bit",
+)

@@ -37,6 +37,31 @@ def sideband_problems(
     return out
 
 
+def hang_problems(res: Any, unit: str) -> list[str]:
+    """A register-controlled job whose DONE never came (``res.status.done`` low): one line with the status registers,
+    the ``unit`` s ("atom", "pixel", "transfer") and bursts seen, then the job's violations; [] when DONE came."""
+    st = res.status
+    if st.done:
+        return []
+    seen = f"{len(res.beats)} {unit}s seen, {len(res.bursts)} bursts"
+    return [f"no DONE within the timeout (hang): {st}; {seen}"] + res.violations
+
+
+def status_problems(st: Any, regs: Any, error: int) -> list[str]:
+    """A finished job's ERROR register against the model's ``error`` bits and its STATUS: DONE, ERROR exactly when an
+    error bit is expected, not BUSY (``regs``: the block's register map, for the field masks and error names)."""
+    out = []
+    if st.error != error:
+        out.append(
+            f"ERROR register 0x{st.error:x} {regs.decode_errors(st.error)}, expected 0x{error:x} "
+            f"{regs.decode_errors(error)}"
+        )
+    want_status = regs.status_done | (regs.status_error if error else 0)
+    if st.status & (regs.status_done | regs.status_error | regs.status_busy) != want_status:
+        out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if error else ''} and not BUSY")
+    return out
+
+
 def bus_problems(res: Any, beats_reg: int, illegal: bool, complete: bool, bus_error: bool) -> list[str]:
     """The bus-side checks of every reader's job (``res``: the block's job result with ``bursts``,
     ``inflight_at_done`` and ``beats_served``; ``beats_reg``: its BEATS register): an illegal descriptor reads

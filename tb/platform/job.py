@@ -33,6 +33,7 @@ class JobResult:
     # pipelined controls (tb.platform.control_pipelined): the handshake's cycle, the jobs in flight then (with it)
     accepted: Optional[int] = None
     in_flight: int = 1
+    dropped: Optional[int] = None  # pipelined controls: the cycle a reset dropped the job while in flight
 
     def observe(self, seen: dict[str, list]) -> "JobResult":
         """Attach what a :class:`~tb.agents.analysis.JobLog` collected during the job."""

@@ -63,10 +63,17 @@ class DmaTB(ReaderTB):
 
 @dataclass
 class Expected(Expectation):
-    """A job's bytes and the TUSER of every transfer."""
+    """A job's bytes, the TUSER of every transfer, and the bus words its reads cover (each word of its bytes, once,
+    in address order: byte_dma documents one single-beat burst per bus word)."""
 
     data: np.ndarray
     tag: int
+    words: np.ndarray
+
+
+def read_words(bursts, bus_bytes: int) -> list[int]:
+    """The bus words (address // bus bytes) the AR bursts cover, in AR order."""
+    return [w for b in bursts for w in range(b.addr // bus_bytes, b.addr // bus_bytes + b.beats)]
 
 
 def first_difference(got: np.ndarray, want: np.ndarray) -> int:
@@ -77,10 +84,14 @@ def first_difference(got: np.ndarray, want: np.ndarray) -> int:
 
 
 class DmaScoreboard(JobScoreboard):
-    """Each job's bytes against what the memory holds for it, and its TUSER against its tag."""
+    """Each job's bytes against what the memory holds for it, its TUSER against its tag, and its own AR bursts and
+    R beats (with several jobs in flight, the platform gives each job the reads of its footprint) against the
+    words of its bytes."""
 
     def expected(self, item: DmaItem) -> Expected:
-        return Expected(item.blob.copy(), item.tag)
+        bus = int(config_value("BUS_BYTES"))
+        words = np.arange(item.addr // bus, (item.addr + item.length - 1) // bus + 1)
+        return Expected(item.blob.copy(), item.tag, words)
 
     def compare(self, item: DmaItem, exp: Expected) -> list[str]:
         beats = item.response().beats
@@ -92,7 +103,16 @@ class DmaScoreboard(JobScoreboard):
         bad = [b for b in beats if b.user != exp.tag]
         if bad:
             out.append(f"TUSER {bad[0].user} at cycle {bad[0].cycle}, its tag is {exp.tag}")
-        return out
+        res = item.response()
+        words = read_words(res.bursts, int(config_value("BUS_BYTES")))
+        if words != exp.words.tolist():
+            out.append(
+                f"its AR bursts read bus words {words[:8]} ({len(words)}), expected {exp.words[:8].tolist()} "
+                f"({exp.words.size}): each word of its bytes once, in order"
+            )
+        if res.beats_served != len(words):
+            out.append(f"{res.beats_served} R beats for the {len(words)} beats of its AR bursts")
+        return out + res.violations
 
 
 LENGTHS = ["one", "under_bus", "bus", "bus_plus_one", "longer"]

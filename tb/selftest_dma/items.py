@@ -9,7 +9,7 @@ import numpy as np
 
 from tb.platform import ReaderItem
 
-Kind = enum.Enum("Kind", "COPY")
+Kind = enum.Enum("Kind", "COPY RESET")
 
 
 class DmaItem(ReaderItem):

@@ -3,18 +3,23 @@ as byte_dma (cocotb test module ``tb.selftest_dma.pin_tests``)."""
 
 from __future__ import annotations
 
-import pyuvm
-
-from tb.platform import ReaderTestBase
+from tb.platform import ReaderTestBase, declare_sequence_tests
 
 from .pins import PinDmaEnv, PinDmaTB
 from .sequences import DescriptorBurstSeq
 
 
-@pyuvm.test(timeout_time=2, timeout_unit="ms")
-class RandomPinJobs(ReaderTestBase):
-    """The bursts of random jobs of byte_dma's test, one job at a time through go_i / fin_o."""
-
+class PinTestBase(ReaderTestBase):
     tb_cls = PinDmaTB
     env_cls = PinDmaEnv
-    sequence = (DescriptorBurstSeq, "job")
+
+
+declare_sequence_tests(
+    PinTestBase,
+    2,
+    RandomPinJobs=(
+        DescriptorBurstSeq,
+        "job",
+        "The bursts of random jobs of byte_dma's test, one job at a time through go_i / fin_o.",
+    ),
+)

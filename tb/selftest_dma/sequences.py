@@ -3,9 +3,9 @@ unaligned byte ranges, tagged in job order."""
 
 from __future__ import annotations
 
-from tb.platform import BurstSeqBase
+from tb.platform import BurstSeqBase, config_value
 
-from .items import DmaItem
+from .items import DmaItem, Kind
 
 
 class DescriptorBurstSeq(BurstSeqBase):
@@ -23,3 +23,25 @@ class DescriptorBurstSeq(BurstSeqBase):
         item.randomize(self.rng, self.addr, self.bus_bytes, self.n - 1)  # next_name counted this job
         self.addr += item.length + 128  # room for the memory agent's guard bands
         return item
+
+
+class ResetInFlightSeq(DescriptorBurstSeq):
+    """The bursts of :class:`DescriptorBurstSeq`, then bursts whose jobs go back to back until a RESET job, handed
+    over behind 1 to 4 jobs still in flight, is reset 1 to 40 cycles after its handshake: the platform drops every
+    job in flight; the DUT must come back clean, and the rest of the burst (after the reset) must be exact."""
+
+    resets = 4
+
+    async def body(self) -> None:
+        await super().body()
+        tb = config_value("TB")
+        for k in range(self.resets):
+            burst = self.bursts + k
+            before = int(self.rng.integers(1, 5))
+            for i in range(before + 1 + 3):
+                item = self.random_item(self.next_name(), burst)
+                item.knobs = self.knobs[k % len(self.knobs)]
+                if i == before:
+                    item.kind, item.reset_after = Kind.RESET, int(self.rng.integers(1, 41))
+                await self.send(item)
+            await tb.settle()

@@ -5,12 +5,10 @@ tag checked, and the output framed into jobs by what the binding says the comple
 
 from __future__ import annotations
 
-import pyuvm
-
-from tb.platform import ReaderTestBase
+from tb.platform import ReaderTestBase, declare_sequence_tests
 
 from .env import DmaEnv, DmaTB
-from .sequences import DescriptorBurstSeq
+from .sequences import DescriptorBurstSeq, ResetInFlightSeq
 
 
 class DmaTestBase(ReaderTestBase):
@@ -18,8 +16,18 @@ class DmaTestBase(ReaderTestBase):
     env_cls = DmaEnv
 
 
-@pyuvm.test(timeout_time=2, timeout_unit="ms")
-class RandomDescriptorBursts(DmaTestBase):
-    """Bursts of random descriptors (back to back or with gaps) at up to QUEUE_DEPTH jobs in flight."""
-
-    sequence = (DescriptorBurstSeq, "job")
+declare_sequence_tests(
+    DmaTestBase,
+    2,
+    RandomDescriptorBursts=(
+        DescriptorBurstSeq,
+        "job",
+        "Bursts of random descriptors (back to back or with gaps) at up to QUEUE_DEPTH jobs in flight.",
+    ),
+    ResetWithJobsInFlight=(
+        ResetInFlightSeq,
+        "job",
+        "A reset with several jobs in flight: they are dropped and reported as such, the DUT comes back clean (no "
+        "read, transfer or completion after the reset) and the jobs after it are exact.",
+    ),
+)

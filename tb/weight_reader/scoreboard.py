@@ -23,7 +23,15 @@ from pyuvm import ConfigDB
 
 from tb.agents.stream import payload, sidebands
 from tb.mismatch_map import DiffRows, as_rows
-from tb.platform import Expectation, JobScoreboard, bus_problems, hex_bytes as _hex, regression_seed
+from tb.platform import (
+    Expectation,
+    JobScoreboard,
+    bus_problems,
+    hang_problems,
+    hex_bytes as _hex,
+    regression_seed,
+    status_problems,
+)
 
 from .items import Kind, WeightItem
 from .registers import (
@@ -163,8 +171,9 @@ class WeightScoreboard(JobScoreboard):
     def compare(self, item: WeightItem, exp: Expected) -> list[str]:
         res = item.response()
         st = res.status
-        if not st.done:
-            return [f"no DONE within the timeout (hang): {st}; {len(res.beats)} transfers seen"] + res.violations
+        hang = hang_problems(res, "transfer")
+        if hang:
+            return hang
         out: list[str] = []
         if item.kind is Kind.RESET:
             if st.status & (REGS.status_busy | REGS.status_done):
@@ -172,14 +181,7 @@ class WeightScoreboard(JobScoreboard):
             if res.irq_after:
                 out.append("irq high after reset")
             return self._check_stream(item, exp) + out + res.violations
-        if st.error != exp.error:
-            out.append(
-                f"ERROR register 0x{st.error:x} {REGS.decode_errors(st.error)}, expected 0x{exp.error:x} "
-                f"{REGS.decode_errors(exp.error)}"
-            )
-        want_status = REGS.status_done | (REGS.status_error if exp.error else 0)
-        if st.status & (REGS.status_done | REGS.status_error | REGS.status_busy) != want_status:
-            out.append(f"STATUS 0x{st.status:x}, expected DONE{'+ERROR' if exp.error else ''} and not BUSY")
+        out += status_problems(st, REGS, exp.error)
         if fault_surface(st.fault) != exp.fault:
             out.append(
                 f"FAULT surface {fault_surface(st.fault)}, expected {exp.fault} ({item.fault_surface or 'none'})"

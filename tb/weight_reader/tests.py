@@ -18,13 +18,13 @@ import warnings
 import pyuvm
 
 from tb.platform import (
-    CorruptModelBase,
     Knobs,
     ReaderTestBase,
     RegisterTestBase,
-    ScoreboardSelfTestBase,
     SmallJobs,
     config_value,
+    declare_scoreboard_selftests,
+    declare_sequence_tests,
     error_bit_corruption,
 )
 
@@ -103,57 +103,47 @@ class MidJobWritesTest(WeightTestBase):
         assert not seq.problems, f"{len(seq.problems)} problem(s): {seq.problems[:3]}"
 
 
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class RandomWeightsTest(WeightTestBase):
-    """Every weight format family (DC, image with post-extension 1/2/4, Winograd, deconvolution) in int8, int16 and
-    fp16: COUNT weight sets each, the first ones sweeping every sparsity pattern, the rest random with stalls."""
-
-    sequence = (WeightSeq, "w")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class EdgeTest(WeightTestBase):
-    """Kernel counts 1, 15, 16, 17, 31, 32, 33, 97 in every precision with channels around 64; every pattern."""
-
-    sequence = (EdgeSeq, "edge")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class IllegalDescriptorTest(WeightTestBase):
-    """Each validator rule alone and in combination: exactly WeightSurfaceDescriptor.errors(AXI_ADDR_W), DONE, no
-    AXI read; a legal job afterwards is exact."""
-
-    sequence = (IllegalSeq, "illegal")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class CorruptionTest(WeightTestBase):
-    """A flipped WMB bit, a WGS entry off by one element, a truncated compressed surface: the exact run-time error
-    bit at the failing group, every earlier group exact, that group without tlast; the next job is exact."""
-
-    sequence = (CorruptSeq, "corrupt")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class BusErrorTest(WeightTestBase):
-    """SLVERR/DECERR on the weight, WMB or WGS surface: its error bit and FAULT surface, an exact prefix of the
-    stream, DONE; the next job is exact."""
-
-    sequence = (BusErrorSeq, "buserr")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ResetMidJobTest(WeightTestBase):
-    """Reset during a job: idle afterwards, no read after the reset, an exact prefix before it; the next job works."""
-
-    sequence = (ResetSeq, "reset")
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class StallStressTest(WeightTestBase):
-    """Heavy ARREADY/RVALID/TREADY stalls and long read latency on every family."""
-
-    sequence = (StallSeq, "stall")
+declare_sequence_tests(
+    WeightTestBase,
+    TIMEOUT_MS,
+    RandomWeightsTest=(
+        WeightSeq,
+        "w",
+        "Every weight format family (DC, image with post-extension 1/2/4, Winograd, deconvolution) in int8, int16 "
+        "and fp16: COUNT weight sets each, the first ones sweeping every sparsity pattern, the rest random with "
+        "stalls.",
+    ),
+    EdgeTest=(
+        EdgeSeq,
+        "edge",
+        "Kernel counts 1, 15, 16, 17, 31, 32, 33, 97 in every precision with channels around 64; every pattern.",
+    ),
+    IllegalDescriptorTest=(
+        IllegalSeq,
+        "illegal",
+        "Each validator rule alone and in combination: exactly WeightSurfaceDescriptor.errors(AXI_ADDR_W), DONE, "
+        "no AXI read; a legal job afterwards is exact.",
+    ),
+    CorruptionTest=(
+        CorruptSeq,
+        "corrupt",
+        "A flipped WMB bit, a WGS entry off by one element, a truncated compressed surface: the exact run-time "
+        "error bit at the failing group, every earlier group exact, that group without tlast; the next job is "
+        "exact.",
+    ),
+    BusErrorTest=(
+        BusErrorSeq,
+        "buserr",
+        "SLVERR/DECERR on the weight, WMB or WGS surface: its error bit and FAULT surface, an exact prefix of the "
+        "stream, DONE; the next job is exact.",
+    ),
+    ResetMidJobTest=(
+        ResetSeq,
+        "reset",
+        "Reset during a job: idle afterwards, no read after the reset, an exact prefix before it; the next job works.",
+    ),
+    StallStressTest=(StallSeq, "stall", "Heavy ARREADY/RVALID/TREADY stalls and long read latency on every family."),
+)
 
 
 # ---------------------------------------------------------------------------------------------- scoreboard
@@ -176,25 +166,18 @@ def _shift_group(item, exp: Expected, rng) -> str:
     return "TUSER group"
 
 
-class _WeightSelfTest(WeightTestBase, ScoreboardSelfTestBase):
-    corruptions = (_flip_byte, _drop_group_last, _shift_group, error_bit_corruption(BUS_DECERR))
-    small_jobs = SmallJobs(  # small weight sets of a random sparsity
+declare_scoreboard_selftests(
+    WeightTestBase,
+    TIMEOUT_MS,
+    corruptions=(_flip_byte, _drop_group_last, _shift_group, error_bit_corruption(BUS_DECERR)),
+    small_jobs=SmallJobs(  # small weight sets of a random sparsity
         WeightSeqBase,
         lambda seq, i: seq.send_weights(
             Knobs(), mask=str(seq.rng.choice(["uniform_0.5", "all_ones", "dense"])), small=True
         ),
-    )
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class ScoreboardSelfTest(_WeightSelfTest):
-    """The scoreboard is able to fail: a flipped byte (reported with its dense byte), a tlast and a group index
-    changed, an error bit: each reported for exactly the corrupted job; clean jobs in between pass."""
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms", expect_fail=True)
-class CorruptModelIsCaught(_WeightSelfTest, CorruptModelBase):
-    """expect_fail twin: the model's expected stream has one flipped byte; the scoreboard must fail the test."""
+    ),
+    what="a flipped byte (reported with its dense byte), a tlast and a group index changed, an error bit",
+)
 
 
 # ---------------------------------------------------------------------------------------------- throughput

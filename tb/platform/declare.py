@@ -1,0 +1,124 @@
+"""Tests as data: a block names its tests and what each runs; the platform makes the pyuvm test classes.
+
+Most of a block's tests only run one sequence on the block's test base (OpenTitan's ``UVM_TEST_SEQ`` idea: a test is
+a name, the sequence is the stimulus). A block declares them in one call,
+
+    declare_sequence_tests(CubeTestBase, TIMEOUT_MS,
+                           RandomCubeTest=(CubeSeq, "cube", "Every layout family: ..."), ...)
+
+and its scoreboard self-tests (``ScoreboardSelfTest`` and the expect_fail twin ``CorruptModelIsCaught``) in another,
+:func:`declare_scoreboard_selftests`, from its corruptions and small jobs. Each name becomes a class of the module
+that makes the call (so ``tb.cube_reader.tests.RandomCubeTest`` exists, and the testplan, TESTCASE= and the reproduce
+command name it as before) registered with cocotb as ``@pyuvm.test`` registers a class. ``tb.flow.testplan`` reads
+the names from these calls without importing the module.
+
+``TEST_SEQ`` (environment): the generic test. When set to the class name of one of the block's sequences (any
+:class:`~tb.platform.sequences.ReaderSeqBase` of the module that defines the declared sequences), the test module
+also gets ``SequenceTest``, which runs that sequence on the block's test base, e.g.
+``TEST_SEQ=StallSeq make sim SUITE=smoke RUN=cube_reader/uvm TESTCASE=SequenceTest``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from types import ModuleType
+from typing import Any
+
+import cocotb
+from pyuvm import uvm_root
+
+from tb.platform.sequences import ReaderSeqBase
+from tb.platform.testbase import Corruption, CorruptModelBase, ScoreboardSelfTestBase, SmallJobs
+
+#: the environment variable that names the sequence the generic test runs
+TEST_SEQ = "TEST_SEQ"
+#: the generic test's name
+GENERIC_TEST = "SequenceTest"
+#: the names :func:`declare_scoreboard_selftests` declares
+SELFTESTS = ("ScoreboardSelfTest", "CorruptModelIsCaught")
+
+
+def _caller() -> ModuleType:
+    """The module that called a ``declare_*`` function (where its tests belong, as with ``@pyuvm.test``)."""
+    return sys.modules[sys._getframe(2).f_globals["__name__"]]
+
+
+def _declare(
+    module: ModuleType,
+    base: type,
+    name: str,
+    doc: str,
+    timeout_ms: int,
+    bases: tuple[type, ...] = (),
+    expect_fail: bool = False,
+    **attrs: Any,
+) -> type:
+    """A test class ``name`` in ``module`` (``base`` and ``bases`` its bases, ``attrs`` its class attributes),
+    registered with cocotb the way ``@pyuvm.test`` registers a class (a cocotb test of the class's name that runs it
+    as the UVM test)."""
+    ns = {"__doc__": doc, "__module__": module.__name__, "__qualname__": name, **attrs}
+    cls = type(name, (base, *bases), ns)
+    setattr(module, name, cls)
+
+    @cocotb.test(name=name, timeout_time=timeout_ms, timeout_unit="ms", expect_fail=expect_fail)
+    @functools.wraps(cls)
+    async def run(_dut: Any) -> None:
+        await uvm_root().run_test(cls)
+
+    setattr(module, f"__{name}", run)
+    return cls
+
+
+def declare_sequence_tests(base: type, timeout_ms: int, **tests: tuple[type, str, str]) -> None:
+    """The block's tests that run one sequence each: ``Name=(sequence class, sequence name, docstring)``, in the
+    order given (the order cocotb runs them in); and, with ``TEST_SEQ`` set, the generic ``SequenceTest``."""
+    module = _caller()
+    for name, (seq_cls, seq_name, doc) in tests.items():
+        _declare(module, base, name, doc, timeout_ms, sequence=(seq_cls, seq_name))
+    wanted = os.getenv(TEST_SEQ, "").strip()
+    if wanted and tests:
+        names = {seq_cls: seq_name for seq_cls, seq_name, _ in tests.values()}
+        seq_module = sys.modules[next(iter(names)).__module__]
+        known = {
+            n: c
+            for n, c in vars(seq_module).items()
+            if isinstance(c, type) and issubclass(c, ReaderSeqBase) and c.__module__ == seq_module.__name__
+        }
+        if wanted not in known:
+            raise ValueError(f"{TEST_SEQ}={wanted}: not a sequence of {seq_module.__name__} ({', '.join(known)})")
+        seq_cls = known[wanted]
+        doc = f"The generic test: runs {wanted} ({TEST_SEQ}) on {base.__name__}."
+        _declare(module, base, GENERIC_TEST, doc, timeout_ms, sequence=(seq_cls, names.get(seq_cls, wanted.lower())))
+
+
+def declare_scoreboard_selftests(
+    base: type, timeout_ms: int, corruptions: tuple[Corruption, ...], small_jobs: SmallJobs, what: str
+) -> None:
+    """``ScoreboardSelfTest`` (each of ``corruptions`` applied to one of ``small_jobs`` must be reported for exactly
+    that job; ``what`` lists them for the docstring) and its expect_fail twin ``CorruptModelIsCaught`` (the first
+    corruption must fail the test), on the block's test base."""
+    data: dict[str, Any] = {"corruptions": corruptions, "small_jobs": small_jobs}
+    module = _caller()
+    _declare(
+        module,
+        base,
+        SELFTESTS[0],
+        f"The scoreboard is able to fail: each corruption of the model's answer ({what}) is reported for exactly "
+        "the corrupted job, with its text; the clean jobs in between pass.",
+        timeout_ms,
+        (ScoreboardSelfTestBase,),
+        **data,
+    )
+    _declare(
+        module,
+        base,
+        SELFTESTS[1],
+        "expect_fail twin: the model's answer for one job carries the first corruption; the scoreboard must fail "
+        "the test.",
+        timeout_ms,
+        (CorruptModelBase,),
+        expect_fail=True,
+        **data,
+    )
