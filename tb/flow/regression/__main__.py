@@ -21,7 +21,6 @@ import shutil
 import signal
 import sys
 from pathlib import Path
-from statistics import median
 
 from tb.flow import runner, testplan
 
@@ -49,13 +48,8 @@ def _build_report(inputs: list[Path], out: Path, plan: testplan.Plan, history_di
     )
     results["charts"] = charts.draw_all(results, results["trend"]["points"], out)
     report.write(results, out)
-    durations: dict[str, list[float]] = {}
-    for j in col.jobs.values():
-        if j["status"] != execute.NOT_RUN:
-            durations.setdefault(f"{j['sim']}:{j['run']}:{j['test']}", []).append(j["wall_s"])
-    (out / "durations.json").write_text(
-        json.dumps({k: round(median(v), 1) for k, v in sorted(durations.items())}, indent=1)
-    )
+    ran = [j for j in col.jobs.values() if j["status"] != execute.NOT_RUN]
+    (out / "durations.json").write_text(json.dumps(jobs.durations_of(ran), indent=1))
     return results
 
 

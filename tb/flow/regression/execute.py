@@ -34,16 +34,15 @@ from typing import Callable, Optional
 
 from tb.flow import runner, testplan
 
-from .jobs import Job, load_durations
+from .jobs import Duration, Job, expected_seconds, load_durations
 
 ROOT = runner.ROOT
 REGRESS = runner.SIM_BUILD / "regress"
 # a job's status (job.json "status"); "not run" is never written by a job: a job of the manifest without a record
 PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN = "pass", "fail", "error", "timeout", "crashed", "not run"
 STATUSES = (PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN)
-TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's recorded duration ...
+TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's expected duration ...
 TIMEOUT_FLOOR_S = 600.0  # ... and never less
-OTHER_SIM_FACTOR = 4.0  # a job recorded on another simulator only (Icarus is slower than Verilator)
 KILL_GRACE_S = 5.0  # SIGTERM to SIGKILL
 TAIL_LINES = 10
 SIGNAL_FILE = "signal.txt"  # written by the job process when its simulator was killed by a signal
@@ -147,16 +146,11 @@ def rerun_command(job: Job, suite: str, count_overridden: bool, rtl: Optional[Pa
     return f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{extra} WAVES=1"
 
 
-def default_timeout(job: Job, durations: dict[str, float]) -> float:
-    """A job's wall-clock limit when ``JOB_TIMEOUT`` is not given: :data:`TIMEOUT_FACTOR` times its recorded
-    duration (``durations.json``; another simulator's times :data:`OTHER_SIM_FACTOR`, else the median job's),
-    never below :data:`TIMEOUT_FLOOR_S`, so a slow or busy machine does not trip it but a hung job ends."""
-    known = durations.get(job.duration_key)
-    if known is None:
-        other = [v for k, v in durations.items() if k.split(":", 1)[-1] == f"{job.run}:{job.test}"]
-        median = sorted(durations.values())[len(durations) // 2] if durations else 10.0
-        known = max(other) * OTHER_SIM_FACTOR if other else median * OTHER_SIM_FACTOR
-    return max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * known)
+def default_timeout(job: Job, durations: dict[str, Duration]) -> float:
+    """A job's wall-clock limit when ``JOB_TIMEOUT`` is not given: :data:`TIMEOUT_FACTOR` times its expected length
+    (:func:`.jobs.expected_seconds`: the recorded duration scaled to the job's COUNT), never below
+    :data:`TIMEOUT_FLOOR_S`, so a slow or busy machine or a large ``COUNT=`` does not trip it but a hung job ends."""
+    return max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * expected_seconds(job, durations))
 
 
 class Stopper:
