@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -338,6 +339,46 @@ def test_a_failing_report_step_leaves_the_old_one(tmp_path):
         publish.swap_in(out, broken)
     assert (out / "index.html").read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["report"]
     publish.swap_in(out, lambda f: (f / "index.html").write_text("new"))
+    assert (out / "index.html").read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["report"]
+
+
+@pytest.fixture
+def ctrl_c():
+    """SIGINT raises KeyboardInterrupt in this process (as in a terminal; a test worker may ignore it)."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield lambda: os.kill(os.getpid(), signal.SIGINT)
+    signal.signal(signal.SIGINT, old)
+
+
+def test_an_interrupt_while_the_report_is_built_leaves_the_old_one(tmp_path, ctrl_c):
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "index.html").write_text("old")
+
+    def interrupted(folder: Path) -> None:
+        (folder / "index.html").write_text("half")
+        ctrl_c()
+
+    published = []
+    with pytest.raises(KeyboardInterrupt):
+        publish.swap_in(out, interrupted, published.append)
+    assert published == [] and (out / "index.html").read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]  # nothing of the new one
+
+
+def test_an_interrupt_while_the_report_is_put_in_place_acts_once_it_is_whole(tmp_path, ctrl_c):
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "index.html").write_text("old")
+    steps: list[str] = []
+
+    def history_and_latest(results: str) -> None:
+        ctrl_c()  # Ctrl-C right after the swap: what goes with the report (history, latest, state) is still done
+        steps.extend([results, "history", "latest"])
+
+    with pytest.raises(KeyboardInterrupt):
+        publish.swap_in(out, lambda f: (f / "index.html").write_text("new") and "results", history_and_latest)
+    assert steps == ["results", "history", "latest"]
     assert (out / "index.html").read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["report"]
 
 

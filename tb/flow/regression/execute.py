@@ -140,9 +140,17 @@ def first_error(log: Path) -> str:
     return "no error line in the log"
 
 
-def rerun_command(job: Job, suite: str, count_overridden: bool, rtl: Optional[Path] = None) -> str:
-    """The ``make sim`` command that reruns one job alone with waves (see tb/flow/sim.py)."""
+def rerun_command(
+    job: Job, suite: str, count_overridden: bool, rtl: Optional[Path] = None, whole_run: bool = False
+) -> str:
+    """The ``make sim`` command that reruns one job alone with waves (see tb/flow/sim.py); ``whole_run``: the one that
+    rebuilds the job's build and reruns its whole run at that seed (for a configuration of the matrix: that
+    configuration). A random draw of the configuration matrix gets its ``CONFIG_SEED``."""
     extra = (f" COUNT={job.count}" if count_overridden else "") + (f" RTL={rtl}" if rtl else "")
+    if job.config_seed is not None:
+        extra += f" {testplan.CONFIG_SEED_VAR}={job.config_seed}"
+    if whole_run:
+        return f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} SEED={job.seed}{extra}"
     return f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{extra} WAVES=1"
 
 
@@ -238,7 +246,12 @@ def run_job(
     nothing and is returned as ``not run``. ``command``: the job's process (default :func:`job_command`)."""
     folder = regdir / job.folder()
     shutil.rmtree(folder, ignore_errors=True)  # a resumed job starts clean: no coverage of an interrupted try
-    base = {**job.to_dict(), "key": job.key, "rerun": rerun_command(job, suite, count_overridden, rtl)}
+    base = {
+        **job.to_dict(),
+        "key": job.key,
+        "rerun": rerun_command(job, suite, count_overridden, rtl),
+        "rerun_run": rerun_command(job, suite, count_overridden, rtl, whole_run=True),
+    }
     if stopper is not None and stopper.stopping:
         return {**base, "status": NOT_RUN, "first_error": "interrupted before it started", "wall_s": 0.0}
     folder.mkdir(parents=True)
@@ -301,6 +314,7 @@ def run_job(
         "log_tail": tail,
         "log": str(log.relative_to(regdir)),
         "wall_s": round(wall, 2),
+        "ended": round(time.time(), 3),  # when two records of a job are collected (a rerun), the newest counts
         "sim_time_ns": round(sum(r.sim_time_ns for r in rows), 1),
         "tests": [{"name": r.name, "passed": r.passed} for r in rows],
     }
@@ -327,6 +341,8 @@ def run_shard(
     the records in job order. The jobs of a build that failed are recorded as ``error`` without running, and
     reported in one line per build (not through ``on_done``)."""
     stopper = stopper or Stopper()
+    if not jobs:  # a resume with nothing left to run: nothing to build either
+        return []
     if builds:
         build_errors = prebuilt(regdir, builds, plan, jobs)
     else:
@@ -341,6 +357,11 @@ def run_shard(
         for j in broken:
             records[j.key] = run_job(regdir, j, suite, count_overridden, err, rtl)
         print(f"error: {len(broken)} job(s) of build {sim}/{name} not run: {err}", flush=True)
+        cfg = plan.configs.get(name)
+        if cfg is not None:  # a configuration of the matrix: the one command that rebuilds and reruns it
+            print(
+                f"  rerun configuration {cfg.key} {cfg.parameters}: {records[broken[0].key]['rerun_run']}", flush=True
+            )
     runnable = [j for j in jobs if j.key not in records]
 
     def one(job: Job) -> dict:
@@ -375,7 +396,7 @@ def _child_build(sim: str, name: str, regdir: Path, coverage: bool, rtl: Path) -
 def _child_job(job: Job, regdir: Path, suite: str) -> None:
     from cocotb_tools.runner import get_runner
 
-    plan = testplan.load()
+    plan = testplan.load(config_seed=job.config_seed)
     run = plan.runs[job.run]
     runner.check_simulator(job.sim)
     entry = next(e for e in plan.suite(suite).runs if e.run.name == job.run)

@@ -40,6 +40,7 @@ class Job:
     test: str
     seed: int
     count: str  # COUNT the run gets (the suite's, or the user's)
+    config_seed: Optional[int] = None  # the CONFIG_SEED of a random draw of the configuration matrix (its run's)
 
     @property
     def key(self) -> str:
@@ -82,8 +83,9 @@ def expand(
     """Every job of a suite, sorted: the selection of :func:`tb.flow.testplan.select` (``runs``: exact run names,
     ``tests``: glob patterns over ``run::test`` or ``test``, both comma-separated) for every simulator and seed."""
     s = plan.suite(suite)
+    drawn = {c.run: c.seed for c in plan.configs.values() if c.kind == "random"}
     jobs = {
-        Job(sim, e.run.name, t, seed, e.environment(count or s.count)["COUNT"])
+        Job(sim, e.run.name, t, seed, e.environment(count or s.count)["COUNT"], drawn.get(e.run.name))
         for e, chosen in testplan.select(plan, suite, runs, tests)
         for sim in sims
         for t in chosen
