@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -465,6 +466,22 @@ def test_make_sim_refuses_the_same_names(var, value, line):
     assert p.returncode == 2
     lines = _own_lines(p.stderr)
     assert len(lines) == 1 and lines[0].startswith(f"make sim: {line}"), p.stderr
+
+
+def test_a_resume_reuses_a_build_only_when_its_inputs_are_unchanged(tmp_path):
+    from tb.flow import testplan
+
+    plan = testplan.load()
+    rtl = tmp_path / "rtl"
+    shutil.copytree(runner.RTL, rtl)
+    engine = plan.builds["axi_rd_engine"]
+    first = execute.build_inputs("verilator", engine, True, rtl)
+    assert execute.build_inputs("verilator", engine, True, rtl) == first
+    assert execute.build_inputs("verilator", engine, False, rtl) != first  # without code coverage
+    assert execute.build_inputs("icarus", engine, True, rtl) != first
+    assert execute.build_inputs("verilator", plan.builds["axi_rd_engine_a12_dw1024"], True, rtl) != first
+    (rtl / "axi_rd_engine.sv").write_text((rtl / "axi_rd_engine.sv").read_text() + "\n// edited\n")
+    assert execute.build_inputs("verilator", engine, True, rtl) != first  # the RTL changed since
 
 
 def test_an_interrupt_during_the_builds_records_no_broken_build_and_leaves_every_job_to_the_resume(tmp_path):

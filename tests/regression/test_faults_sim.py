@@ -175,6 +175,8 @@ def test_an_interrupted_run_resumes_into_the_report_of_an_uninterrupted_one(tiny
     )
     assert p.returncode == 0, p.stdout + p.stderr
     assert f"resuming: {g['not_run']} of 8 jobs to run" in p.stdout
+    builds = re.findall(r"^build (\S+): (\w+)", p.stdout, re.M)  # compiled before the interrupt: not again
+    assert builds and {st for _, st in builds} == {"reused"}, p.stdout
     assert len(re.findall(r"^\[ +\d+/\d+\] ok ", p.stdout, re.M)) == g["not_run"]
     whole, resumed = _results(tiny_regression / "report"), _results(tmp_path / "report")
     assert resumed["signature"] == whole["signature"]  # job outcomes, functional and code coverage

@@ -214,6 +214,7 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
             Path(a.prebuilt) if a.prebuilt else None,
             s.job_timeout,
             stopper,
+            reuse_builds=s.resume is not None,
         )
     finally:
         for sig, handler in previous.items():

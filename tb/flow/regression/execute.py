@@ -19,6 +19,7 @@ subprocesses). Each job is started in its own session, so that a timeout (:func:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -54,6 +55,16 @@ def build_dir(regdir: Path, sim: str, build: str) -> Path:
     return regdir / "builds" / sim / build
 
 
+def build_inputs(sim: str, b: testplan.PlannedBuild, coverage: bool, rtl: Path) -> str:
+    """A digest of what a compiled build depends on: simulator, top, parameters, build options, the coverage switch
+    and every file of the RTL folder it is compiled from."""
+    h = hashlib.sha256(repr((sim, b.toplevel, sorted(b.parameters.items()), repr(b.options), coverage)).encode())
+    for f in sorted(p for p in rtl.rglob("*") if p.is_file()):
+        h.update(f"\0{f.relative_to(rtl)}\0".encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
 def compile_builds(
     regdir: Path,
     plan: testplan.Plan,
@@ -61,15 +72,26 @@ def compile_builds(
     coverage: bool,
     rtl: Optional[Path] = None,
     stopper: Optional["Stopper"] = None,
+    reuse: bool = False,
 ) -> dict[tuple[str, str], str]:
     """Compile every build the jobs need, once (from ``rtl``, default rtl_stubs/), each in its own process group
-    (``stopper`` ends it on an interrupt; then nothing is recorded); returns (sim, build) -> error text for the
-    builds that failed."""
+    (``stopper`` ends it on an interrupt; then nothing is recorded for it); returns (sim, build) -> error text for
+    the builds that failed. Each build's result and :func:`build_inputs` are recorded in ``builds/status.json`` and
+    ``builds/inputs.json`` as soon as it ends; ``reuse`` (a resume) keeps a build that compiled before from the same
+    inputs instead of compiling it again."""
     failed: dict[tuple[str, str], str] = {}
+    status, inputs = regdir / "builds" / "status.json", regdir / "builds" / "inputs.json"
+    done = json.loads(status.read_text()) if status.is_file() else {}
+    digests = json.loads(inputs.read_text()) if inputs.is_file() else {}
     for sim, name in sorted({(j.sim, plan.runs[j.run].build.name) for j in jobs}):
         b = plan.builds[name]
         log = build_dir(regdir, sim, name).with_suffix(".log")
         log.parent.mkdir(parents=True, exist_ok=True)
+        digest = build_inputs(sim, b, coverage, rtl or runner.RTL)
+        key = f"{sim}/{name}"
+        if reuse and done.get(key) == "" and digests.get(key) == digest and build_dir(regdir, sim, name).is_dir():
+            print(f"build {key}: reused (compiled by this run before, from the same inputs)", flush=True)
+            continue
         cmd = [
             sys.executable,
             "-m",
@@ -92,23 +114,14 @@ def compile_builds(
                 if stopper is not None:
                     stopper.ended(proc.pid)
         if stopper is not None and stopper.stopping:
-            print(f"build {sim}/{name}: interrupted", flush=True)
+            print(f"build {key}: interrupted", flush=True)
             return {}  # nothing recorded: an interrupted build is not a broken one
-        print(f"build {sim}/{name}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})", flush=True)
+        print(f"build {key}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})", flush=True)
         if rc != 0:
             failed[(sim, name)] = f"build {sim}/{b.name} failed: {first_error(log)} (see {log})"
-    status = regdir / "builds" / "status.json"
-    old = json.loads(status.read_text()) if status.is_file() else {}
-    status.write_text(
-        json.dumps(
-            {
-                **old,
-                **{f"{s}/{n}": failed.get((s, n), "") for s, n in {(j.sim, plan.runs[j.run].build.name) for j in jobs}},
-            },
-            indent=1,
-            sort_keys=True,
-        )
-    )
+        done[key], digests[key] = failed.get((sim, name), ""), digest
+        status.write_text(json.dumps(done, indent=1, sort_keys=True))
+        inputs.write_text(json.dumps(digests, indent=1, sort_keys=True))
     return failed
 
 
@@ -335,8 +348,10 @@ def run_shard(
     builds: Optional[Path] = None,
     job_timeout: Optional[float] = None,
     stopper: Optional[Stopper] = None,
+    reuse_builds: bool = False,
 ) -> list[dict]:
-    """Compile the builds (from ``rtl``, default rtl_stubs/; or use the ``builds`` folder already compiled), then
+    """Compile the builds (from ``rtl``, default rtl_stubs/; ``reuse_builds``: keep those compiled before from the
+    same inputs, :func:`compile_builds`; or use the ``builds`` folder already compiled), then
     run the jobs ``workers`` at a time, each ended after ``job_timeout`` seconds (default :func:`default_timeout`);
     the records in job order. The jobs of a build that failed are recorded as ``error`` without running, and
     reported in one line per build (not through ``on_done``)."""
@@ -346,7 +361,7 @@ def run_shard(
     if builds:
         build_errors = prebuilt(regdir, builds, plan, jobs)
     else:
-        build_errors = compile_builds(regdir, plan, jobs, coverage, rtl, stopper)
+        build_errors = compile_builds(regdir, plan, jobs, coverage, rtl, stopper, reuse_builds)
     if stopper.stopping:  # interrupted while compiling: every job is left to the resume
         return [{**j.to_dict(), "key": j.key, "status": NOT_RUN} for j in jobs]
     durations = load_durations()
