@@ -10,6 +10,7 @@ the demonstration can be continued after a break, and run on a busy machine one 
                                                                # printed "make regress RESUME=..." runs as printed
     python -m tests.regression.long.resume_smoke compare       # per-job statuses, functional and code coverage
     python -m tests.regression.long.resume_smoke all           # the three in order
+    python -m tests.regression.long.resume_smoke partial       # before both finished: the jobs both have results for
 
 ``compare`` exits 1 when the two reports differ and prints what differs; it writes ``<base>/comparison.json`` (job
 counts, statuses, coverage totals, wall times). ``tests/regression/long/test_resume_smoke.py`` runs ``all`` under
@@ -169,9 +170,65 @@ def compare(base: Path) -> int:
     return 0 if all(summary["identical"].values()) else 1
 
 
+def _coverage_of(col, keys: list[str], scratch: Path) -> dict:
+    """Functional covergroups and code coverage per RTL file of the jobs ``keys`` of ``col`` alone."""
+    from tb.flow import testplan
+    from tb.flow.regression import codecov, fcov
+
+    plan = testplan.load()
+    folders = [Path(col.jobs[k]["folder"]) for k in keys]
+    merged_f = fcov.merge([f for d in folders for f in sorted(d.glob("fcov_*.xml"))], scratch / "fcov.xml")
+    groups = fcov.covergroups(merged_f, plan.coverage)
+    merged_c = codecov.merge([f for d in folders for f in sorted(d.glob("coverage.dat"))], scratch / "code")
+    files = codecov.score(merged_c, plan.coverage, runner.RTL)
+    return {
+        "functional": {g.name: {"covered": g.covered, "size": g.size, "holes": g.holes} for g in groups},
+        "code": {f.file: {k: v for k, v in f.to_dict().items() if k in ("line", "branch", "toggle")} for f in files},
+        "totals": {"functional": list(fcov.total(groups)), "code": codecov.totals(files)},
+    }
+
+
+def compare_partial(base: Path) -> int:
+    """When the runs have not both finished: the jobs both have a result for, compared the same way (statuses;
+    functional and code coverage merged over exactly those jobs in each run)."""
+    from tb.flow.regression.collect import collect
+
+    runs = {}
+    for name in ("uninterrupted", "interrupted"):
+        col = collect([base / name], base / f".partial-{name}")
+        runs[name] = col
+    done = {n: {k for k, j in c.jobs.items() if j["status"] != "not run"} for n, c in runs.items()}
+    common = sorted(done["uninterrupted"] & done["interrupted"])
+    statuses = {n: {k: runs[n].jobs[k]["status"] for k in common} for n in runs}
+    cov = {n: _coverage_of(runs[n], common, base / f".partial-{n}") for n in runs}
+    parts = {
+        "jobs": _diff(statuses["uninterrupted"], statuses["interrupted"]),
+        "functional": _diff(cov["uninterrupted"]["functional"], cov["interrupted"]["functional"]),
+        "code": _diff(cov["uninterrupted"]["code"], cov["interrupted"]["code"]),
+    }
+    identical = {p: not d for p, d in parts.items()}
+    summary = {
+        "partial": True,
+        "jobs_in_manifest": len(runs["uninterrupted"].jobs),
+        "finished": {n: len(d) for n, d in done.items()},
+        "compared_jobs": len(common),
+        "compared_by_status": {
+            s: list(statuses["uninterrupted"].values()).count(s)
+            for s in sorted(set(statuses["uninterrupted"].values()))
+        },
+        "totals": {n: cov[n]["totals"] for n in cov},
+        "identical": identical,
+        "differences": {p: d[:20] for p, d in parts.items() if d},
+        "wall_s": _times(base),
+    }
+    (base / "comparison-partial.json").write_text(json.dumps(summary, indent=1))
+    print(json.dumps(summary, indent=1))
+    return 0 if all(identical.values()) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("step", choices=("reference", "interrupted", "compare", "all"))
+    ap.add_argument("step", choices=("reference", "interrupted", "compare", "partial", "all"))
     ap.add_argument("--base", type=Path, default=BASE)
     ap.add_argument("--seeds", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=1)
@@ -184,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         interrupted(a.base, a.seeds, a.jobs, a.stop_at)
     if a.step in ("compare", "all"):
         return compare(a.base)
+    if a.step == "partial":
+        return compare_partial(a.base)
     return 0
 
 
