@@ -243,9 +243,14 @@ def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: st
     done: list[dict] = []
 
     def published(results: dict) -> None:
-        if results["regression"]["complete"]:
+        g = results["regression"]
+        if g["complete"]:
             runfolder.point_latest(regdir.parent, regdir)
             runfolder.mark(regdir, True, f"complete; report {out}")
+        else:  # jobs of the manifest the selection no longer has (the plan changed since the run started)
+            runfolder.mark(
+                regdir, False, f"report {out} written with {g['not_run']} of {g['jobs']} jobs not run", again
+            )
         done.append(results)
 
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
