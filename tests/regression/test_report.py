@@ -107,8 +107,16 @@ def _dom(html: Path, tmp_path: Path) -> str:
 def test_the_html_report_opens_in_a_browser_with_its_tables(tiny_regression, tmp_path):
     dom = _dom(tiny_regression / "report" / "index.html", tmp_path)
     tables = dict(re.findall(r'<table id="(\w+)">(.*?)</table>', dom, re.S))
-    assert set(tables) == {"testplan", "failures", "functional", "code", "walltime"}
+    assert set(tables) == {"testplan", "failures", "configurations", "functional", "code", "walltime"}
     rows = {k: len(re.findall(r"<tr", v)) - 1 for k, v in tables.items()}  # minus the header row
+    # the configuration axis: the two builds the tiny run used, both of kind defaults, each with its own coverage
+    assert rows["configurations"] == 2 and tables["configurations"].count("<td>defaults</td>") == 2
+    configs = json.loads((tiny_regression / "report" / "results.json").read_text())["configurations"]
+    assert [(c["name"], c["jobs"], c["passed"], c["status"]) for c in configs] == [
+        ("axi_rd_engine", 6, 6, "pass"),
+        ("cube_reader", 2, 2, "pass"),
+    ]
+    assert all(c["lines"][1] > 0 and not c["rerun"] for c in configs)
     assert rows["testplan"] == len(testplan.load().testpoints)
     assert rows["walltime"] == 4  # 4 tests x 2 seeds
     assert rows["failures"] == 1 and "none" in tables["failures"]

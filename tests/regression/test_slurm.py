@@ -1,12 +1,14 @@
 """LAUNCHER=slurm on a real one-node Slurm cluster (Debian's slurm-wlm and munge, started and stopped here by
 tb/flow/regression/slurm_cluster.sh): a two-shard job array plus a merge job run the tiny regression, and the merged
-report equals the local run's for the same seeds."""
+report equals the local run's for the same seeds; a cancelled shard resumed locally, and a local run resumed on
+Slurm (RESUME= and RERUN=failed across launchers)."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -104,3 +106,39 @@ def test_a_cancelled_shard_is_not_run_and_the_regression_resumes_locally(cluster
     resumed = json.loads((tmp_path / "resumed" / "results.json").read_text())
     local = json.loads((tiny_regression / "report" / "results.json").read_text())
     assert resumed["signature"] == local["signature"]
+
+
+def test_a_local_run_resumes_on_slurm_and_reruns_its_failed_job_there(cluster, tiny_regression, tmp_path):
+    # a local run as an interrupt leaves it: the tiny regression's folder without the engine's seed-2 jobs (an
+    # interrupted job leaves no folder), and one finished job that failed
+    whole, reg = tiny_regression / "reg", tmp_path / "reg"
+    reg.mkdir()
+    shutil.copy(whole / "manifest.json", reg / "manifest.json")
+    kept = [f.parent for f in whole.rglob("job.json") if not ("axi_rd_engine" in str(f) and f.parent.name == "seed2")]
+    for folder in kept:
+        shutil.copytree(folder, reg / folder.relative_to(whole))
+    failed = reg / "runs/verilator/axi_rd_engine-directed/stop_drains/seed1/job.json"
+    rec = json.loads(failed.read_text())
+    failed.write_text(json.dumps({**rec, "status": "fail", "first_error": "MISMATCH in the first try"}))
+    env = {**cluster, "LAUNCHER": "slurm", "SHARDS": "2", "JOBS": "1"}
+    # RESUME on Slurm: only the three jobs without a result, in resume1/; the failed one is kept as it was
+    first = regress("run", f"--resume={reg}", f"--report-dir={tmp_path / 'report1'}", env=env)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert f"slurm: resuming {reg}: 3 of 8 jobs to run" in first.stdout
+    assert sorted(json.loads((reg / "resume1" / "jobs.json").read_text())) == [
+        f"verilator:axi_rd_engine/directed:{t}:2"
+        for t in ("byte_granular_commands", "outstanding_limit", "stop_drains")
+    ]
+    assert len(list((reg / "resume1").glob("shard*/runs/*/*/*/seed2/job.json"))) == 3
+    r1 = json.loads((tmp_path / "report1" / "results.json").read_text())
+    assert r1["regression"]["complete"] and r1["regression"]["by_status"]["fail"] == 1
+    assert r1["signature"]["jobs"]["verilator:axi_rd_engine/directed:stop_drains:1"] == "fail"
+    # RERUN=failed on Slurm: that job alone runs again (in resume2/); its new record wins over the first try's
+    again = regress("run", f"--resume={reg}", "--rerun=failed", f"--report-dir={tmp_path / 'report2'}", env=env)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"slurm: resuming {reg}: 1 of 8 jobs to run" in again.stdout
+    assert json.loads((reg / "resume2" / "jobs.json").read_text()) == ["verilator:axi_rd_engine/directed:stop_drains:1"]
+    r2 = json.loads((tmp_path / "report2" / "results.json").read_text())
+    local = json.loads((tiny_regression / "report" / "results.json").read_text())
+    assert r2["signature"] == local["signature"]  # job outcomes, functional and code coverage of the whole run
+    assert json.loads((reg / "state.json").read_text())["complete"] is True

@@ -15,17 +15,33 @@ folder is in use by another run; 1 also when a report could not be written (:mod
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
 import signal
 import sys
+import time
 from pathlib import Path
-from statistics import median
+from typing import Callable
 
 from tb.flow import runner, testplan
 
-from . import charts, codecov, execute, fcov, history, jobs, publish, report, runfolder, settings, slurm
+from . import (
+    charts,
+    codecov,
+    configaxis,
+    execute,
+    fcov,
+    history,
+    jobs,
+    publish,
+    report,
+    resume,
+    runfolder,
+    settings,
+    slurm,
+)
 from .collect import collect
 
 REPORT_DIR = runner.SIM_BUILD / "report"
@@ -39,23 +55,20 @@ def _env(name: str, default: str = "") -> str:
 def _build_report(inputs: list[Path], out: Path, plan: testplan.Plan, history_dir: Path | None) -> dict:
     """Collect, merge both coverages and write every report file into ``out`` (a fresh folder); the results."""
     col = collect(inputs, out / "inputs")
+    plan = configaxis.plan_for(col, plan)  # the configuration matrix as the runs drew it (their CONFIG_SEED)
     groups = fcov.covergroups(fcov.merge(col.fcov_files, out / "fcov_merged.xml"), plan.coverage)
     merged = codecov.merge(col.code_files, out / "code")
     files = codecov.score(merged, plan.coverage, runner.RTL)
     codecov.html(merged, out / "code", files)
     results = report.build_results(plan, col, groups, files, report.copy_maps(col, out))
+    results["configurations"] = configaxis.rows(plan, col, out)
     results["trend"] = history.trend(
         history.load(history_dir, out / "inputs"), history.Entry("this report", dict(results))
     )
     results["charts"] = charts.draw_all(results, results["trend"]["points"], out)
     report.write(results, out)
-    durations: dict[str, list[float]] = {}
-    for j in col.jobs.values():
-        if j["status"] != execute.NOT_RUN:
-            durations.setdefault(f"{j['sim']}:{j['run']}:{j['test']}", []).append(j["wall_s"])
-    (out / "durations.json").write_text(
-        json.dumps({k: round(median(v), 1) for k, v in sorted(durations.items())}, indent=1)
-    )
+    ran = [j for j in col.jobs.values() if j["status"] != execute.NOT_RUN]
+    (out / "durations.json").write_text(json.dumps(jobs.durations_of(ran), indent=1))
     return results
 
 
@@ -65,19 +78,37 @@ def make_report(
     plan: testplan.Plan | None = None,
     history_dir: Path | None = None,
     keep: bool = False,
+    on_published: Callable[[dict], None] | None = None,
 ) -> dict:
     """Collect, merge both coverages, write the report into ``out``: built beside it and swapped in whole
     (:func:`.publish.swap_in`; a failure raises :class:`.publish.ReportError` and leaves the old one). Returns the
     results. ``history_dir``: the kept regressions the trend is drawn from (a folder or a .tar.gz of one);
-    ``keep``: add this one to it once the report is in place (only a complete regression is kept)."""
+    ``keep``: add this one to it (only a complete regression is kept) and ``on_published(results)``: what else goes
+    with the report (``latest``, the run's state), both in the step an interrupt does not cut."""
     plan = plan or testplan.load()
-    results = publish.swap_in(out, lambda tmp: _build_report(inputs, tmp, plan, history_dir))
-    if keep and history_dir is not None and results["regression"]["complete"]:
-        try:
-            history.record(results, Path(history_dir))
-        except OSError as exc:
-            raise publish.ReportError(f"history not kept in {history_dir}: {publish.cause(exc)}") from exc
-    return results
+
+    def published(results: dict) -> None:
+        if keep and history_dir is not None and results["regression"]["complete"]:
+            try:
+                history.record(results, Path(history_dir))
+            except OSError as exc:
+                raise publish.ReportError(f"history not kept in {history_dir}: {publish.cause(exc)}") from exc
+        if on_published is not None:
+            on_published(results)
+
+    return publish.swap_in(out, lambda tmp: _build_report(inputs, tmp, plan, history_dir), published)
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM while a report is written (``signum``: which)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_interrupted(signum: int, frame: object) -> None:
+    raise Interrupted(signum)
 
 
 def _print_summary(out: Path, results: dict) -> int:
@@ -96,40 +127,14 @@ _MARKS = {
 }
 
 
-def _manifest(s: settings.RunSettings, mine: list[jobs.Job]) -> dict:
-    return {
-        "suite": s.suite,
-        "sims": s.sims,
-        "seeds": s.seeds,
-        "shard": f"{s.shard[0]}/{s.shard[1]}",
-        "coverage": s.coverage,
-        "tests": s.tests,
-        "runs": s.runs,
-        "count": s.count,
-        "rtl": str(s.rtl or runner.RTL),
-        "jobs": [j.key for j in mine],
-    }
-
-
-def _to_run(regdir: Path, s: settings.RunSettings) -> tuple[list[jobs.Job], list[jobs.Job]]:
-    """This run's jobs (the manifest's) and those still to run: all of them for a new run; for ``RESUME=`` the
-    ones without a result (and with ``RERUN=failed`` those that did not pass)."""
-    manifest = json.loads((regdir / "manifest.json").read_text())
-    listed = set(manifest["jobs"])
-    mine = [j for j in s.selected if j.key in listed]
-    if s.resume is None:
-        return mine, mine
-    done = collect([regdir], regdir / ".collect").jobs
-    shutil.rmtree(regdir / ".collect", ignore_errors=True)
-    redo = {execute.NOT_RUN} | (
-        {execute.FAIL, execute.ERROR, execute.TIMEOUT, execute.CRASHED} if s.rerun_failed else set()
-    )
-    return mine, [j for j in mine if j.key not in done or done[j.key]["status"] in redo]
-
-
 def cmd_run(a: argparse.Namespace) -> int:
+    if a.resume.strip():  # the configuration matrix drawn as the run drew it (its CONFIG_SEED), before the plan loads
+        resume.use_config_seed(settings.load_manifest("RESUME", a.resume.strip()))
     plan = testplan.load()
     s = settings.check_run(a, plan)
+    if a.job_list:  # a Slurm resume's shard or build job: only the jobs the resume listed
+        keys = resume.read_job_list(Path(a.job_list))
+        s = dataclasses.replace(s, selected=[j for j in s.selected if j.key in keys])
     if not s.selected:
         raise settings.BadInput(f"TESTS={s.tests}: selects no job of suite {s.suite}")
     if s.launcher == "slurm":
@@ -157,8 +162,12 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
     if s.resume is None:
         mine = jobs.shard(s.selected, index, total)
         shutil.rmtree(regdir / "runs", ignore_errors=True)
-        (regdir / "manifest.json").write_text(json.dumps(_manifest(s, mine), indent=1))
-    mine, todo = _to_run(regdir, s)
+        (regdir / "manifest.json").write_text(json.dumps(s.manifest(mine, f"{index}/{total}"), indent=1))
+    mine, todo = resume.to_run(regdir, s.selected, s.resume is not None, s.rerun_failed)
+    if a.report:
+        runfolder.mark(
+            regdir, False, f"running since {time.strftime('%Y-%m-%d %H:%M:%S')}", f"make regress RESUME={regdir}"
+        )
     what = f"resuming: {len(todo)} of {len(mine)} jobs to run" if s.resume else f"{len(mine)} of {len(s.selected)} jobs"
     print(
         f"regress: suite {s.suite} on {','.join(s.sims)}, seeds {s.seeds[0]}..{s.seeds[-1]} ({len(s.seeds)}), "
@@ -177,6 +186,9 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
             f"seed={rec['seed']} ({rec['wall_s']:.0f}s)" + ("" if ok else f"  {rec['first_error']}"),
             flush=True,
         )
+        cfg = None if ok else plan.config_of_run(rec["run"])
+        if cfg is not None:  # a configuration of the matrix: the one command that rebuilds and reruns it
+            print(f"  rerun configuration {cfg.key} {cfg.parameters}: {rec['rerun_run']}", flush=True)
 
     stopper = execute.Stopper()
     received: list[int] = []
@@ -202,23 +214,70 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
             Path(a.prebuilt) if a.prebuilt else None,
             s.job_timeout,
             stopper,
+            reuse_builds=s.resume is not None,
         )
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    resume = f"make regress RESUME={regdir}"
+    again = f"make regress RESUME={regdir}"
     if received or not a.report:
         if received:
-            print(f"regress: interrupted; the jobs that finished are kept. Continue with:\n  {resume}", flush=True)
+            name = signal.Signals(received[0]).name
+            left = sum(1 for j in mine if not (regdir / j.folder() / "job.json").is_file())
+            runfolder.mark(
+                regdir, False, f"interrupted ({name}) while its jobs ran: {left} of {len(mine)} not run", again
+            )
+            print(f"regress: interrupted; the jobs that finished are kept. Continue with:\n  {again}", flush=True)
             if a.report:
                 out = regdir / "report"
                 _print_summary(out, make_report([regdir], out, plan, None))
         return 128 + received[0] if received else 0
+    return _publish(a, plan, regdir, again)
+
+
+def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: str) -> int:
+    """The report of a run whose jobs all ran: published with its history entry, ``latest`` and its state in one
+    step (:func:`make_report`). SIGINT or SIGTERM while it is built abandons it (the previous report stays, the run
+    stays incomplete, ``again`` writes it); one that arrives while it is put in place acts once it is."""
     out = Path(a.report_dir)
-    with runfolder.publishing(out):  # the report and latest of one run, even when two finish together
-        results = make_report([regdir], out, plan, Path(a.history) if a.history else None, keep=True)
-        if results["regression"]["complete"]:
+    done: list[dict] = []
+
+    def published(results: dict) -> None:
+        g = results["regression"]
+        if g["complete"]:
             runfolder.point_latest(regdir.parent, regdir)
+            runfolder.mark(regdir, True, f"complete; report {out}")
+        else:  # jobs of the manifest the selection no longer has (the plan changed since the run started)
+            runfolder.mark(
+                regdir, False, f"report {out} written with {g['not_run']} of {g['jobs']} jobs not run", again
+            )
+        done.append(results)
+
+    previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with runfolder.publishing(out):  # the report and latest of one run, even when two finish together
+            results = make_report([regdir], out, plan, Path(a.history) if a.history else None, True, published)
+    except KeyboardInterrupt as exc:
+        signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
+        name = signal.Signals(signum).name
+        if not done:
+            reason = f"interrupted ({name}) while its report was written: every job has a result; report not written"
+            runfolder.mark(regdir, False, reason, again)
+            print(
+                f"\nregress: interrupted ({name}) while writing the report; the previous report in {out} is unchanged,"
+                f" every job's result is kept. Continue with:\n  {again}",
+                file=sys.stderr,
+                flush=True,
+            )
+            return 128 + signum
+        results = done[0]  # the signal came while the report was put in place: it is, whole
+        print(f"\nregress: {name} after the report was written; it is complete", file=sys.stderr, flush=True)
+    except publish.ReportError as exc:
+        runfolder.mark(regdir, False, f"report not written: {exc}", again)
+        raise
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     shutil.rmtree(regdir / "report", ignore_errors=True)  # an interrupted try's partial report, now stale
     return _print_summary(out, results)
 
@@ -273,6 +332,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--no-report", dest="report", action="store_false", help="leave the report to `report`")
     r.add_argument("--build-only", action="store_true", help="only compile the builds into --out/builds (Slurm)")
     r.add_argument("--prebuilt", default="", help="use the builds compiled into this folder by --build-only")
+    r.add_argument("--job-list", default="", help="only the jobs whose keys this JSON list holds (a Slurm resume)")
     r.set_defaults(func=cmd_run)
     p = sub.add_parser("report", help="merge regression/shard folders or archives into one report")
     p.add_argument("inputs", nargs="*", help="folders or .tar.gz archives (default: sim_build/regress/latest)")

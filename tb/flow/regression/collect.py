@@ -3,7 +3,9 @@
 Every input is searched for ``manifest.json`` files (one per regression or shard folder, written by the launcher);
 each job record (``job.json``) is read with the paths of its coverage files and of its mismatch maps
 (``mismatch_*.svg``, written by the scoreboards, :mod:`tb.mismatch_map`). Jobs are keyed by
-``sim:run:test:seed``; a job found twice (the same shard collected twice) counts once, the last input winning.
+``sim:run:test:seed``; a job found twice counts once: the newest record (``ended``; a job rerun by a resume with
+``RERUN=failed``, in another folder than its first try when the run was resumed on the other launcher), the last
+input winning between equally old ones (the same shard collected twice).
 
 Every job a manifest lists is in the result: one with no record (an interrupted run, a shard cancelled or whose
 node died, a Slurm shard that never started: the Slurm launcher writes a manifest of every job into the base
@@ -32,8 +34,10 @@ def not_run_record(key: str, manifest: dict) -> dict:
     sim, rest = key.split(":", 1)
     run, test, seed = rest.rsplit(":", 2)
     count = str(manifest.get("count") or "")
-    job = Job(sim, run, test, int(seed), count)
+    drawn = run in manifest.get("random_runs", [])  # a random draw of the configuration matrix: its CONFIG_SEED
+    job = Job(sim, run, test, int(seed), count, manifest.get("config_seed") if drawn else None)
     rtl = manifest.get("rtl") or ""
+    rtl_dir = Path(rtl) if rtl and rtl != _DEFAULT_RTL else None
     return {
         **job.to_dict(),
         "key": key,
@@ -46,7 +50,8 @@ def not_run_record(key: str, manifest: dict) -> dict:
         "sim_time_ns": 0.0,
         "tests": [],
         "folder": manifest["folder"],
-        "rerun": rerun_command(job, manifest["suite"], bool(count), Path(rtl) if rtl and rtl != _DEFAULT_RTL else None),
+        "rerun": rerun_command(job, manifest["suite"], bool(count), rtl_dir),
+        "rerun_run": rerun_command(job, manifest["suite"], bool(count), rtl_dir, whole_run=True),
     }
 
 
@@ -91,7 +96,9 @@ def collect(inputs: list[Path], scratch: Path) -> Collected:
                 rec = json.loads(jf.read_text())
                 rec["folder"] = str(jf.parent)
                 rec["log"] = str(reg / rec["log"])
-                out.jobs[rec["key"]] = rec
+                known = out.jobs.get(rec["key"])
+                if known is None or known.get("ended", 0.0) <= rec.get("ended", 0.0):
+                    out.jobs[rec["key"]] = rec
     for manifest in out.manifests:
         for key in manifest.get("jobs", []):
             if key not in out.jobs:

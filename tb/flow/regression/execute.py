@@ -19,6 +19,7 @@ subprocesses). Each job is started in its own session, so that a timeout (:func:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -34,16 +35,15 @@ from typing import Callable, Optional
 
 from tb.flow import runner, testplan
 
-from .jobs import Job, load_durations
+from .jobs import Duration, Job, expected_seconds, load_durations
 
 ROOT = runner.ROOT
 REGRESS = runner.SIM_BUILD / "regress"
 # a job's status (job.json "status"); "not run" is never written by a job: a job of the manifest without a record
 PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN = "pass", "fail", "error", "timeout", "crashed", "not run"
 STATUSES = (PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN)
-TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's recorded duration ...
+TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's expected duration ...
 TIMEOUT_FLOOR_S = 600.0  # ... and never less
-OTHER_SIM_FACTOR = 4.0  # a job recorded on another simulator only (Icarus is slower than Verilator)
 KILL_GRACE_S = 5.0  # SIGTERM to SIGKILL
 TAIL_LINES = 10
 SIGNAL_FILE = "signal.txt"  # written by the job process when its simulator was killed by a signal
@@ -55,6 +55,16 @@ def build_dir(regdir: Path, sim: str, build: str) -> Path:
     return regdir / "builds" / sim / build
 
 
+def build_inputs(sim: str, b: testplan.PlannedBuild, coverage: bool, rtl: Path) -> str:
+    """A digest of what a compiled build depends on: simulator, top, parameters, build options, the coverage switch
+    and every file of the RTL folder it is compiled from."""
+    h = hashlib.sha256(repr((sim, b.toplevel, sorted(b.parameters.items()), repr(b.options), coverage)).encode())
+    for f in sorted(p for p in rtl.rglob("*") if p.is_file()):
+        h.update(f"\0{f.relative_to(rtl)}\0".encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
 def compile_builds(
     regdir: Path,
     plan: testplan.Plan,
@@ -62,15 +72,26 @@ def compile_builds(
     coverage: bool,
     rtl: Optional[Path] = None,
     stopper: Optional["Stopper"] = None,
+    reuse: bool = False,
 ) -> dict[tuple[str, str], str]:
     """Compile every build the jobs need, once (from ``rtl``, default rtl_stubs/), each in its own process group
-    (``stopper`` ends it on an interrupt; then nothing is recorded); returns (sim, build) -> error text for the
-    builds that failed."""
+    (``stopper`` ends it on an interrupt; then nothing is recorded for it); returns (sim, build) -> error text for
+    the builds that failed. Each build's result and :func:`build_inputs` are recorded in ``builds/status.json`` and
+    ``builds/inputs.json`` as soon as it ends; ``reuse`` (a resume) keeps a build that compiled before from the same
+    inputs instead of compiling it again."""
     failed: dict[tuple[str, str], str] = {}
+    status, inputs = regdir / "builds" / "status.json", regdir / "builds" / "inputs.json"
+    done = json.loads(status.read_text()) if status.is_file() else {}
+    digests = json.loads(inputs.read_text()) if inputs.is_file() else {}
     for sim, name in sorted({(j.sim, plan.runs[j.run].build.name) for j in jobs}):
         b = plan.builds[name]
         log = build_dir(regdir, sim, name).with_suffix(".log")
         log.parent.mkdir(parents=True, exist_ok=True)
+        digest = build_inputs(sim, b, coverage, rtl or runner.RTL)
+        key = f"{sim}/{name}"
+        if reuse and done.get(key) == "" and digests.get(key) == digest and build_dir(regdir, sim, name).is_dir():
+            print(f"build {key}: reused (compiled by this run before, from the same inputs)", flush=True)
+            continue
         cmd = [
             sys.executable,
             "-m",
@@ -93,23 +114,14 @@ def compile_builds(
                 if stopper is not None:
                     stopper.ended(proc.pid)
         if stopper is not None and stopper.stopping:
-            print(f"build {sim}/{name}: interrupted", flush=True)
+            print(f"build {key}: interrupted", flush=True)
             return {}  # nothing recorded: an interrupted build is not a broken one
-        print(f"build {sim}/{name}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})", flush=True)
+        print(f"build {key}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})", flush=True)
         if rc != 0:
             failed[(sim, name)] = f"build {sim}/{b.name} failed: {first_error(log)} (see {log})"
-    status = regdir / "builds" / "status.json"
-    old = json.loads(status.read_text()) if status.is_file() else {}
-    status.write_text(
-        json.dumps(
-            {
-                **old,
-                **{f"{s}/{n}": failed.get((s, n), "") for s, n in {(j.sim, plan.runs[j.run].build.name) for j in jobs}},
-            },
-            indent=1,
-            sort_keys=True,
-        )
-    )
+        done[key], digests[key] = failed.get((sim, name), ""), digest
+        status.write_text(json.dumps(done, indent=1, sort_keys=True))
+        inputs.write_text(json.dumps(digests, indent=1, sort_keys=True))
     return failed
 
 
@@ -141,22 +153,25 @@ def first_error(log: Path) -> str:
     return "no error line in the log"
 
 
-def rerun_command(job: Job, suite: str, count_overridden: bool, rtl: Optional[Path] = None) -> str:
-    """The ``make sim`` command that reruns one job alone with waves (see tb/flow/sim.py)."""
+def rerun_command(
+    job: Job, suite: str, count_overridden: bool, rtl: Optional[Path] = None, whole_run: bool = False
+) -> str:
+    """The ``make sim`` command that reruns one job alone with waves (see tb/flow/sim.py); ``whole_run``: the one that
+    rebuilds the job's build and reruns its whole run at that seed (for a configuration of the matrix: that
+    configuration). A random draw of the configuration matrix gets its ``CONFIG_SEED``."""
     extra = (f" COUNT={job.count}" if count_overridden else "") + (f" RTL={rtl}" if rtl else "")
+    if job.config_seed is not None:
+        extra += f" {testplan.CONFIG_SEED_VAR}={job.config_seed}"
+    if whole_run:
+        return f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} SEED={job.seed}{extra}"
     return f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{extra} WAVES=1"
 
 
-def default_timeout(job: Job, durations: dict[str, float]) -> float:
-    """A job's wall-clock limit when ``JOB_TIMEOUT`` is not given: :data:`TIMEOUT_FACTOR` times its recorded
-    duration (``durations.json``; another simulator's times :data:`OTHER_SIM_FACTOR`, else the median job's),
-    never below :data:`TIMEOUT_FLOOR_S`, so a slow or busy machine does not trip it but a hung job ends."""
-    known = durations.get(job.duration_key)
-    if known is None:
-        other = [v for k, v in durations.items() if k.split(":", 1)[-1] == f"{job.run}:{job.test}"]
-        median = sorted(durations.values())[len(durations) // 2] if durations else 10.0
-        known = max(other) * OTHER_SIM_FACTOR if other else median * OTHER_SIM_FACTOR
-    return max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * known)
+def default_timeout(job: Job, durations: dict[str, Duration]) -> float:
+    """A job's wall-clock limit when ``JOB_TIMEOUT`` is not given: :data:`TIMEOUT_FACTOR` times its expected length
+    (:func:`.jobs.expected_seconds`: the recorded duration scaled to the job's COUNT), never below
+    :data:`TIMEOUT_FLOOR_S`, so a slow or busy machine or a large ``COUNT=`` does not trip it but a hung job ends."""
+    return max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * expected_seconds(job, durations))
 
 
 class Stopper:
@@ -244,7 +259,12 @@ def run_job(
     nothing and is returned as ``not run``. ``command``: the job's process (default :func:`job_command`)."""
     folder = regdir / job.folder()
     shutil.rmtree(folder, ignore_errors=True)  # a resumed job starts clean: no coverage of an interrupted try
-    base = {**job.to_dict(), "key": job.key, "rerun": rerun_command(job, suite, count_overridden, rtl)}
+    base = {
+        **job.to_dict(),
+        "key": job.key,
+        "rerun": rerun_command(job, suite, count_overridden, rtl),
+        "rerun_run": rerun_command(job, suite, count_overridden, rtl, whole_run=True),
+    }
     if stopper is not None and stopper.stopping:
         return {**base, "status": NOT_RUN, "first_error": "interrupted before it started", "wall_s": 0.0}
     folder.mkdir(parents=True)
@@ -307,6 +327,7 @@ def run_job(
         "log_tail": tail,
         "log": str(log.relative_to(regdir)),
         "wall_s": round(wall, 2),
+        "ended": round(time.time(), 3),  # when two records of a job are collected (a rerun), the newest counts
         "sim_time_ns": round(sum(r.sim_time_ns for r in rows), 1),
         "tests": [{"name": r.name, "passed": r.passed} for r in rows],
     }
@@ -327,16 +348,20 @@ def run_shard(
     builds: Optional[Path] = None,
     job_timeout: Optional[float] = None,
     stopper: Optional[Stopper] = None,
+    reuse_builds: bool = False,
 ) -> list[dict]:
-    """Compile the builds (from ``rtl``, default rtl_stubs/; or use the ``builds`` folder already compiled), then
+    """Compile the builds (from ``rtl``, default rtl_stubs/; ``reuse_builds``: keep those compiled before from the
+    same inputs, :func:`compile_builds`; or use the ``builds`` folder already compiled), then
     run the jobs ``workers`` at a time, each ended after ``job_timeout`` seconds (default :func:`default_timeout`);
     the records in job order. The jobs of a build that failed are recorded as ``error`` without running, and
     reported in one line per build (not through ``on_done``)."""
     stopper = stopper or Stopper()
+    if not jobs:  # a resume with nothing left to run: nothing to build either
+        return []
     if builds:
         build_errors = prebuilt(regdir, builds, plan, jobs)
     else:
-        build_errors = compile_builds(regdir, plan, jobs, coverage, rtl, stopper)
+        build_errors = compile_builds(regdir, plan, jobs, coverage, rtl, stopper, reuse_builds)
     if stopper.stopping:  # interrupted while compiling: every job is left to the resume
         return [{**j.to_dict(), "key": j.key, "status": NOT_RUN} for j in jobs]
     durations = load_durations()
@@ -347,6 +372,11 @@ def run_shard(
         for j in broken:
             records[j.key] = run_job(regdir, j, suite, count_overridden, err, rtl)
         print(f"error: {len(broken)} job(s) of build {sim}/{name} not run: {err}", flush=True)
+        cfg = plan.configs.get(name)
+        if cfg is not None:  # a configuration of the matrix: the one command that rebuilds and reruns it
+            print(
+                f"  rerun configuration {cfg.key} {cfg.parameters}: {records[broken[0].key]['rerun_run']}", flush=True
+            )
     runnable = [j for j in jobs if j.key not in records]
 
     def one(job: Job) -> dict:
@@ -381,7 +411,7 @@ def _child_build(sim: str, name: str, regdir: Path, coverage: bool, rtl: Path) -
 def _child_job(job: Job, regdir: Path, suite: str) -> None:
     from cocotb_tools.runner import get_runner
 
-    plan = testplan.load()
+    plan = testplan.load(config_seed=job.config_seed)
     run = plan.runs[job.run]
     runner.check_simulator(job.sim)
     entry = next(e for e in plan.suite(suite).runs if e.run.name == job.run)

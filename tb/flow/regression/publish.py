@@ -2,6 +2,11 @@
 ``renameat2(RENAME_EXCHANGE)`` (a plain rename where there is no old one). A failure while building (a full disk, a
 genhtml error) removes the partial folder, leaves the previous report as it was and raises :class:`ReportError`
 whose message is the one line to print ("No space left on device" when that is the cause).
+
+Putting a report in place (the exchange, then what goes with it: the history entry, the ``latest`` link, the run's
+state) is one step that an interrupt cannot cut in two: SIGINT and SIGTERM received during it are held
+(:func:`signals_deferred`) and act when it is done. Building the report (the long part: coverage merges, genhtml)
+can be interrupted; then nothing of the new report stays.
 """
 
 from __future__ import annotations
@@ -10,14 +15,18 @@ import ctypes
 import errno
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, Optional, TypeVar
 
 T = TypeVar("T")
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
+_HELD = (signal.SIGINT, signal.SIGTERM)
 
 
 class ReportError(RuntimeError):
@@ -51,31 +60,63 @@ def _exchange(a: Path, b: Path) -> bool:
     return rc == 0
 
 
-def swap_in(out: Path, build: Callable[[Path], T]) -> T:
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM held back until the block ends: received meanwhile, each is raised again then, for the
+    handler that was in place (Python runs signal handlers in the main thread only; elsewhere nothing is held)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = {sig: signal.signal(sig, lambda signum, frame: held.append(signum)) for sig in _HELD}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)
+
+
+def _put_in_place(new: Path, out: Path) -> Optional[Path]:
+    """Make ``new`` the folder ``out``; returns the folder that now holds the old report (to remove), if any."""
+    if out.is_symlink() or out.is_file():
+        out.unlink()
+    if not out.exists():
+        os.rename(new, out)
+        return None
+    if _exchange(new, out):
+        return new  # new now holds the old report
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))  # no renameat2: two renames
+    os.rename(out, old / out.name)
+    os.rename(new, out)
+    return old
+
+
+def swap_in(out: Path, build: Callable[[Path], T], after: Optional[Callable[[T], None]] = None) -> T:
     """Run ``build(folder)`` on a new temporary folder beside ``out``, then put that folder in place of ``out``
-    (the old one is removed after the swap); on any failure nothing of the new one stays and ``out`` is untouched."""
+    (the old one is removed after the swap); on any failure or interrupt while building nothing of the new one stays
+    and ``out`` is untouched. ``after(result)`` runs right after the swap, in the same step that signals do not cut
+    (:func:`signals_deferred`): what must be published with the report (an exception from it propagates; the
+    report is in place)."""
     out = Path(os.path.abspath(out))
     out.parent.mkdir(parents=True, exist_ok=True)
     new = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    stale: Optional[Path] = new  # what to remove at the end: the new folder until it is in place, then the old one
+    placed = False
     try:
         new.chmod(0o755)
         result = build(new)
-        if out.is_symlink() or out.is_file():
-            out.unlink()
-        if not out.exists():
-            os.rename(new, out)
-            return result
-        if not _exchange(new, out):  # no renameat2: two renames (the old report stays whole until the second)
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-            os.rename(out, old / out.name)
-            os.rename(new, out)
-            shutil.rmtree(old, ignore_errors=True)
-            return result
+        with signals_deferred():
+            stale = _put_in_place(new, out)
+            placed = True
+            if after is not None:
+                after(result)
     except Exception as exc:
-        shutil.rmtree(new, ignore_errors=True)
-        raise ReportError(f"report not written to {out}: {cause(exc)}; the previous report is unchanged") from exc
-    except BaseException:
-        shutil.rmtree(new, ignore_errors=True)
+        if not placed:
+            raise ReportError(f"report not written to {out}: {cause(exc)}; the previous report is unchanged") from exc
         raise
-    shutil.rmtree(new, ignore_errors=True)  # the old report, swapped out
+    finally:
+        if stale is not None:
+            shutil.rmtree(stale, ignore_errors=True)
     return result

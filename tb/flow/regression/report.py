@@ -189,6 +189,7 @@ def build_results(
             for j in jobs
         ],
         "signature": signature,
+        "configurations": [],  # the configuration axis (.configaxis.rows), filled in by the report's builder
         "resume": resume_command(col) if not_run else "",
     }
 

@@ -6,6 +6,11 @@ The lock is ``flock`` on ``<run>/.lock``, held through an open file descriptor: 
 ends, however it ends, so a crashed run never leaves it stuck. The file records who holds it, so that a second
 process that wants the same folder (``RESUME=`` of a running run, or the same ``--out``) refuses at once with one line
 naming the running one. Two runs with default folders simply run side by side.
+
+``<run>/state.json`` says whether the run is complete (every job has a result and its report, history entry and
+``latest`` are published) and, when not, why and the command that continues it: written "running" when the run
+starts, then the reason it stopped (interrupted while its jobs ran, or while its report was written; a report that
+could not be written), or complete. A run that crashed leaves "running" with no lock held.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import IO, Iterator, Optional
 
 LOCK_NAME = ".lock"
 LATEST = "latest"
+STATE = "state.json"
 
 
 class Busy(RuntimeError):
@@ -98,3 +104,21 @@ def point_latest(base: Path, folder: Path) -> Path:
     tmp.symlink_to(os.path.relpath(folder, base), target_is_directory=True)
     os.replace(tmp, link)
     return link
+
+
+def mark(folder: Path, complete: bool, reason: str, resume: str = "") -> Path:
+    """Write ``folder/state.json`` whole (written aside, then renamed): complete or not, why, how to continue."""
+    state = {"complete": complete, "reason": reason, "resume": "" if complete else resume}
+    state["when"] = time.strftime("%Y-%m-%d %H:%M:%S")
+    tmp = folder / f".{STATE}.{os.getpid()}"
+    tmp.write_text(json.dumps(state, indent=1) + "\n")
+    os.replace(tmp, folder / STATE)
+    return folder / STATE
+
+
+def state(folder: Path) -> dict:
+    """``folder/state.json`` (empty when the run wrote none: a Slurm shard, or an older run)."""
+    try:
+        return json.loads((folder / STATE).read_text())
+    except (OSError, ValueError):
+        return {}

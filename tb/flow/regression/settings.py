@@ -105,6 +105,25 @@ class RunSettings:
     resume: Optional[Path]  # the run folder to continue (its manifest wins over the selection variables)
     rerun_failed: bool  # RERUN=failed: a resume reruns the jobs that did not pass too
     selected: list[jobs_mod.Job]  # every job of the selection (all shards)
+    config_seed: Optional[int] = None  # CONFIG_SEED of the configuration matrix's random draws (the plan's)
+
+    def manifest(self, jobs: list[jobs_mod.Job], shard: str, launcher: str = "local") -> dict:
+        """A run folder's ``manifest.json``: the selection (what ``RESUME=`` takes back) and the run's ``jobs``."""
+        return {
+            "suite": self.suite,
+            "sims": self.sims,
+            "seeds": self.seeds,
+            "shard": shard,
+            "coverage": self.coverage,
+            "tests": self.tests,
+            "runs": self.runs,
+            "count": self.count,
+            "rtl": str(self.rtl or runner.RTL),
+            "config_seed": self.config_seed,
+            "random_runs": sorted({j.run for j in jobs if j.config_seed is not None}),
+            "jobs": [j.key for j in jobs],
+            "launcher": launcher,
+        }
 
 
 def load_manifest(var: str, value: str) -> dict:
@@ -134,8 +153,6 @@ def check_run(a: argparse.Namespace, plan: testplan.Plan) -> RunSettings:
     resume = Path(a.resume.strip()).resolve() if a.resume.strip() else None
     if rerun and resume is None:
         raise _bad("RERUN", a.rerun, "only with RESUME=<run folder>")
-    if resume is not None and launcher == "slurm":
-        raise _bad("LAUNCHER", a.launcher, "a resume runs here: LAUNCHER=local (a Slurm run resumes locally too)")
     if resume is not None:  # the run's own selection, from its manifest
         m = load_manifest("RESUME", a.resume.strip())
         sim_text, suite, tests, runs = ",".join(m["sims"]), m["suite"], m.get("tests", ""), m.get("runs", "")
@@ -183,4 +200,5 @@ def check_run(a: argparse.Namespace, plan: testplan.Plan) -> RunSettings:
         resume=resume,
         rerun_failed=rerun == "failed",
         selected=selected,
+        config_seed=plan.config_seed,
     )

@@ -8,6 +8,12 @@ runs even when a shard failed) runs ``python -m tb.flow.regression report`` over
 environment is exported to the jobs (``sbatch``'s default), so they see the same checkout, venv and simulators:
 the checkout must be on storage every node shares. ``WAIT=1`` polls ``squeue`` until the merge job left the queue
 and prints the summary; ``WAIT=0`` prints the job ids and the command that collects the report.
+
+``RESUME=<run folder>`` on Slurm continues a run of either launcher (:mod:`.resume`): the jobs still to run are
+listed in a new ``<run>/resume<k>/jobs.json``; a build job compiles what they need into ``resume<k>/builds``, the
+array runs them (``--job-list``) into ``resume<k>/shard<i>/`` and the merge job reports the whole run folder, so
+the report holds the jobs of the first try and of every resume. The submitting process holds the run folder's lock
+while it waits, so a local resume of the same folder is refused meanwhile.
 """
 
 from __future__ import annotations
@@ -20,9 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from tb.flow import runner
-
-from . import execute, runfolder
+from . import execute, resume, runfolder
 from .settings import RunSettings
 
 POLL_S = 2.0
@@ -40,33 +44,33 @@ def in_queue(job_id: str) -> bool:
 
 
 def launch(a: argparse.Namespace, s: RunSettings) -> int:
-    """Submit the regression ``s`` (checked settings; ``a``: the command line, for the folders) to Slurm."""
-    njobs = len(s.selected)
-    n = max(1, min(s.shards, njobs))
+    """Submit the regression ``s`` (checked settings; ``a``: the command line, for the folders) to Slurm; with
+    ``RESUME=`` only the jobs its run folder still lacks."""
+    if s.resume is not None:
+        try:
+            with runfolder.RunLock(s.resume):
+                _, todo = resume.to_run(s.resume, s.selected, True, s.rerun_failed)
+                attempt = resume.next_attempt(s.resume)
+                job_list = resume.write_job_list(attempt, todo)
+                print(f"slurm: resuming {s.resume}: {len(todo)} of {len(s.selected)} jobs to run", flush=True)
+                return _submit(a, s, s.resume, attempt, len(todo), job_list)
+        except runfolder.Busy as exc:
+            print(f"regress: refused: {exc}", file=sys.stderr)
+            return 3
     if a.out:
         base = Path(a.out)
         base.mkdir(parents=True, exist_ok=True)
     else:
         base = runfolder.create(execute.REGRESS, "slurm-" + runfolder.new_name(s.suite, s.sims, (1, 1)))
     # every job of the regression, so that a shard that never ran (cancelled, its node dead) is listed as not run
-    (base / "manifest.json").write_text(
-        json.dumps(
-            {
-                "suite": s.suite,
-                "sims": s.sims,
-                "seeds": s.seeds,
-                "shard": "",
-                "coverage": s.coverage,
-                "tests": s.tests,
-                "runs": s.runs,
-                "count": s.count,
-                "rtl": str(s.rtl or runner.RTL),
-                "jobs": [j.key for j in s.selected],
-                "launcher": "slurm",
-            },
-            indent=1,
-        )
-    )
+    (base / "manifest.json").write_text(json.dumps(s.manifest(s.selected, "", "slurm"), indent=1))
+    return _submit(a, s, base, base, len(s.selected), None)
+
+
+def _submit(a: argparse.Namespace, s: RunSettings, base: Path, work: Path, njobs: int, job_list: Path | None) -> int:
+    """A build job and an array of shards for ``njobs`` jobs (none when 0) working in ``work`` (the run folder, or a
+    resume's folder in it with its ``job_list``), then the merge job that reports the whole of ``base``."""
+    n = max(1, min(s.shards, njobs))
     py = shlex.quote(sys.executable)
     root = shlex.quote(str(execute.ROOT))
     opts = [f"--sim={','.join(s.sims)}", f"--suite={s.suite}", f"--jobs={s.jobs}", f"--coverage={int(s.coverage)}"]
@@ -79,66 +83,66 @@ def launch(a: argparse.Namespace, s: RunSettings) -> int:
             ("count", s.count),
             ("rtl", s.rtl or ""),
             ("job-timeout", s.job_timeout or ""),
+            ("job-list", job_list or ""),
         )
         if v
     ]
     common = f"cd {root} && {py} -m tb.flow.regression run {' '.join(map(shlex.quote, opts))} --launcher=local"
-    build_cmd = f"{common} --build-only --out={shlex.quote(str(base))}"
+    build_cmd = f"{common} --build-only --out={shlex.quote(str(work))}"
     shard_cmd = (
-        f"{common} --shard=$SLURM_ARRAY_TASK_ID/{n} --out={shlex.quote(str(base))}/shard$SLURM_ARRAY_TASK_ID "
-        f"--prebuilt={shlex.quote(str(base / 'builds'))} --no-report"
+        f"{common} --shard=$SLURM_ARRAY_TASK_ID/{n} --out={shlex.quote(str(work))}/shard$SLURM_ARRAY_TASK_ID "
+        f"--prebuilt={shlex.quote(str(work / 'builds'))} --no-report"
     )
     report = Path(a.report_dir)
     collect = (
         f"cd {root} && {py} -m tb.flow.regression report {shlex.quote(str(base))} --out={shlex.quote(str(report))}"
     )
-    build = _sbatch(
-        [
-            "--job-name=regress-build",
-            f"--cpus-per-task={s.jobs}",
-            f"--output={base}/slurm-build-%j.out",
-            "--wrap",
-            build_cmd,
-        ]
-    )
-    array = _sbatch(
-        [
-            f"--array=1-{n}",
-            "--job-name=regress",
-            f"--dependency=afterany:{build}",
-            f"--cpus-per-task={s.jobs}",
-            f"--output={base}/slurm-%A_%a.out",
-            "--wrap",
-            shard_cmd,
-        ]
-    )
+    resume_cmd = f"make regress RESUME={base}"
+    waits_on: list[str] = []
+    if njobs:
+        build = _sbatch(
+            [
+                "--job-name=regress-build",
+                f"--cpus-per-task={s.jobs}",
+                f"--output={work}/slurm-build-%j.out",
+                "--wrap",
+                build_cmd,
+            ]
+        )
+        array = _sbatch(
+            [
+                f"--array=1-{n}",
+                "--job-name=regress",
+                f"--dependency=afterany:{build}",
+                f"--cpus-per-task={s.jobs}",
+                f"--output={work}/slurm-%A_%a.out",
+                "--wrap",
+                shard_cmd,
+            ]
+        )
+        waits_on = [build, array]
     merge = _sbatch(
-        [
-            f"--dependency=afterany:{array}",
-            "--job-name=regress-report",
-            f"--output={base}/slurm-report-%j.out",
-            "--wrap",
-            collect,
-        ]
+        [f"--dependency=afterany:{waits_on[-1]}"] * bool(waits_on)
+        + ["--job-name=regress-report", f"--output={work}/slurm-report-%j.out", "--wrap", collect]
     )
-    print(
-        f"slurm: build job {build}, job array {array} ({n} shards, {njobs} jobs) and merge job {merge} submitted; "
-        f"shard folders in {base}",
-        flush=True,
-    )
+    what = f"build job {waits_on[0]}, job array {waits_on[1]} ({n} shards, {njobs} jobs) and " if waits_on else ""
+    print(f"slurm: {what}merge job {merge} submitted; shard folders in {work}", flush=True)
+    runfolder.mark(base, False, f"submitted to Slurm: {what}merge job {merge}", resume_cmd)
     if not s.wait:
         print(
             f"collect the report when job {merge} has finished:\n  make report INPUTS={base} REPORT={report}\n"
             f"  (or: {collect})"
         )
         return 0
-    while in_queue(build) or in_queue(array) or in_queue(merge):
+    while any(in_queue(j) for j in (*waits_on, merge)):
         time.sleep(POLL_S)
     summary = report / "summary.md"
     if not summary.is_file():
-        print(f"slurm: the merge job left no report; see {base}/slurm-*.out", file=sys.stderr)
+        print(f"slurm: the merge job left no report; see {work}/slurm-*.out", file=sys.stderr)
         return 1
     print(summary.read_text())
     print(f"report: {report / 'index.html'}")
     g = json.loads((report / "results.json").read_text())["regression"]
+    if g.get("complete"):
+        runfolder.mark(base, True, f"complete; report {report}")
     return 1 if g["failed"] or g.get("not_run") else 0
