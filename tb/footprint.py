@@ -28,11 +28,19 @@ class Region:
 
 
 def words_of_runs(starts: np.ndarray, nbytes: int, bus_bytes: int) -> np.ndarray:
-    """Sorted unique bus-word indices touched by byte runs ``[s, s + nbytes)`` for each start ``s``."""
-    starts = np.asarray(starts, np.int64).reshape(-1)
+    """Sorted unique bus-word indices touched by byte runs ``[s, s + nbytes)`` for each start ``s``.
+
+    Addresses are unsigned AXI addresses of up to 64 bits (``AXI_ADDR_W`` 64 puts surfaces at or above 2**63), so
+    they are divided as ``uint64``; the word indices (below 2**61 for bus words of 8 bytes or more) are ``int64``.
+    A start given as a negative ``int64`` is an address that already wrapped: refused rather than reinterpreted."""
+    starts = np.asarray(starts).reshape(-1)
     if starts.size == 0:
         return np.zeros(0, np.int64)
-    first, last = starts // bus_bytes, (starts + nbytes - 1) // bus_bytes
+    if starts.dtype.kind == "i" and bool((starts < 0).any()):
+        raise ValueError(f"byte runs at negative addresses (a wrapped address?): {int(starts.min())}")
+    ustarts, bus = starts.astype(np.uint64), np.uint64(bus_bytes)
+    first = (ustarts // bus).astype(np.int64)
+    last = ((ustarts + np.uint64(nbytes - 1)) // bus).astype(np.int64)
     span = int((last - first).max()) + 1
     words = first[:, None] + np.arange(span)[None, :]
     words = words[words <= last[:, None]]

@@ -22,6 +22,28 @@ from .registers import REGS
 from .scoreboard import decode_user
 
 
+def at_atoms(d: BlockedCubeDescriptor, max_atom: int, addr_bits: int) -> BlockedCubeDescriptor:
+    """``d`` itself where a reader built with ``MAX_ATOM_BYTES`` = ``max_atom`` sends its atoms; where they are
+    wider (that build refuses them with ERROR atom_size, as ``d.errors(max_atom_bytes=max_atom)`` says), the same
+    geometry at the widest atom it sends: the generic layout (every atom size), strides scaled by the atom ratio,
+    so the counts, the contiguous runs and the gaps between them (in atoms) are those of ``d``."""
+    if d.atom_bytes <= max_atom:
+        return d
+    ratio = d.atom_bytes // max_atom
+    fit = d.with_(
+        atom_bytes=max_atom,
+        elem_bytes=min(d.elem_bytes, max_atom),
+        stride_h=d.stride_h // ratio,
+        stride_c=d.stride_c // ratio,
+        stride_n=d.stride_n // ratio,
+        layout=Layout.GENERIC,
+    )
+    bad = fit.errors(addr_bits, max_atom_bytes=max_atom)
+    if bad:
+        raise ValueError(f"{d} at {max_atom}-byte atoms breaks {bad}")
+    return fit
+
+
 class Directed:
     """The shared TB plus one subscriber of its ports, and the oracles of the directed tests."""
 
@@ -31,8 +53,21 @@ class Directed:
         self.log = self.tb.observe()
         self.bw = self.tb.bus_bytes
         self.aw = self.tb.addr_bits
+        self.max_atom = len(dut.m_axis_tdata) // 8  # the build's MAX_ATOM_BYTES: one atom per stream transfer
         self.csr = self.tb.csr
         self.seen: dict[str, list] = {}
+
+    def fitted(self, d: BlockedCubeDescriptor) -> BlockedCubeDescriptor:
+        """``d`` at the build's atoms (:func:`at_atoms`), logged when it had to change."""
+        fit = at_atoms(d, self.max_atom, self.aw)
+        if fit is not d:
+            self.dut._log.info(
+                "%d-byte atoms at MAX_ATOM_BYTES %d: the same cube in generic %d-byte atoms",
+                d.atom_bytes,
+                self.max_atom,
+                fit.atom_bytes,
+            )
+        return fit
 
     async def reg(self, name: str) -> int:
         return await self.csr.read(name)

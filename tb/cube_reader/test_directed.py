@@ -64,12 +64,14 @@ async def packed_nvdla_int8(dut):
 async def unpacked_with_gaps(dut, case):
     """Gaps between lines / surfaces / batches: runs are lines, surfaces or batches respectively."""
     tb = await setup(dut)
-    d = {
-        "line_gaps": nvdla_feature(5, 4, 3, 2, base=0x20040, line_gap=64, surf_gap=96, batch_gap=32),
-        "surf_gaps": nvdla_feature(6, 3, 3, 2, base=0x20000, surf_gap=224),
-        "batch_gaps": nvdla_feature(3, 3, 2, 3, base=0x20020, batch_gap=4096 + 32),
-        "one_line": nvdla_feature(9, 1, 4, 1, base=0x20000, surf_gap=64),
-    }[case]
+    d = tb.fitted(
+        {
+            "line_gaps": nvdla_feature(5, 4, 3, 2, base=0x20040, line_gap=64, surf_gap=96, batch_gap=32),
+            "surf_gaps": nvdla_feature(6, 3, 3, 2, base=0x20000, surf_gap=224),
+            "batch_gaps": nvdla_feature(3, 3, 2, 3, base=0x20020, batch_gap=4096 + 32),
+            "one_line": nvdla_feature(9, 1, 4, 1, base=0x20000, surf_gap=64),
+        }[case]
+    )
     lo, img = tb.load(d, rng_for(case))
     await tb.check_good_job(d, img, lo)
 
@@ -194,11 +196,13 @@ async def bus_error(dut, resp, case):
     """RRESP error in mid-cube: atoms before the failing beat only, ERR_BUS_*, DONE, drained; next job works."""
     tb = await setup(dut)
     # nvdla_32: 192 line runs, more than the reads the engine keeps in flight, so stopping the issue is visible
-    d = {
-        "nvdla_32": nvdla_feature(8, 64, 3, 1, base=0x60000, line_gap=32),
-        "mace_8": ATOM_CASES["mace_a8"],
-        "op_128": ATOM_CASES["op_a128"],
-    }[case]
+    d = tb.fitted(
+        {
+            "nvdla_32": nvdla_feature(8, 64, 3, 1, base=0x60000, line_gap=32),
+            "mace_8": ATOM_CASES["mace_a8"],
+            "op_128": ATOM_CASES["op_a128"],
+        }[case]
+    )
     lo, img = tb.load(d, rng_for(resp + case))
     addrs = [int(a) for a in d.atom_addresses().reshape(-1)]
     # poison the bus word holding the last byte of an atom (for 128-byte atoms: its last beat, so the
@@ -251,7 +255,7 @@ async def reset_mid_job(dut, when):
 async def start_while_busy(dut):
     """START and descriptor writes during a job are ignored by that job: one DONE, the stream exactly once."""
     tb = await setup(dut)
-    d = nvdla_feature(8, 4, 2, 1, base=0x90000, line_gap=32)
+    d = tb.fitted(nvdla_feature(8, 4, 2, 1, base=0x90000, line_gap=32))
     lo, img = tb.load(d, rng_for("start_busy"))
     tb.tb.ready.set(stalls.profile("quarter", tb.tb.rng))
     tb.tb.reads.expect(cube_regions(d, tb.bw))

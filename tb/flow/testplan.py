@@ -300,7 +300,14 @@ def _configs(
             builds[bname] = PlannedBuild(bname, top, params, base.rtl, base.options)
             runs[rname] = Run(rname, builds[bname], template.module, template.tests, template.env, template.artifacts)
             out[bname] = Configuration(top, name, params, kind, rname, str(spec.get("formal", "")), cseed)
-            entry = SuiteRun(runs[rname], {**template.env, **_strs(spec.get("env"))})
+            # a failing test's own rerun command (tb.platform.reporting.reproduce_command) names this suite and run
+            # (and the seed of a random draw): the one command that rebuilds and reruns this configuration
+            where = {
+                "PLAN_SUITE": CONFIG_SUITE,
+                "PLAN_RUN": rname,
+                **({CONFIG_SEED_VAR: str(cseed)} if cseed is not None else {}),
+            }
+            entry = SuiteRun(runs[rname], {**template.env, **_strs(spec.get("env")), **where})
             matrix.append(entry)
             if name in (spec.get("smoke") or ()):
                 smoke.append(entry)

@@ -17,8 +17,9 @@ from tb.footprint import Region, words_of_runs
 
 def line_starts(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:
     """Per plane, the byte address of each line's first ROI pixel (clarifications 2.2: plane 1 of a semi-planar
-    format starts at the x offset's position inside its 32-byte chunk)."""
-    h = np.arange(d.height, dtype=np.int64)
+    format starts at the x offset's position inside its 32-byte chunk). Unsigned 64-bit: at ``AXI_ADDR_W`` 64 a
+    picture may lie at or above 2**63."""
+    h = np.arange(d.height, dtype=np.uint64)
     out = []
     for i, (base, stride) in enumerate(((d.base0, d.line_stride0), (d.base1, d.line_stride1))[: len(fmt.planes)]):
         bpp = fmt.planes[i].bpp
@@ -29,7 +30,7 @@ def line_starts(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:
 
 def pixel_addresses(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:
     """Per plane, the (H, W) byte address of each pixel (clarifications 2.2)."""
-    w = np.arange(d.width, dtype=np.int64)[None, :]
+    w = np.arange(d.width, dtype=np.uint64)[None, :]
     return [starts[:, None] + w * fmt.planes[i].bpp for i, starts in enumerate(line_starts(d, fmt))]
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import models
 from models.nvdla.pixel import ENUM_ORDER, PIXEL_FORMATS, PixelFormat
 from models.pixel_desc import PixelDescriptor
+from tb import placement
 
 PREFIX = "nvdla.pixel."
 FORMATS: tuple[str, ...] = ENUM_ORDER
@@ -147,6 +148,7 @@ def draw(
     rng: np.random.Generator,
     name: str,
     *,
+    addr_bits: int,
     h: Optional[int] = None,
     w: Optional[int] = None,
     x_offset: Union[int, str, None] = None,
@@ -156,7 +158,6 @@ def draw(
     converter: str = "random",
     style: str = "random",
     base0: Optional[int] = None,
-    addr_bits: int = 40,
 ) -> Picture:
     """A legal picture of format ``name`` (``T_...``) with random geometry and converter unless fixed."""
     fmt = PIXEL_FORMATS[name]
@@ -202,7 +203,7 @@ def draw(
         choices = legal_precisions(fmt, not cvt_off)
         precision = int(choices[int(rng.integers(0, len(choices)))])
     cvt = _converter(rng, fmt, precision, conv_mode)
-    return picture_of(rng, name, t, opts, precision, cvt, base0, addr_bits)
+    return picture_of(rng, name, t, opts, precision, cvt, addr_bits, base0)
 
 
 def picture_of(
@@ -212,20 +213,25 @@ def picture_of(
     opts: dict,
     precision: int,
     cvt: dict,
+    addr_bits: int,
     base0: Optional[int] = None,
-    addr_bits: int = 40,
 ) -> Picture:
     """The picture of given components ``t`` (H, W, C raw values), pack options (x offset, line strides), output
-    precision and converter registers (``models.descriptor`` keywords), placed at ``base0`` (random when None)."""
+    precision and converter registers (``models.descriptor`` keywords), placed at ``base0`` (random when None,
+    inside the build's ``addr_bits``-bit address space)."""
     fmt = PIXEL_FORMATS[name]
     image = models.pack(PREFIX + name, t, **opts)
+    # inside the build's address space (tb.placement): at 256 MB in a 4096-atom window where it fits; plane 1
+    # after plane 0 and the 64-byte guard band the memory agent writes around it, a gap of up to 199 atoms between
+    len0 = len(image.data(image.names()[0]))
+    fixed = len0 + 64 + len(image.data("plane1")) if fmt.semi_planar else len0
+    gaps = placement.slots_that_fit(200, fixed, addr_bits, 32) if fmt.semi_planar else 1
     if base0 is None:
-        base0 = 0x1000_0000 + 32 * int(rng.integers(0, 4096))
+        base0 = placement.in_window(rng, 0x1000_0000, 4096, fixed + 32 * (gaps - 1), addr_bits, 32)
     placed = {image.names()[0]: base0}
     kw = dict(opts)
     if fmt.semi_planar:
-        # the memory agent writes 64-byte guard bands around each plane it loads: keep them clear of plane 0
-        base1 = base0 + len(image.data("plane0")) + 64 + 32 * int(rng.integers(0, 200))
+        base1 = base0 + len0 + 64 + 32 * int(rng.integers(0, gaps))
         placed["plane1"] = base1
         kw["base1"] = base1
     desc = models.descriptor(PREFIX + name, t.shape, t.dtype, base=base0, out_precision=precision, **kw, **cvt)

@@ -36,11 +36,14 @@ async def run_one(tb: PixelReaderTB, item: PixelItem) -> list[str]:
     return check_job(item, expected_for(item, tb.addr_bits))
 
 
-def picture_item(rng: np.random.Generator, name: str, knobs: Knobs | None = None, **kw: Any) -> PixelItem:
-    """A PICTURE item of a random picture of format ``name`` (``pictures.draw`` keywords)."""
+def picture_item(
+    tb: PixelReaderTB, rng: np.random.Generator, name: str, knobs: Knobs | None = None, **kw: Any
+) -> PixelItem:
+    """A PICTURE item of a random picture of format ``name`` (``pictures.draw`` keywords), inside the build's
+    address space."""
     item = PixelItem(name)
     item.kind = Kind.PICTURE
-    item.picture = pic = draw(rng, name, **kw)
+    item.picture = pic = draw(rng, name, addr_bits=tb.addr_bits, **kw)
     item.desc = pic.desc
     item.knobs = knobs if knobs is not None else Knobs()
     return item
@@ -61,7 +64,7 @@ async def n444_line_buffer(dut: Any) -> None:
     for name in ("T_Y12___U12V12_N444", "T_Y8___V8U8_N444", "T_Y16___V16U16_N444"):
         for w in (9, 17, 40):
             item = picture_item(
-                rng, name, h=3, w=w, x_offset="max", gap0=1, gap1=0, converter="saturate", style="specials"
+                tb, rng, name, h=3, w=w, x_offset="max", gap0=1, gap1=0, converter="saturate", style="specials"
             )
             pic = item.picture
             assert pic is not None, "picture_item draws a picture"
@@ -93,7 +96,7 @@ async def throughput(dut: Any) -> None:
     rows, problems = [], []
     for name, what in THROUGHPUT_FORMATS:
         for lat in THROUGHPUT_LATENCIES:
-            item = picture_item(rng, name, Knobs(latency=lat), h=16, w=256, x_offset=0, gap0=0, gap1=0)
+            item = picture_item(tb, rng, name, Knobs(latency=lat), h=16, w=256, x_offset=0, gap0=0, gap1=0)
             problems += [f"{name} latency {lat}: {p}" for p in await run_one(tb, item)]
             st = item.response().status
             rows.append((name, what, lat, st.beats, st.pixels, st.cycles))
@@ -189,7 +192,7 @@ async def converter_boundaries(dut: Any) -> None:
     for label, name, precision, dtype, cvt, values, clamped in CONVERTER_BOUNDARIES:
         t = np.array(values, dtype=np.int64).astype(dtype).reshape(1, len(values), 1)
         opts = {"x_offset": 0, "line_stride": -(-t.itemsize * len(values) // 32) * 32}
-        pic = picture_of(rng, name, t, opts, precision, {"cvt_en": True, **cvt})
+        pic = picture_of(rng, name, t, opts, precision, {"cvt_en": True, **cvt}, tb.addr_bits)
         item = PixelItem(label)
         item.kind, item.picture, item.desc, item.knobs = Kind.PICTURE, pic, pic.desc, Knobs()
         got = int(saturated_components(pic).sum())

@@ -33,12 +33,14 @@ def build_parameters() -> dict[str, str]:
 def reproduce_command() -> str:
     """The command line that reruns this test with the same seed (hence the same stimulus); with the suite and
     run when the testplan entry names them (``PLAN_SUITE``, ``PLAN_RUN``: such entries fix COUNT, so only that
-    suite's run repeats the stimulus), and the parameters of the build it ran on (:func:`build_parameters`)."""
+    suite's run repeats the stimulus; every configuration of the matrix names ``SUITE=configs RUN=<run>@<config>``,
+    and a random draw its ``CONFIG_SEED``, so the command rebuilds that configuration), and the parameters of the
+    build it ran on (:func:`build_parameters`)."""
     sim = (cocotb.SIM_NAME or "").lower()
     sim = "icarus" if "icarus" in sim else "verilator" if "verilator" in sim else sim
     test = ConfigDB().get(None, "", "TEST_NAME", "<test>")
     extra = ""
-    for var in ("COUNT", "COUNT_SCALE", "LARGE"):
+    for var in ("COUNT", "COUNT_SCALE", "LARGE", "CONFIG_SEED"):
         if os.getenv(var, "").strip():
             extra += f" {var}={os.environ[var]}"
     params = build_parameters()

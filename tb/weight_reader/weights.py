@@ -23,6 +23,7 @@ from models.core.arith import round_up
 from models.core.memimage import MemoryImage
 from models.nvdla.weights import groups as G
 from models.weight_desc import WeightSurfaceDescriptor
+from tb import placement
 
 #: weight format families of the sequences: (name, models format, options)
 FAMILIES: dict[str, tuple[str, dict]] = {
@@ -271,16 +272,20 @@ def apply_mask(
 
 
 def place(rng: np.random.Generator, image: MemoryImage, addr_bits: int) -> MemoryImage:
-    """Every surface at its own random 256-byte aligned base, with gaps (guard bands never touch a neighbour)."""
-    sizes = [round_up(max(s.nbytes, 1), 256) + 256 * int(rng.integers(1, 9)) for s in image.surfaces]
+    """Every surface at its own random 256-byte aligned base, with gaps (guard bands never touch a neighbour),
+    inside the build's ``addr_bits``-bit address space (``tb.placement``; raises ``placement.DoesNotFit`` for a
+    weight set larger than the space)."""
+    packed = [round_up(max(s.nbytes, 1), 256) + 256 for s in image.surfaces]  # each with its smallest gap
+    gaps = placement.slots_that_fit(8, sum(packed), addr_bits, 256 * len(packed))  # up to 8 x 256 bytes each
+    sizes = [size + 256 * int(rng.integers(0, gaps)) for size in packed]
     total = sum(sizes)
-    top = 1 << addr_bits
     if rng.random() < 0.15:  # end just below the top of the address space
-        start = top - total
-    elif rng.random() < 0.2:  # a page boundary inside the first surface
-        start = int(rng.integers(1, 1 << 12)) * 4096 - 256 * int(rng.integers(1, 4))
+        start = placement.at_top(total, addr_bits, 256)
+    elif rng.random() < 0.2:  # a page boundary inside the first surface (where the space has one)
+        boundary = placement.page_boundary(rng, addr_bits)
+        start = placement.fit_down(boundary - 256 * int(rng.integers(1, 4)), total, addr_bits, 256)
     else:
-        start = int(rng.integers(0, (top - total) >> 8)) << 8
+        start = placement.below_top(rng, total, addr_bits, 256)
     bases, cur = {}, start
     for s, size in zip(image.surfaces, sizes):
         bases[s.name] = cur

@@ -118,3 +118,16 @@ def test_region_words_out_of_contract_still_catch_a_gap_word():
     c.write(ar(0x1000, 3))
     v = c.take()
     assert len(v) == 1 and "hold no byte the job needs, first at 0x1020" in v[0]
+
+
+def test_words_of_runs_above_2_63():
+    """AXI_ADDR_W 64 puts surfaces at or above 2**63: word indices from the unsigned address, never a wrapped one."""
+    top = np.array([(1 << 64) - 64], np.uint64)
+    assert words_of_runs(top, 64, BW).tolist() == [(1 << 59) - 2, (1 << 59) - 1]
+    assert words_of_runs(np.array([(1 << 63) + 0x10]), 64, BW).tolist() == [1 << 58, (1 << 58) + 1, (1 << 58) + 2]
+    with pytest.raises(ValueError, match="negative addresses"):
+        words_of_runs(np.array([-32], np.int64), 32, BW)
+    c = AxiReadChecker(BW)
+    c.expect([Region("weight", (1 << 64) - 64, 1 << 64, words_of_runs(top, 64, BW))])
+    c.write(ar((1 << 64) - 64, 2))
+    assert c.take() == []

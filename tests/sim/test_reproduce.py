@@ -8,13 +8,14 @@ import os
 import cocotb
 import pytest
 
+from tb.flow import testplan
 from tb.platform import reporting
 
 
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     for k in list(os.environ):
-        if k.startswith("PARAM_") or k in ("COUNT", "COUNT_SCALE", "LARGE", "PLAN_SUITE", "PLAN_RUN"):
+        if k.startswith("PARAM_") or k in ("COUNT", "COUNT_SCALE", "LARGE", "PLAN_SUITE", "PLAN_RUN", "CONFIG_SEED"):
             monkeypatch.delenv(k)
     monkeypatch.setenv("COCOTB_RANDOM_SEED", "7")
     monkeypatch.setattr(cocotb, "SIM_NAME", "Icarus Verilog", raising=False)  # set by cocotb inside a simulator
@@ -34,3 +35,17 @@ def test_a_foreign_builds_parameters_are_in_the_rerun_command(env: pytest.Monkey
 def test_a_build_at_its_defaults_prints_no_parameters(env: pytest.MonkeyPatch) -> None:
     cmd = reporting.reproduce_command()
     assert "build with" not in cmd and cmd.endswith("SEED=7"), cmd
+
+
+def test_a_configuration_tests_rerun_command_rebuilds_that_configuration(env: pytest.MonkeyPatch) -> None:
+    """Every run of the configuration matrix carries its suite, run and (a random draw) its CONFIG_SEED, so the
+    command a failing test prints selects exactly that configuration's build (``make sim`` builds it)."""
+    plan = testplan.load()
+    entries = {e.run.name: e for e in plan.suite(testplan.CONFIG_SUITE).runs}
+    cfg = next(c for c in plan.configs.values() if c.kind == "random")
+    for k, v in {**entries[cfg.run].environment(3), "PARAM_AXI_ADDR_W": "12"}.items():
+        env.setenv(k, v)
+    cmd = reporting.reproduce_command()
+    assert cmd.startswith(f"make sim SUITE=configs RUN={cfg.run} SIM=icarus "), cmd
+    assert f"CONFIG_SEED={cfg.seed}" in cmd and "(the build with AXI_ADDR_W=12)" in cmd, cmd
+    assert testplan.select(plan, "configs", cfg.run)[0][0].run.build.parameters == cfg.parameters
