@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import mutants, testplan
+from tb.flow import mutants, runner, testplan
 from tb.flow.regression import jobs
 
 from .conftest import TESTS, regress
@@ -50,6 +50,19 @@ def test_the_report_is_reproducible_from_the_same_runs(tiny_regression, tmp_path
     assert first["signature"] == again["signature"]
     merged = (tiny_regression / "report" / "fcov_merged.xml").read_text()
     assert merged == (tmp_path / "again" / "fcov_merged.xml").read_text()
+
+
+def test_history_none_keeps_no_history_as_make_passes_it(tiny_regression, tmp_path):
+    """make exports an unset HISTORY as empty, so the flow's "no history" is ``HISTORY=none``: --keep then keeps
+    nothing and no folder named none appears; a real folder, the control, gains the report's results.json."""
+    reg, kept = str(tiny_regression / "reg"), tmp_path / "kept"
+    p = regress("report", reg, f"--out={tmp_path / 'one'}", "--keep", env={"HISTORY": str(kept)})
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert [f.name for f in kept.glob("*/results.json")] == ["results.json"]
+    p = regress("report", reg, f"--out={tmp_path / 'two'}", "--keep", env={"HISTORY": "none"})
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert (tmp_path / "two" / "results.json").is_file() and not (Path(runner.ROOT) / "none").exists()
+    assert len(list(kept.glob("*/results.json"))) == 1
 
 
 def test_broken_rtl_is_reported_with_rerun_commands(tmp_path):

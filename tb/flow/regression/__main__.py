@@ -52,6 +52,14 @@ def _env(name: str, default: str = "") -> str:
     return os.getenv(name, "").strip() or default
 
 
+NO_HISTORY = "none"  # HISTORY=none: make exports an unset variable as empty, so empty cannot mean "none" there
+
+
+def history_dir(value: str) -> Path | None:
+    """The history folder of ``--history``/``HISTORY``: ``none`` (or an empty ``--history=``) keeps none."""
+    return None if value.strip() in ("", NO_HISTORY) else Path(value)
+
+
 def _build_report(inputs: list[Path], out: Path, plan: testplan.Plan, history_dir: Path | None) -> dict:
     """Collect, merge both coverages and write every report file into ``out`` (a fresh folder); the results."""
     col = collect(inputs, out / "inputs")
@@ -256,7 +264,7 @@ def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: st
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with runfolder.publishing(out):  # the report and latest of one run, even when two finish together
-            results = make_report([regdir], out, plan, Path(a.history) if a.history else None, True, published)
+            results = make_report([regdir], out, plan, history_dir(a.history), True, published)
     except KeyboardInterrupt as exc:
         signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
         name = signal.Signals(signum).name
@@ -293,7 +301,7 @@ def cmd_report(a: argparse.Namespace) -> int:
     for p in inputs:
         if not p.exists():
             raise settings.BadInput(f"INPUTS={p}: no such folder or archive")
-    hist = Path(a.history) if a.history else None
+    hist = history_dir(a.history)
     return _print_summary(out, make_report(inputs, out, history_dir=hist, keep=a.keep))
 
 
@@ -327,7 +335,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--history",
         default=_env("HISTORY", str(HISTORY_DIR)),
-        help="keep results.json in this folder (the report's trend); empty: keep nothing",
+        help="keep results.json in this folder (the report's trend); none: keep nothing",
     )
     r.add_argument("--no-report", dest="report", action="store_false", help="leave the report to `report`")
     r.add_argument("--build-only", action="store_true", help="only compile the builds into --out/builds (Slurm)")
@@ -340,7 +348,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--history",
         default=_env("HISTORY", str(HISTORY_DIR)),
-        help="the kept regressions (folder or .tar.gz) the trend is drawn from; empty: no trend",
+        help="the kept regressions (folder or .tar.gz) the trend is drawn from; none: no trend",
     )
     p.add_argument("--keep", action="store_true", help="keep this report's results.json in --history too")
     p.set_defaults(func=cmd_report)
