@@ -8,9 +8,9 @@ four strides. Atom ``(n, c, h, w)`` (``c`` counts channel groups, i.e. atoms alo
 
     base + n*stride_n + c*stride_c + h*stride_h + w*atom_bytes
 
-The RTL cube reader (``rtl_stubs/cube_reader.sv``) is programmed from this descriptor and streams
+The RTL cube reader (``rtl_stubs/cube_reader/cube_reader.sv``) is programmed from this descriptor and streams
 atoms in the canonical order n -> c -> h -> w (w fastest). :meth:`BlockedCubeDescriptor.errors` is the
-reference model of its validator (``rtl_stubs/cr_desc_validator.sv``): one rule per error bit, in the
+reference model of its validator (``rtl_stubs/cube_reader/cr_desc_validator.sv``): one rule per error bit, in the
 order of :data:`ERROR_RULES`.
 
 Choices written down here (and tested in ``tests/models/test_blocked.py``):

@@ -1,4 +1,4 @@
-"""Directed cocotb tests of ``rtl_stubs/axi_rd_engine.sv`` alone (plain cocotb 2.x).
+"""Directed cocotb tests of ``rtl_stubs/common/axi_rd_engine.sv`` alone (plain cocotb 2.x).
 
 The cube reader only sends atom-aligned runs; the later clients of the engine (pixel reader, weight
 decompressor) send byte-granular ones. These tests drive random byte-granular commands and check every beat
@@ -32,7 +32,7 @@ from tb.agents.axi_mem import AxiMemAgent
 from tb.checkers.axi_read import AxiReadChecker
 
 MEM = 1 << 20
-ENGINE_SV = Path(__file__).resolve().parents[2] / "rtl_stubs" / "axi_rd_engine.sv"
+ENGINE_SV = Path(__file__).resolve().parents[2] / "rtl_stubs" / "common" / "axi_rd_engine.sv"
 
 
 def default_outstanding() -> int:

@@ -16,7 +16,7 @@ from .footprint import cube_regions
 from .items import CubeItem
 from .scoreboard import CubeScoreboard
 
-#: how the platform sees ``cube_reader`` (rtl_stubs/cube_reader.sv): the project's reader convention, its .rdl's map
+#: how the platform sees ``cube_reader`` (rtl_stubs/cube_reader/): the project's reader convention, its .rdl's map
 BINDING = register_reader(registers.REGS)
 
 

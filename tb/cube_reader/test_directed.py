@@ -1,6 +1,6 @@
-"""Directed cocotb tests of ``rtl_stubs/cube_reader.sv``: a datasheet-like sweep, each a thin sequence of jobs on the
-shared testbench (:class:`tb.cube_reader.env.CubeReaderTB`: memory agent, CSR agent, stream monitor and TREADY
-driver, AXI read checker).
+"""Directed cocotb tests of ``rtl_stubs/cube_reader/cube_reader.sv``: a datasheet-like sweep, each a thin sequence of
+jobs on the shared testbench (:class:`tb.cube_reader.env.CubeReaderTB`: memory agent, CSR agent, stream monitor and
+TREADY driver, AXI read checker).
 
 Every test builds its cube by hand: random bytes are loaded around the descriptor's footprint, the job runs
 through ``CubeReaderTB.run_job`` (the same driver code as the pyuvm tests), and what the monitors published is

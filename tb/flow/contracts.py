@@ -1,6 +1,6 @@
-"""The RTL's parameter contracts (``param_contract`` instances, rtl_stubs/param_contract.sv), read from the RTL: the
-one source of every top's legal ranges for the configuration matrix (tb/testplan.yaml ``configs:``), its corners
-and random draws, and the flows' own check before a build (the same line the RTL prints).
+"""The RTL's parameter contracts (``param_contract`` instances, rtl_stubs/common/param_contract.sv), read from the RTL:
+the one source of every top's legal ranges for the configuration matrix (tb/testplan.yaml ``configs:``), its corners and
+random draws, and the flows' own check before a build (the same line the RTL prints).
 
 A contract line in a module::
 
@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from tb.flow import filelists
 
 RTL = Path(__file__).resolve().parents[2] / "rtl_stubs"
 
@@ -91,15 +93,12 @@ def evaluate(expr: str, values: Mapping[str, int]) -> int:
 
 
 def _module_text(top: str, rtl: Path) -> str:
-    path = rtl / f"{top}.sv"
-    if not path.is_file():
-        raise ValueError(f"no RTL file {path}")
-    return path.read_text()
+    return filelists.locate(rtl, f"{top}.sv").read_text()
 
 
 @lru_cache(maxsize=None)
 def contracts(top: str, rtl: Path = RTL) -> tuple[Contract, ...]:
-    """The contracts of module ``top`` (rtl_stubs/<top>.sv), in the RTL's order."""
+    """The contracts of module ``top`` (rtl_stubs/<folder>/<top>.sv), in the RTL's order."""
     out = []
     for m in _CONTRACT.finditer(_module_text(top, rtl)):
         f = {k: v.strip() for k, v in _FIELD.findall(m["body"])}

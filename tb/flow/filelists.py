@@ -1,20 +1,24 @@
-"""Per-top RTL file lists (``rtl_stubs/<top>.f`` over ``rtl_stubs/common.f``, or a list anywhere that a testplan
-build names by path): the one source of what each top compiles, for the simulation runner, the testplan (which RTL
-files a build's results depend on) and lint.
+"""Per-top RTL file lists (``rtl_stubs/<folder>/<top>.f`` over ``rtl_stubs/common/common.f``, or a list anywhere
+that a testplan build names by path): the one source of what each top compiles, for the simulation runner, the
+testplan (which RTL files a build's results depend on) and lint.
 
 A list is read as the simulators read their ``-f`` files: one entry per whitespace-separated token, ``//`` starts
 a comment. Entries:
 
 - a source file of any extension (``.sv``, ``.v``, ``.vh``, ``.svh``, ...): a path relative to the folder of the list
   that names it (or absolute);
-- ``-f other.f``: include another list, relative to the including list's folder;
+- ``-f other.f`` or ``-F other.f``: include another list, relative to the including list's folder (our lists write
+  ``-F``: Verilator reads an ``-f`` list's paths relative to its working folder, an ``-F`` list's relative to the list);
 - ``+incdir+<dir>[+<dir>...]`` and ``+define+NAME[=value][+...]``: include folders and defines;
 - ``-y <dir>``, ``-v <file>``, ``+libext+<.ext>[+...]``: library folders, library files and their extensions (passed
   through to Verilator as such and to Icarus as ``-y``, ``-l``, ``-Y``);
 - ``$VAR`` and ``${VAR}`` anywhere in an entry are taken from the environment; an unset variable is an error that
   names it and the list.
 
-``common.f`` is what every reader compiles and is not a top of its own.
+The RTL folder holds one subfolder per reader (``cube_reader/``, ``weight_reader/``, ``pixel_reader/``), the shared
+parts (``common/``), the property modules (``props/``) and the register sources (``regs/``); a top's list lives
+next to its files, so ``<top>.f`` is found in whichever subfolder holds it (one per top). ``common.f`` is what every
+reader compiles and is not a top of its own.
 
 ``python -m tb.flow.filelists lint`` prints ``<list> <module>`` once per module (the first list that compiles it):
 ``make lint`` lints each module as a top with its list. ``python -m tb.flow.filelists all`` prints every file once,
@@ -24,6 +28,7 @@ modules (``props/props.f``), which ``make lint`` adds to every top's list with `
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -106,7 +111,7 @@ def _parse(path: Path, env: Mapping[str, str], seen: tuple[Path, ...], out: File
     here = path.parent
 
     def at(name: str) -> Path:
-        return here / name  # an absolute name stays absolute
+        return Path(os.path.normpath(here / name))  # an absolute name stays absolute; ``../`` folded as -f does
 
     it = iter(tokens)
     for tok in it:
@@ -138,17 +143,42 @@ def _read(path: Path) -> list[Path]:
     return parse(path).sources
 
 
+def _top_lists(rtl: Path) -> dict[str, Path]:
+    """Every top's list of ``rtl`` by top name: the ``*.f`` of its subfolders but ``common.f`` and ``props.f``."""
+    found = sorted(p for p in rtl.glob("*/*.f") if p.name not in (COMMON, PROPS_LIST))
+    return {p.stem: p for p in found}
+
+
+def top_list(rtl: Path, top: str) -> Path | None:
+    """The list of ``top`` (``rtl/<folder>/<top>.f``), or None when the top has none."""
+    return _top_lists(rtl).get(top)
+
+
+def locate(rtl: Path, name: str) -> Path:
+    """The file ``name`` (a bare file name such as ``cube_reader.sv``, or a path relative to ``rtl``) in the RTL
+    folder ``rtl``: a bare name is looked up in the subfolders (each file name is used once in the tree). Raises
+    ValueError naming ``name`` and ``rtl`` when it is not there."""
+    if "/" in name:
+        found = [rtl / name] if (rtl / name).is_file() else []
+    else:
+        found = sorted(rtl.glob(f"*/{name}")) + ([rtl / name] if (rtl / name).is_file() else [])
+    if len(found) != 1:
+        raise ValueError(f"{name}: {'no file' if not found else 'several files'} of that name in {rtl}")
+    return found[0]
+
+
 def tops(rtl: Path) -> list[str]:
-    """The tops that have a list (every ``*.f`` of ``rtl`` but ``common.f``), sorted."""
-    return sorted(p.stem for p in rtl.glob("*.f") if p.name != COMMON)
+    """The tops that have a list (every ``*/*.f`` of ``rtl`` but ``common.f`` and ``props.f``), sorted."""
+    return sorted(_top_lists(rtl))
 
 
 def sources(rtl: Path, top: str | None = None) -> list[Path]:
     """The files ``top`` compiles, in order; with no top (or a top without a list, such as a fast-path wrapper
     around every reader), every file of every list, each once, in list order."""
-    if top is not None and (rtl / f"{top}.f").is_file():
-        return _read(rtl / f"{top}.f")
-    return list(dict.fromkeys(p for t in tops(rtl) for p in _read(rtl / f"{t}.f")))
+    lists = _top_lists(rtl)
+    if top is not None and top in lists:
+        return _read(lists[top])
+    return list(dict.fromkeys(p for t in sorted(lists) for p in _read(lists[t])))
 
 
 def props(rtl: Path) -> list[Path]:
@@ -164,12 +194,12 @@ def defines_props_root(sources: list[Path]) -> bool:
 
 
 def lint_plan(rtl: Path) -> list[tuple[str, str]]:
-    """(list, module) for every module, each once: the first top's list that compiles it."""
+    """(list, module) for every module, each once: the first top's list that compiles it (relative to ``rtl``)."""
     plan: dict[str, str] = {}
-    for t in tops(rtl):
-        for p in sources(rtl, t):
+    for _, flist in sorted(_top_lists(rtl).items()):
+        for p in _read(flist):
             if not p.stem.endswith("_pkg"):
-                plan.setdefault(p.stem, f"{t}.f")
+                plan.setdefault(p.stem, flist.relative_to(rtl).as_posix())
     return [(f, m) for m, f in plan.items()]
 
 
@@ -179,7 +209,7 @@ if __name__ == "__main__":
         for flist, module in lint_plan(root):
             print(flist, module)
     elif sys.argv[1:] == ["all"]:
-        print(" ".join(p.name for p in sources(root)))
+        print(" ".join(p.relative_to(root).as_posix() for p in sources(root)))
     elif sys.argv[1:] == ["props"]:
         print(" ".join(str(p.relative_to(root)) for p in props(root)))
     else:

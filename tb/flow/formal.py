@@ -63,7 +63,7 @@ class Proof:
 
     name: str
     top: str  # a design module, or a formal top module in rtl_stubs/props/<top>.sv
-    design: tuple[str, ...]  # rtl_stubs files (compile order is kept); () = every file of every list
+    design: tuple[str, ...]  # rtl_stubs file names (compile order is kept); () = every file of every list
     params: dict[str, int] = field(default_factory=dict)
     depth: int = 10  # `make formal`
     quick_depth: int = 8  # `make formal-quick`
@@ -85,7 +85,7 @@ class Proof:
 
 ENGINE = {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2}
 READER = {"AXI_ADDR_W": 16, "AXI_ID_W": 4, "MAX_OUTSTANDING": 2}
-#: the register block inside every reader's shell (rtl_stubs/reader_shell.sv), as a Yosys selection: after `prep`
+#: the register block inside every reader's shell (rtl_stubs/common/reader_shell.sv), as a Yosys selection: after `prep`
 #: the shell is a parameterised copy (``$paramod...\\reader_shell``) of which the top has exactly one
 SHELL_REGS = "*reader_shell/u_regs"
 #: the files every reader shares around its data path (reader_shell.sv and its parts): their mutants run against
@@ -308,8 +308,8 @@ def tool_env() -> dict[str, str]:
 
 
 def files_f() -> list[str]:
-    """Every RTL file once, in compile order (the per-top lists, tb.flow.filelists)."""
-    return [p.name for p in filelists.sources(RTL)]
+    """Every RTL file once, in compile order (the per-top lists, tb.flow.filelists), relative to rtl_stubs/."""
+    return [p.relative_to(RTL).as_posix() for p in filelists.sources(RTL)]
 
 
 def package_names(pkg_text: str) -> set[str]:
@@ -327,14 +327,16 @@ def yosys_rewrite(copy: Path) -> None:
     """Make the copy readable by Yosys 0.23: drop `import <pkg>::*;` of the packages, qualify their names."""
     patterns = {}
     for pkg in PKGS:
-        names = package_names((copy / f"{pkg}.sv").read_text())
+        names = package_names(filelists.locate(copy, f"{pkg}.sv").read_text())
         patterns[pkg] = re.compile(r"(?<![\w.:$`])(" + "|".join(sorted(names, key=len, reverse=True)) + r")\b")
     # Yosys 0.23 cannot use one package's parameter inside another package (accel_pkg's descriptor struct is
     # sized by a field width of accel_csr_pkg): such references become the parameter's integer value
-    ints = dict(re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+);", (copy / f"{PKGS[0]}.sv").read_text()))
-    later = copy / f"{PKGS[1]}.sv"
+    ints = dict(
+        re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+);", filelists.locate(copy, f"{PKGS[0]}.sv").read_text())
+    )
+    later = filelists.locate(copy, f"{PKGS[1]}.sv")
     later.write_text(re.sub(rf"\b{PKGS[0]}::(\w+)\b", lambda m: ints.get(m.group(1), m.group(0)), later.read_text()))
-    for f in copy.glob("*.sv"):
+    for f in (f for f in sorted(copy.glob("*/*.sv")) if f.parent.name != filelists.PROPS_DIR):
         text = f.read_text()
         # Yosys 0.23 sizes an unsized '1 given to a parameter as ONE bit (MAPPED = '1 would map register 0 only):
         # -1, sign-extended to the parameter's declared width, is the same value in every tool
@@ -420,7 +422,7 @@ def run_proof(
         (work / old).unlink(missing_ok=True)
     copy = mut.make_copy(mutant, work)
     yosys_rewrite(copy)
-    design = [f for f in files_f() if not p.design or f in p.design]  # files.f order (package first)
+    design = [f for f in files_f() if not p.design or Path(f).name in p.design]  # list order (package first)
     props = filelists.props(RTL)  # the property modules the design binds under DLA_ASSERT
     sources = [str(copy / f) for f in design] + [str(f) for f in props]
     if p.top_file is not None:

@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tb import thirdparty
-from tb.flow import runner, sim as simflow, testplan
+from tb.flow import filelists, runner, sim as simflow, testplan
 from tb.flow.mutation import RTL_ROOT, Edit, Mutant
 
 OUT_ROOT = runner.SIM_BUILD / "mutants"
@@ -105,7 +105,13 @@ def check_table(mutants: tuple[Mutant, ...] = MUTANTS, rtl: Path = runner.RTL) -
         if root is None:
             continue
         for f in sorted(m.files):
-            apply_edits((root / f).read_text(), [e for e in m.edits if e.file == f], m.name)
+            apply_edits(_file(m, root, f).read_text(), [e for e in m.edits if e.file == f], m.name)
+
+
+def _file(mutant: Mutant, root: Path, name: str) -> Path:
+    """The file ``name`` of a mutant's edit in ``root``: ours are named by file name and found in their subfolder of
+    the RTL tree (tb.flow.filelists.locate), a third-party tree's by their path in it."""
+    return filelists.locate(root, name) if mutant.root == RTL_ROOT else root / name
 
 
 def make_copy(mutant: Mutant | None, dest: Path, rtl: Path = runner.RTL) -> Path:
@@ -115,7 +121,7 @@ def make_copy(mutant: Mutant | None, dest: Path, rtl: Path = runner.RTL) -> Path
     shutil.copytree(rtl, copy, copy_function=shutil.copy)  # fresh mtimes
     if mutant is not None:
         for f in sorted(mutant.files):
-            p = copy / f
+            p = _file(mutant, copy, f)
             p.write_text(apply_edits(p.read_text(), [e for e in mutant.edits if e.file == f], mutant.name))
     return copy
 

@@ -5,11 +5,12 @@ CTRL, STATUS, ERROR in ``rtl_stubs/regs/common.rdl``, included by each). systemr
 2.0) compiles them; this module walks the elaborated maps and writes (docs/registers.md lists them too):
 
 committed, checked up to date by ``make lint`` (``--check`` regenerates in memory and compares):
-  ``rtl_stubs/accel_csr_pkg.sv``   package ``accel_csr_pkg``: offsets, fields, write masks, error bits, enum codes
-                                  and the register block's vectors (``<P>_NUM_REGS``, ``<P>_REGS_WMASK``, ...)
-  ``tb/regmap.json``               the testbench register model (``tb.regmap`` loads it)
-  the register table in the header comment of ``rtl_stubs/<block>.sv`` and the register and error-bit tables of
-  ``docs/<block>.md`` (between ``make regs`` marker lines; the rest of those files is hand-written)
+  ``rtl_stubs/common/accel_csr_pkg.sv``  package ``accel_csr_pkg``: offsets, fields, write masks, error bits,
+                                         enum codes and the register block's vectors (``<P>_NUM_REGS``,
+                                         ``<P>_REGS_WMASK``, ...)
+  ``tb/regmap.json``                      the testbench register model (``tb.regmap`` loads it)
+  the register table in the header comment of ``rtl_stubs/<block>/<block>.sv`` and the register and error-bit
+  tables of ``docs/<block>.md`` (between ``make regs`` marker lines; the rest of those files is hand-written)
 not committed (``sim_build/regs/``):
   ``c/<block>.h``  C header (PeakRDL cheader)          ``html/``  browsable register reference (PeakRDL html)
 
@@ -45,7 +46,7 @@ from tb.regmodel import Field, Register
 ROOT = Path(__file__).resolve().parents[2]
 RDL_DIR = ROOT / "rtl_stubs" / "regs"
 COMMON_RDL = RDL_DIR / "common.rdl"
-PKG_PATH = ROOT / "rtl_stubs" / "accel_csr_pkg.sv"
+PKG_PATH = ROOT / "rtl_stubs" / "common" / "accel_csr_pkg.sv"
 MODEL_PATH = ROOT / "tb" / "regmap.json"
 OUT_DIR = ROOT / "sim_build" / "regs"
 #: offsets the register block decodes: 8 address bits (axil_regs' ADDR_W at every reader)
@@ -290,7 +291,7 @@ def render_package(blocks: list[Block]) -> str:
         "// a block's with its prefix P: P_ID, P_REG_<REG>, P_<REG>_<FIELD>_*, P_WMASK_<REG>, P_ERR_<BIT>,",
         "// P_<ENUM>_<CODE>, and the register block's parameters P_NUM_REGS, P_REGS_WMASK, P_REGS_RESET,",
         "// P_REGS_MAPPED. The file name sorts before accel_pkg.sv and every module: a bare",
-        "// `verilator rtl_stubs/*.sv` reads it first.",
+        "// `verilator rtl_stubs/common/*.sv` reads it first.",
         "`timescale 1ns/1ps",
         "// Waiver, UNUSEDPARAM: every constant of every map is here; a block uses part of them by design.",
         "/* verilator lint_off UNUSEDPARAM */",
@@ -412,7 +413,7 @@ def render_committed(blocks: list[Block]) -> dict[Path, str]:
     """Every committed output: path -> its full new text."""
     out = {PKG_PATH: render_package(blocks), MODEL_PATH: model_json(blocks)}
     for b in blocks:
-        sv = ROOT / "rtl_stubs" / f"{b.name}.sv"
+        sv = ROOT / "rtl_stubs" / b.name / f"{b.name}.sv"
         md = ROOT / "docs" / f"{b.name}.md"
         for path in (sv, md):
             if not path.exists():

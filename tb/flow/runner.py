@@ -129,16 +129,16 @@ class Build:
 def design_files(
     toplevel: str, options: BuildOptions | None = None, rtl_dir: Path | None = None
 ) -> tuple[filelists.FileList, filelists.FileList | None]:
-    """What a build of ``toplevel`` compiles: its file list (the plan entry's ``filelist``, else ``<rtl>/<top>.f``,
-    else every list of the folder) and the property list bound into it (None: no property set). ``rtl_dir``
-    replaces ``rtl_stubs/`` (a mutant's copy), also under a plan list that lives there."""
+    """What a build of ``toplevel`` compiles: its file list (the plan entry's ``filelist``, else
+    ``<rtl>/<folder>/<top>.f``, else every list of the folder) and the property list bound into it (None: no property
+    set). ``rtl_dir`` replaces ``rtl_stubs/`` (a mutant's copy), also under a plan list that lives there."""
     opts = options or BuildOptions()
     rtl = Path(rtl_dir) if rtl_dir is not None else RTL
     flist = opts.filelist
     if flist is not None and rtl_dir is not None and flist.is_relative_to(RTL):
         flist = rtl / flist.relative_to(RTL)
-    if flist is None and (rtl / f"{toplevel}.f").is_file():
-        flist = rtl / f"{toplevel}.f"
+    if flist is None:
+        flist = filelists.top_list(rtl, toplevel)
     design = filelists.parse(flist) if flist is not None else filelists.FileList(sources=rtl_sources(rtl, toplevel))
     if not (ASSERTIONS and opts.assertions):
         return design, None

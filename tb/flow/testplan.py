@@ -181,13 +181,21 @@ def _strs(values) -> dict:
     return {str(k): str(v) for k, v in (values or {}).items()}
 
 
+def _rtl_file(name: str, rtl: Path = RTL_DIR) -> Optional[Path]:
+    """The RTL file a code waiver names (by file name, in its subfolder of rtl_stubs/), or None if there is none."""
+    try:
+        return filelists.locate(rtl, name)
+    except ValueError:
+        return None
+
+
 def build_rtl(toplevel: str, filelist: Optional[Path] = None) -> Optional[frozenset[str]]:
     """The RTL files a build of ``toplevel`` depends on (by name): its ``filelist`` when the plan names one, else
-    its list ``rtl_stubs/<toplevel>.f``; None (all of rtl_stubs/) for a top without one (the fast-path wrapper
+    its list ``rtl_stubs/<folder>/<toplevel>.f``; None (all of rtl_stubs/) for a top without one (the fast-path wrapper
     around every reader)."""
     if filelist is not None:
         return frozenset(p.name for p in filelists.parse(filelist).sources)
-    if not (RTL_DIR / f"{toplevel}.f").is_file():
+    if filelists.top_list(RTL_DIR, toplevel) is None:
         return None
     return frozenset(p.name for p in filelists.sources(RTL_DIR, toplevel))
 
@@ -334,8 +342,8 @@ def _coverage(raw: dict) -> CoveragePlan:
     for w in raw.get("code_waivers") or ():
         tag, reason = str(w.get("tag", "")), " ".join(str(w.get("reason", "")).split())
         if "match" in w:
-            path = RTL_DIR / str(w["file"])
-            text = path.read_text().splitlines() if path.is_file() else []
+            path = _rtl_file(str(w["file"]))
+            text = path.read_text().splitlines() if path is not None else []
             hits = [i + 1 for i, line in enumerate(text) if str(w["match"]) in line]
             first = hits[0] if len(hits) == 1 else 0
             waivers.append(CodeWaiver(str(w["file"]), first, first, tag, reason, str(w["match"]), len(hits)))
@@ -445,12 +453,12 @@ def problems(plan: Plan, covergroups: Optional[set[str]] = None) -> list[str]:
     out += [
         f"code waiver names {w.file}, which is not in rtl_stubs/"
         for w in cov.code_waivers
-        if not (rtl / w.file).is_file()
+        if _rtl_file(w.file, rtl) is None
     ]
     out += [
         f"code waiver of {w.file} matches {w.matches} lines with {w.match!r} (must be exactly one)"
         for w in cov.code_waivers
-        if (rtl / w.file).is_file() and w.match and w.matches != 1
+        if _rtl_file(w.file, rtl) is not None and w.match and w.matches != 1
     ]
     if covergroups is not None:
         out += [

@@ -14,7 +14,7 @@ from .footprint import plane_regions
 from .items import PixelItem
 from .scoreboard import PixelScoreboard
 
-#: how the platform sees ``pixel_reader`` (rtl_stubs/pixel_reader.sv): the project's reader convention, its .rdl's map
+#: how the platform sees ``pixel_reader`` (rtl_stubs/pixel_reader/): the project's reader convention, its .rdl's map
 BINDING = register_reader(registers.REGS)
 
 

@@ -1,1 +1,1 @@
-"""Testbench of the weight reader (rtl_stubs/weight_reader.sv) on the shared reader platform (tb/platform/)."""
+"""Testbench of the weight reader (rtl_stubs/weight_reader/) on the shared reader platform (tb/platform/)."""

@@ -18,7 +18,7 @@ from .footprint import weight_regions
 from .items import Kind, WeightItem
 from .scoreboard import WeightScoreboard
 
-#: how the platform sees ``weight_reader`` (rtl_stubs/weight_reader.sv): the project's reader convention, its .rdl's map
+#: how the platform sees ``weight_reader`` (rtl_stubs/weight_reader/): the project's reader convention, its .rdl's map
 BINDING = register_reader(registers.REGS)
 
 

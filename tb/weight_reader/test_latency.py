@@ -228,13 +228,13 @@ class SmallGroupLatencyTest(WeightTestBase):
 
 
 # ---------------------------------------------------------------------------------------------- every read in flight
-#: the weight-data queue's depth, the default of rtl_stubs/weight_reader.sv (beats queued + in flight): a dense job
-#: at a latency longer than its issue time has exactly this many beats in flight
+#: the weight-data queue's depth, the default of rtl_stubs/weight_reader/weight_reader.sv (beats queued + in
+#: flight): a dense job at a latency longer than its issue time has exactly this many beats in flight
 _DEPTH = re.search(
     r"parameter int DATA_DEPTH\s*=\s*(\d+)",
-    (Path(__file__).resolve().parents[2] / "rtl_stubs" / "weight_reader.sv").read_text(),
+    (Path(__file__).resolve().parents[2] / "rtl_stubs" / "weight_reader" / "weight_reader.sv").read_text(),
 )
-assert _DEPTH is not None, "rtl_stubs/weight_reader.sv declares no DATA_DEPTH parameter"
+assert _DEPTH is not None, "rtl_stubs/weight_reader/weight_reader.sv declares no DATA_DEPTH parameter"
 DATA_DEPTH = int(_DEPTH[1])
 SLOTS_LATENCY = 200
 

@@ -1,4 +1,4 @@
-"""Issue 22: generated AXI4-Lite register RTL against the hand-written ``rtl_stubs/axil_regs.sv``, measured.
+"""Issue 22: generated AXI4-Lite register RTL against the hand-written ``rtl_stubs/common/axil_regs.sv``, measured.
 
 Run by hand (not collected by pytest, no network)::
 
@@ -6,7 +6,7 @@ Run by hand (not collected by pytest, no network)::
 
 Candidates, each wrapped as ``regs_dut`` with the same ports (``tests/bench/regs_rtl/wrap_*.sv``):
 
-* ``hand``: ``rtl_stubs/axil_regs.sv`` with the cube reader's map, wired as ``cube_reader.sv`` wires it;
+* ``hand``: ``rtl_stubs/common/axil_regs.sv`` with the cube reader's map, wired as ``cube_reader.sv`` wires it;
 * ``regblock``: PeakRDL-regblock (``peakrdl regblock --cpuif axi4-lite-flat --err-if-bad-addr``), from the project venv;
 * ``etana``: PeakRDL-etana (``peakrdl etana``, same options). It is not a project dependency: install the wheel
   into a scratch venv that sees the project's packages and pass its Python with ``--etana-python``; without it
@@ -151,7 +151,7 @@ def measure(name: str, python: str, rdl: Path) -> dict:
     wrap = BENCH / f"wrap_{name}.sv"
     tb = BENCH / "tb_regs.sv"
     if name == "hand":
-        gen, top = [ROOT / "rtl_stubs" / "axil_regs.sv"], "axil_regs"
+        gen, top = [ROOT / "rtl_stubs" / "common" / "axil_regs.sv"], "axil_regs"
     else:
         gen, why = generate(name, python, rdl, work / "gen")
         if not gen:

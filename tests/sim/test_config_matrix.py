@@ -95,6 +95,8 @@ def test_lint_clean_at_the_configuration(cfg):
         "+incdir+props",
         *gs,
     ]
-    cmd += ["-f", f"{cfg.top}.f", *props, "--top-module", cfg.top]
+    flist = filelists.top_list(runner.RTL, cfg.top)
+    assert flist is not None, f"{cfg.top} has no list in rtl_stubs/"
+    cmd += ["-F", str(flist.relative_to(runner.RTL)), *props, "--top-module", cfg.top]
     out = subprocess.run(cmd, cwd=runner.RTL, capture_output=True, text=True)
     assert out.returncode == 0 and "%Warning" not in out.stderr, f"{cfg.key}:\n{out.stderr[-3000:]}"

@@ -68,7 +68,8 @@ def test_an_unset_variable_an_unknown_option_and_a_loop_are_errors_naming_them(t
 
 
 def test_our_lists_read_as_before() -> None:
-    # every name of rtl_stubs/<top>.f is its folder's file, each once, in list order (common.f first)
+    # every name of rtl_stubs/<folder>/<top>.f is a file of rtl_stubs/ (its own folder's, or common/ through
+    # ../common/ and -F ../common/common.f), each once, in list order (common.f first)
     names = [p.name for p in filelists.sources(runner.RTL, "cube_reader")]
     assert names[:6] == [
         "accel_csr_pkg.sv",
@@ -79,7 +80,16 @@ def test_our_lists_read_as_before() -> None:
         "axi_rd_engine.sv",
     ]
     assert names[-1] == "cube_reader.sv" and len(names) == len(set(names))
-    assert all(p.parent == runner.RTL for p in filelists.sources(runner.RTL))
+    assert {p.parent.name for p in filelists.sources(runner.RTL, "cube_reader")} == {"common", "cube_reader"}
+    assert all(p.parent.parent == runner.RTL and ".." not in p.parts for p in filelists.sources(runner.RTL))
+
+
+def test_a_top_list_is_found_in_its_readers_folder() -> None:
+    assert filelists.top_list(runner.RTL, "weight_reader") == runner.RTL / "weight_reader" / "weight_reader.f"
+    assert filelists.top_list(runner.RTL, "common") is None and filelists.top_list(runner.RTL, "props") is None
+    assert filelists.locate(runner.RTL, "sync_fifo.sv") == runner.RTL / "common" / "sync_fifo.sv"
+    with pytest.raises(ValueError, match="nosuch.sv: no file of that name"):
+        filelists.locate(runner.RTL, "nosuch.sv")
 
 
 def options(foreign: Path, waivers: tuple[str, ...]) -> buildopts.BuildOptions:

@@ -1,6 +1,6 @@
 """`verilator --lint-only -Wall` over rtl_stubs/ is clean with every module as the top, and Icarus accepts every
 file (part of `make test`). One module per file, named as its file: every module is linted as the top with the
-first per-top list that compiles it (rtl_stubs/<top>.f: the same plan `make lint` walks), packages excepted.
+first per-top list that compiles it (rtl_stubs/<folder>/<top>.f: the same plan `make lint` walks), packages excepted.
 `make lint` also lints each testplan build with its own file list (tb/flow/lintplan.py) by its top, defines and
 waivers."""
 
@@ -17,7 +17,7 @@ TOPS = list(PLAN)
 
 def test_every_rtl_file_is_in_a_list_and_every_list_compiles_its_top():
     listed = {p.name for p in runner.rtl_sources()}
-    assert listed == {p.name for p in runner.RTL.glob("*.sv")}, (
+    assert listed == {p.name for p in runner.RTL.glob("*/*.sv") if p.parent.name != filelists.PROPS_DIR}, (
         "an RTL file in no <top>.f (or a list naming a file that does not exist)"
     )
     for top in filelists.tops(runner.RTL):
@@ -52,7 +52,7 @@ def test_tops_are_the_modules_of_the_lists():
 def test_verilator_lint_clean(top):
     runner.check_simulator("verilator")
     out = subprocess.run(
-        ["verilator", "--lint-only", "-Wall", "--timing", "-f", PLAN[top], "--top-module", top],
+        ["verilator", "--lint-only", "-Wall", "--timing", "-F", PLAN[top], "--top-module", top],
         cwd=runner.RTL,
         capture_output=True,
         text=True,

@@ -1,4 +1,4 @@
-"""Parameter contracts (issue 32, rtl_stubs/param_contract.sv): an out-of-range parameter on any top stops the
+"""Parameter contracts (issue 32, rtl_stubs/common/param_contract.sv): an out-of-range parameter on any top stops the
 build with the one line ``parameter <NAME> = <value> is outside its contract: <range>`` on Verilator (at
 elaboration), Icarus (vvp stops at time 0, before any test) and Yosys (at hierarchy); the defaults elaborate on all
 three. The illegal values are drawn from the contracts themselves (tb/flow/contracts.py: just below the minimum,
@@ -41,13 +41,13 @@ def _illegal(top: str) -> tuple[str, dict[str, int]]:
 
 
 def _files(top: str) -> list[Path]:
-    return filelists.sources(runner.RTL, LINT[top].removesuffix(".f"))
+    return filelists.sources(runner.RTL, Path(LINT[top]).stem)
 
 
 def verilator(top: str, params: dict[str, int]) -> subprocess.CompletedProcess:
     runner.check_simulator("verilator")
     gs = [f"-G{k}={v}" for k, v in params.items()]
-    cmd = ["verilator", "--lint-only", "-Wno-fatal", "--timing", *gs, "-f", LINT[top], "--top-module", top]
+    cmd = ["verilator", "--lint-only", "-Wno-fatal", "--timing", *gs, "-F", LINT[top], "--top-module", top]
     return subprocess.run(cmd, cwd=runner.RTL, capture_output=True, text=True)
 
 
@@ -72,7 +72,7 @@ def yosys(top: str, params: dict[str, int], tmp: Path) -> tuple[int, str]:
     copy = tmp / "rtl"
     shutil.copytree(runner.RTL, copy)
     yosys_rewrite(copy)
-    srcs = " ".join(str(copy / p.name) for p in _files(top))
+    srcs = " ".join(str(copy / p.relative_to(runner.RTL)) for p in _files(top))
     ch = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
     log = tmp / "yosys.log"
     y = subprocess.run(

@@ -1,5 +1,5 @@
-"""The pixel reader's register map (rtl_stubs/regs/pixel_reader.rdl, loaded by tb.regmap) and the design constants
-of rtl_stubs/accel_pkg.sv (limits, the format table) agree with the reference model (models.pixel_desc: rule order,
+"""The pixel reader's register map (rtl_stubs/regs/pixel_reader.rdl, loaded by tb.regmap) and the design constants of
+rtl_stubs/common/accel_pkg.sv (limits, the format table) agree with the reference model (models.pixel_desc: rule order,
 limits, format codes). No simulator."""
 
 import re
@@ -11,7 +11,7 @@ from tb.flow import runner
 from tb.pixel_reader import registers as R
 
 PR = regmap.PIXEL_READER
-PKG_TEXT = (runner.RTL / "accel_pkg.sv").read_text()
+PKG_TEXT = (runner.RTL / "common" / "accel_pkg.sv").read_text()
 
 
 def test_every_validator_rule_has_its_bit_at_its_rule_index():

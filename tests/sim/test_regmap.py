@@ -27,7 +27,7 @@ CR = regmap.CUBE_READER
 OUTPUTS = [regs.PKG_PATH, regs.MODEL_PATH] + [
     runner.ROOT / d / f"{b}{ext}"
     for b in ("cube_reader", "weight_reader", "pixel_reader")
-    for d, ext in (("rtl_stubs", ".sv"), ("docs", ".md"))
+    for d, ext in ((f"rtl_stubs/{b}", ".sv"), ("docs", ".md"))
 ]
 
 
@@ -49,14 +49,14 @@ def test_check_names_a_stale_file(monkeypatch, capsys):
 
     monkeypatch.setattr(regs, "render_committed", stale)
     assert regs.main(["--check"]) == 1
-    assert "rtl_stubs/accel_csr_pkg.sv is not what `make regs` generates" in capsys.readouterr().out
+    assert "rtl_stubs/common/accel_csr_pkg.sv is not what `make regs` generates" in capsys.readouterr().out
 
 
 def test_every_block_has_a_source_an_rtl_top_and_a_datasheet():
     assert {b.name for b in regmap.BLOCKS.values()} == {p.stem for p in regs.rdl_sources()}
     assert set(regmap.BLOCKS) == {"CR", "WR", "PR"}
     for m in regmap.BLOCKS.values():
-        assert (runner.RTL / f"{m.name}.sv").is_file() and (runner.ROOT / "docs" / f"{m.name}.md").is_file()
+        assert (runner.RTL / m.name / f"{m.name}.sv").is_file() and (runner.ROOT / "docs" / f"{m.name}.md").is_file()
 
 
 def test_common_pattern_at_the_same_offsets_in_every_block():
@@ -133,7 +133,7 @@ def test_layout_codes_match_the_model_enum():
 
 def test_rtl_uses_the_generated_vectors_not_a_hand_list():
     for m in regmap.BLOCKS.values():
-        rtl = (runner.RTL / f"{m.name}.sv").read_text()
+        rtl = (runner.RTL / m.name / f"{m.name}.sv").read_text()
         for vec in ("NUM_REGS", "REGS_WMASK", "REGS_RESET", "REGS_MAPPED"):
             assert f"{m.prefix}_{vec}" in rtl, (m.name, vec)
         assert not re.search(r"_WMASK_\w+\)\s*<<", rtl), f"{m.name}.sv builds a write mask by hand"
@@ -183,7 +183,7 @@ def test_no_register_table_kept_by_hand():
         text = re.sub(r"<!-- make regs: begin (.*?) -->.*?<!-- make regs: end \1 -->", "", p.read_text(), flags=re.S)
         if row.search(text):
             found[str(p.relative_to(runner.ROOT))] = row.search(text).group(0)
-    for p in runner.RTL.glob("*.sv"):
+    for p in runner.RTL.glob("*/*.sv"):
         text = re.sub(r"// \[make regs\] begin (.*?)\n.*?// \[make regs\] end \1", "", p.read_text(), flags=re.S)
         m = re.search(r"^//\s+0x[0-9A-Fa-f]{2}\s+[A-Z][A-Z0-9_]*\s+(RO|RW|WO)\b", text, re.M)
         if m:
@@ -243,7 +243,7 @@ def test_adding_a_field_is_one_rdl_edit(scratch_sources):
     assert "localparam logic [31:0] CR_WMASK_CFG = 32'hFF00_130F;" in pkg
     model = regmap.BlockMap.from_model("CR", json.loads(files[regs.MODEL_PATH])["blocks"]["CR"], 256)
     assert model.WMASK["CFG"] == 0xFF00130F and model.FIELD["CFG_SPARE_BIT"] == 12
-    assert "[12] SPARE" in files[runner.RTL / "cube_reader.sv"]
+    assert "[12] SPARE" in files[runner.RTL / "cube_reader" / "cube_reader.sv"]
     assert "[12] SPARE: Test field." in files[runner.ROOT / "docs" / "cube_reader.md"]
 
 

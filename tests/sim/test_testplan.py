@@ -154,7 +154,7 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     w = plan.coverage.code_waivers[0]
     assert (w.first, w.last) == (10, 12) and w.covers("cube_reader.sv", 11) and not w.covers("cube_reader.sv", 13)
     assert plan.coverage.code_waivers[1].first == plan.coverage.code_waivers[1].last == 3
-    rtl_lines = (testplan.RTL_DIR / "cr_desc_validator.sv").read_text().splitlines()
+    rtl_lines = (testplan.RTL_DIR / "cube_reader" / "cr_desc_validator.sv").read_text().splitlines()
     line = rtl_lines.index(next(text for text in rtl_lines if "default: state <= S_IDLE;" in text)) + 1
     w = plan.coverage.code_waivers[3]
     assert (w.first, w.last) == (line, line) and w.covers("cube_reader/cr_desc_validator.sv", line)

@@ -26,7 +26,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tb.flow import testplan
+from tb.flow import filelists, testplan
 
 INSTALL = "apt-get install -y verilator lcov   (only verilator_coverage is used from Debian's verilator)"
 _RECORD = re.compile(r"^C '(.*)' (\d+)\s*$")
@@ -104,13 +104,15 @@ def score(merged: Path | None, plan: testplan.CoveragePlan, rtl: Path) -> list[F
     if merged is None:
         return []
     points: dict[tuple, int] = defaultdict(int)  # (file, line, type, column, comment) -> hits over instances
+    # the design's files, in ``rtl`` or a folder of it (rtl_stubs/<reader>/), not the property modules (props/)
+    ours = {p.name for p in (*rtl.glob("*.sv"), *rtl.glob("*/*.sv")) if p.parent.name != filelists.PROPS_DIR}
     for raw in merged.read_text(errors="replace").splitlines():
         m = _RECORD.match(raw)
         if not m:
             continue
         f = _fields(m.group(1))
         path = Path(f.get("f", ""))
-        if not path.name or not (rtl / path.name).is_file():
+        if path.name not in ours:
             continue
         kind = f.get("page", "").split("/", 1)[0]
         pid = (path.name, int(f.get("l", "0")), kind, f.get("n", ""), f.get("o", ""))

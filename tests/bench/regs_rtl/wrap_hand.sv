@@ -1,5 +1,5 @@
-// regs_dut around the hand-written rtl_stubs/axil_regs.sv with the cube reader's map, wired as in
-// rtl_stubs/cube_reader.sv (constants written out here so that the bench does not depend on accel_pkg).
+// regs_dut around the hand-written rtl_stubs/common/axil_regs.sv with the cube reader's map, wired as in
+// rtl_stubs/cube_reader/cube_reader.sv (constants written out here so that the bench does not depend on accel_pkg).
 // Common ports of every regs_dut (tests/bench/regblock_compare.py): AXI4-Lite slave; ro_val drives the
 // hardware-written registers (STATUS = ro_val[2:0], ERROR = ro_val & 0x303FF, counters = ro_val); start is
 // CTRL.START as the job control sees it; cfg_q/base_lo_q/stride_n_q are stored values as the hardware sees them.

@@ -2,13 +2,13 @@
 //
 // The register maps (offsets, fields, write masks, error bits, layout codes) are NOT here: their one source is
 // rtl_stubs/regs/<block>.rdl (SystemRDL), and `make regs` generates their constants as the package
-// accel_csr_pkg (rtl_stubs/accel_csr_pkg.sv; docs/registers.md). This package holds what the RTL needs beyond
+// accel_csr_pkg (rtl_stubs/common/accel_csr_pkg.sv; docs/registers.md). This package holds what the RTL needs beyond
 // them: the validators' limits, the descriptor structs START latches and the pixel reader's format table.
 // Limits and table entries are checked against the reference models through simulation (the validator and
 // format tests compare every bit with models/), not by a second list.
 //
 // The file name sorts after accel_csr_pkg.sv (which it uses) and before every module file on purpose: a bare
-// `verilator --lint-only rtl_stubs/*.sv` then parses both packages before the modules that import them.
+// `verilator --lint-only rtl_stubs/*/*.sv` then parses both packages before the modules that import them.
 `timescale 1ns/1ps
 // Waiver, UNUSEDPARAM: this package is the one list of constants shared by every DLA reader; a block
 // linted on its own uses only part of it by design.

@@ -5,7 +5,7 @@
 // a block's with its prefix P: P_ID, P_REG_<REG>, P_<REG>_<FIELD>_*, P_WMASK_<REG>, P_ERR_<BIT>,
 // P_<ENUM>_<CODE>, and the register block's parameters P_NUM_REGS, P_REGS_WMASK, P_REGS_RESET,
 // P_REGS_MAPPED. The file name sorts before accel_pkg.sv and every module: a bare
-// `verilator rtl_stubs/*.sv` reads it first.
+// `verilator rtl_stubs/common/*.sv` reads it first.
 `timescale 1ns/1ps
 // Waiver, UNUSEDPARAM: every constant of every map is here; a block uses part of them by design.
 /* verilator lint_off UNUSEDPARAM */

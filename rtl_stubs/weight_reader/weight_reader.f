@@ -1,7 +1,7 @@
 // The weight reader: what every reader compiles, then its own parts in dependency order.
--f common.f
+-F ../common/common.f
 wr_validator.sv
-sync_fifo.sv
+../common/sync_fifo.sv
 wr_fetch.sv
 wr_wgs_unpack.sv
 wr_expander.sv
