@@ -1,7 +1,8 @@
 // axi4_read_master_props: AXI4 read-channel properties of a read MASTER (AR and R channels), written from the
 // AXI4 specification (ARM IHI 0022, sections A3.2 handshake, A3.4 burst rules) and from what axi_rd_engine.sv
-// documents. Not part of the design (kept out of rtl_stubs/files.f); instantiated by the formal top wrappers of
-// tb/flow/formal.py beside the design, on the design's ports.
+// documents. Not part of the design (no synthesis list rtl_stubs/<block>/<block>.f names it); instantiated by the
+// formal top wrappers of tb/flow/formal.py beside the design, bound in simulation by the reader shell, and bound by
+// port prefix into any other master with axi4_read_master_bind.svh.
 //
 // The master's outputs are ASSERTED; the slave's outputs are ASSUMED (the environment may choose any legal
 // timing: ARREADY and RVALID free, RRESP free, RDATA free, RLAST on exactly the last beat of the burst at the
