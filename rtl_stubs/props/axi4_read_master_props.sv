@@ -201,6 +201,11 @@ module axi4_read_master_props #(
   // ---------------------------------------------------------------- the master's obligations
   // the 4 KB rule counts from the burst's aligned start (an unaligned INCR start address only trims the first beat)
   localparam logic [11:0] page_mask = ALIGNED ? 12'hFFF : ~12'(BW - 1);
+  // ARSIZE and the bursts in flight in 32-bit signals of their own: at a 1024-bit bus (ARSIZE 7) or 255 reads in
+  // flight the fields' own ranges make the comparisons below constant, which Verilator's -Wall refuses (CMPCONST)
+  logic [31:0] arsize32, n_flight32;
+  assign arsize32   = 32'(arsize);
+  assign n_flight32 = 32'(n_flight);
   always @(posedge clk) begin
     if (p_valid && p_rst && !rst) `PROP_ASSERT("ARVALID low after reset", !arvalid)
     if (p_valid && !p_rst && !rst) begin
@@ -214,8 +219,8 @@ module axi4_read_master_props #(
     if (!rst && arvalid) begin
       if (BURSTS == 3'b010) `PROP_ASSERT("ARBURST INCR", arburst == 2'b01)
       else                  `PROP_ASSERT("ARBURST one of the declared BURSTS", arburst != 2'b11 && BURSTS[arburst])
-      if (FULL_SIZE) `PROP_ASSERT("ARSIZE = bus width", arsize == 3'(LB))
-      else           `PROP_ASSERT("ARSIZE at most the bus width", arsize <= 3'(LB))
+      if (FULL_SIZE) `PROP_ASSERT("ARSIZE = bus width", arsize32 == LB)
+      else           `PROP_ASSERT("ARSIZE at most the bus width", arsize32 <= LB)
       `PROP_ASSERT("ARID", arid == ARID)
       `PROP_ASSERT("ARLOCK normal", !arlock)
       `PROP_ASSERT("ARLEN + 1 <= MAX_BURST", 32'(arlen) + 1 <= MAX_BURST)
@@ -244,8 +249,8 @@ module axi4_read_master_props #(
           if ((i + DEPTH - 32'(q_rp)) % DEPTH < 32'(n_reg))
             `PROP_ASSERT("inv: queued bursts of at most MAX_BURST beats", 32'(q_len[i]) + 1 <= MAX_BURST)
       end
-      if (MAX_OUTSTANDING > 0) `PROP_ASSERT("at most MAX_OUTSTANDING bursts in flight", 32'(n_flight) <= MAX_OUTSTANDING)
-      else `PROP_ASSERT("at most TRACK bursts in flight (no limit declared: raise TRACK)", 32'(n_flight) <= TRACK)
+      if (MAX_OUTSTANDING > 0) `PROP_ASSERT("at most MAX_OUTSTANDING bursts in flight", n_flight32 <= MAX_OUTSTANDING)
+      else `PROP_ASSERT("at most TRACK bursts in flight (no limit declared: raise TRACK)", n_flight32 <= TRACK)
       if (no_issue) `PROP_ASSERT("no new AR after stop or an error beat", !ar_new)
       if (halted && DRAIN && n_acc != 8'd0) `PROP_ASSERT("in-flight beats drained (RREADY) when stopped", rready)
       `PROP_COVER("a burst's last beat", r_done)

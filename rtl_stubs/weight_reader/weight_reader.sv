@@ -179,6 +179,15 @@ module weight_reader
   logic                  push, q_pop;
   logic [7:0]            q_bytes, o_zeros, o_comp;
 
+  // the run-time error flags at their ERROR bits, as a named signal: Icarus 11 missed the flags through a cast and
+  // shift in the port expression (the job never stopped on Icarus, Verilator was right)
+  logic [31:0] run_err;
+  always_comb begin
+    run_err                        = '0;
+    run_err[WR_ERR_WGS_MISMATCH]   = err_mismatch;
+    run_err[WR_ERR_WEIGHT_OVERRUN] = err_overrun;
+  end
+
   reader_shell #(
     .AXI_DATA_W (AXI_DATA_W), .AXI_ADDR_W (AXI_ADDR_W), .AXI_ID_W (AXI_ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING),
     .LEN_W (LEN_W),
@@ -195,7 +204,7 @@ module weight_reader
     .*,   // the top's ports and the shell's signals of the same name (regs_q, starting, stopped, cmd_*, rd_*, ...)
     .ro_val, .val_done (1'b1), .setup (init), .run (job_run),
     .beat_err (bus_err), .beat_decerr (bus_decerr),
-    .run_err ((32'(err_mismatch) << WR_ERR_WGS_MISMATCH) | (32'(err_overrun) << WR_ERR_WEIGHT_OVERRUN)),
+    .run_err,
     .work_done (all_done),
     .add_en ({push, push, q_pop && m_axis_tlast, q_pop, q_pop}), .add_val ({o_comp, o_zeros, 8'd1, q_bytes, 8'd1})
   );

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import runner
+from tb.flow import filelists, runner
 from tb.flow.regression import execute, publish, runfolder
 from tb.flow.regression.__main__ import make_report
 from tb.flow.regression.jobs import Duration, Job, load_durations
@@ -480,7 +480,8 @@ def test_a_resume_reuses_a_build_only_when_its_inputs_are_unchanged(tmp_path):
     assert execute.build_inputs("verilator", engine, False, rtl) != first  # without code coverage
     assert execute.build_inputs("icarus", engine, True, rtl) != first
     assert execute.build_inputs("verilator", plan.builds["axi_rd_engine_a12_dw1024"], True, rtl) != first
-    (rtl / "axi_rd_engine.sv").write_text((rtl / "axi_rd_engine.sv").read_text() + "\n// edited\n")
+    source = filelists.locate(rtl, "axi_rd_engine.sv")
+    source.write_text(source.read_text() + "\n// edited\n")
     assert execute.build_inputs("verilator", engine, True, rtl) != first  # the RTL changed since
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import runner
+from tb.flow import filelists, runner
 
 from .conftest import SEEDS, TESTS, regress
 
@@ -190,7 +190,7 @@ def test_an_interrupted_run_resumes_into_the_report_of_an_uninterrupted_one(tiny
 def test_an_rtl_that_does_not_compile_is_one_error_line_for_all_its_jobs(tmp_path):
     rtl = tmp_path / "rtl"
     shutil.copytree(runner.RTL, rtl)
-    engine = rtl / "axi_rd_engine.sv"
+    engine = filelists.locate(rtl, "axi_rd_engine.sv")
     engine.write_text(engine.read_text().replace("endmodule", "endmodule oops", 1))
     p = regress(
         "run",
