@@ -52,7 +52,7 @@ help:
 	@echo "              CONFIG=<top>@<config>[,...] | corners: a top's set at a configuration of the matrix (configs:)"
 	@echo "make formal-mutants   every protocol and contract mutant against the properties (each must FAIL)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
-	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=)"
+	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=, MUTANT_JOBS=)"
 	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: tb/flow/sysdeps.sh)"
 	@echo "make doctor   tool versions, and how to install what is missing"
 	@echo "make clean    remove sim_build/ and generated reports"
@@ -132,7 +132,7 @@ bench: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tests.bench
 
 mutants: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.flow.mutants --sim $(SIM)
+	$(WITH_VERILATOR) $(PY) -m tb.flow.mutants --sim $(SIM) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
 
 doctor: $(STAMP)
 	@$(WITH_VERILATOR) $(PY) -m tb.flow.doctor

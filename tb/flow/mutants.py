@@ -16,8 +16,14 @@ mutant must be a legal design: fix the mutant). The table names the tests that f
 the baseline passes and every mutant is killed. Report: ``sim_build/mutants/<sim>/report.json``; per mutant, the log
 of its builds and runs and the JUnit files in ``sim_build/mutants/<sim>/<name>/``.
 
-Each mutant runs in a child process (its own process group, so a hung simulator is stopped on ``--timeout``),
-one after the other: builds use the machine's cores already (Verilator ~30-60 s per build with ccache).
+A mutant stops at its first run with a failing test: it is killed, and its remaining runs would only say how
+many more tests see the bug (``runs_skipped`` in the report names them). ``--all-runs`` runs every one, for the
+full kill matrix of the datasheets' mutant tables. The baseline always runs every run.
+
+Each mutant runs in a child process (its own process group, so a hung simulator is stopped on ``--timeout``);
+``--jobs N`` (``make mutants JOBS=N``) runs N mutants at once, the table keeping the mutants' order. Verilator
+builds use the machine's cores already (~30-60 s per build with ccache), so Verilator gains less from it than
+Icarus, whose compile and simulation are single-threaded.
 
 Usage: ``python -m tb.flow.mutants [--sim verilator|icarus] [--only NAME ...] [--seed N] [--count N] [--list]``
 (``make mutants SIM=icarus``; ``SEED`` and ``COUNT`` from the environment are the defaults of the options).
@@ -35,7 +41,9 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -166,13 +174,15 @@ class Outcome:
     suites: dict = field(default_factory=dict)  # suite -> {"tests": n, "failed": [names], "messages": [..]}
     killed_by: list[str] = field(default_factory=list)
     tests: int = 0
+    runs_skipped: list[str] = field(default_factory=list)  # not run: an earlier run had already killed the mutant
     note: str = ""
     time_s: float = 0.0
 
 
 # ---------------------------------------------------------------------------------------------- one mutant
-def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool) -> Outcome:
-    """Build and simulate one mutant (or ``baseline``) in this process."""
+def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool, all_runs: bool = False) -> Outcome:
+    """Build and simulate one mutant (or ``baseline``) in this process; a mutant stops after its first run with a
+    failing test unless ``all_runs``."""
     mutant = None if name == "baseline" else next(m for m in MUTANTS if m.name == name)
     out = Outcome(name)
     if mutant:
@@ -184,7 +194,11 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool) -> Ou
         os.environ[mutant.root] = str(make_tree_copy(mutant, dest))  # this worker process builds from the copy
     builds: dict[str, runner.Build] = {}
     build_dirs: list[Path] = []
-    for entry in runs_for(mutant):
+    entries = runs_for(mutant)
+    for i, entry in enumerate(entries):
+        if mutant is not None and not all_runs and any(v["failed"] for v in out.suites.values()):
+            out.runs_skipped = [e.run.name for e in entries[i:]]
+            break
         run = entry.run
         key = run.build.name
         if key not in builds:
@@ -227,21 +241,25 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool) -> Ou
 
 def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
     """Run one mutant in a child process group; stop the group on timeout."""
-    cmd = [
-        sys.executable,
-        "-m",
-        "tb.flow.mutants",
-        "--worker",
-        name,
-        "--sim",
-        args.sim,
-        "--seed",
-        str(args.seed),
-        "--count",
-        str(args.count),
-        "--result",
-        str(result),
-    ] + (["--keep-builds"] if args.keep_builds else [])
+    cmd = (
+        [
+            sys.executable,
+            "-m",
+            "tb.flow.mutants",
+            "--worker",
+            name,
+            "--sim",
+            args.sim,
+            "--seed",
+            str(args.seed),
+            "--count",
+            str(args.count),
+            "--result",
+            str(result),
+        ]
+        + (["--keep-builds"] if args.keep_builds else [])
+        + (["--all-runs"] if args.all_runs else [])
+    )
     env = dict(os.environ, PYTHONPATH=str(runner.ROOT))
     for k in ("TESTCASE", "COCOTB_TEST_FILTER", "COCOTB_TESTCASE", "WAVES"):  # always the whole modules
         env.pop(k, None)
@@ -251,6 +269,8 @@ def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
         proc = subprocess.Popen(
             cmd, cwd=runner.ROOT, env=env, stdout=f, stderr=subprocess.STDOUT, start_new_session=True
         )
+        with _LIVE_LOCK:
+            _LIVE.add(proc)
         try:
             proc.wait(timeout=args.timeout)
             timed_out = False
@@ -259,6 +279,9 @@ def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
         except KeyboardInterrupt:
             _kill_group(proc)
             raise
+        finally:
+            with _LIVE_LOCK:
+                _LIVE.discard(proc)
         if timed_out:
             _kill_group(proc)
     dt = time.monotonic() - t0
@@ -278,6 +301,11 @@ def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
         out.family, out.bug, out.files = m.family, m.bug, sorted(m.files)
     out.time_s = round(dt, 1)
     return out
+
+
+#: the mutants' child processes now running (``--jobs``): Ctrl-C reaches only the main thread, which stops them all
+_LIVE: set[subprocess.Popen] = set()
+_LIVE_LOCK = threading.Lock()
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -376,6 +404,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--timeout", type=float, default=1200.0, help="wall-clock seconds per mutant")
     ap.add_argument("--keep-builds", action="store_true", help="keep the mutants' build directories")
+    ap.add_argument(
+        "--all-runs", action="store_true", help="run every run of each mutant (default: stop at its first kill)"
+    )
+    ap.add_argument(
+        "--jobs", type=int, default=int(os.getenv("MUTANT_JOBS") or 1), help="mutants simulated at once (default 1)"
+    )
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument(
         "--markdown", metavar="PREFIX", help="print the mutants named PREFIX* as a markdown table from the last reports"
@@ -385,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     if args.worker:  # child: one mutant, result as JSON
-        o = run_one(args.worker, args.sim, args.seed, args.count, args.keep_builds)
+        o = run_one(args.worker, args.sim, args.seed, args.count, args.keep_builds, args.all_runs)
         Path(args.result).write_text(json.dumps(asdict(o), indent=1))
         return 0
 
@@ -412,23 +446,36 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     t0 = time.monotonic()
-    rows: list[Outcome] = []
-    for name in ["baseline"] + [m.name for m in chosen]:
+
+    def one(name: str) -> Outcome:
         (OUT / name).mkdir(parents=True, exist_ok=True)
         o = _spawn(name, args, OUT / name / "log.txt", OUT / name / "result.json")
-        rows.append(o)
         print(
             f"  {name:34s} {o.status:8s} {o.time_s:6.0f}s  "
             + (_short(o.killed_by, 90) if o.killed_by else o.note[:90]),
             flush=True,
         )
-        if name == "baseline" and o.status != "PASS":
-            print(
-                f"mutants: the unmutated RTL does not pass on {args.sim} ({o.status}: "
-                f"{_short(o.killed_by, 200) or o.note}); see {OUT / name / 'log.txt'}"
-            )
-            _write_report(args, rows, time.monotonic() - t0)
-            return 1
+        return o
+
+    rows: list[Outcome] = [one("baseline")]
+    if rows[0].status != "PASS":
+        print(
+            f"mutants: the unmutated RTL does not pass on {args.sim} ({rows[0].status}: "
+            f"{_short(rows[0].killed_by, 200) or rows[0].note}); see {OUT / 'baseline' / 'log.txt'}"
+        )
+        _write_report(args, rows, time.monotonic() - t0)
+        return 1
+    pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))  # each thread waits on its mutant's child process
+    try:
+        rows += list(pool.map(one, [m.name for m in chosen]))
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        with _LIVE_LOCK:
+            live = list(_LIVE)
+        for proc in live:
+            _kill_group(proc)
+        raise
+    pool.shutdown()
     total = time.monotonic() - t0
     print_table(rows)
     muts = rows[1:]
@@ -458,6 +505,8 @@ def _write_report(args, rows: list[Outcome], total: float) -> Path:
         "seed": args.seed,
         "count": args.count,
         "total_time_s": round(total, 1),
+        "all_runs": args.all_runs,
+        "jobs": args.jobs,
         "runs": {e.run.name: e.run.module for e in suite_runs()},
         "baseline": asdict(rows[0]) if rows else None,
         "summary": {

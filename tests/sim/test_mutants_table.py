@@ -69,3 +69,64 @@ def test_a_third_party_mutant_edits_a_copy_of_its_tree(tmp_path):
     assert edit.new in (copy / edit.file).read_text() and edit.old not in (copy / edit.file).read_text()
     assert edit.old in (src / edit.file).read_text()
     assert [e.run.name for e in mutants.runs_for(m)] == ["pdp_rdma/random"]
+
+
+def _fake_flow(monkeypatch, tmp_path, failing_run: str) -> list[str]:
+    """Replace the build and the simulator of ``run_one`` (no simulator needed): every run passes its one test
+    except ``failing_run``; returns the list the runs are appended to as they are simulated."""
+    from types import SimpleNamespace
+
+    from tb.flow import runner
+
+    ran: list[str] = []
+    runs = [
+        SimpleNamespace(
+            run=SimpleNamespace(name=n, module="m", tests=(), build=SimpleNamespace(name="b")),
+            environment=lambda count: {},
+        )
+        for n in ("blk/a", "blk/b", "blk/c")
+    ]
+    monkeypatch.setattr(mutants, "out_dir", lambda sim: tmp_path / sim)
+    monkeypatch.setattr(mutants, "runs_for", lambda m: runs)
+    monkeypatch.setattr(mutants, "make_copy", lambda m, dest: dest)
+    monkeypatch.setattr(mutants.simflow, "build_run", lambda *a, **k: SimpleNamespace(build_dir=tmp_path / "bd"))
+
+    def fake_run(build, module, seed, tests, env, tag):
+        ran.append(tag)
+        xml = tmp_path / f"{tag}.xml"
+        xml.write_text("<testsuites/>")
+        return xml
+
+    def fake_results(xml):
+        bad = xml.stem == failing_run.replace("/", "-")
+        return [runner.Result("t", not bad, 1.0, 0.1, "mismatch" if bad else "")]
+
+    monkeypatch.setattr(mutants.runner, "run", fake_run)
+    monkeypatch.setattr(mutants.runner, "read_results", fake_results)
+    (tmp_path / "verilator" / mutants.MUTANTS[0].name).mkdir(parents=True)
+    (tmp_path / "verilator" / "baseline").mkdir(parents=True)
+    return ran
+
+
+def test_a_mutant_stops_at_its_first_killing_run(tmp_path, monkeypatch):
+    """Default: the runs after the first one with a failing test are not simulated and are named in the report."""
+    ran = _fake_flow(monkeypatch, tmp_path, failing_run="blk/b")
+    m = mutants.MUTANTS[0]  # of our RTL (test_the_first_mutant_is_of_our_rtl)
+    o = mutants.run_one(m.name, "verilator", 1, 1, keep_builds=True)
+    assert ran == ["blk-a", "blk-b"]
+    assert o.status == "KILLED" and o.killed_by == ["blk/b:t"]
+    assert o.runs_skipped == ["blk/c"]
+
+
+def test_all_runs_and_the_baseline_run_everything(tmp_path, monkeypatch):
+    ran = _fake_flow(monkeypatch, tmp_path, failing_run="blk/a")
+    m = mutants.MUTANTS[0]
+    o = mutants.run_one(m.name, "verilator", 1, 1, keep_builds=True, all_runs=True)
+    assert ran == ["blk-a", "blk-b", "blk-c"] and o.runs_skipped == [] and o.status == "KILLED"
+    ran.clear()
+    b = mutants.run_one("baseline", "verilator", 1, 1, keep_builds=True)
+    assert ran == ["blk-a", "blk-b", "blk-c"] and b.status == "FAIL"  # the baseline never stops early
+
+
+def test_the_first_mutant_is_of_our_rtl():
+    assert mutants.MUTANTS[0].root == mutants.RTL_ROOT
