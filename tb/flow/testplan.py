@@ -12,6 +12,7 @@ decorated with ``@cocotb.test`` and classes decorated with ``@pyuvm.test``.
 from __future__ import annotations
 
 import ast
+import datetime
 import fnmatch
 import importlib.util
 import os
@@ -32,6 +33,7 @@ RTL_DIR = project.RTL
 SUITE_NAMES = ("smoke", "sim", "nightly", "mutants")
 CONFIG_SUITE = "configs"  # every configuration of the matrix (configs:): corners and random draws
 CONFIG_SEED_VAR = "CONFIG_SEED"  # the seed of the random draws (default: the plan's configs.seed)
+NIGHTLY_SUITE = "nightly"  # configs.nightly: random puts the matrix's random draws here, drawn anew each night
 EXCLUSION_TAGS = ("unreachable", "unsupported", "low_risk")
 DEFAULT_GOAL = 100.0
 
@@ -167,6 +169,7 @@ class Plan:
     configs: dict = field(default_factory=dict)  # Configuration.key -> Configuration
     config_seed: Optional[int] = None
     config_waivers: dict = field(default_factory=dict)  # <top>@<corner> left out of the matrix -> the reason
+    nightly_draws: bool = False  # configs.nightly: random (the nightly suite runs the random draws)
 
     def config_of_run(self, run: str) -> Optional[Configuration]:
         return next((c for c in self.configs.values() if c.run == run), None)
@@ -257,7 +260,16 @@ def load(path: Path = PLAN_PATH, config_seed: Optional[int] = None) -> Plan:
         )
         for t in raw["testpoints"]
     )
-    return Plan(builds, runs, suites, tps, _coverage(raw.get("coverage") or {}), configs, config_seed, config_waivers)
+    nightly_draws = (raw.get("configs") or {}).get("nightly") == "random"
+    cov = _coverage(raw.get("coverage") or {})
+    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws)
+
+
+def night_seed(today: datetime.date) -> int:
+    """The ``CONFIG_SEED`` of a nightly regression started without one (``configs.nightly: random``): the date as
+    ``YYYYMMDD``, so each night draws other legal configurations, and the number is easy to read back from a report
+    or a log (a second run the same day draws the same ones; ``CONFIG_SEED=`` chooses)."""
+    return int(today.strftime("%Y%m%d"))
 
 
 def _configs(
@@ -268,9 +280,12 @@ def _configs(
     share (each top's ``smoke`` corners). The ranges come from the RTL's contracts (tb.flow.contracts): each
     contracted parameter alone at its minimum and maximum, then the plan's named corners (``min``/``max``/numbers),
     then ``random`` legal draws per top from the seed (``config_seed``, else ``CONFIG_SEED`` in the environment, else
-    ``seed``)."""
+    ``seed``). ``nightly: random`` adds every random draw to the nightly suite too (issue 32: random legal
+    configurations per nightly; the regression draws them from the night's date, :func:`night_seed`)."""
     if not raw:
         return {}, None, {}
+    if raw.get("nightly") not in (None, "random"):
+        raise ValueError(f"configs.nightly: {raw['nightly']!r}; allowed: random (or leave it out)")
     env_seed = os.environ.get(CONFIG_SEED_VAR, "").strip()
     seed = config_seed if config_seed is not None else int(env_seed) if env_seed else int(raw.get("seed", 1))
     n_random = int(raw.get("random", 0))
@@ -278,6 +293,7 @@ def _configs(
     waivers: dict[str, str] = {}
     matrix: list[SuiteRun] = []
     smoke: list[SuiteRun] = []
+    drawn: list[SuiteRun] = []
     for top, spec in (raw.get("tops") or {}).items():
         if spec["run"] not in runs:
             raise ValueError(f"configs.{top}: no run {spec['run']!r}")
@@ -317,6 +333,8 @@ def _configs(
             }
             entry = SuiteRun(runs[rname], {**template.env, **_strs(spec.get("env")), **where})
             matrix.append(entry)
+            if kind == "random":
+                drawn.append(entry)
             if name in (spec.get("smoke") or ()):
                 smoke.append(entry)
         unknown = set(spec.get("smoke") or ()) - {p[0] for p in points}
@@ -325,9 +343,10 @@ def _configs(
     count = int(raw.get("count", 1))
     defaults = [SuiteRun(runs[s["run"]], dict(runs[s["run"]].env)) for s in (raw.get("tops") or {}).values()]
     suites[CONFIG_SUITE] = Suite(CONFIG_SUITE, count, 1, tuple(defaults + matrix))
-    if "smoke" in suites:
-        s = suites["smoke"]
-        suites["smoke"] = Suite(s.name, s.count, s.reseeds, s.runs + tuple(smoke))
+    for name, extra in (("smoke", smoke), (NIGHTLY_SUITE, drawn if raw.get("nightly") else [])):
+        if name in suites and extra:
+            s = suites[name]
+            suites[name] = Suite(s.name, s.count, s.reseeds, s.runs + tuple(extra))
     return out, seed, waivers
 
 

@@ -5,6 +5,7 @@ datasheets' generated parameter blocks up to date."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -100,3 +101,44 @@ def test_lint_clean_at_the_configuration(cfg):
     cmd += ["-F", str(flist.relative_to(runner.RTL)), *props, "--top-module", cfg.top]
     out = subprocess.run(cmd, cwd=runner.RTL, capture_output=True, text=True)
     assert out.returncode == 0 and "%Warning" not in out.stderr, f"{cfg.key}:\n{out.stderr[-3000:]}"
+
+
+def test_the_nightly_runs_the_random_draws_of_its_seed(monkeypatch):
+    """configs.nightly: random -- the nightly suite holds every random draw of the seed it was loaded with (and no
+    corner: the corners are the configs suite's), each carrying that CONFIG_SEED for its rerun command."""
+    monkeypatch.delenv(testplan.CONFIG_SEED_VAR, raising=False)
+    night = testplan.load(config_seed=20261126)
+    assert night.nightly_draws
+    drawn = {c.run for c in night.configs.values() if c.kind == "random"}
+    assert len(drawn) == 2 * len({c.top for c in night.configs.values()})  # configs.random: 2 per top
+    in_nightly = {e.run.name: e for e in night.suite(testplan.NIGHTLY_SUITE).runs if "@" in e.run.name}
+    assert set(in_nightly) == drawn and all("@r20261126_" in r for r in drawn)
+    assert {e.env[testplan.CONFIG_SEED_VAR] for e in in_nightly.values()} == {"20261126"}
+    other = testplan.load(config_seed=7)
+    assert {e.run.name for e in other.suite("nightly").runs if "@" in e.run.name}.isdisjoint(in_nightly)
+
+
+def test_a_nightly_without_config_seed_draws_from_the_date(monkeypatch, capsys):
+    """make regress SUITE=nightly draws its configurations from the night's date and prints the seed; a given
+    CONFIG_SEED, or another suite, keeps its draws."""
+    import datetime
+
+    from tb.flow.regression.__main__ import draw_tonight
+
+    monkeypatch.delenv(testplan.CONFIG_SEED_VAR, raising=False)
+    assert draw_tonight("smoke", datetime.date(2026, 11, 26)) is None
+    assert testplan.CONFIG_SEED_VAR not in os.environ
+    assert draw_tonight("nightly", datetime.date(2026, 11, 26)) == 20261126
+    assert os.environ[testplan.CONFIG_SEED_VAR] == "20261126"
+    assert "CONFIG_SEED=20261126" in capsys.readouterr().out
+    monkeypatch.setenv(testplan.CONFIG_SEED_VAR, "5")
+    assert draw_tonight("nightly", datetime.date(2026, 11, 27)) is None
+
+
+def test_a_bad_nightly_key_is_refused(tmp_path):
+    raw = yaml.safe_load(testplan.PLAN_PATH.read_text())
+    raw["configs"]["nightly"] = "corners"
+    bad = tmp_path / "plan.yaml"
+    bad.write_text(yaml.safe_dump(raw))
+    with pytest.raises(ValueError, match="configs.nightly: 'corners'; allowed: random"):
+        testplan.load(bad)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import datetime
 import json
 import os
 import shutil
@@ -23,7 +24,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
 from tb.flow import runner, testplan
 
@@ -135,9 +136,30 @@ _MARKS = {
 }
 
 
+def draw_tonight(suite: str, today: datetime.date) -> Optional[int]:
+    """A nightly started without ``CONFIG_SEED`` whose plan says ``configs.nightly: random`` draws the matrix's random
+    configurations from the night's date (:func:`tb.flow.testplan.night_seed`): set in the environment (the jobs,
+    Slurm's shards and the manifest take it from there, so a resume and the report draw the same) and printed.
+    Returns the seed, or None when the run keeps the plan's or the given one."""
+    if os.environ.get(testplan.CONFIG_SEED_VAR, "").strip() or suite.strip() != testplan.NIGHTLY_SUITE:
+        return None
+    if not testplan.load().nightly_draws:
+        return None
+    seed = testplan.night_seed(today)
+    os.environ[testplan.CONFIG_SEED_VAR] = str(seed)
+    print(
+        f"regress: tonight's random legal configurations are drawn with {testplan.CONFIG_SEED_VAR}={seed} "
+        f"(the date; {testplan.CONFIG_SEED_VAR}=<n> draws others)",
+        flush=True,
+    )
+    return seed
+
+
 def cmd_run(a: argparse.Namespace) -> int:
     if a.resume.strip():  # the configuration matrix drawn as the run drew it (its CONFIG_SEED), before the plan loads
         resume.use_config_seed(settings.load_manifest("RESUME", a.resume.strip()))
+    else:
+        draw_tonight(a.suite, datetime.date.today())
     plan = testplan.load()
     s = settings.check_run(a, plan)
     if a.job_list:  # a Slurm resume's shard or build job: only the jobs the resume listed
