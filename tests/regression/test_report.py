@@ -17,6 +17,7 @@ from tb.flow import mutants, runner, testplan
 from tb.flow.regression import jobs
 
 from .conftest import TESTS, regress
+from .regress_cli import own_run
 
 pytestmark = pytest.mark.sim
 
@@ -68,18 +69,7 @@ def test_history_none_keeps_no_history_as_make_passes_it(tiny_regression, tmp_pa
 def test_broken_rtl_is_reported_with_rerun_commands(tmp_path):
     mutant = next(m for m in mutants.MUTANTS if m.name == "outstanding_limit_off_by_one")
     rtl = mutants.make_copy(mutant, tmp_path)
-    p = regress(
-        "run",
-        "--sim=verilator",
-        "--suite=smoke",
-        "--seed-list=1",
-        "--tests=outstanding_limit",
-        f"--rtl={rtl}",
-        "--coverage=0",
-        f"--out={tmp_path / 'reg'}",
-        f"--report-dir={tmp_path / 'report'}",
-        f"--history={tmp_path / 'history'}",
-    )
+    p = regress(*own_run(tmp_path, "--seed-list=1", "--tests=outstanding_limit", f"--rtl={rtl}", "--coverage=0"))
     assert p.returncode == 1, p.stdout + p.stderr
     r = _results(tmp_path / "report")
     assert r["regression"]["failed"] == 1

