@@ -1,4 +1,8 @@
-"""Where third-party RTL comes from: the variables its file lists name (``$NVDLA_HW``), with their defaults.
+"""Where RTL outside a project comes from: the variables file lists name (``$NVDLA_HW``, ``$DLA_RTL``), with their
+defaults.
+
+``DLA_RTL`` is this platform's own RTL (``rtl_stubs/``: the checkout's, or the installed package's): a user's property
+list names the AXI4 read-master property set as ``$DLA_RTL/props/axi4_read_master_props.sv`` (examples/desc_reader).
 
 ``NVDLA_HW`` is a checkout of nvdla/hw (branch nvdlav1; NVIDIA's files under their own paths, ``vmod/...``). When
 neither the environment nor make sets it, the shared copy beside the repository (``../shared/thirdparty/
@@ -16,9 +20,11 @@ from typing import Mapping, Optional
 
 ROOT = Path(__file__).resolve().parents[2]
 NVDLA_HW = "NVDLA_HW"
+DLA_RTL = "DLA_RTL"
 #: variable -> (its default when it exists, what to set it to)
 DEFAULTS: dict[str, tuple[Path, str]] = {
     NVDLA_HW: (ROOT.parent / "shared" / "thirdparty" / "nvdla-pdp-rdma", "a checkout of nvdla/hw (branch nvdlav1)"),
+    DLA_RTL: (ROOT / "rtl_stubs", "the rtl_stubs folder of dla-formats-verif"),
 }
 _UNSET = re.compile(r"\$(\w+) is not set")
 
