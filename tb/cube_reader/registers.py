@@ -10,14 +10,13 @@ from typing import Optional
 
 from models.blocked import BlockedCubeDescriptor
 from tb import regmap
+from tb.platform.errors import error_bits
 
 #: the cube reader's register map (rtl_stubs/regs/cube_reader.rdl)
 REGS = regmap.CUBE_READER
-#: validator rule name (models.blocked.ERROR_RULES spelling) -> ERROR bit position
-RULE_BITS: dict[str, int] = {k.lower(): v for k, v in REGS.ERR.items() if not k.startswith("BUS_")}
-VALIDATOR_MASK: int = REGS.error_mask(list(RULE_BITS))
-BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
-BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
+#: its ERROR register: every field but the bus errors is a validator rule (models.blocked.ERROR_RULES spelling)
+ERRORS = error_bits(REGS)
+RULE_BITS, VALIDATOR_MASK, BUS_SLVERR, BUS_DECERR = ERRORS
 
 
 def cfg_word(layout: int, fp16: bool = False, nan_to_zero: bool = False) -> int:

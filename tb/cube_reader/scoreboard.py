@@ -13,10 +13,9 @@ the first differing byte, expected and actual bytes in hex, and the command that
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
-from pyuvm import ConfigDB
 
 import models
 from models.core.fp16 import fp16_classes as _fp16_masks
@@ -29,13 +28,14 @@ from tb.platform import (
     cut_units,
     hang_problems,
     hex_bytes as _hex,
+    reset_problems,
     sideband_problems,
     status_problems,
 )
 
 from .footprint import first_fault_atom
 from .items import CubeItem, Kind
-from .registers import BUS_DECERR, BUS_SLVERR, REGS
+from .registers import ERRORS, REGS
 
 
 def fp16_classes(atoms: np.ndarray, elem_bytes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -90,8 +90,7 @@ def expected_for(item: CubeItem, addr_bits: int) -> Expected:
             atoms = h.view(np.uint8).reshape(k, d.atom_bytes)
     error, max_atoms, exact = 0, k, True
     if item.kind is Kind.BUS_ERROR:
-        resp = {r for _, _, r in item.faults}
-        error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in resp)
+        error = ERRORS.of_faults(item.faults)
         first = first_fault_atom(d, item.faults)
         max_atoms, exact = (first if first is not None else k), False
     elif item.kind is Kind.RESET:
@@ -108,20 +107,13 @@ class CubeScoreboard(JobScoreboard):
     """Checks each finished cube job against the models (the pairing with the monitors' transactions, the
     reporting and the end-of-test checks are the platform's ``JobScoreboard``)."""
 
-    def build_phase(self) -> None:
-        super().build_phase()
-        self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
-        self.atoms_checked = 0
-        self.corrupt: Optional[Callable[[CubeItem, Expected], None]] = None  # self-test hook: corrupt the model
+    counted = "atoms"
 
     def expected(self, item: CubeItem) -> Expected:
         return expected_for(item, self.addr_bits)
 
     def details(self, item: CubeItem) -> list[str]:
         return [f"desc: {item.desc}", f"knobs: {item.knobs} nan_to_zero={item.nan_to_zero}"]
-
-    def summary(self) -> str:
-        return f"{self.checked} jobs, {self.atoms_checked} atoms checked, {self.errors} mismatching jobs"
 
     def diff_rows(self, item: CubeItem, exp: Expected) -> Optional[DiffRows]:
         return atom_rows(item, exp)
@@ -157,7 +149,7 @@ class CubeScoreboard(JobScoreboard):
         out += res.violations
         if not out and item.kind is Kind.CUBE:
             out += self._check_unpack(item, exp)
-        self.atoms_checked += n
+        self.units_checked += n
         return out
 
     def _check_stream(self, item: CubeItem, exp: Expected) -> list[str]:
@@ -193,12 +185,7 @@ class CubeScoreboard(JobScoreboard):
 
     def _check_reset(self, item: CubeItem, exp: Expected) -> list[str]:
         res = item.response()
-        st = res.status
-        out = []
-        if st.status & (REGS.status_busy | REGS.status_done):
-            out.append(f"after a reset during the job STATUS=0x{st.status:x}, expected idle (not BUSY, not DONE)")
-        if res.irq_after:
-            out.append("irq high after reset")
+        out = reset_problems(res, REGS)
         # whatever crossed the stream before the reset must be a correct prefix
         k = min(len(res.beats), exp.max_atoms)
         pre = Expected(exp.atoms, exp.coords, exp.addrs, exp.nan, exp.inf, 0, k, False)

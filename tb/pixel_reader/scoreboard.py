@@ -13,10 +13,9 @@ converted values, expected and actual bytes, and the command that reproduces the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
-from pyuvm import ConfigDB
 
 import models
 from models.nvdla.pixel import msb_aligned_values
@@ -29,6 +28,7 @@ from tb.platform import (
     bus_problems,
     cut_units,
     hang_problems,
+    reset_problems,
     sideband_problems,
     status_problems,
 )
@@ -36,7 +36,7 @@ from tb.platform import (
 from .footprint import first_fault_pixel, pixel_addresses
 from .items import Kind, PixelItem
 from .pictures import Picture
-from .registers import BUS_DECERR, BUS_SLVERR, REGS, error_word
+from .registers import ERRORS, REGS
 
 ATOM = 32
 
@@ -99,7 +99,7 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     if item.kind is Kind.ILLEGAL:
         z = np.zeros((0,), np.int64)
         return Expected(
-            np.zeros((0, ATOM), np.uint8), np.zeros((0, 2), np.int64), z, error_word(d.errors(addr_bits)), 0, True, 0
+            np.zeros((0, ATOM), np.uint8), np.zeros((0, 2), np.int64), z, ERRORS.word(d.errors(addr_bits)), 0, True, 0
         )
     pic = item.picture
     assert pic is not None, "every legal pixel job (PICTURE, BUS_ERROR, RESET) has its picture"
@@ -111,7 +111,7 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     if item.kind is Kind.RESET:
         exact = False
     if item.kind is Kind.BUS_ERROR:
-        error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in {r for _, _, r in item.faults})
+        error = ERRORS.of_faults(item.faults)
         first = first_fault_pixel(d, pic.fmt, item.faults)
         max_px, exact = (first if first is not None else max_px), False
     return Expected(atoms, coords, sat, error, max_px, exact, d.height)
@@ -121,17 +121,13 @@ class PixelScoreboard(JobScoreboard):
     """Checks each finished pixel job against the models (pairing, reporting and end-of-test checks are the
     platform's ``JobScoreboard``)."""
 
-    def build_phase(self) -> None:
-        super().build_phase()
-        self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
-        self.pixels_checked = 0
-        self.corrupt: Optional[Callable[[PixelItem, Expected], None]] = None  # self-test hook
+    counted = "pixels"
 
     def expected(self, item: PixelItem) -> Expected:
         return expected_for(item, self.addr_bits)
 
     def compare(self, item: PixelItem, exp: Expected) -> list[str]:
-        self.pixels_checked += len(item.response().beats)
+        self.units_checked += len(item.response().beats)
         return check_job(item, exp)
 
     def details(self, item: PixelItem) -> list[str]:
@@ -139,9 +135,6 @@ class PixelScoreboard(JobScoreboard):
 
     def diff_rows(self, item: PixelItem, exp: Expected) -> Optional[DiffRows]:
         return pixel_rows(item, exp)
-
-    def summary(self) -> str:
-        return f"{self.checked} jobs, {self.pixels_checked} pixels checked, {self.errors} mismatching jobs"
 
 
 def check_job(item: PixelItem, exp: Expected) -> list[str]:
@@ -177,12 +170,7 @@ def _check_reset(item: PixelItem, exp: Expected) -> list[str]:
     """After a reset in the middle of a job: idle (not BUSY, not DONE), irq low, counters cleared, and what
     crossed the stream before the reset a correct prefix."""
     res = item.response()
-    st = res.status
-    out = []
-    if st.status & (REGS.status_busy | REGS.status_done) or st.error or st.pixels:
-        out.append(f"after a reset during the job: {st}, expected idle with cleared registers")
-    if res.irq_after:
-        out.append("irq high after reset")
+    out = reset_problems(res, REGS, cleared=("error", "pixels"))
     out += [p for p in _check_stream(item, exp) if "TLAST" not in p]
     return out + res.violations
 

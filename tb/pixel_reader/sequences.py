@@ -37,9 +37,14 @@ class PixelSeqBase(ReaderSeqBase):
         item.desc = pic.desc if pic is not None else None
         return item
 
-    async def send_picture(self, name: str, knobs: Optional[Knobs] = None, **kw) -> PixelItem:
+    async def send_picture(
+        self, name: str, knobs: Optional[Knobs] = None, midjob: Optional[int] = None, **kw
+    ) -> PixelItem:
+        """A picture of format ``name`` (``kw``: :meth:`draw`'s), random knobs unless given, the mid-job START and
+        garbage ``midjob`` cycles in (None: none)."""
         item = self.new_item(Kind.PICTURE, self.draw(name, **kw))
         item.knobs = knobs if knobs is not None else random_knobs(self.rng)
+        item.midjob = midjob
         await self.send(item)
         return item
 

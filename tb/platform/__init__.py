@@ -22,9 +22,17 @@ from tb.platform.binding import (
     RegisterControl,
     ResetPin,
 )
-from tb.platform.checks import UnitCut, bus_problems, cut_units, hang_problems, sideband_problems, status_problems
+from tb.platform.checks import (
+    UnitCut,
+    bus_problems,
+    cut_units,
+    hang_problems,
+    reset_problems,
+    sideband_problems,
+    status_problems,
+)
 from tb.platform.coverage import CoverageSubscriber
-from tb.platform.declare import declare_scoreboard_selftests, declare_sequence_tests
+from tb.platform.declare import declare_register_test, declare_scoreboard_selftests, declare_sequence_tests
 from tb.platform.driver import JobDriver
 from tb.platform.env import ReaderEnv
 from tb.platform.job import Expectation, JobResult, ReaderItem
@@ -42,6 +50,7 @@ from tb.platform.testbase import (
     SmallJobs,
     count_from_env,
     error_bit_corruption,
+    field_corruption,
 )
 
 __all__ = [
@@ -73,15 +82,18 @@ __all__ = [
     "UnitCut",
     "bus_problems",
     "cut_units",
+    "declare_register_test",
     "declare_scoreboard_selftests",
     "declare_sequence_tests",
     "config_value",
     "count_from_env",
     "error_bit_corruption",
+    "field_corruption",
     "hang_problems",
     "hex_bytes",
     "random_knobs",
     "regression_seed",
+    "reset_problems",
     "reproduce_command",
     "sideband_problems",
     "status_problems",

@@ -1,4 +1,5 @@
-"""Checks every reader's scoreboard shares: TUSER/TLAST sideband against the model, the bus side of a job."""
+"""Checks every reader's scoreboard shares: TUSER/TLAST sideband against the model, the bus side of a job, the state
+after a reset in the middle of a job."""
 
 from __future__ import annotations
 
@@ -115,3 +116,19 @@ def cut_units(
         return UnitCut([f"{unit} #{i}{label(i)} has {size}"] + out, k)
     got = data.reshape(k, unit_bytes)
     return UnitCut(out, k, got, np.flatnonzero((got != expected[:k]).any(axis=1)))
+
+
+def reset_problems(res: Any, regs: Any, cleared: tuple[str, ...] = ()) -> list[str]:
+    """A job reset in its middle: afterwards STATUS idle (not BUSY, not DONE), the status registers ``cleared``
+    (e.g. ``("error", "pixels")``) at 0 and the irq low (``res``: its result with the status read after the reset;
+    ``regs``: the block's register map). What crossed the stream before the reset is
+    the block's to check (a correct prefix of the model's answer)."""
+    st = res.status
+    out = []
+    dirty = [name.upper() for name in cleared if getattr(st, name)]
+    if st.status & (regs.status_busy | regs.status_done) or dirty:
+        also = f", {' '.join(cleared).upper()} cleared" if cleared else ""
+        out.append(f"after a reset during the job: {st}, expected idle (not BUSY, not DONE{also})")
+    if res.irq_after:
+        out.append("irq high after reset")
+    return out

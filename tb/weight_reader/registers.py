@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from models.weight_desc import ERROR_RULES, WeightSurfaceDescriptor
 from tb import regmap
+from tb.platform.errors import error_bits
 
 #: the weight reader's register map (rtl_stubs/regs/weight_reader.rdl)
 REGS = regmap.WEIGHT_READER
-#: validator rule name (models.weight_desc.ERROR_RULES spelling) -> ERROR bit position
-RULE_BITS: dict[str, int] = {rule: REGS.ERR[rule.upper()] for rule in ERROR_RULES}
-VALIDATOR_MASK: int = REGS.error_mask(list(ERROR_RULES))
+#: its ERROR register: the validator rules (models.weight_desc.ERROR_RULES), the bus errors and two run-time bits
+ERRORS = error_bits(REGS, ERROR_RULES)
+RULE_BITS, VALIDATOR_MASK, BUS_SLVERR, BUS_DECERR = ERRORS
 WGS_MISMATCH: int = REGS.error_mask(["WGS_MISMATCH"])
 WEIGHT_OVERRUN: int = REGS.error_mask(["WEIGHT_OVERRUN"])
-BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
-BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
 #: FAULT.SURFACE codes by surface name (models.weight_desc.SURFACE_NAMES)
 SURFACE_CODE: dict[str, int] = {
     "weight": REGS.CONST["SURFACE_WEIGHT"],
@@ -26,11 +25,6 @@ SURFACE_CODE: dict[str, int] = {
 }
 #: the descriptor registers (every RW register of the map), in offset order
 DESC_REGS = REGS.descriptor_regs()
-
-
-def error_word(rules: list[str]) -> int:
-    """The ERROR bits of validator rule names."""
-    return sum(1 << RULE_BITS[r] for r in rules)
 
 
 def fault_surface(fault: int) -> int:
@@ -56,7 +50,3 @@ def descriptor_values(d: WeightSurfaceDescriptor) -> dict[str, int]:
         "WGS_BYTES": d.wgs_bytes,
     }
     return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
-
-
-async def program(csr, d: WeightSurfaceDescriptor) -> None:
-    await csr.write_many(descriptor_values(d))

@@ -67,8 +67,11 @@ class WeightSeqBase(ReaderSeqBase):
                 return ws
             raise
 
-    async def send_weights(self, knobs: Optional[Knobs] = None, **kw) -> WeightItem:
+    async def send_weights(self, knobs: Optional[Knobs] = None, midjob: Optional[int] = None, **kw) -> WeightItem:
+        """A weight set (``kw``: :meth:`draw`'s), with the mid-job START and garbage ``midjob`` cycles in (None:
+        none)."""
         item = self.new_item(Kind.WEIGHTS, self.draw(**kw), knobs)
+        item.midjob = midjob
         await self.send(item)
         return item
 

@@ -138,7 +138,7 @@ class PlatformBench(CubeTestBase):
                 "cycles": cycles,
                 "bytes": int(np.prod(bench_shape(_sim()))),
                 "mismatches": sb.errors,
-                "atoms_checked": sb.atoms_checked,
+                "atoms_checked": sb.units_checked,
                 "fast_path": self.tb.backend.exchange_seconds() is not None,
                 "hdl_exchange_s": self.tb.backend.exchange_seconds(),
                 "check_s": sb.check_seconds,
