@@ -10,7 +10,7 @@ from typing import Optional
 
 from models.blocked import BlockedCubeDescriptor
 from tb import regmap
-from tb.platform.errors import error_bits
+from tb.platform.register_values import descriptor_words, error_bits
 
 #: the cube reader's register map (rtl_stubs/regs/cube_reader.rdl)
 REGS = regmap.CUBE_READER
@@ -37,21 +37,7 @@ DESC_REGS = REGS.descriptor_regs()
 def descriptor_values(desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> dict:
     """Register values of a descriptor (written modulo 2**32, as the bus does)."""
     use_fp16 = desc.fp16 if fp16 is None else fp16
-    values = {
-        "CFG": cfg_word(int(desc.layout), use_fp16, nan_to_zero),
-        "BASE_LO": desc.base,
-        "BASE_HI": desc.base >> 32,
-        "ATOM_BYTES": desc.atom_bytes,
-        "ELEM_BYTES": desc.elem_bytes,
-        "COUNT_W": desc.count_w,
-        "COUNT_H": desc.count_h,
-        "COUNT_C": desc.count_c,
-        "COUNT_N": desc.count_n,
-        "STRIDE_H": desc.stride_h,
-        "STRIDE_C": desc.stride_c,
-        "STRIDE_N": desc.stride_n,
-    }
-    return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
+    return descriptor_words(REGS, desc, CFG=cfg_word(int(desc.layout), use_fp16, nan_to_zero))
 
 
 async def program(csr, desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from models.pixel_desc import PixelDescriptor
 from tb import regmap
-from tb.platform.errors import error_bits
+from tb.platform.register_values import descriptor_words, error_bits
 
 #: the pixel reader's register map (rtl_stubs/regs/pixel_reader.rdl)
 REGS = regmap.PIXEL_READER
@@ -39,21 +39,15 @@ def _s16(v: int) -> int:
 def descriptor_values(desc: PixelDescriptor) -> dict[str, int]:
     """Register values of a descriptor (written modulo 2**32, as the bus does)."""
     m = [_s16(v) for v in desc.mean]
-    values = {
-        "FORMAT": desc.format_code & REGS.field_mask("FORMAT_CODE"),
-        "WIDTH": desc.width,
-        "HEIGHT": desc.height,
-        "X_OFFSET": desc.x_offset,
-        "BASE0_LO": desc.base0,
-        "BASE0_HI": desc.base0 >> 32,
-        "STRIDE0": desc.line_stride0,
-        "BASE1_LO": desc.base1,
-        "BASE1_HI": desc.base1 >> 32,
-        "STRIDE1": desc.line_stride1,
-        "CVT_CFG": cvt_cfg_word(desc),
-        "CVT_OFFSET": _s16(desc.cvt_offset),
-        "CVT_SCALE": _s16(desc.cvt_scale),
-        "MEAN_0": m[0] | (m[1] << 16),
-        "MEAN_1": m[2] | (m[3] << 16),
-    }
-    return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
+    return descriptor_words(
+        REGS,
+        desc,
+        FORMAT=desc.format_code & REGS.field_mask("FORMAT_CODE"),
+        STRIDE0=desc.line_stride0,
+        STRIDE1=desc.line_stride1,
+        CVT_CFG=cvt_cfg_word(desc),
+        CVT_OFFSET=_s16(desc.cvt_offset),
+        CVT_SCALE=_s16(desc.cvt_scale),
+        MEAN_0=m[0] | (m[1] << 16),
+        MEAN_1=m[2] | (m[3] << 16),
+    )

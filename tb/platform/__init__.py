@@ -27,7 +27,9 @@ from tb.platform.checks import (
     bus_problems,
     cut_units,
     hang_problems,
+    job_problems,
     reset_problems,
+    sent_problems,
     sideband_problems,
     status_problems,
 )
@@ -91,10 +93,12 @@ __all__ = [
     "field_corruption",
     "hang_problems",
     "hex_bytes",
+    "job_problems",
     "random_knobs",
     "regression_seed",
     "reset_problems",
     "reproduce_command",
+    "sent_problems",
     "sideband_problems",
     "status_problems",
 ]

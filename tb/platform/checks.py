@@ -132,3 +132,38 @@ def reset_problems(res: Any, regs: Any, cleared: tuple[str, ...] = ()) -> list[s
     if res.irq_after:
         out.append("irq high after reset")
     return out
+
+
+def sent_problems(st: Any, counter: str, n: int, unit: str, complete: bool) -> list[str]:
+    """A job's status counter of the units it sent (``counter``, e.g. "ATOMS_SENT") against the ``n`` ``unit`` s
+    that crossed the stream, and for a ``complete`` job at least one cycle per unit (CYCLES counts the job's
+    cycles; the output moves at most one unit a cycle)."""
+    out = []
+    sent = getattr(st, counter.lower())
+    if sent != n:
+        out.append(f"{counter}={sent} but {n} {unit}s crossed the stream")
+    if complete and st.cycles < n:
+        out.append(f"CYCLES={st.cycles} is less than the {n} {unit}s sent (at most one {unit} per cycle)")
+    return out
+
+
+def job_problems(
+    item: Any,
+    exp: Any,
+    unit: str,
+    regs: Any,
+    done: Callable[[Any, Any], list[str]],
+    prefix: Callable[[Any, Any], list[str]],
+    cleared: tuple[str, ...] = (),
+) -> list[str]:
+    """A register-controlled reader's finished job against the model's answer ``exp``, in the order every block
+    checks it: a hang (DONE never came, :func:`hang_problems`) is reported alone; a job reset in its middle must
+    leave the DUT idle (:func:`reset_problems`) after a correct prefix of the answer on the stream (the block's
+    ``prefix(item, exp)``), with no violation; any other job is the block's ``done(item, exp)``."""
+    res = item.response()
+    hang = hang_problems(res, unit)
+    if hang:
+        return hang
+    if item.resets:
+        return reset_problems(res, regs, cleared) + prefix(item, exp) + res.violations
+    return done(item, exp)

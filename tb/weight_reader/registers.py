@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from models.weight_desc import ERROR_RULES, WeightSurfaceDescriptor
 from tb import regmap
-from tb.platform.errors import error_bits
+from tb.platform.register_values import descriptor_words, error_bits
 
 #: the weight reader's register map (rtl_stubs/regs/weight_reader.rdl)
 REGS = regmap.WEIGHT_READER
@@ -33,20 +33,4 @@ def fault_surface(fault: int) -> int:
 
 def descriptor_values(d: WeightSurfaceDescriptor) -> dict[str, int]:
     """Register values of a descriptor (written modulo 2**32, as the bus does)."""
-    values = {
-        "CFG": REGS.bit("CFG_COMPRESSED") if d.compressed else 0,
-        "ELEM_BYTES": d.elem_bytes,
-        "GROUPS": d.groups,
-        "GROUP_BYTES": d.group_bytes,
-        "LAST_GROUP_BYTES": d.last_group_bytes,
-        "WEIGHT_BASE_LO": d.weight_base,
-        "WEIGHT_BASE_HI": d.weight_base >> 32,
-        "WEIGHT_BYTES": d.weight_bytes,
-        "WMB_BASE_LO": d.wmb_base,
-        "WMB_BASE_HI": d.wmb_base >> 32,
-        "WMB_BYTES": d.wmb_bytes,
-        "WGS_BASE_LO": d.wgs_base,
-        "WGS_BASE_HI": d.wgs_base >> 32,
-        "WGS_BYTES": d.wgs_bytes,
-    }
-    return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
+    return descriptor_words(REGS, d, CFG=REGS.bit("CFG_COMPRESSED") if d.compressed else 0)

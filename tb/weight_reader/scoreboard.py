@@ -27,10 +27,9 @@ from tb.platform import (
     Expectation,
     JobScoreboard,
     bus_problems,
-    hang_problems,
     hex_bytes as _hex,
+    job_problems,
     regression_seed,
-    reset_problems,
     status_problems,
 )
 
@@ -164,13 +163,11 @@ class WeightScoreboard(JobScoreboard):
 
     # ---------------------------------------------------------------- checks
     def compare(self, item: WeightItem, exp: Expected) -> list[str]:
+        return job_problems(item, exp, "transfer", REGS, self._check_done, self._check_stream)
+
+    def _check_done(self, item: WeightItem, exp: Expected) -> list[str]:
         res = item.response()
         st = res.status
-        hang = hang_problems(res, "transfer")
-        if hang:
-            return hang
-        if item.kind is Kind.RESET:
-            return self._check_stream(item, exp) + reset_problems(res, REGS) + res.violations
         out = status_problems(st, REGS, exp.error)
         if fault_surface(st.fault) != exp.fault:
             out.append(

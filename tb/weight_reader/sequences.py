@@ -29,13 +29,12 @@ FIT_ATTEMPTS = 64
 class WeightSeqBase(ReaderSeqBase):
     """Helpers shared by the weight-reader sequences."""
 
-    def __init__(self, name: str = "seq", count: Optional[int] = None) -> None:
-        super().__init__(name, count)
+    item_cls = WeightItem
+    data_attr = "ws"
 
     def new_item(self, kind: Kind, ws: Optional[WeightSet], knobs: Optional[Knobs] = None) -> WeightItem:
-        item = WeightItem(self.next_name())
-        item.kind, item.ws = kind, ws
-        item.desc = ws.desc if ws is not None else None
+        """A weight job (``ws``: None for a descriptor without weights) with ``knobs``, random ones unless given."""
+        item = super().new_item(kind, ws)
         item.knobs = knobs if knobs is not None else random_knobs(self.rng)
         return item
 

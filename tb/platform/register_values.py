@@ -1,5 +1,6 @@
-"""A register-controlled reader's ERROR register as its testbench uses it, derived once from the block's register map
-(the ``.rdl``, :mod:`tb.regmap`): the validator rules' bits and the two bus-error bits."""
+"""A register-controlled reader's registers as its testbench uses them, derived from the block's register map (the
+``.rdl``, :mod:`tb.regmap`): the descriptor registers' values of a descriptor, and the ERROR register's bits (the
+validator rules' and the two bus errors')."""
 
 from __future__ import annotations
 
@@ -33,3 +34,20 @@ def error_bits(regs: Any, rules: Optional[Sequence[str]] = None) -> ErrorBits:
     return ErrorBits(
         rule_bits, regs.error_mask(names), regs.error_mask(["BUS_SLVERR"]), regs.error_mask(["BUS_DECERR"])
     )
+
+
+def descriptor_words(regs: Any, desc: Any, **computed: int) -> dict[str, int]:
+    """The values of the descriptor registers (every read-write register of ``regs``, in offset order: the order
+    they are written in) for ``desc``, modulo 2**32 as the bus writes them. A register holds ``computed[name]`` when
+    given, else the descriptor's attribute of its name in lower case; a ``<NAME>_LO`` / ``<NAME>_HI`` pair the low
+    and high word of the attribute ``<name>`` (a 64-bit address)."""
+    out = {}
+    for reg in regs.descriptor_regs():
+        if reg in computed:
+            value = computed[reg]
+        elif reg.endswith(("_LO", "_HI")):
+            value = getattr(desc, reg[:-3].lower()) >> (32 if reg.endswith("_HI") else 0)
+        else:
+            value = getattr(desc, reg.lower())
+        out[reg] = int(value) & 0xFFFFFFFF
+    return out
