@@ -64,17 +64,8 @@ def expected_for(item: CubeItem, addr_bits: int) -> Expected:
     d = item.desc
     assert d is not None, "every cube job programs a descriptor"
     if item.kind is Kind.ILLEGAL:
-        z = np.zeros((0,), np.int64)
-        return Expected(
-            np.zeros((0, max(d.atom_bytes, 0)), np.uint8),
-            np.zeros((0, 4), np.int64),
-            z,
-            z,
-            z,
-            d.error_bits(addr_bits),
-            0,
-            True,
-        )
+        atoms = np.zeros((0, max(d.atom_bytes, 0)), np.uint8)
+        return Expected.nothing(d.error_bits(addr_bits), atoms=atoms, coords=np.zeros((0, 4), np.int64))
     cube = item.cube
     assert cube is not None, "every legal cube job (CUBE, BUS_ERROR, RESET) has its cube"
     atoms = cube.gather(d).copy()

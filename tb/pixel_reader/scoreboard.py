@@ -97,10 +97,8 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     d = item.desc
     assert d is not None, "every pixel job programs a descriptor"
     if item.kind is Kind.ILLEGAL:
-        z = np.zeros((0,), np.int64)
-        return Expected(
-            np.zeros((0, ATOM), np.uint8), np.zeros((0, 2), np.int64), z, ERRORS.word(d.errors(addr_bits)), 0, True, 0
-        )
+        error = ERRORS.word(d.errors(addr_bits))
+        return Expected.nothing(error, atoms=np.zeros((0, ATOM), np.uint8), coords=np.zeros((0, 2), np.int64))
     pic = item.picture
     assert pic is not None, "every legal pixel job (PICTURE, BUS_ERROR, RESET) has its picture"
     atoms = feature_atoms(d.convert(pic.tensor))

@@ -102,9 +102,8 @@ def expected_for(item: WeightItem, addr_bits: int, out_bytes: int) -> Expected:
     """What a correct reader does with ``item`` (models only); ``out_bytes`` per output transfer."""
     d = item.desc
     assert d is not None, "every weight job programs a descriptor"
-    z = np.zeros(0, np.int64)
     if item.kind is Kind.ILLEGAL:
-        return Expected(np.zeros(0, np.uint8), z, z, z, z.astype(bool), ERRORS.word(d.errors(addr_bits)), 0, 0, True)
+        return Expected.nothing(ERRORS.word(d.errors(addr_bits)), dense=np.zeros(0, np.uint8), last=np.zeros(0, bool))
     ws = item.ws
     assert ws is not None, "every legal weight job (not ILLEGAL) has its weight set"
     group, start, length, last = transfers([g * ws.elem_bytes for g in ws.group_elems], out_bytes)
