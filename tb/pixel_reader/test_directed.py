@@ -56,7 +56,6 @@ async def _setup() -> tuple[PixelReaderTB, np.random.Generator]:
     return tb, rng
 
 
-@cocotb.test()
 async def _close(tb: PixelReaderTB, problems: list[str]) -> None:
     """The end of a test: nothing may be read after its last job (10 cycles to see it); every problem logged, the
     first one fails the test."""
@@ -67,6 +66,7 @@ async def _close(tb: PixelReaderTB, problems: list[str]) -> None:
     assert not problems, problems[0]
 
 
+@cocotb.test()
 async def n444_line_buffer(dut: Any) -> None:
     """Two-plane pictures at the largest x offset whose Y lines span several words, plane strides differing."""
     tb, rng = await _setup()
