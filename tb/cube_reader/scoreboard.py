@@ -19,18 +19,17 @@ import numpy as np
 
 import models
 from models.core.fp16 import fp16_classes as _fp16_masks
-from tb.agents.stream import payload, sidebands
+from tb.agents.stream import payload
 from tb.mismatch_map import DiffRows
 from tb.platform import (
     Expectation,
     JobScoreboard,
     bus_problems,
-    cut_units,
     hex_bytes as _hex,
     job_problems,
     sent_problems,
-    sideband_problems,
     status_problems,
+    unit_stream_problems,
 )
 
 from .footprint import first_fault_atom
@@ -142,32 +141,30 @@ class CubeScoreboard(JobScoreboard):
         beats = item.response().beats
         d = item.desc
         assert d is not None, "every cube job programs a descriptor"
-        cut = cut_units(
-            beats, "atom", exp.max_atoms, exp.exact, d.atom_bytes, exp.atoms, lambda i: f" {tuple(exp.coords[i])}"
-        )
-        out, k, got, bad = cut.problems, cut.k, cut.got, cut.bad
-        if got is None:
-            return out
-        if bad.size:
-            i = int(bad[0])
-            j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])
+
+        def report(i: int, j: int, got: np.ndarray, differ: int) -> tuple[list[str], list[str]]:
             a = int(exp.addrs[i])
             n_, c_, h_, w_ = (int(v) for v in exp.coords[i])
             fmt = (item.cube.fmt or f"synthetic/{item.cube.layout.name}") if item.cube else "?"
-            out.insert(
-                0,
+            head = (
                 f"atom #{i} of {exp.max_atoms} (n,c,h,w)=({n_},{c_},{h_},{w_}) @0x{a:x} differs "
                 f"first at byte {j} @0x{a + j:x}: expected 0x{exp.atoms[i, j]:02x}, actual 0x{got[i, j]:02x} "
-                f"({bad.size} atom(s) differ) [{fmt} {item.cube.dtype if item.cube else ''}]",
+                f"({differ} atom(s) differ) [{fmt} {item.cube.dtype if item.cube else ''}]"
             )
-            out.append(f"expected: {_hex(exp.atoms[i], j)}")
-            out.append(f"actual:   {_hex(got[i], j)}")
-        user, last = sidebands(beats[:k])
-        coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in (48, 32, 16, 0)], axis=1)
-        out += sideband_problems(
-            "atom", "n,c,h,w", coords.astype(np.int64), exp.coords, last, exp.exact and k == exp.max_atoms
+            return [head], [f"expected: {_hex(exp.atoms[i], j)}", f"actual:   {_hex(got[i], j)}"]
+
+        return unit_stream_problems(
+            beats,
+            "atom",
+            "n,c,h,w",
+            (48, 32, 16, 0),
+            exp,
+            exp.atoms,
+            exp.max_atoms,
+            d.atom_bytes,
+            lambda i: f" {tuple(exp.coords[i])}",
+            report,
         )
-        return out
 
     def _reset_prefix(self, item: CubeItem, exp: Expected) -> list[str]:
         """Whatever crossed the stream before the reset must be a correct prefix."""

@@ -20,17 +20,16 @@ import numpy as np
 import models
 from models.nvdla.pixel import msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
-from tb.agents.stream import payload, sidebands
+from tb.agents.stream import payload
 from tb.mismatch_map import DiffRows
 from tb.platform import (
     Expectation,
     JobScoreboard,
     bus_problems,
-    cut_units,
     job_problems,
     sent_problems,
-    sideband_problems,
     status_problems,
+    unit_stream_problems,
 )
 
 from .footprint import first_fault_pixel, pixel_addresses
@@ -191,20 +190,11 @@ def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarra
 
 
 def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
+    def report(i: int, j: int, got: np.ndarray, differ: int) -> tuple[list[str], list[str]]:
+        return _pixel_report(item, exp, i, j, got) + [f"({differ} pixel(s) differ)"], []
+
     beats = item.response().beats
-    cut = cut_units(beats, "pixel", exp.max_px, exp.exact, ATOM, exp.atoms, lambda i: "")
-    out, k, got, bad = cut.problems, cut.k, cut.got, cut.bad
-    if got is None:
-        return out
-    if bad.size:
-        i = int(bad[0])
-        j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])
-        out[:0] = _pixel_report(item, exp, i, j, got) + [f"({bad.size} pixel(s) differ)"]
-    user_col, last = sidebands(beats[:k])
-    user = user_col.astype(np.int64)
-    coords = np.stack([(user >> 16) & 0xFFFF, user & 0xFFFF], axis=1)
-    out += sideband_problems("pixel", "h,w", coords, exp.coords, last, exp.exact and k == exp.max_px)
-    return out
+    return unit_stream_problems(beats, "pixel", "h,w", (16, 0), exp, exp.atoms, exp.max_px, ATOM, lambda i: "", report)
 
 
 def pixel_rows(item: PixelItem, exp: Expected) -> Optional[DiffRows]:

@@ -33,6 +33,7 @@ from tb.platform.checks import (
     sent_problems,
     sideband_problems,
     status_problems,
+    unit_stream_problems,
 )
 from tb.platform.coverage import CoverageSubscriber, Covergroups, job_fields, job_points
 from tb.platform.declare import declare_register_test, declare_scoreboard_selftests, declare_sequence_tests
@@ -109,4 +110,5 @@ __all__ = [
     "sent_problems",
     "sideband_problems",
     "status_problems",
+    "unit_stream_problems",
 ]

@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from tb.agents.stream import payload
+from tb.agents.stream import payload, sidebands
 
 
 def sideband_problems(
@@ -167,3 +167,34 @@ def job_problems(
     if item.resets:
         return reset_problems(res, regs, cleared) + prefix(item, exp) + res.violations
     return done(item, exp)
+
+
+def unit_stream_problems(
+    beats: Any,
+    unit: str,
+    axes: str,
+    shifts: tuple[int, ...],
+    exp: Any,
+    units: np.ndarray,
+    want: int,
+    unit_bytes: int,
+    label: Callable[[int], str],
+    report: Callable[[int, int, np.ndarray, int], tuple[list[str], list[str]]],
+) -> list[str]:
+    """The stream check of a reader of fixed-size units (atoms, pixels) whose TUSER carries their coordinates, 16
+    bits each at ``shifts`` (named ``axes``, e.g. "n,c,h,w"): :func:`cut_units` against the model's ``units``
+    (``want`` of them, exactly when ``exp.exact``), the first differing unit ``i`` at byte ``j`` put into words by
+    the block (``report(i, j, got, differing units)`` -> (lines before, lines after the count problems)), then the
+    coordinates and TLAST (:func:`sideband_problems`) against ``exp.coords``."""
+    cut = cut_units(beats, unit, want, exp.exact, unit_bytes, units, label)
+    out, k, got, bad = cut.problems, cut.k, cut.got, cut.bad
+    if got is None:
+        return out
+    if bad.size:
+        i = int(bad[0])
+        j = int(np.flatnonzero(got[i] != units[i])[0])
+        lead, trail = report(i, j, got, int(bad.size))
+        out = lead + out + trail
+    user, last = sidebands(beats[:k])
+    coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in shifts], axis=1).astype(np.int64)
+    return out + sideband_problems(unit, axes, coords, exp.coords, last, exp.exact and k == want)
