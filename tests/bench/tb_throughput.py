@@ -49,18 +49,7 @@ def bench_cube(rng: np.random.Generator, addr_bits: int = 40, sim: str = "verila
     shape = bench_shape(sim)
     tensor = rng.integers(-128, 128, shape, dtype=np.int8)
     return _finish(
-        "nvdla.feature",
-        "nvdla.feature",
-        Layout.NVDLA_FEATURE,
-        "int8",
-        shape,
-        {},
-        tensor,
-        rng,
-        32,
-        shape[1],
-        addr_bits,
-        "page",
+        "nvdla.feature", Layout.NVDLA_FEATURE, "int8", shape, {}, tensor, rng, 32, shape[1], addr_bits, "page"
     )
 
 
