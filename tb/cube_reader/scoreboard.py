@@ -29,6 +29,7 @@ from tb.platform import (
     job_problems,
     sent_problems,
     status_problems,
+    unit_rows,
     unit_stream_problems,
 )
 
@@ -207,23 +208,19 @@ def atom_rows(item: CubeItem, exp: Expected) -> Optional[DiffRows]:
     labelled with its (n, c, h, w) and address; a byte by its atom, byte and element index and address. None when
     no atom is comparable (nothing sent, or a transfer of the wrong size)."""
     d = item.desc
-    beats = item.response().beats
-    k = min(len(beats), exp.max_atoms)
-    if d is None or k == 0:
-        return None
-    data, sizes = payload(beats[:k])
-    if (sizes != d.atom_bytes).any():
+    if d is None:
         return None
     eb = max(int(d.elem_bytes), 1)
 
     def where(i: int) -> str:
         return "(n,c,h,w)=({},{},{},{})".format(*(int(v) for v in exp.coords[i]))
 
-    return DiffRows(
+    return unit_rows(
+        item,
         "atom",
-        exp.atoms[:k].astype(np.int16),
-        data.reshape(k, d.atom_bytes).astype(np.int16),
+        exp.atoms,
+        exp.max_atoms,
+        d.atom_bytes,
         lambda i: f"atom #{i} {where(i)} @0x{int(exp.addrs[i]):x}",
         lambda i, j: f"atom #{i} {where(i)} byte {j} (element {j // eb}) @0x{int(exp.addrs[i]) + j:x}",
-        item.label(),
     )

@@ -20,7 +20,6 @@ import numpy as np
 import models
 from models.nvdla.pixel import msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
-from tb.agents.stream import payload
 from tb.mismatch_map import DiffRows
 from tb.platform import (
     Expectation,
@@ -29,6 +28,7 @@ from tb.platform import (
     job_problems,
     sent_problems,
     status_problems,
+    unit_rows,
     unit_stream_problems,
 )
 
@@ -201,12 +201,7 @@ def pixel_rows(item: PixelItem, exp: Expected) -> Optional[DiffRows]:
     """The mismatch map's rows: one per pixel of the stream (its 32-byte feature atom), labelled with its (h, w);
     a byte by its pixel, channel (or padding) and byte. None when no pixel is comparable."""
     d = item.desc
-    beats = item.response().beats
-    k = min(len(beats), exp.max_px)
-    if d is None or k == 0:
-        return None
-    data, sizes = payload(beats[:k])
-    if (sizes != ATOM).any():
+    if d is None:
         return None
     eb = 1 if d.out_precision == 0 else 2
     channels = item.picture.fmt.channels if item.picture is not None else ATOM // eb
@@ -219,11 +214,4 @@ def pixel_rows(item: PixelItem, exp: Expected) -> Optional[DiffRows]:
         what = f"channel {c}" if c < channels else "padding"
         return f"pixel #{i} {where(i)} {what} byte {j}"
 
-    return DiffRows(
-        "pixel",
-        exp.atoms[:k].astype(np.int16),
-        data.reshape(k, ATOM).astype(np.int16),
-        lambda i: f"pixel #{i} {where(i)}",
-        byte,
-        item.label(),
-    )
+    return unit_rows(item, "pixel", exp.atoms, exp.max_px, ATOM, lambda i: f"pixel #{i} {where(i)}", byte)

@@ -33,6 +33,7 @@ from tb.platform.checks import (
     sent_problems,
     sideband_problems,
     status_problems,
+    unit_rows,
     unit_stream_problems,
 )
 from tb.platform.coverage import CoverageSubscriber, Covergroups, job_fields, job_points
@@ -110,5 +111,6 @@ __all__ = [
     "sent_problems",
     "sideband_problems",
     "status_problems",
+    "unit_rows",
     "unit_stream_problems",
 ]

@@ -9,6 +9,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from tb.agents.stream import payload, sidebands
+from tb.mismatch_map import DiffRows
 
 
 def sideband_problems(
@@ -198,3 +199,26 @@ def unit_stream_problems(
     user, last = sidebands(beats[:k])
     coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in shifts], axis=1).astype(np.int64)
     return out + sideband_problems(unit, axes, coords, exp.coords, last, exp.exact and k == want)
+
+
+def unit_rows(
+    item: Any,
+    unit: str,
+    units: np.ndarray,
+    want: int,
+    unit_bytes: int,
+    row: Callable[[int], str],
+    byte: Callable[[int, int], str],
+) -> Optional[DiffRows]:
+    """The mismatch map's rows (:mod:`tb.mismatch_map`) of a reader of fixed-size units: the first ``want`` units
+    of the job's stream against the model's ``units``, one row a unit, labelled ``row(i)``, a byte ``byte(i, j)``.
+    None when no unit is comparable (nothing sent, or a transfer of the wrong size)."""
+    beats = item.response().beats
+    k = min(len(beats), want)
+    if item.desc is None or k == 0:
+        return None
+    data, sizes = payload(beats[:k])
+    if (sizes != unit_bytes).any():
+        return None
+    got = data.reshape(k, unit_bytes).astype(np.int16)
+    return DiffRows(unit, units[:k].astype(np.int16), got, row, byte, item.label())
