@@ -17,11 +17,12 @@ from types import SimpleNamespace
 from typing import Optional
 
 import numpy as np
-from cocotb_coverage.coverage import CoverPoint, coverage_section
+from cocotb_coverage.coverage import CoverPoint
 
 from models.blocked import ERROR_RULES, Layout
 from models.core.fp16 import fp16_classes
-from tb.platform import STALLS as RANDOM_STALLS, CoverageSubscriber
+from tb.platform import CoverageSubscriber
+from tb.platform.coverage import Covergroups, job_fields, job_points
 
 from .items import CubeItem, Kind
 from .registers import REGS
@@ -33,7 +34,6 @@ COUNT_BINS = [(1, 1), (2, 7), (8, 63), (64, 1023), (1024, 65534), (65535, 65535)
 COUNT_LABELS = ["one", "2-7", "8-63", "64-1023", "1024-65534", "max"]
 STRIDE_TAGS = ["packed_h", "gapped_h", "packed_c", "gapped_c", "packed_n", "gapped_n"]
 BASE_TAGS = ["base_page", "base_below_page", "base_any", "base_cross_4g", "base_top", "crosses_4k", "huge_stride"]
-STALLS = list(RANDOM_STALLS)  # the profiles (tb.agents.stalls) random_knobs draws
 ERROR_NAMES = list(ERROR_RULES) + ["bus_slverr", "bus_decerr"]
 BURST_BINS = [(1, 1), (2, 15), (16, 255), (256, 256)]
 BURST_LABELS = ["1", "2-15", "16-255", "256"]
@@ -78,9 +78,6 @@ def channel_class(channels: int, epa: int) -> str:
     return "multiple" if channels % epa == 0 else "non_multiple"
 
 
-_sample = None
-
-
 def layout_dtype_bins(families) -> list[str]:
     """The (layout, dtype) pairs the families can produce, as ``LAYOUT/dtype``."""
     from models.blocked import LAYOUT_ELEMS
@@ -100,8 +97,8 @@ def layout_dtype_bins(families) -> list[str]:
 
 def _build(families):
     names = [f.name for f in families]
-    items = [
-        CoverPoint(f"{P}.kind", xf=lambda s: s.kind, bins=[k.value for k in Kind]),
+    where = [(r, p) for r in ("SLVERR", "DECERR") for p in ("first", "middle", "last")]
+    items = job_points(P, [k.value for k in Kind], "atom", list(ERROR_RULES), where) + [
         CoverPoint(f"{P}.layout", xf=lambda s: s.layout, bins=[lay.name for lay in Layout]),
         CoverPoint(f"{P}.family", xf=lambda s: s.family, bins=names),
         CoverPoint(f"{P}.layout_x_dtype", xf=lambda s: s.layout_dtype, bins=layout_dtype_bins(families)),
@@ -113,9 +110,6 @@ def _build(families):
         ),
         CoverPoint(f"{P}.strides", xf=lambda s: s.tags, rel=_member, bins=STRIDE_TAGS, inj=False),
         CoverPoint(f"{P}.base", xf=lambda s: s.tags, rel=_member, bins=BASE_TAGS, inj=False),
-        CoverPoint(f"{P}.tready", xf=lambda s: s.backpressure, bins=STALLS),
-        CoverPoint(f"{P}.rvalid_gaps", xf=lambda s: s.r_gap, bins=STALLS),
-        CoverPoint(f"{P}.arready_stalls", xf=lambda s: s.ar_stall, bins=STALLS),
         CoverPoint(
             f"{P}.latency",
             xf=lambda s: s.latency,
@@ -125,14 +119,8 @@ def _build(families):
         ),
         CoverPoint(f"{P}.errors_seen", xf=lambda s: s.errors, rel=_member, bins=ERROR_NAMES, inj=False),
         CoverPoint(
-            f"{P}.bus_error",
-            xf=lambda s: s.bus_error,
-            bins=[(r, p) for r in ("SLVERR", "DECERR") for p in ("first", "middle", "last")],
-        ),
-        CoverPoint(
             f"{P}.fp16", xf=lambda s: s.fp16, rel=_member, bins=["nan", "inf", "denormal", "nan_to_zero"], inj=False
         ),
-        CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_atom", "mid_stream"]),
         CoverPoint(f"{P}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
         CoverPoint(f"{P}.ar_4k_split", xf=lambda s: s.split_4k, bins=["split_at_4k", "within_pages"]),
         CoverPoint(
@@ -143,7 +131,6 @@ def _build(families):
             bins_labels=BURST_LABELS,
             inj=False,
         ),
-        CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=list(ERROR_RULES)),
         CoverPoint(
             f"{P}.error_together",
             xf=lambda s: s.errors & set(ERROR_RULES),
@@ -163,25 +150,19 @@ def _build(families):
                 bins_labels=COUNT_LABELS,
             )
         )
+    return items
 
-    @coverage_section(*items)
-    def sample(s):
-        pass
 
-    return sample
+_COVERGROUPS = Covergroups(_build)
 
 
 def sample_item(item: CubeItem, families) -> None:
     """Sample one checked job."""
-    global _sample
-    if _sample is None:
-        _sample = _build(families)
     d = item.desc
     assert d is not None, "every cube job programs a descriptor"
     cube = item.cube
     res = item.result
     tags = set(cube.tags) if cube is not None and item.kind is not Kind.ILLEGAL else set()
-    errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
     fp16 = set()
     if cube is not None and item.use_fp16() and d.elem_bytes == 2 and item.kind is not Kind.ILLEGAL:
         raw = cube.all_bytes()
@@ -195,15 +176,9 @@ def sample_item(item: CubeItem, families) -> None:
             fp16.add("denormal")
         if item.nan_to_zero:
             fp16.add("nan_to_zero")
-    bus_error = None
-    if item.kind is Kind.BUS_ERROR and item.faults:
-        bus_error = (item.faults[0][2], item.fault_where)
-    reset = None
-    if item.kind is Kind.RESET and res is not None:
-        reset = "mid_stream" if res.beats else "before_first_atom"
     valid_layout = int(d.layout) in Layout._value2member_map_
     s = SimpleNamespace(
-        kind=item.kind.value,
+        **job_fields(item, REGS, "atom", lambda item: item.fault_where),
         layout=Layout(int(d.layout)).name if valid_layout else "invalid",
         family=cube.family if cube is not None and item.kind is not Kind.ILLEGAL else "illegal",
         dtype=cube.dtype if cube is not None else None,
@@ -211,23 +186,15 @@ def sample_item(item: CubeItem, families) -> None:
         elem=d.elem_bytes,
         chan=channel_class(cube.channels, cube.epa) if cube is not None and item.kind is not Kind.ILLEGAL else None,
         tags=tags,
-        backpressure=item.knobs.backpressure,
-        r_gap=item.knobs.r_gap,
-        ar_stall=item.knobs.ar_stall,
-        latency=item.knobs.latency,
-        errors=errors,
-        bus_error=bus_error,
         fp16=fp16,
-        reset=reset,
         counts={"w": d.count_w, "h": d.count_h, "c": d.count_c, "n": d.count_n},
     )
     s.layout_dtype = f"{s.layout}/{s.dtype}" if item.kind is not Kind.ILLEGAL else None
     bursts = res.bursts if res is not None else []
     s.split_4k = None if not bursts else "split_at_4k" if split_at_4k(bursts) else "within_pages"
     s.burst_beats = {b.beats for b in bursts}
-    s.resp = axi_resp(errors, s.kind)
-    s.midjob = item.midjob is not None
-    _sample(s)
+    s.resp = axi_resp(s.errors, s.kind)
+    _COVERGROUPS.sample(s, families)
 
 
 class CubeCoverage(CoverageSubscriber):

@@ -171,7 +171,6 @@ class Family:
 
 
 def _finish(
-    family: str,
     fmt: str,
     layout: Layout,
     dtype: str,
@@ -183,7 +182,11 @@ def _finish(
     channels: int,
     addr_bits: int,
     where: Optional[str],
+    family: Optional[str] = None,
 ) -> Cube:
+    """The cube of ``tensor`` packed by the model's format ``fmt`` at a random base (``where``, below 2**addr_bits);
+    ``family`` names it (default: ``fmt``)."""
+    family = family or fmt
     img = models.pack(fmt, tensor, **opts).data()
     probe = models.descriptor(fmt, shape, dtype, base=0, **opts)
     align = max(probe.alignment, 32 if layout in (Layout.NVDLA_FEATURE, Layout.NVDLA_OPERAND) else 1)
@@ -229,20 +232,7 @@ def _nvdla_feature(rng, dtype, size="small", edge=None, addr_bits=40, gapped=Non
     bs = surfaces * ss + _gap(rng, 32, gapped and rng.random() < 0.7)
     opts = {"line_stride": ls, "surface_stride": ss, "batch_stride": bs} if gapped or rng.random() < 0.3 else {}
     tensor = random_tensor(rng, shape, dtype, specials)
-    return _finish(
-        "nvdla.feature",
-        "nvdla.feature",
-        Layout.NVDLA_FEATURE,
-        dtype,
-        shape,
-        opts,
-        tensor,
-        rng,
-        epa,
-        c,
-        addr_bits,
-        where,
-    )
+    return _finish("nvdla.feature", Layout.NVDLA_FEATURE, dtype, shape, opts, tensor, rng, epa, c, addr_bits, where)
 
 
 # ---- oneDNN nChw8c / nChw16c: one inner channel block, strides in elements (outer blocks, logical order)
@@ -265,18 +255,7 @@ def _onednn(block: int):
             opts = {"strides": (sn, sc, sh, sw)}
         tensor = random_tensor(rng, shape, dtype, specials)
         return _finish(
-            f"onednn.nChw{block}c",
-            f"onednn.nChw{block}c",
-            Layout.ONEDNN,
-            dtype,
-            shape,
-            opts,
-            tensor,
-            rng,
-            block,
-            c,
-            addr_bits,
-            where,
+            f"onednn.nChw{block}c", Layout.ONEDNN, dtype, shape, opts, tensor, rng, block, c, addr_bits, where
         )
 
     return draw
@@ -307,20 +286,7 @@ def _nvdla_operand(
         ls = w * atom + _gap(rng, unit, gapped and rng.random() < 0.7)
         opts.update(line_stride=ls, surface_stride=h * ls + _gap(rng, unit, gapped and rng.random() < 0.7))
     tensor = random_tensor(rng, shape, dtype, specials)
-    cube = _finish(
-        "nvdla.eltwise",
-        "nvdla.eltwise",
-        Layout.NVDLA_OPERAND,
-        dtype,
-        shape,
-        opts,
-        tensor,
-        rng,
-        epg,
-        c,
-        addr_bits,
-        where,
-    )
+    cube = _finish("nvdla.eltwise", Layout.NVDLA_OPERAND, dtype, shape, opts, tensor, rng, epg, c, addr_bits, where)
     cube.tags.add(f"components{comps}")
     return cube
 
@@ -335,7 +301,6 @@ def _mace(rng, dtype, size="small", edge=None, addr_bits=40, gapped=None, where=
     shape = (n, h, w, c)
     tensor = random_tensor(rng, shape, dtype, specials)
     return _finish(
-        "mace.channel_major",
         "mace.image.channel_major",
         Layout.MACE,
         dtype,
@@ -347,6 +312,7 @@ def _mace(rng, dtype, size="small", edge=None, addr_bits=40, gapped=None, where=
         c,
         addr_bits,
         where,
+        family="mace.channel_major",
     )
 
 

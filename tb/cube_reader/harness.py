@@ -212,21 +212,12 @@ def nvdla_feature(
     elem: int = 1,
     fp16: bool = False,
 ) -> BlockedCubeDescriptor:
+    """An NVDLA feature cube (32-byte atoms) of ``w`` x ``h`` x ``groups`` channel groups x ``n``, with gaps after
+    each line, surface and batch."""
     sh = w * 32 + line_gap
     sc = h * sh + surf_gap
     return BlockedCubeDescriptor(
-        base=base,
-        atom_bytes=32,
-        elem_bytes=elem,
-        count_w=w,
-        count_h=h,
-        count_c=groups,
-        count_n=n,
-        stride_h=sh,
-        stride_c=sc,
-        stride_n=groups * sc + batch_gap,
-        layout=Layout.NVDLA_FEATURE,
-        fp16=fp16,
+        base, 32, elem, w, h, groups, n, sh, sc, groups * sc + batch_gap, Layout.NVDLA_FEATURE, fp16
     )
 
 

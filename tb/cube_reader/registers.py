@@ -10,14 +10,13 @@ from typing import Optional
 
 from models.blocked import BlockedCubeDescriptor
 from tb import regmap
+from tb.platform.register_values import descriptor_words, error_bits
 
 #: the cube reader's register map (rtl_stubs/regs/cube_reader.rdl)
 REGS = regmap.CUBE_READER
-#: validator rule name (models.blocked.ERROR_RULES spelling) -> ERROR bit position
-RULE_BITS: dict[str, int] = {k.lower(): v for k, v in REGS.ERR.items() if not k.startswith("BUS_")}
-VALIDATOR_MASK: int = REGS.error_mask(list(RULE_BITS))
-BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
-BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
+#: its ERROR register: every field but the bus errors is a validator rule (models.blocked.ERROR_RULES spelling)
+ERRORS = error_bits(REGS)
+RULE_BITS, VALIDATOR_MASK, BUS_SLVERR, BUS_DECERR = ERRORS
 
 
 def cfg_word(layout: int, fp16: bool = False, nan_to_zero: bool = False) -> int:
@@ -38,21 +37,7 @@ DESC_REGS = REGS.descriptor_regs()
 def descriptor_values(desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> dict:
     """Register values of a descriptor (written modulo 2**32, as the bus does)."""
     use_fp16 = desc.fp16 if fp16 is None else fp16
-    values = {
-        "CFG": cfg_word(int(desc.layout), use_fp16, nan_to_zero),
-        "BASE_LO": desc.base,
-        "BASE_HI": desc.base >> 32,
-        "ATOM_BYTES": desc.atom_bytes,
-        "ELEM_BYTES": desc.elem_bytes,
-        "COUNT_W": desc.count_w,
-        "COUNT_H": desc.count_h,
-        "COUNT_C": desc.count_c,
-        "COUNT_N": desc.count_n,
-        "STRIDE_H": desc.stride_h,
-        "STRIDE_C": desc.stride_c,
-        "STRIDE_N": desc.stride_n,
-    }
-    return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
+    return descriptor_words(REGS, desc, CFG=cfg_word(int(desc.layout), use_fp16, nan_to_zero))
 
 
 async def program(csr, desc: BlockedCubeDescriptor, nan_to_zero: bool = False, fp16: Optional[bool] = None) -> None:

@@ -13,29 +13,29 @@ the first differing byte, expected and actual bytes in hex, and the command that
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
-from pyuvm import ConfigDB
 
 import models
 from models.core.fp16 import fp16_classes as _fp16_masks
-from tb.agents.stream import payload, sidebands
+from tb.agents.stream import payload
 from tb.mismatch_map import DiffRows
 from tb.platform import (
     Expectation,
     JobScoreboard,
     bus_problems,
-    cut_units,
-    hang_problems,
     hex_bytes as _hex,
-    sideband_problems,
+    job_problems,
+    sent_problems,
     status_problems,
+    unit_rows,
+    unit_stream_problems,
 )
 
 from .footprint import first_fault_atom
 from .items import CubeItem, Kind
-from .registers import BUS_DECERR, BUS_SLVERR, REGS
+from .registers import ERRORS, REGS
 
 
 def fp16_classes(atoms: np.ndarray, elem_bytes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -64,17 +64,8 @@ def expected_for(item: CubeItem, addr_bits: int) -> Expected:
     d = item.desc
     assert d is not None, "every cube job programs a descriptor"
     if item.kind is Kind.ILLEGAL:
-        z = np.zeros((0,), np.int64)
-        return Expected(
-            np.zeros((0, max(d.atom_bytes, 0)), np.uint8),
-            np.zeros((0, 4), np.int64),
-            z,
-            z,
-            z,
-            d.error_bits(addr_bits),
-            0,
-            True,
-        )
+        atoms = np.zeros((0, max(d.atom_bytes, 0)), np.uint8)
+        return Expected.nothing(d.error_bits(addr_bits), atoms=atoms, coords=np.zeros((0, 4), np.int64))
     cube = item.cube
     assert cube is not None, "every legal cube job (CUBE, BUS_ERROR, RESET) has its cube"
     atoms = cube.gather(d).copy()
@@ -90,8 +81,7 @@ def expected_for(item: CubeItem, addr_bits: int) -> Expected:
             atoms = h.view(np.uint8).reshape(k, d.atom_bytes)
     error, max_atoms, exact = 0, k, True
     if item.kind is Kind.BUS_ERROR:
-        resp = {r for _, _, r in item.faults}
-        error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in resp)
+        error = ERRORS.of_faults(item.faults)
         first = first_fault_atom(d, item.faults)
         max_atoms, exact = (first if first is not None else k), False
     elif item.kind is Kind.RESET:
@@ -108,11 +98,7 @@ class CubeScoreboard(JobScoreboard):
     """Checks each finished cube job against the models (the pairing with the monitors' transactions, the
     reporting and the end-of-test checks are the platform's ``JobScoreboard``)."""
 
-    def build_phase(self) -> None:
-        super().build_phase()
-        self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
-        self.atoms_checked = 0
-        self.corrupt: Optional[Callable[[CubeItem, Expected], None]] = None  # self-test hook: corrupt the model
+    counted = "atoms"
 
     def expected(self, item: CubeItem) -> Expected:
         return expected_for(item, self.addr_bits)
@@ -120,27 +106,22 @@ class CubeScoreboard(JobScoreboard):
     def details(self, item: CubeItem) -> list[str]:
         return [f"desc: {item.desc}", f"knobs: {item.knobs} nan_to_zero={item.nan_to_zero}"]
 
-    def summary(self) -> str:
-        return f"{self.checked} jobs, {self.atoms_checked} atoms checked, {self.errors} mismatching jobs"
-
     def diff_rows(self, item: CubeItem, exp: Expected) -> Optional[DiffRows]:
         return atom_rows(item, exp)
 
     # ---------------------------------------------------------------- checks
     def compare(self, item: CubeItem, exp: Expected) -> list[str]:
+        return job_problems(item, exp, "atom", REGS, self._check_done, self._reset_prefix)
+
+    def _check_done(self, item: CubeItem, exp: Expected) -> list[str]:
         res = item.response()
         st = res.status
-        hang = hang_problems(res, "atom")
-        if hang:
-            return hang
-        if item.kind is Kind.RESET:
-            return self._check_reset(item, exp)
         out = status_problems(st, REGS, exp.error)
         # --- the stream
         out += self._check_stream(item, exp)
         n = len(res.beats)
-        if st.atoms_sent != n:
-            out.append(f"ATOMS_SENT={st.atoms_sent} but {n} atoms crossed the stream")
+        self.units_checked += n
+        out += sent_problems(st, "ATOMS_SENT", n, "atom", item.kind is Kind.CUBE)
         k = min(n, exp.max_atoms)
         want_nan, want_inf = int(exp.nan[:k].sum()), int(exp.inf[:k].sum())
         if st.nan_count != want_nan or st.inf_count != want_inf:
@@ -152,58 +133,45 @@ class CubeScoreboard(JobScoreboard):
         out += bus_problems(
             res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.CUBE, item.kind is Kind.BUS_ERROR
         )
-        if item.kind is Kind.CUBE and st.cycles < n:
-            out.append(f"CYCLES={st.cycles} is less than the {n} atoms sent (at most one atom per cycle)")
         out += res.violations
         if not out and item.kind is Kind.CUBE:
             out += self._check_unpack(item, exp)
-        self.atoms_checked += n
         return out
 
     def _check_stream(self, item: CubeItem, exp: Expected) -> list[str]:
         beats = item.response().beats
         d = item.desc
         assert d is not None, "every cube job programs a descriptor"
-        cut = cut_units(
-            beats, "atom", exp.max_atoms, exp.exact, d.atom_bytes, exp.atoms, lambda i: f" {tuple(exp.coords[i])}"
-        )
-        out, k, got, bad = cut.problems, cut.k, cut.got, cut.bad
-        if got is None:
-            return out
-        if bad.size:
-            i = int(bad[0])
-            j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])
+
+        def report(i: int, j: int, got: np.ndarray, differ: int) -> tuple[list[str], list[str]]:
             a = int(exp.addrs[i])
             n_, c_, h_, w_ = (int(v) for v in exp.coords[i])
             fmt = (item.cube.fmt or f"synthetic/{item.cube.layout.name}") if item.cube else "?"
-            out.insert(
-                0,
+            head = (
                 f"atom #{i} of {exp.max_atoms} (n,c,h,w)=({n_},{c_},{h_},{w_}) @0x{a:x} differs "
                 f"first at byte {j} @0x{a + j:x}: expected 0x{exp.atoms[i, j]:02x}, actual 0x{got[i, j]:02x} "
-                f"({bad.size} atom(s) differ) [{fmt} {item.cube.dtype if item.cube else ''}]",
+                f"({differ} atom(s) differ) [{fmt} {item.cube.dtype if item.cube else ''}]"
             )
-            out.append(f"expected: {_hex(exp.atoms[i], j)}")
-            out.append(f"actual:   {_hex(got[i], j)}")
-        user, last = sidebands(beats[:k])
-        coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in (48, 32, 16, 0)], axis=1)
-        out += sideband_problems(
-            "atom", "n,c,h,w", coords.astype(np.int64), exp.coords, last, exp.exact and k == exp.max_atoms
-        )
-        return out
+            return [head], [f"expected: {_hex(exp.atoms[i], j)}", f"actual:   {_hex(got[i], j)}"]
 
-    def _check_reset(self, item: CubeItem, exp: Expected) -> list[str]:
-        res = item.response()
-        st = res.status
-        out = []
-        if st.status & (REGS.status_busy | REGS.status_done):
-            out.append(f"after a reset during the job STATUS=0x{st.status:x}, expected idle (not BUSY, not DONE)")
-        if res.irq_after:
-            out.append("irq high after reset")
-        # whatever crossed the stream before the reset must be a correct prefix
-        k = min(len(res.beats), exp.max_atoms)
+        return unit_stream_problems(
+            beats,
+            "atom",
+            "n,c,h,w",
+            (48, 32, 16, 0),
+            exp,
+            exp.atoms,
+            exp.max_atoms,
+            d.atom_bytes,
+            lambda i: f" {tuple(exp.coords[i])}",
+            report,
+        )
+
+    def _reset_prefix(self, item: CubeItem, exp: Expected) -> list[str]:
+        """Whatever crossed the stream before the reset must be a correct prefix."""
+        k = min(len(item.response().beats), exp.max_atoms)
         pre = Expected(exp.atoms, exp.coords, exp.addrs, exp.nan, exp.inf, 0, k, False)
-        out += [p for p in self._check_stream(item, pre) if "TLAST" not in p]
-        return out + res.violations
+        return [p for p in self._check_stream(item, pre) if "TLAST" not in p]
 
     def _check_unpack(self, item: CubeItem, exp: Expected) -> list[str]:
         """Put the streamed atoms back at their addresses and ``models.unpack`` them: the tensor must return."""
@@ -240,23 +208,19 @@ def atom_rows(item: CubeItem, exp: Expected) -> Optional[DiffRows]:
     labelled with its (n, c, h, w) and address; a byte by its atom, byte and element index and address. None when
     no atom is comparable (nothing sent, or a transfer of the wrong size)."""
     d = item.desc
-    beats = item.response().beats
-    k = min(len(beats), exp.max_atoms)
-    if d is None or k == 0:
-        return None
-    data, sizes = payload(beats[:k])
-    if (sizes != d.atom_bytes).any():
+    if d is None:
         return None
     eb = max(int(d.elem_bytes), 1)
 
     def where(i: int) -> str:
         return "(n,c,h,w)=({},{},{},{})".format(*(int(v) for v in exp.coords[i]))
 
-    return DiffRows(
+    return unit_rows(
+        item,
         "atom",
-        exp.atoms[:k].astype(np.int16),
-        data.reshape(k, d.atom_bytes).astype(np.int16),
+        exp.atoms,
+        exp.max_atoms,
+        d.atom_bytes,
         lambda i: f"atom #{i} {where(i)} @0x{int(exp.addrs[i]):x}",
         lambda i, j: f"atom #{i} {where(i)} byte {j} (element {j // eb}) @0x{int(exp.addrs[i]) + j:x}",
-        item.label(),
     )

@@ -20,6 +20,9 @@ from .items import CubeItem, Kind
 class CubeSeqBase(ReaderSeqBase):
     """Helpers shared by the cube-reader sequences."""
 
+    item_cls = CubeItem
+    data_attr = "cube"
+
     def __init__(self, name: str = "seq", families: Optional[list[Family]] = None, count: Optional[int] = None) -> None:
         super().__init__(name, count)
         self.families: list[Family] = families if families is not None else config_value("FAMILY_OBJS")
@@ -27,13 +30,6 @@ class CubeSeqBase(ReaderSeqBase):
     def draw(self, fam: Family, dtype=None, **kw) -> Cube:
         dtype = dtype if dtype is not None else fam.dtypes[int(self.rng.integers(0, len(fam.dtypes)))]
         return fam.draw(self.rng, dtype, addr_bits=self.addr_bits, **kw)
-
-    def new_item(self, kind: Kind = Kind.CUBE, cube: Optional[Cube] = None) -> CubeItem:
-        item = CubeItem(self.next_name())
-        item.kind = kind
-        item.cube = cube
-        item.desc = cube.desc if cube is not None else None
-        return item
 
     async def send_cube(
         self,

@@ -76,76 +76,18 @@ async def unpacked_with_gaps(dut, case):
     await tb.check_good_job(d, img, lo)
 
 
-ATOM_CASES = {
+ATOM_CASES = {  # BlockedCubeDescriptor(base, atom, elem, count w/h/c/n, stride h/c/n, layout)
     # MACE fp16 image: 4 fp16 elements per pixel = 8-byte atoms, a base 8 bytes into a bus word, line gaps
-    "mace_a8": BlockedCubeDescriptor(
-        base=0x30008,
-        atom_bytes=8,
-        elem_bytes=2,
-        count_w=13,
-        count_h=3,
-        count_c=2,
-        count_n=1,
-        stride_h=13 * 8 + 24,
-        stride_c=3 * 128 + 40,
-        stride_n=2 * 424,
-        layout=Layout.MACE,
-    ),
+    "mace_a8": BlockedCubeDescriptor(0x30008, 8, 2, 13, 3, 2, 1, 13 * 8 + 24, 3 * 128 + 40, 2 * 424, Layout.MACE),
     # oneDNN nChw16c s8: 16-byte atoms, packed (one run), base 16 bytes into a bus word
-    "dnn_a16": BlockedCubeDescriptor(
-        base=0x30010,
-        atom_bytes=16,
-        elem_bytes=1,
-        count_w=9,
-        count_h=4,
-        count_c=3,
-        count_n=2,
-        stride_h=9 * 16,
-        stride_c=36 * 16,
-        stride_n=108 * 16,
-        layout=Layout.ONEDNN,
-    ),
+    "dnn_a16": BlockedCubeDescriptor(0x30010, 16, 1, 9, 4, 3, 2, 9 * 16, 36 * 16, 108 * 16, Layout.ONEDNN),
     # oneDNN single-atom lines with a 16-byte gap (on a 512-bit bus two lines share a bus word, read once per run)
-    "dnn_a16_w1": BlockedCubeDescriptor(
-        base=0x30000,
-        atom_bytes=16,
-        elem_bytes=1,
-        count_w=1,
-        count_h=5,
-        count_c=2,
-        count_n=1,
-        stride_h=32,
-        stride_c=256,
-        stride_n=512,
-        layout=Layout.ONEDNN,
-    ),
+    "dnn_a16_w1": BlockedCubeDescriptor(0x30000, 16, 1, 1, 5, 2, 1, 32, 256, 512, Layout.ONEDNN),
     # NVDLA operand, 64-byte atoms of fp16/int16 components, line gaps
-    "op_a64": BlockedCubeDescriptor(
-        base=0x30040,
-        atom_bytes=64,
-        elem_bytes=2,
-        count_w=5,
-        count_h=3,
-        count_c=2,
-        count_n=1,
-        stride_h=5 * 64 + 64,
-        stride_c=3 * 384,
-        stride_n=6 * 384,
-        layout=Layout.NVDLA_OPERAND,
-    ),
+    "op_a64": BlockedCubeDescriptor(0x30040, 64, 2, 5, 3, 2, 1, 5 * 64 + 64, 3 * 384, 6 * 384, Layout.NVDLA_OPERAND),
     # NVDLA operand, 128-byte atoms (several beats each), packed lines, surface gap
     "op_a128": BlockedCubeDescriptor(
-        base=0x30080,
-        atom_bytes=128,
-        elem_bytes=1,
-        count_w=3,
-        count_h=3,
-        count_c=2,
-        count_n=2,
-        stride_h=3 * 128,
-        stride_c=9 * 128 + 256,
-        stride_n=2 * (9 * 128 + 256),
-        layout=Layout.NVDLA_OPERAND,
+        0x30080, 128, 1, 3, 3, 2, 2, 3 * 128, 9 * 128 + 256, 2 * (9 * 128 + 256), Layout.NVDLA_OPERAND
     ),
 }
 

@@ -24,11 +24,11 @@ import cocotb
 import numpy as np
 from cocotb.triggers import ClockCycles
 
-from models.blocked import BlockedCubeDescriptor, Layout
+from models.blocked import BlockedCubeDescriptor
 from tb.platform import Knobs
 
 from .footprint import cube_regions
-from .harness import Directed, setup
+from .harness import Directed, nvdla_feature, setup
 from .registers import BUS_DECERR, BUS_SLVERR, program
 
 ATOM = 32
@@ -44,20 +44,7 @@ LAYOUTS = {
 
 def cube(layout: str) -> BlockedCubeDescriptor:
     w, h, groups, gap = LAYOUTS[layout]
-    sh = w * ATOM + gap
-    return BlockedCubeDescriptor(
-        base=BASE,
-        atom_bytes=ATOM,
-        elem_bytes=1,
-        count_w=w,
-        count_h=h,
-        count_c=groups,
-        count_n=1,
-        stride_h=sh,
-        stride_c=h * sh,
-        stride_n=groups * h * sh,
-        layout=Layout.NVDLA_FEATURE,
-    )
+    return nvdla_feature(w, h, groups, n=1, base=BASE, line_gap=gap)
 
 
 def streamed(t: Directed) -> np.ndarray:

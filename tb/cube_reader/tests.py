@@ -16,19 +16,11 @@ scoreboard must report every corruption of the model, with the right coordinates
 from __future__ import annotations
 
 import os
-import warnings
 
 import pyuvm
 
-from tb.platform import (
-    Knobs,
-    ReaderTestBase,
-    RegisterTestBase,
-    SmallJobs,
-    declare_scoreboard_selftests,
-    declare_sequence_tests,
-    error_bit_corruption,
-)
+from tb.platform import Knobs, ReaderTestBase, SmallJobs, error_bit_corruption, field_corruption
+from tb.platform.declare import declare_register_test, declare_scoreboard_selftests, declare_sequence_tests
 
 from .env import CubeReaderEnv, CubeReaderTB
 from .families import available_families
@@ -37,9 +29,6 @@ from .scoreboard import Expected
 from .sequences import BusErrorSeq, CubeSeq, CubeSeqBase, Fp16Seq, IllegalSeq, LargeSeq, ResetSeq, StallSeq
 
 TIMEOUT_MS = 2000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
-
-# cocotbext-axi 0.1.28 on cocotb 2.x
-warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
 
 
 class CubeTestBase(ReaderTestBase):
@@ -57,18 +46,12 @@ class CubeTestBase(ReaderTestBase):
         return "families: " + ", ".join(f.name for f in self.families)
 
 
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class RegisterTest(RegisterTestBase, CubeTestBase):
-    """The register tests of the model (tb.register_check), then one cube with a second START and garbage writes."""
-
-    def job(self) -> CubeSeqBase:
-        return _OneCube("one")
-
-
-class _OneCube(CubeSeqBase):
-    async def body(self) -> None:
-        self.item = await self.send_cube(self.families[0], Knobs(), midjob=True)
-
+declare_register_test(
+    CubeTestBase,
+    TIMEOUT_MS,
+    SmallJobs(CubeSeqBase, lambda seq, i: seq.send_cube(seq.families[0], Knobs(), midjob=True)),
+    "cube",
+)
 
 declare_sequence_tests(
     CubeTestBase,
@@ -83,22 +66,10 @@ declare_sequence_tests(
         "fp16",
         "fp16 NaN/INF/denormals: NAN_COUNT/INF_COUNT against a numpy count, NAN_TO_ZERO flush, FP16 clear.",
     ),
-    IllegalDescriptorTest=(
-        IllegalSeq,
-        "illegal",
-        "Each validator rule (and combinations): exactly desc.error_bits(AXI_ADDR_W), DONE, no AXI traffic.",
-    ),
-    BusErrorTest=(
-        BusErrorSeq,
-        "buserr",
-        "SLVERR/DECERR on the first/middle/last atom: stop before that atom, error bit, DONE; the next job works.",
-    ),
-    ResetMidJobTest=(
-        ResetSeq,
-        "reset",
-        "Reset during a job: idle afterwards, no reads after the reset, the next job works.",
-    ),
-    StallStressTest=(StallSeq, "stall", "Heavy ARREADY/RVALID/TREADY stalls and long read latency."),
+    IllegalDescriptorTest=(IllegalSeq, "desc.error_bits(AXI_ADDR_W)"),
+    BusErrorTest=(BusErrorSeq, "on the first/middle/last atom: stop before that atom"),
+    ResetMidJobTest=ResetSeq,
+    StallStressTest=StallSeq,
 )
 
 
@@ -120,25 +91,16 @@ def _flip_byte(item, exp: Expected, rng) -> str:
     return f"differs first at byte {j} @0x{int(exp.addrs[i]) + j:x}"
 
 
-def _drop_atom(item, exp: Expected, rng) -> str:
-    exp.max_atoms -= 1
-    return "atoms on the stream, expected"
-
-
-def _shift_coord(item, exp: Expected, rng) -> str:
-    exp.coords[-1, 3] += 1
-    return "TUSER (n,c,h,w)"
-
-
-def _nan_count(item, exp: Expected, rng) -> str:
-    exp.nan[0] += 1
-    return "NAN_COUNT"
-
-
 declare_scoreboard_selftests(
     CubeTestBase,
     TIMEOUT_MS,
-    corruptions=(_flip_byte, _drop_atom, _shift_coord, _nan_count, error_bit_corruption(BUS_DECERR)),
+    corruptions=(
+        _flip_byte,
+        field_corruption("max_atoms", "atoms on the stream, expected", delta=-1),  # one atom fewer
+        field_corruption("coords", "TUSER (n,c,h,w)", (-1, 3)),  # the last atom's w
+        field_corruption("nan", "NAN_COUNT", 0),
+        error_bit_corruption(BUS_DECERR),
+    ),
     small_jobs=SmallJobs(  # small cubes, one family after the other
         CubeSeqBase, lambda seq, i: seq.send_cube(seq.families[i % len(seq.families)], Knobs(), nan_to_zero=False)
     ),

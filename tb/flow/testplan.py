@@ -402,7 +402,11 @@ def module_tests(module: str) -> tuple[str, ...]:
 
 #: tests as data (tb/platform/declare.py): its calls and, for a call declaring fixed names, the constant naming them
 DECLARE_PY = Path(__file__).resolve().parents[1] / "platform" / "declare.py"
-DECLARATIONS = {"declare_sequence_tests": None, "declare_scoreboard_selftests": "SELFTESTS"}
+DECLARATIONS = {
+    "declare_sequence_tests": None,
+    "declare_scoreboard_selftests": "SELFTESTS",
+    "declare_register_test": "REGISTER_TESTS",
+}
 
 
 @lru_cache(maxsize=None)

@@ -16,12 +16,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
-from cocotb_coverage.coverage import CoverPoint, coverage_section
+from cocotb_coverage.coverage import CoverPoint
 
 from models.nvdla.pixel import PIXEL_FORMATS
 from models.nvdla.precision import round_shift
 from models.pixel_desc import ERROR_RULES
-from tb.platform import STALLS as RANDOM_STALLS, CoverageSubscriber
+from tb.platform import CoverageSubscriber
+from tb.platform.coverage import Covergroups, job_fields, job_points
 
 from .items import Kind, PixelItem
 from .pictures import FORMATS, legal_precisions
@@ -31,7 +32,6 @@ from .scoreboard import converter_products
 XML_NAME = "fcov_pixel_reader.xml"
 P = "pixel_reader"
 PRECISIONS = ("int8", "int16", "fp16")
-STALLS = list(RANDOM_STALLS)  # the profiles (tb.agents.stalls) random_knobs draws
 ERROR_NAMES = list(ERROR_RULES) + ["bus_slverr", "bus_decerr"]
 
 
@@ -82,8 +82,8 @@ def _ties(item: PixelItem) -> bool:
 
 
 def _build():
-    items = [
-        CoverPoint(f"{P}.kind", xf=lambda s: s.kind, bins=[k.value for k in Kind]),
+    where = [(r, p) for r in ("SLVERR", "DECERR") for p in ("plane0", "plane1")]
+    return job_points(P, [k.value for k in Kind], "pixel", list(ERROR_RULES), where) + [
         CoverPoint(f"{P}.format", xf=lambda s: s.fmt, bins=list(FORMATS)),
         CoverPoint(f"{P}.format_x_precision", xf=lambda s: s.fmt_prec, bins=fmt_prec_bins()),
         CoverPoint(f"{P}.cross", xf=lambda s: s.cross, rel=_member, bins=cross_bins(), inj=False),
@@ -106,40 +106,17 @@ def _build():
             f"{P}.fp16", xf=lambda s: s.fp16, rel=_member, bins=["nan", "inf", "denormal", "neg_zero"], inj=False
         ),
         CoverPoint(f"{P}.errors_seen", xf=lambda s: s.errors, rel=_member, bins=ERROR_NAMES, inj=False),
-        CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=list(ERROR_RULES)),
-        CoverPoint(
-            f"{P}.bus_error",
-            xf=lambda s: s.bus_error,
-            bins=[(r, p) for r in ("SLVERR", "DECERR") for p in ("plane0", "plane1")],
-        ),
         CoverPoint(f"{P}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
-        CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_pixel", "mid_stream"]),
-        CoverPoint(f"{P}.tready", xf=lambda s: s.knobs.backpressure, bins=STALLS),
-        CoverPoint(f"{P}.rvalid_gaps", xf=lambda s: s.knobs.r_gap, bins=STALLS),
-        CoverPoint(f"{P}.arready_stalls", xf=lambda s: s.knobs.ar_stall, bins=STALLS),
     ]
 
-    @coverage_section(*items)
-    def sample(s):
-        pass
 
-    return sample
-
-
-_sample = None
+_COVERGROUPS = Covergroups(_build)
 
 
 def sample_item(item: PixelItem) -> None:
     """Sample one checked job."""
-    global _sample
-    if _sample is None:
-        _sample = _build()
-    res = item.result
-    errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
     s = SimpleNamespace(
-        kind=item.kind.value,
-        knobs=item.knobs,
-        errors=errors,
+        **job_fields(item, REGS, "pixel", lambda item: item.fault_where.split()[0]),
         fmt=None,
         fmt_prec=None,
         cross=set(),
@@ -149,9 +126,6 @@ def sample_item(item: PixelItem) -> None:
         stags=set(),
         ctags=set(),
         fp16=set(),
-        bus_error=None,
-        reset=None,
-        midjob=item.midjob is not None,
     )
     pic = item.picture
     if pic is not None and item.kind in (Kind.PICTURE, Kind.BUS_ERROR):
@@ -196,11 +170,7 @@ def sample_item(item: PixelItem) -> None:
                 | ({"denormal"} if ((exp == 0) & (man != 0)).any() else set())
                 | ({"neg_zero"} if (h == 0x8000).any() else set())
             )
-    if item.kind is Kind.RESET and res is not None:
-        s.reset = "mid_stream" if res.beats else "before_first_pixel"
-    if item.kind is Kind.BUS_ERROR and item.faults:
-        s.bus_error = (item.faults[0][2], item.fault_where.split()[0])
-    _sample(s)
+    _COVERGROUPS.sample(s)
 
 
 class PixelCoverage(CoverageSubscriber):

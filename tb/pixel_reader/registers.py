@@ -9,22 +9,15 @@ from __future__ import annotations
 
 from models.pixel_desc import PixelDescriptor
 from tb import regmap
-from tb.agents.csr import CsrAgent
+from tb.platform.register_values import descriptor_words, error_bits
 
 #: the pixel reader's register map (rtl_stubs/regs/pixel_reader.rdl)
 REGS = regmap.PIXEL_READER
-#: validator rule name (models.pixel_desc.ERROR_RULES spelling) -> ERROR bit position
-RULE_BITS: dict[str, int] = {k.lower(): v for k, v in REGS.ERR.items() if not k.startswith("BUS_")}
-VALIDATOR_MASK: int = REGS.error_mask(list(RULE_BITS))
-BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
-BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
+#: its ERROR register: every field but the bus errors is a validator rule (models.pixel_desc.ERROR_RULES spelling)
+ERRORS = error_bits(REGS)
+RULE_BITS, VALIDATOR_MASK, BUS_SLVERR, BUS_DECERR = ERRORS
 #: the descriptor registers (every RW register of the map), in offset order
 DESC_REGS = REGS.descriptor_regs()
-
-
-def error_word(rules: list[str]) -> int:
-    """The ERROR bits of validator rules (``PixelDescriptor.errors()`` names)."""
-    return sum(1 << RULE_BITS[r] for r in rules)
 
 
 def cvt_cfg_word(desc: PixelDescriptor) -> int:
@@ -46,26 +39,15 @@ def _s16(v: int) -> int:
 def descriptor_values(desc: PixelDescriptor) -> dict[str, int]:
     """Register values of a descriptor (written modulo 2**32, as the bus does)."""
     m = [_s16(v) for v in desc.mean]
-    values = {
-        "FORMAT": desc.format_code & REGS.field_mask("FORMAT_CODE"),
-        "WIDTH": desc.width,
-        "HEIGHT": desc.height,
-        "X_OFFSET": desc.x_offset,
-        "BASE0_LO": desc.base0,
-        "BASE0_HI": desc.base0 >> 32,
-        "STRIDE0": desc.line_stride0,
-        "BASE1_LO": desc.base1,
-        "BASE1_HI": desc.base1 >> 32,
-        "STRIDE1": desc.line_stride1,
-        "CVT_CFG": cvt_cfg_word(desc),
-        "CVT_OFFSET": _s16(desc.cvt_offset),
-        "CVT_SCALE": _s16(desc.cvt_scale),
-        "MEAN_0": m[0] | (m[1] << 16),
-        "MEAN_1": m[2] | (m[3] << 16),
-    }
-    return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
-
-
-async def program(csr: CsrAgent, desc: PixelDescriptor) -> None:
-    """Write every descriptor register."""
-    await csr.write_many(descriptor_values(desc))
+    return descriptor_words(
+        REGS,
+        desc,
+        FORMAT=desc.format_code & REGS.field_mask("FORMAT_CODE"),
+        STRIDE0=desc.line_stride0,
+        STRIDE1=desc.line_stride1,
+        CVT_CFG=cvt_cfg_word(desc),
+        CVT_OFFSET=_s16(desc.cvt_offset),
+        CVT_SCALE=_s16(desc.cvt_scale),
+        MEAN_0=m[0] | (m[1] << 16),
+        MEAN_1=m[2] | (m[3] << 16),
+    )

@@ -13,30 +13,29 @@ converted values, expected and actual bytes, and the command that reproduces the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
-from pyuvm import ConfigDB
 
 import models
 from models.nvdla.pixel import msb_aligned_values
 from models.nvdla.precision import round_shift, saturate
-from tb.agents.stream import payload, sidebands
 from tb.mismatch_map import DiffRows
 from tb.platform import (
     Expectation,
     JobScoreboard,
     bus_problems,
-    cut_units,
-    hang_problems,
-    sideband_problems,
+    job_problems,
+    sent_problems,
     status_problems,
+    unit_rows,
+    unit_stream_problems,
 )
 
 from .footprint import first_fault_pixel, pixel_addresses
 from .items import Kind, PixelItem
 from .pictures import Picture
-from .registers import BUS_DECERR, BUS_SLVERR, REGS, error_word
+from .registers import ERRORS, REGS
 
 ATOM = 32
 
@@ -97,10 +96,8 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     d = item.desc
     assert d is not None, "every pixel job programs a descriptor"
     if item.kind is Kind.ILLEGAL:
-        z = np.zeros((0,), np.int64)
-        return Expected(
-            np.zeros((0, ATOM), np.uint8), np.zeros((0, 2), np.int64), z, error_word(d.errors(addr_bits)), 0, True, 0
-        )
+        error = ERRORS.word(d.errors(addr_bits))
+        return Expected.nothing(error, atoms=np.zeros((0, ATOM), np.uint8), coords=np.zeros((0, 2), np.int64))
     pic = item.picture
     assert pic is not None, "every legal pixel job (PICTURE, BUS_ERROR, RESET) has its picture"
     atoms = feature_atoms(d.convert(pic.tensor))
@@ -111,7 +108,7 @@ def expected_for(item: PixelItem, addr_bits: int) -> Expected:
     if item.kind is Kind.RESET:
         exact = False
     if item.kind is Kind.BUS_ERROR:
-        error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in {r for _, _, r in item.faults})
+        error = ERRORS.of_faults(item.faults)
         first = first_fault_pixel(d, pic.fmt, item.faults)
         max_px, exact = (first if first is not None else max_px), False
     return Expected(atoms, coords, sat, error, max_px, exact, d.height)
@@ -121,17 +118,13 @@ class PixelScoreboard(JobScoreboard):
     """Checks each finished pixel job against the models (pairing, reporting and end-of-test checks are the
     platform's ``JobScoreboard``)."""
 
-    def build_phase(self) -> None:
-        super().build_phase()
-        self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
-        self.pixels_checked = 0
-        self.corrupt: Optional[Callable[[PixelItem, Expected], None]] = None  # self-test hook
+    counted = "pixels"
 
     def expected(self, item: PixelItem) -> Expected:
         return expected_for(item, self.addr_bits)
 
     def compare(self, item: PixelItem, exp: Expected) -> list[str]:
-        self.pixels_checked += len(item.response().beats)
+        self.units_checked += len(item.response().beats)
         return check_job(item, exp)
 
     def details(self, item: PixelItem) -> list[str]:
@@ -140,24 +133,20 @@ class PixelScoreboard(JobScoreboard):
     def diff_rows(self, item: PixelItem, exp: Expected) -> Optional[DiffRows]:
         return pixel_rows(item, exp)
 
-    def summary(self) -> str:
-        return f"{self.checked} jobs, {self.pixels_checked} pixels checked, {self.errors} mismatching jobs"
-
 
 def check_job(item: PixelItem, exp: Expected) -> list[str]:
-    """Everything wrong with a finished job (``item.result``) against the model's answer ``exp``."""
+    """Everything wrong with a finished job (``item.result``) against the model's answer ``exp``; a reset clears
+    ERROR and PIXELS."""
+    return job_problems(item, exp, "pixel", REGS, _check_done, _reset_prefix, cleared=("error", "pixels"))
+
+
+def _check_done(item: PixelItem, exp: Expected) -> list[str]:
     res = item.response()
     st = res.status
-    hang = hang_problems(res, "pixel")
-    if hang:
-        return hang
-    if item.kind is Kind.RESET:
-        return _check_reset(item, exp)
     out = status_problems(st, REGS, exp.error)
     out += _check_stream(item, exp)
     n = len(res.beats)
-    if st.pixels != n:
-        out.append(f"PIXELS={st.pixels} but {n} pixels crossed the stream")
+    out += sent_problems(st, "PIXELS", n, "pixel", item.kind is Kind.PICTURE)
     k = min(n, exp.max_px)
     want_sat = int(exp.saturated[:k].sum())
     if st.saturated != want_sat:
@@ -167,24 +156,13 @@ def check_job(item: PixelItem, exp: Expected) -> list[str]:
     out += bus_problems(
         res, st.beats, item.kind is Kind.ILLEGAL, item.kind is Kind.PICTURE, item.kind is Kind.BUS_ERROR
     )
-    if item.kind is Kind.PICTURE and st.cycles < n:
-        out.append(f"CYCLES={st.cycles} is less than the {n} pixels sent (at most one per cycle)")
     out += res.violations
     return out
 
 
-def _check_reset(item: PixelItem, exp: Expected) -> list[str]:
-    """After a reset in the middle of a job: idle (not BUSY, not DONE), irq low, counters cleared, and what
-    crossed the stream before the reset a correct prefix."""
-    res = item.response()
-    st = res.status
-    out = []
-    if st.status & (REGS.status_busy | REGS.status_done) or st.error or st.pixels:
-        out.append(f"after a reset during the job: {st}, expected idle with cleared registers")
-    if res.irq_after:
-        out.append("irq high after reset")
-    out += [p for p in _check_stream(item, exp) if "TLAST" not in p]
-    return out + res.violations
+def _reset_prefix(item: PixelItem, exp: Expected) -> list[str]:
+    """What crossed the stream before the reset: a correct prefix."""
+    return [p for p in _check_stream(item, exp) if "TLAST" not in p]
 
 
 def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarray) -> list[str]:
@@ -212,32 +190,18 @@ def _pixel_report(item: PixelItem, exp: Expected, i: int, j: int, got: np.ndarra
 
 
 def _check_stream(item: PixelItem, exp: Expected) -> list[str]:
+    def report(i: int, j: int, got: np.ndarray, differ: int) -> tuple[list[str], list[str]]:
+        return _pixel_report(item, exp, i, j, got) + [f"({differ} pixel(s) differ)"], []
+
     beats = item.response().beats
-    cut = cut_units(beats, "pixel", exp.max_px, exp.exact, ATOM, exp.atoms, lambda i: "")
-    out, k, got, bad = cut.problems, cut.k, cut.got, cut.bad
-    if got is None:
-        return out
-    if bad.size:
-        i = int(bad[0])
-        j = int(np.flatnonzero(got[i] != exp.atoms[i])[0])
-        out[:0] = _pixel_report(item, exp, i, j, got) + [f"({bad.size} pixel(s) differ)"]
-    user_col, last = sidebands(beats[:k])
-    user = user_col.astype(np.int64)
-    coords = np.stack([(user >> 16) & 0xFFFF, user & 0xFFFF], axis=1)
-    out += sideband_problems("pixel", "h,w", coords, exp.coords, last, exp.exact and k == exp.max_px)
-    return out
+    return unit_stream_problems(beats, "pixel", "h,w", (16, 0), exp, exp.atoms, exp.max_px, ATOM, lambda i: "", report)
 
 
 def pixel_rows(item: PixelItem, exp: Expected) -> Optional[DiffRows]:
     """The mismatch map's rows: one per pixel of the stream (its 32-byte feature atom), labelled with its (h, w);
     a byte by its pixel, channel (or padding) and byte. None when no pixel is comparable."""
     d = item.desc
-    beats = item.response().beats
-    k = min(len(beats), exp.max_px)
-    if d is None or k == 0:
-        return None
-    data, sizes = payload(beats[:k])
-    if (sizes != ATOM).any():
+    if d is None:
         return None
     eb = 1 if d.out_precision == 0 else 2
     channels = item.picture.fmt.channels if item.picture is not None else ATOM // eb
@@ -250,11 +214,4 @@ def pixel_rows(item: PixelItem, exp: Expected) -> Optional[DiffRows]:
         what = f"channel {c}" if c < channels else "padding"
         return f"pixel #{i} {where(i)} {what} byte {j}"
 
-    return DiffRows(
-        "pixel",
-        exp.atoms[:k].astype(np.int16),
-        data.reshape(k, ATOM).astype(np.int16),
-        lambda i: f"pixel #{i} {where(i)}",
-        byte,
-        item.label(),
-    )
+    return unit_rows(item, "pixel", exp.atoms, exp.max_px, ATOM, lambda i: f"pixel #{i} {where(i)}", byte)

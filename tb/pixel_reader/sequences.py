@@ -24,22 +24,20 @@ from .pictures import FORMATS, Picture, legal_precisions
 class PixelSeqBase(ReaderSeqBase):
     """Helpers shared by the pixel-reader sequences."""
 
-    def __init__(self, name: str = "seq", count: Optional[int] = None) -> None:
-        super().__init__(name, count)
+    item_cls = PixelItem
+    data_attr = "picture"
 
     def draw(self, name: str, **kw) -> Picture:
         return pictures.draw(self.rng, name, addr_bits=self.addr_bits, **kw)
 
-    def new_item(self, kind: Kind, pic: Optional[Picture]) -> PixelItem:
-        item = PixelItem(self.next_name())
-        item.kind = kind
-        item.picture = pic
-        item.desc = pic.desc if pic is not None else None
-        return item
-
-    async def send_picture(self, name: str, knobs: Optional[Knobs] = None, **kw) -> PixelItem:
+    async def send_picture(
+        self, name: str, knobs: Optional[Knobs] = None, midjob: Optional[int] = None, **kw
+    ) -> PixelItem:
+        """A picture of format ``name`` (``kw``: :meth:`draw`'s), random knobs unless given, the mid-job START and
+        garbage ``midjob`` cycles in (None: none)."""
         item = self.new_item(Kind.PICTURE, self.draw(name, **kw))
         item.knobs = knobs if knobs is not None else random_knobs(self.rng)
+        item.midjob = midjob
         await self.send(item)
         return item
 

@@ -56,6 +56,16 @@ async def _setup() -> tuple[PixelReaderTB, np.random.Generator]:
     return tb, rng
 
 
+async def _close(tb: PixelReaderTB, problems: list[str]) -> None:
+    """The end of a test: nothing may be read after its last job (10 cycles to see it); every problem logged, the
+    first one fails the test."""
+    tb.reads.close()
+    await ClockCycles(tb.clk, 10)
+    for p in problems:
+        LOG.error("%s", p)
+    assert not problems, problems[0]
+
+
 @cocotb.test()
 async def n444_line_buffer(dut: Any) -> None:
     """Two-plane pictures at the largest x offset whose Y lines span several words, plane strides differing."""
@@ -69,11 +79,7 @@ async def n444_line_buffer(dut: Any) -> None:
             pic = item.picture
             assert pic is not None, "picture_item draws a picture"
             problems += [f"{pic.label()}: {p}" for p in await run_one(tb, item)]
-    tb.reads.close()
-    await ClockCycles(dut.clk, 10)
-    for p in problems:
-        LOG.error("%s", p)
-    assert not problems, problems[0]
+    await _close(tb, problems)
 
 
 #: (format, what it stands for) of the throughput table (issue 10)
@@ -199,8 +205,4 @@ async def converter_boundaries(dut: Any) -> None:
         if got != clamped:
             problems.append(f"{label}: the model clamps {got} components, the case is written for {clamped}")
         problems += [f"{label} ({pic.label()}): {p}" for p in await run_one(tb, item)]
-    tb.reads.close()
-    await ClockCycles(dut.clk, 10)
-    for p in problems:
-        LOG.error("%s", p)
-    assert not problems, problems[0]
+    await _close(tb, problems)

@@ -13,22 +13,10 @@ StallStressTest, ResetMidJobTest, LargePictureTest, ScoreboardSelfTest, CorruptM
 
 from __future__ import annotations
 
-import warnings
-
-import pyuvm
-
-from tb.platform import (
-    Knobs,
-    ReaderTestBase,
-    RegisterTestBase,
-    SmallJobs,
-    declare_scoreboard_selftests,
-    declare_sequence_tests,
-    error_bit_corruption,
-)
+from tb.platform import Knobs, ReaderTestBase, SmallJobs, error_bit_corruption, field_corruption
+from tb.platform.declare import declare_register_test, declare_scoreboard_selftests, declare_sequence_tests
 
 from .env import PixelReaderEnv, PixelReaderTB
-from .items import Kind
 from .registers import BUS_DECERR
 from .scoreboard import Expected
 from .sequences import (
@@ -47,8 +35,6 @@ from .sequences import (
 
 TIMEOUT_MS = 4000  # simulated time; a hang inside a job is caught earlier by the driver's per-job timeout
 
-warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
-
 
 class PixelTestBase(ReaderTestBase):
     """The platform's test base with the pixel reader's TB and env (COUNT defaults to 1 picture per format)."""
@@ -58,21 +44,12 @@ class PixelTestBase(ReaderTestBase):
     default_count = 1
 
 
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class RegisterTest(RegisterTestBase, PixelTestBase):
-    """The register tests of the model (tb.register_check), then one picture with a second START and garbage
-    writes."""
-
-    def job(self) -> PixelSeqBase:
-        return _OnePicture("one")
-
-
-class _OnePicture(PixelSeqBase):
-    async def body(self) -> None:
-        self.item = self.new_item(Kind.PICTURE, self.draw("T_A8R8G8B8"))
-        self.item.knobs = Knobs()
-        self.item.midjob = 1
-        await self.send(self.item)
+declare_register_test(
+    PixelTestBase,
+    TIMEOUT_MS,
+    SmallJobs(PixelSeqBase, lambda seq, i: seq.send_picture("T_A8R8G8B8", Knobs(), midjob=1)),
+    "picture",
+)
 
 
 declare_sequence_tests(
@@ -91,22 +68,10 @@ declare_sequence_tests(
     CrossTest=(CrossSeq, "cross", "Every format x legal precision x both x-offset ends, clamping in both directions."),
     ConverterTest=(ConverterSeq, "cvt", "Rounding ties, sign override, per-channel means, CVT_EN = 0, large shifts."),
     Fp16SpecialsTest=(Fp16Seq, "fp16", "fp16 formats: NaN, INF, denormals and -0.0 pass through bit for bit."),
-    IllegalDescriptorTest=(
-        IllegalSeq,
-        "illegal",
-        "Every validator rule alone and in combination: exactly desc.errors(AXI_ADDR_W), DONE, no AXI traffic.",
-    ),
-    BusErrorTest=(
-        BusErrorSeq,
-        "buserr",
-        "SLVERR/DECERR in plane 0 and plane 1: stop before the first pixel that needs the word, error bit, DONE.",
-    ),
-    StallStressTest=(StallSeq, "stall", "Heavy ARREADY/RVALID/TREADY stalls and long read latency."),
-    ResetMidJobTest=(
-        ResetSeq,
-        "reset",
-        "Reset during a job: idle afterwards, no reads after the reset, the next picture is exact.",
-    ),
+    IllegalDescriptorTest=(IllegalSeq, "desc.errors(AXI_ADDR_W)"),
+    BusErrorTest=(BusErrorSeq, "in plane 0 and plane 1: stop before the first pixel that needs the word"),
+    StallStressTest=StallSeq,
+    ResetMidJobTest=ResetSeq,
     LargePictureTest=(LargeSeq, "large", "8192-pixel lines (full N444 line buffer, 4 KB splits) and 8192 lines."),
 )
 
@@ -119,21 +84,6 @@ def _flip_byte(item, exp: Expected, rng) -> str:
     return f"(h,w)=({h},{w})"
 
 
-def _drop_pixel(item, exp: Expected, rng) -> str:
-    exp.max_px -= 1
-    return "pixels on the stream, expected"
-
-
-def _shift_coord(item, exp: Expected, rng) -> str:
-    exp.coords[-1, 1] += 1
-    return "TUSER (h,w)"
-
-
-def _saturated(item, exp: Expected, rng) -> str:
-    exp.saturated[0] += 1
-    return "SATURATED"
-
-
 #: the pixel formats of the scoreboard self-tests' small pictures, one after the other
 SMALL_PICTURES = ("T_A8B8G8R8", "T_Y10___U10V10_N444", "T_A2R10G10B10", "T_R16_F", "T_R8")
 
@@ -141,7 +91,13 @@ SMALL_PICTURES = ("T_A8B8G8R8", "T_Y10___U10V10_N444", "T_A2R10G10B10", "T_R16_F
 declare_scoreboard_selftests(
     PixelTestBase,
     TIMEOUT_MS,
-    corruptions=(_flip_byte, _drop_pixel, _shift_coord, _saturated, error_bit_corruption(BUS_DECERR)),
+    corruptions=(
+        _flip_byte,
+        field_corruption("max_px", "pixels on the stream, expected", delta=-1),  # one pixel fewer
+        field_corruption("coords", "TUSER (h,w)", (-1, 1)),  # the last pixel's w
+        field_corruption("saturated", "SATURATED", 0),
+        error_bit_corruption(BUS_DECERR),
+    ),
     small_jobs=SmallJobs(
         PixelSeqBase, lambda seq, i: seq.send_picture(SMALL_PICTURES[i % len(SMALL_PICTURES)], Knobs())
     ),

@@ -5,7 +5,8 @@
 * :mod:`~tb.platform.tb`: :class:`ReaderTB`, the TB built from a binding, and the one job protocol;
 * :mod:`~tb.platform.job`: a job's request (:class:`ReaderItem`), response (:class:`JobResult`), expected answer;
 * :mod:`~tb.platform.knobs`: timing knobs; :mod:`~tb.platform.reporting`: seeds, the reproduce command;
-* :mod:`~tb.platform.checks`: the sideband and bus checks every scoreboard makes;
+* :mod:`~tb.platform.checks`: the sideband, bus, reset and hang checks every scoreboard makes;
+* :mod:`~tb.platform.register_values`: a register map's descriptor words and ERROR bits;
 * :mod:`~tb.platform.driver`, :mod:`~tb.platform.scoreboard`, :mod:`~tb.platform.env`,
   :mod:`~tb.platform.sequences`, :mod:`~tb.platform.coverage`, :mod:`~tb.platform.testbase`: the pyuvm pieces.
 
@@ -22,13 +23,26 @@ from tb.platform.binding import (
     RegisterControl,
     ResetPin,
 )
-from tb.platform.checks import UnitCut, bus_problems, cut_units, hang_problems, sideband_problems, status_problems
-from tb.platform.coverage import CoverageSubscriber
-from tb.platform.declare import declare_scoreboard_selftests, declare_sequence_tests
+from tb.platform.checks import (
+    UnitCut,
+    bus_problems,
+    cut_units,
+    hang_problems,
+    job_problems,
+    reset_problems,
+    sent_problems,
+    sideband_problems,
+    status_problems,
+    unit_rows,
+    unit_stream_problems,
+)
+from tb.platform.coverage import CoverageSubscriber, Covergroups, job_fields, job_points
+from tb.platform.declare import declare_register_test, declare_scoreboard_selftests, declare_sequence_tests
 from tb.platform.driver import JobDriver
 from tb.platform.env import ReaderEnv
 from tb.platform.job import Expectation, JobResult, ReaderItem
 from tb.platform.knobs import STALLS, Knobs, random_knobs
+from tb.platform.register_values import ErrorBits, descriptor_words, error_bits
 from tb.platform.reporting import hex_bytes, regression_seed, reproduce_command
 from tb.platform.scoreboard import JobScoreboard
 from tb.platform.sequences import BurstSeqBase, ReaderSeqBase, config_value
@@ -42,47 +56,61 @@ from tb.platform.testbase import (
     SmallJobs,
     count_from_env,
     error_bit_corruption,
+    field_corruption,
 )
 
 __all__ = [
-    "PERIOD_NS",
-    "STALLS",
+    "BurstSeqBase",
     "Completion",
     "CorruptModelBase",
     "Corruption",
     "CoverageSubscriber",
+    "Covergroups",
     "DescriptorControl",
     "DutBinding",
+    "ErrorBits",
     "Expectation",
     "JobDriver",
     "JobResult",
     "JobScoreboard",
     "Knobs",
+    "PERIOD_NS",
     "PinControl",
     "ReaderEnv",
     "ReaderItem",
-    "BurstSeqBase",
     "ReaderSeqBase",
     "ReaderTB",
     "ReaderTestBase",
     "RegisterControl",
     "RegisterTestBase",
     "ResetPin",
+    "STALLS",
     "ScoreboardSelfTestBase",
     "SmallJobs",
     "UnitCut",
     "bus_problems",
-    "cut_units",
-    "declare_scoreboard_selftests",
-    "declare_sequence_tests",
     "config_value",
     "count_from_env",
+    "cut_units",
+    "declare_register_test",
+    "declare_scoreboard_selftests",
+    "declare_sequence_tests",
+    "descriptor_words",
     "error_bit_corruption",
+    "error_bits",
+    "field_corruption",
     "hang_problems",
     "hex_bytes",
+    "job_fields",
+    "job_points",
+    "job_problems",
     "random_knobs",
     "regression_seed",
     "reproduce_command",
+    "reset_problems",
+    "sent_problems",
     "sideband_problems",
     "status_problems",
+    "unit_rows",
+    "unit_stream_problems",
 ]

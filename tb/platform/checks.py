@@ -1,4 +1,5 @@
-"""Checks every reader's scoreboard shares: TUSER/TLAST sideband against the model, the bus side of a job."""
+"""Checks every reader's scoreboard shares: TUSER/TLAST sideband against the model, the bus side of a job, the state
+after a reset in the middle of a job."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from tb.agents.stream import payload
+from tb.agents.stream import payload, sidebands
+from tb.mismatch_map import DiffRows
 
 
 def sideband_problems(
@@ -115,3 +117,108 @@ def cut_units(
         return UnitCut([f"{unit} #{i}{label(i)} has {size}"] + out, k)
     got = data.reshape(k, unit_bytes)
     return UnitCut(out, k, got, np.flatnonzero((got != expected[:k]).any(axis=1)))
+
+
+def reset_problems(res: Any, regs: Any, cleared: tuple[str, ...] = ()) -> list[str]:
+    """A job reset in its middle: afterwards STATUS idle (not BUSY, not DONE), the status registers ``cleared``
+    (e.g. ``("error", "pixels")``) at 0 and the irq low (``res``: its result with the status read after the reset;
+    ``regs``: the block's register map). What crossed the stream before the reset is
+    the block's to check (a correct prefix of the model's answer)."""
+    st = res.status
+    out = []
+    dirty = [name.upper() for name in cleared if getattr(st, name)]
+    if st.status & (regs.status_busy | regs.status_done) or dirty:
+        also = f", {' '.join(cleared).upper()} cleared" if cleared else ""
+        out.append(f"after a reset during the job: {st}, expected idle (not BUSY, not DONE{also})")
+    if res.irq_after:
+        out.append("irq high after reset")
+    return out
+
+
+def sent_problems(st: Any, counter: str, n: int, unit: str, complete: bool) -> list[str]:
+    """A job's status counter of the units it sent (``counter``, e.g. "ATOMS_SENT") against the ``n`` ``unit`` s
+    that crossed the stream, and for a ``complete`` job at least one cycle per unit (CYCLES counts the job's
+    cycles; the output moves at most one unit a cycle)."""
+    out = []
+    sent = getattr(st, counter.lower())
+    if sent != n:
+        out.append(f"{counter}={sent} but {n} {unit}s crossed the stream")
+    if complete and st.cycles < n:
+        out.append(f"CYCLES={st.cycles} is less than the {n} {unit}s sent (at most one {unit} per cycle)")
+    return out
+
+
+def job_problems(
+    item: Any,
+    exp: Any,
+    unit: str,
+    regs: Any,
+    done: Callable[[Any, Any], list[str]],
+    prefix: Callable[[Any, Any], list[str]],
+    cleared: tuple[str, ...] = (),
+) -> list[str]:
+    """A register-controlled reader's finished job against the model's answer ``exp``, in the order every block
+    checks it: a hang (DONE never came, :func:`hang_problems`) is reported alone; a job reset in its middle must
+    leave the DUT idle (:func:`reset_problems`) after a correct prefix of the answer on the stream (the block's
+    ``prefix(item, exp)``), with no violation; any other job is the block's ``done(item, exp)``."""
+    res = item.response()
+    hang = hang_problems(res, unit)
+    if hang:
+        return hang
+    if item.resets:
+        return reset_problems(res, regs, cleared) + prefix(item, exp) + res.violations
+    return done(item, exp)
+
+
+def unit_stream_problems(
+    beats: Any,
+    unit: str,
+    axes: str,
+    shifts: tuple[int, ...],
+    exp: Any,
+    units: np.ndarray,
+    want: int,
+    unit_bytes: int,
+    label: Callable[[int], str],
+    report: Callable[[int, int, np.ndarray, int], tuple[list[str], list[str]]],
+) -> list[str]:
+    """The stream check of a reader of fixed-size units (atoms, pixels) whose TUSER carries their coordinates, 16
+    bits each at ``shifts`` (named ``axes``, e.g. "n,c,h,w"): :func:`cut_units` against the model's ``units``
+    (``want`` of them, exactly when ``exp.exact``), the first differing unit ``i`` at byte ``j`` put into words by
+    the block (``report(i, j, got, differing units)`` -> (lines before, lines after the count problems)), then the
+    coordinates and TLAST (:func:`sideband_problems`) against ``exp.coords``."""
+    cut = cut_units(beats, unit, want, exp.exact, unit_bytes, units, label)
+    out, k, got, bad = cut.problems, cut.k, cut.got, cut.bad
+    if got is None:
+        return out
+    if bad.size:
+        i = int(bad[0])
+        j = int(np.flatnonzero(got[i] != units[i])[0])
+        lead, trail = report(i, j, got, int(bad.size))
+        out = lead + out + trail
+    user, last = sidebands(beats[:k])
+    coords = np.stack([(user >> np.uint64(s)) & np.uint64(0xFFFF) for s in shifts], axis=1).astype(np.int64)
+    return out + sideband_problems(unit, axes, coords, exp.coords, last, exp.exact and k == want)
+
+
+def unit_rows(
+    item: Any,
+    unit: str,
+    units: np.ndarray,
+    want: int,
+    unit_bytes: int,
+    row: Callable[[int], str],
+    byte: Callable[[int, int], str],
+) -> Optional[DiffRows]:
+    """The mismatch map's rows (:mod:`tb.mismatch_map`) of a reader of fixed-size units: the first ``want`` units
+    of the job's stream against the model's ``units``, one row a unit, labelled ``row(i)``, a byte ``byte(i, j)``.
+    None when no unit is comparable (nothing sent, or a transfer of the wrong size)."""
+    beats = item.response().beats
+    k = min(len(beats), want)
+    if item.desc is None or k == 0:
+        return None
+    data, sizes = payload(beats[:k])
+    if (sizes != unit_bytes).any():
+        return None
+    got = data.reshape(k, unit_bytes).astype(np.int16)
+    return DiffRows(unit, units[:k].astype(np.int16), got, row, byte, item.label())

@@ -7,7 +7,15 @@ a name, the sequence is the stimulus). A block declares them in one call,
                            RandomCubeTest=(CubeSeq, "cube", "Every layout family: ..."), ...)
 
 and its scoreboard self-tests (``ScoreboardSelfTest`` and the expect_fail twin ``CorruptModelIsCaught``) in another,
-:func:`declare_scoreboard_selftests`, from its corruptions and small jobs. Each name becomes a class of the module
+:func:`declare_scoreboard_selftests`, from its corruptions and small jobs; its ``RegisterTest`` with
+:func:`declare_register_test`. The tests every register-controlled reader has (an illegal descriptor, a bus error,
+a reset in the middle of a job, heavy stalls: :data:`COMMON_TESTS`) are named and described once, here; a block
+gives such a test its sequence alone, or with the words its own check adds, where it wants it in its order:
+
+    declare_sequence_tests(CubeTestBase, TIMEOUT_MS, RandomCubeTest=(...), ResetMidJobTest=ResetSeq,
+                           BusErrorTest=(BusErrorSeq, "on the first/middle/last atom: stop before that atom"))
+
+Each name becomes a class of the module
 that makes the call (so ``tb.cube_reader.tests.RandomCubeTest`` exists, and the testplan, TESTCASE= and the reproduce
 command name it as before) registered with cocotb as ``@pyuvm.test`` registers a class. ``tb.flow.testplan`` reads
 the names from these calls without importing the module.
@@ -30,7 +38,7 @@ import cocotb
 from pyuvm import uvm_root
 
 from tb.platform.sequences import ReaderSeqBase
-from tb.platform.testbase import Corruption, CorruptModelBase, ScoreboardSelfTestBase, SmallJobs
+from tb.platform.testbase import Corruption, CorruptModelBase, RegisterTestBase, ScoreboardSelfTestBase, SmallJobs
 
 #: the environment variable that names the sequence the generic test runs
 TEST_SEQ = "TEST_SEQ"
@@ -38,6 +46,25 @@ TEST_SEQ = "TEST_SEQ"
 GENERIC_TEST = "SequenceTest"
 #: the names :func:`declare_scoreboard_selftests` declares
 SELFTESTS = ("ScoreboardSelfTest", "CorruptModelIsCaught")
+#: the name :func:`declare_register_test` declares
+REGISTER_TESTS = ("RegisterTest",)
+#: the common tests: name -> (its sequence's name, what it checks, with ``{}`` for the block's words)
+COMMON_TESTS: dict[str, tuple[str, str]] = {
+    "IllegalDescriptorTest": (
+        "illegal",
+        "Each validator rule alone and in combination: exactly the model's error bits ({}), DONE, no AXI read; a "
+        "legal job afterwards is exact.",
+    ),
+    "BusErrorTest": (
+        "buserr",
+        "SLVERR/DECERR {}; its bus-error bit, DONE, the stream an exact prefix; the next job is exact.",
+    ),
+    "ResetMidJobTest": (
+        "reset",
+        "Reset during a job: idle afterwards, no read after the reset, an exact prefix before it; the next job works.",
+    ),
+    "StallStressTest": ("stall", "Heavy ARREADY/RVALID/TREADY stalls and long read latency{}."),
+}
 
 
 def _caller() -> ModuleType:
@@ -71,10 +98,22 @@ def _declare(
     return cls
 
 
-def declare_sequence_tests(base: type, timeout_ms: int, **tests: tuple[type, str, str]) -> None:
-    """The block's tests that run one sequence each: ``Name=(sequence class, sequence name, docstring)``, in the
-    order given (the order cocotb runs them in); and, with ``TEST_SEQ`` set, the generic ``SequenceTest``."""
+def _sequence_test(name: str, spec: Any) -> tuple[type, str, str]:
+    """(sequence class, sequence name, docstring) of a declared test: ``spec`` as given, or for a common test
+    (:data:`COMMON_TESTS`) its sequence class alone or (sequence class, the block's words for its description)."""
+    if name in COMMON_TESTS and not (isinstance(spec, tuple) and len(spec) == 3):
+        seq_cls, words = spec if isinstance(spec, tuple) else (spec, "")
+        seq_name, doc = COMMON_TESTS[name]
+        return seq_cls, seq_name, doc.format(words)
+    return spec
+
+
+def declare_sequence_tests(base: type, timeout_ms: int, **specs: Any) -> None:
+    """The block's tests that run one sequence each: ``Name=(sequence class, sequence name, docstring)`` (a common
+    test: ``Name=sequence class`` or ``Name=(sequence class, the block's words)``), in the order given (the order
+    cocotb runs them in); and, with ``TEST_SEQ`` set, the generic ``SequenceTest``."""
     module = _caller()
+    tests = {name: _sequence_test(name, spec) for name, spec in specs.items()}
     for name, (seq_cls, seq_name, doc) in tests.items():
         _declare(module, base, name, doc, timeout_ms, sequence=(seq_cls, seq_name))
     wanted = os.getenv(TEST_SEQ, "").strip()
@@ -121,4 +160,19 @@ def declare_scoreboard_selftests(
         (CorruptModelBase,),
         expect_fail=True,
         **data,
+    )
+
+
+def declare_register_test(base: type, timeout_ms: int, one_job: SmallJobs, job: str) -> None:
+    """``RegisterTest`` on the block's test base (:class:`~tb.platform.testbase.RegisterTestBase`): the register
+    tests of its register model, then ``one_job`` (one legal ``job``, e.g. "cube", with ``midjob`` set) with a
+    second START and garbage writes while it runs."""
+    _declare(
+        _caller(),
+        base,
+        REGISTER_TESTS[0],
+        f"The register tests of the model (tb.register_check), then one {job} with a second START and garbage writes.",
+        timeout_ms,
+        (RegisterTestBase,),
+        one_job=one_job,
     )

@@ -3,7 +3,7 @@ base of every block's expected answer (:class:`Expectation`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any, Optional, TypeVar
 
 import numpy as np
@@ -96,6 +96,26 @@ class Expectation:
             if isinstance(getattr(self, f.name), np.ndarray)
         }
         return replace(self, **arrays)  # type: ignore[type-var]  # subclasses are dataclasses
+
+    @classmethod
+    def nothing(cls: type[_E], error: int, **arrays: np.ndarray) -> _E:
+        """The answer for a job that must send nothing and read nothing (an illegal descriptor): ERROR = ``error``
+        (the validator's bits), every array empty (``arrays``: the ones whose dtype or row width matters, e.g.
+        ``atoms=np.zeros((0, 32), np.uint8)``; the others int64), every bool field True (exactly that: nothing),
+        every other field its default or 0."""
+        values: dict[str, Any] = {}
+        for f in fields(cls):  # type: ignore[arg-type]  # a dataclass
+            if f.name in arrays:
+                values[f.name] = arrays[f.name]
+            elif f.name == "error":
+                values[f.name] = error
+            elif f.type in ("np.ndarray", "numpy.ndarray"):
+                values[f.name] = np.zeros(0, np.int64)
+            elif f.type == "bool":
+                values[f.name] = True
+            elif f.default is MISSING:
+                values[f.name] = 0
+        return cls(**values)
 
 
 _E = TypeVar("_E", bound=Expectation)

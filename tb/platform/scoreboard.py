@@ -19,12 +19,20 @@ class JobScoreboard(uvm_subscriber):
     mismatch with the block's details and the reproducing command, and forwards the checked job on ``ap``.
 
     Self-test hooks: ``corrupt(item, expected)`` corrupts the model's answer; ``expect_reports`` maps item names to
-    a text their report must contain (and only those items may be reported)."""
+    a text their report must contain (and only those items may be reported).
+
+    A block that counts what it checked (atoms, pixels, bytes) names it in :attr:`counted` and adds to
+    :attr:`units_checked`; the summary then says how many."""
+
+    #: what :attr:`units_checked` counts, for the summary ("atoms", "pixels", "dense bytes"); "": nothing counted
+    counted = ""
 
     def build_phase(self) -> None:
         self.ap = uvm_analysis_port("ap", self)
         self.log: Optional[JobLog] = None
         self.tb: Optional[ReaderTB] = None
+        self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")  # AXI_ADDR_W (the test base sets it)
+        self.units_checked = 0
         self.checked = 0
         self.dropped = 0  # jobs a reset dropped while in flight (checked for their reads only)
         self.check_seconds = 0.0  # wall time spent comparing with the models (make bench reports it)
@@ -125,6 +133,8 @@ class JobScoreboard(uvm_subscriber):
         return reproduce_command()
 
     def summary(self) -> str:
+        if self.counted:
+            return f"{self.checked} jobs, {self.units_checked} {self.counted} checked, {self.errors} mismatching jobs"
         dropped = f", {self.dropped} dropped in flight by a reset" if self.dropped else ""
         return f"{self.checked} jobs, {self.errors} mismatching{dropped}"
 

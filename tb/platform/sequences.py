@@ -18,7 +18,12 @@ def config_value(name: str) -> Any:
 
 class ReaderSeqBase(uvm_sequence):
     """What every block's sequences take from the test: the RNG, COUNT, the address and bus widths, and a counter
-    ``n`` for item names."""
+    ``n`` for item names; :meth:`new_item` makes the block's item (:attr:`item_cls`) for a job's data."""
+
+    #: the block's item class
+    item_cls: type = ReaderItem
+    #: the item's attribute that holds a job's data (its cube, picture, weight set: whatever carries its ``desc``)
+    data_attr = ""
 
     def __init__(self, name: str = "seq", count: Optional[int] = None) -> None:
         super().__init__(name)
@@ -33,6 +38,16 @@ class ReaderSeqBase(uvm_sequence):
         name = f"{self.get_name()}{self.n}"
         self.n += 1
         return name
+
+    def new_item(self, kind: Any, data: Any) -> Any:
+        """A fresh item (:attr:`item_cls`, named by :meth:`next_name`) of ``kind`` for the job's ``data`` (kept in
+        :attr:`data_attr`; None for a job without data) and its descriptor ``data.desc``."""
+        item = self.item_cls(self.next_name())
+        item.kind = kind
+        if self.data_attr:
+            setattr(item, self.data_attr, data)
+        item.desc = data.desc if data is not None else None
+        return item
 
     async def send(self, item: ReaderItem) -> None:
         """Run one item on the DUT (its response is ``item.result`` afterwards)."""

@@ -38,7 +38,7 @@ class ReaderTB:
     :attr:`binding`, and the one job protocol (:meth:`run_job`)."""
 
     binding: DutBinding  # the block's binding (tb/<block>/env.py)
-    registers: Any = None  # the block's tb.<block>.registers module (program, DESC_REGS), if it has one
+    registers: Any = None  # the block's tb.<block>.registers module (descriptor_values), if it has one
     csr: CsrAgent  # a register-controlled DUT's register agent (set by its control strategy)
     irq: Any = None  # a register-controlled DUT's DONE pin, if it has one
 
@@ -178,8 +178,8 @@ class ReaderTB:
         raise NotImplementedError
 
     async def program(self, item) -> None:
-        """Write the job's descriptor registers."""
-        await self.registers.program(self.csr, item.desc)
+        """Write the job's descriptor registers (the block's ``registers.descriptor_values(desc)``)."""
+        await self.csr.write_many(self.registers.descriptor_values(item.desc))
 
     async def read_status(self, done: bool, waited: int) -> JobStatus:
         """The block's status registers after the job (``done``: DONE seen; ``waited``: cycles waited for it)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import gc
 import os
+import warnings
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Optional
 
@@ -17,6 +18,9 @@ from tb.platform.env import ReaderEnv
 from tb.platform.reporting import regression_seed
 from tb.platform.tb import ReaderTB
 from tb.register_check import check_register_map
+
+# cocotbext-axi 0.1.28 on cocotb 2.x: its use of cocotb 1.x names warns on every call (every block's tests)
+warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
 
 
 def count_from_env(default: int) -> int:
@@ -113,6 +117,21 @@ class ReaderTestBase(uvm_test):
 Corruption = Callable[[Any, Any, np.random.Generator], str]
 
 
+def field_corruption(name: str, text: str, index: Any = None, delta: int = 1) -> Corruption:
+    """A corruption adding ``delta`` to the expected answer's field ``name`` (its element ``index`` when given, e.g.
+    ``(-1, 3)``: the last row's fourth coordinate); its report must name ``text``. E.g. one unit fewer allowed on
+    the stream, a coordinate, a status counter."""
+
+    def corrupt(item, exp, rng) -> str:
+        if index is None:
+            setattr(exp, name, getattr(exp, name) + delta)
+        else:
+            getattr(exp, name)[index] += delta
+        return text
+
+    return corrupt
+
+
 def error_bit_corruption(bit_mask: int) -> Corruption:
     """A corruption flipping ``bit_mask`` in the model's expected ERROR register (every block's expected answer has
     ``error``); its report names the ERROR register."""
@@ -126,9 +145,10 @@ def error_bit_corruption(bit_mask: int) -> Corruption:
 
 @dataclass(frozen=True)
 class SmallJobs:
-    """The small legal jobs of a block's scoreboard self-tests, as data: the block's sequence class ``seq_cls`` (a
-    :class:`~tb.platform.sequences.ReaderSeqBase`) and ``job(seq, i)``, which sends the ``i``-th job on ``seq``.
-    Called as ``small_jobs(name, n)``: a sequence of ``n`` such jobs."""
+    """Small legal jobs of a block, as data (its scoreboard self-tests' jobs, its register test's one job): the
+    block's sequence class ``seq_cls`` (a :class:`~tb.platform.sequences.ReaderSeqBase`) and ``job(seq, i)``, which
+    sends the ``i``-th job on ``seq`` and returns its item. Called as ``small_jobs(name, n)``: a sequence of ``n``
+    such jobs, which keeps their items in ``items``."""
 
     seq_cls: type
     job: Callable[[Any, int], Awaitable[Any]]
@@ -140,8 +160,9 @@ class SmallJobs:
 
 
 async def _small_body(seq: Any, n: int, job: Callable[[Any, int], Awaitable[Any]]) -> None:
+    seq.items = []
     for i in range(n):
-        await job(seq, i)
+        seq.items.append(await job(seq, i))
 
 
 class RegisterTestBase(ReaderTestBase):
@@ -150,18 +171,18 @@ class RegisterTestBase(ReaderTestBase):
     START at once and garbage in every descriptor register (:meth:`ReaderTB.mid_job`): the scoreboard must find the
     job exact (START ignored while busy, the descriptor latched at START) and the garbage must have been written.
 
-    A block sets :meth:`job` (a sequence that sends one legal item with ``midjob`` set and keeps it as ``item``)."""
+    A block declares :attr:`one_job` (:class:`SmallJobs` whose job sends one legal item with ``midjob`` set), with
+    :func:`tb.platform.declare.declare_register_test`."""
 
-    def job(self) -> Any:
-        raise NotImplementedError
+    one_job: SmallJobs
 
     async def body(self) -> None:
         problems = await check_register_map(
             self.tb.csr, self.tb.csr.regs, self.tb.bus_bytes * 8, self.tb.addr_bits, self.rng
         )
-        seq = self.job()
+        seq = self.one_job("one", 1)
         await self.run_seq(seq)
-        if not seq.item.response().midjob_writes:
+        if not seq.items[0].response().midjob_writes:
             problems.append("the job had no mid-job START and writes")
         for p in problems:
             self.logger.error("register check: %s", p)

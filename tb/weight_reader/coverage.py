@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from cocotb_coverage.coverage import CoverPoint, coverage_section
+from cocotb_coverage.coverage import CoverPoint
 
 from models.nvdla.weights.groups import KERNELS_PER_GROUP
 from models.weight_desc import ERROR_RULES
-from tb.platform import STALLS as RANDOM_STALLS, CoverageSubscriber
+from tb.platform import CoverageSubscriber
+from tb.platform.coverage import Covergroups, job_fields, job_points
 
 from .items import CORRUPTIONS, Kind, WeightItem
 from .registers import REGS
@@ -24,7 +25,6 @@ from .weights import FAMILIES, MASKS, PRECISIONS, SYNTHETIC
 
 XML_NAME = "fcov_weight_reader.xml"
 P = "weight_reader"
-STALLS = list(RANDOM_STALLS)  # the profiles (tb.agents.stalls) random_knobs draws
 DENSITY = ["zero", "sparse", "half", "dense", "full"]
 GROUP_EDGES = ["one_kernel", "partial_group", "exact_group", "group_plus_one", "groups_exact", "groups_partial"]
 CHANNEL_EDGES = ["below_64", "exactly_64", "65_to_127", "exactly_128", "above_128"]
@@ -65,14 +65,11 @@ def channel_edge(c: int) -> str:
     )
 
 
-_sample = None
-
-
 def _build():
     fams = list(FAMILIES)
     fp = [f"{f}/{p}" for f in fams for p in PRECISIONS]
-    items = [
-        CoverPoint(f"{P}.kind", xf=lambda s: s.kind, bins=[k.value for k in Kind]),
+    where = [(r, w) for r in ("SLVERR", "DECERR") for w in ("weight", "wmb", "wgs")]
+    return job_points(P, [k.value for k in Kind], "transfer", ERROR_BITS, where) + [
         CoverPoint(f"{P}.family", xf=lambda s: s.family, bins=fams),
         CoverPoint(f"{P}.precision", xf=lambda s: s.precision, bins=list(PRECISIONS)),
         CoverPoint(f"{P}.family_x_precision", xf=lambda s: s.fp, bins=fp),
@@ -86,40 +83,18 @@ def _build():
         CoverPoint(f"{P}.post_extension", xf=lambda s: s.post_extension, bins=[1, 2, 4]),
         CoverPoint(f"{P}.compressed", xf=lambda s: s.compressed, bins=[False, True]),
         CoverPoint(f"{P}.group_start_in_wmb", xf=lambda s: s.group_start, bins=["byte_aligned", "mid_byte"]),
-        CoverPoint(f"{P}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=ERROR_BITS),
         CoverPoint(f"{P}.corruption", xf=lambda s: s.corruption, bins=list(CORRUPTIONS)),
-        CoverPoint(
-            f"{P}.bus_error",
-            xf=lambda s: s.bus_error,
-            bins=[(r, w) for r in ("SLVERR", "DECERR") for w in ("weight", "wmb", "wgs")],
-        ),
-        CoverPoint(f"{P}.reset", xf=lambda s: s.reset, bins=["before_first_transfer", "mid_stream"]),
-        CoverPoint(f"{P}.tready", xf=lambda s: s.backpressure, bins=STALLS),
-        CoverPoint(f"{P}.rvalid_gaps", xf=lambda s: s.r_gap, bins=STALLS),
-        CoverPoint(f"{P}.arready_stalls", xf=lambda s: s.ar_stall, bins=STALLS),
     ]
 
-    @coverage_section(*items)
-    def sample(s):
-        pass
 
-    return sample
+_COVERGROUPS = Covergroups(_build)
 
 
 def sample_item(item: WeightItem) -> None:
     """Sample one checked job."""
-    global _sample
-    if _sample is None:
-        _sample = _build()
-    res = item.result
     ws = item.ws if item.kind is not Kind.ILLEGAL else None  # a legal job's weight set (None: illegal)
-    errors = set(REGS.decode_errors(res.status.error)) if res is not None else set()
     s = SimpleNamespace(
-        kind=item.kind.value,
-        errors=errors,
-        backpressure=item.knobs.backpressure,
-        r_gap=item.knobs.r_gap,
-        ar_stall=item.knobs.ar_stall,
+        **job_fields(item, REGS, "transfer", lambda item: item.fault_surface),
         family=None,
         precision=None,
         fp=None,
@@ -131,8 +106,6 @@ def sample_item(item: WeightItem) -> None:
         post_extension=None,
         compressed=None,
         corruption=None,
-        bus_error=None,
-        reset=None,
         group_start=None,
     )
     if ws is not None and ws.compressed and len(ws.group_elems) > 1:
@@ -150,11 +123,7 @@ def sample_item(item: WeightItem) -> None:
         s.post_extension = ws.opts.get("post_extension") if ws.family.startswith("image") else None
     if item.kind is Kind.CORRUPT:
         s.corruption = item.mutation
-    if item.kind is Kind.BUS_ERROR and item.faults:
-        s.bus_error = (item.faults[0][2], item.fault_surface)
-    if item.kind is Kind.RESET and res is not None:
-        s.reset = "mid_stream" if res.beats else "before_first_transfer"
-    _sample(s)
+    _COVERGROUPS.sample(s)
 
 
 class WeightCoverage(CoverageSubscriber):

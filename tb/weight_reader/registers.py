@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from models.weight_desc import ERROR_RULES, WeightSurfaceDescriptor
 from tb import regmap
+from tb.platform.register_values import descriptor_words, error_bits
 
 #: the weight reader's register map (rtl_stubs/regs/weight_reader.rdl)
 REGS = regmap.WEIGHT_READER
-#: validator rule name (models.weight_desc.ERROR_RULES spelling) -> ERROR bit position
-RULE_BITS: dict[str, int] = {rule: REGS.ERR[rule.upper()] for rule in ERROR_RULES}
-VALIDATOR_MASK: int = REGS.error_mask(list(ERROR_RULES))
+#: its ERROR register: the validator rules (models.weight_desc.ERROR_RULES), the bus errors and two run-time bits
+ERRORS = error_bits(REGS, ERROR_RULES)
+RULE_BITS, VALIDATOR_MASK, BUS_SLVERR, BUS_DECERR = ERRORS
 WGS_MISMATCH: int = REGS.error_mask(["WGS_MISMATCH"])
 WEIGHT_OVERRUN: int = REGS.error_mask(["WEIGHT_OVERRUN"])
-BUS_SLVERR: int = REGS.error_mask(["BUS_SLVERR"])
-BUS_DECERR: int = REGS.error_mask(["BUS_DECERR"])
 #: FAULT.SURFACE codes by surface name (models.weight_desc.SURFACE_NAMES)
 SURFACE_CODE: dict[str, int] = {
     "weight": REGS.CONST["SURFACE_WEIGHT"],
@@ -28,35 +27,10 @@ SURFACE_CODE: dict[str, int] = {
 DESC_REGS = REGS.descriptor_regs()
 
 
-def error_word(rules: list[str]) -> int:
-    """The ERROR bits of validator rule names."""
-    return sum(1 << RULE_BITS[r] for r in rules)
-
-
 def fault_surface(fault: int) -> int:
     return (fault >> REGS.FIELD["FAULT_SURFACE_LSB"]) & ((1 << REGS.FIELD["FAULT_SURFACE_W"]) - 1)
 
 
 def descriptor_values(d: WeightSurfaceDescriptor) -> dict[str, int]:
     """Register values of a descriptor (written modulo 2**32, as the bus does)."""
-    values = {
-        "CFG": REGS.bit("CFG_COMPRESSED") if d.compressed else 0,
-        "ELEM_BYTES": d.elem_bytes,
-        "GROUPS": d.groups,
-        "GROUP_BYTES": d.group_bytes,
-        "LAST_GROUP_BYTES": d.last_group_bytes,
-        "WEIGHT_BASE_LO": d.weight_base,
-        "WEIGHT_BASE_HI": d.weight_base >> 32,
-        "WEIGHT_BYTES": d.weight_bytes,
-        "WMB_BASE_LO": d.wmb_base,
-        "WMB_BASE_HI": d.wmb_base >> 32,
-        "WMB_BYTES": d.wmb_bytes,
-        "WGS_BASE_LO": d.wgs_base,
-        "WGS_BASE_HI": d.wgs_base >> 32,
-        "WGS_BYTES": d.wgs_bytes,
-    }
-    return {k: int(v) & 0xFFFFFFFF for k, v in values.items()}
-
-
-async def program(csr, d: WeightSurfaceDescriptor) -> None:
-    await csr.write_many(descriptor_values(d))
+    return descriptor_words(REGS, d, CFG=REGS.bit("CFG_COMPRESSED") if d.compressed else 0)

@@ -16,7 +16,7 @@ command that reproduces the run.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 from pyuvm import ConfigDB
@@ -27,21 +27,19 @@ from tb.platform import (
     Expectation,
     JobScoreboard,
     bus_problems,
-    hang_problems,
     hex_bytes as _hex,
+    job_problems,
     regression_seed,
     status_problems,
 )
 
 from .items import Kind, WeightItem
 from .registers import (
-    BUS_DECERR,
-    BUS_SLVERR,
+    ERRORS,
     REGS,
     SURFACE_CODE,
     WEIGHT_OVERRUN,
     WGS_MISMATCH,
-    error_word,
     fault_surface,
 )
 
@@ -104,9 +102,8 @@ def expected_for(item: WeightItem, addr_bits: int, out_bytes: int) -> Expected:
     """What a correct reader does with ``item`` (models only); ``out_bytes`` per output transfer."""
     d = item.desc
     assert d is not None, "every weight job programs a descriptor"
-    z = np.zeros(0, np.int64)
     if item.kind is Kind.ILLEGAL:
-        return Expected(np.zeros(0, np.uint8), z, z, z, z.astype(bool), error_word(d.errors(addr_bits)), 0, 0, True)
+        return Expected.nothing(ERRORS.word(d.errors(addr_bits)), dense=np.zeros(0, np.uint8), last=np.zeros(0, bool))
     ws = item.ws
     assert ws is not None, "every legal weight job (not ILLEGAL) has its weight set"
     group, start, length, last = transfers([g * ws.elem_bytes for g in ws.group_elems], out_bytes)
@@ -117,7 +114,7 @@ def expected_for(item: WeightItem, addr_bits: int, out_bytes: int) -> Expected:
         exp.max_beats = int(np.searchsorted(group, g))  # every transfer of the groups before g
         exp.loose = int((group == g).sum()) - 1 if bit == WGS_MISMATCH else 0
     elif item.kind is Kind.BUS_ERROR:
-        exp.error = sum(BUS_SLVERR if r == "SLVERR" else BUS_DECERR for r in {f[2] for f in item.faults})
+        exp.error = ERRORS.of_faults(item.faults)
         exp.fault = SURFACE_CODE[item.fault_surface]
         exp.exact = False
     elif item.kind is Kind.RESET:
@@ -148,12 +145,11 @@ def surface_address(item: WeightItem, b: int) -> str:
 class WeightScoreboard(JobScoreboard):
     """Checks each finished weight job against the models."""
 
+    counted = "dense bytes"
+
     def build_phase(self) -> None:
         super().build_phase()
-        self.addr_bits: int = ConfigDB().get(self, "", "ADDR_BITS")
         self.out_bytes: int = ConfigDB().get(self, "", "OUT_BYTES")
-        self.bytes_checked = 0
-        self.corrupt: Optional[Callable[[WeightItem, Expected], None]] = None
 
     def expected(self, item: WeightItem) -> Expected:
         return expected_for(item, self.addr_bits, self.out_bytes)
@@ -161,27 +157,17 @@ class WeightScoreboard(JobScoreboard):
     def details(self, item: WeightItem) -> list[str]:
         return [f"desc: {item.desc}", f"knobs: {item.knobs}", f"seed: {regression_seed()}"]
 
-    def summary(self) -> str:
-        return f"{self.checked} jobs, {self.bytes_checked} dense bytes checked, {self.errors} mismatching jobs"
-
     def diff_rows(self, item: WeightItem, exp: Expected) -> Optional[DiffRows]:
         return dense_rows(item, exp)
 
     # ---------------------------------------------------------------- checks
     def compare(self, item: WeightItem, exp: Expected) -> list[str]:
+        return job_problems(item, exp, "transfer", REGS, self._check_done, self._check_stream)
+
+    def _check_done(self, item: WeightItem, exp: Expected) -> list[str]:
         res = item.response()
         st = res.status
-        hang = hang_problems(res, "transfer")
-        if hang:
-            return hang
-        out: list[str] = []
-        if item.kind is Kind.RESET:
-            if st.status & (REGS.status_busy | REGS.status_done):
-                out.append(f"after a reset during the job STATUS=0x{st.status:x}, expected idle")
-            if res.irq_after:
-                out.append("irq high after reset")
-            return self._check_stream(item, exp) + out + res.violations
-        out += status_problems(st, REGS, exp.error)
+        out = status_problems(st, REGS, exp.error)
         if fault_surface(st.fault) != exp.fault:
             out.append(
                 f"FAULT surface {fault_surface(st.fault)}, expected {exp.fault} ({item.fault_surface or 'none'})"
@@ -246,7 +232,7 @@ class WeightScoreboard(JobScoreboard):
             lo, end = int(exp.start[0]), int(exp.start[k - 1] + exp.length[k - 1])
             want = exp.dense[lo:end]
             diff = np.flatnonzero(got != want)
-            self.bytes_checked += got.size
+            self.units_checked += got.size
             if diff.size:
                 j = int(diff[0])
                 i = int(np.searchsorted(exp.start[:k], lo + j, side="right")) - 1

@@ -29,13 +29,12 @@ FIT_ATTEMPTS = 64
 class WeightSeqBase(ReaderSeqBase):
     """Helpers shared by the weight-reader sequences."""
 
-    def __init__(self, name: str = "seq", count: Optional[int] = None) -> None:
-        super().__init__(name, count)
+    item_cls = WeightItem
+    data_attr = "ws"
 
     def new_item(self, kind: Kind, ws: Optional[WeightSet], knobs: Optional[Knobs] = None) -> WeightItem:
-        item = WeightItem(self.next_name())
-        item.kind, item.ws = kind, ws
-        item.desc = ws.desc if ws is not None else None
+        """A weight job (``ws``: None for a descriptor without weights) with ``knobs``, random ones unless given."""
+        item = super().new_item(kind, ws)
         item.knobs = knobs if knobs is not None else random_knobs(self.rng)
         return item
 
@@ -67,8 +66,11 @@ class WeightSeqBase(ReaderSeqBase):
                 return ws
             raise
 
-    async def send_weights(self, knobs: Optional[Knobs] = None, **kw) -> WeightItem:
+    async def send_weights(self, knobs: Optional[Knobs] = None, midjob: Optional[int] = None, **kw) -> WeightItem:
+        """A weight set (``kw``: :meth:`draw`'s), with the mid-job START and garbage ``midjob`` cycles in (None:
+        none)."""
         item = self.new_item(Kind.WEIGHTS, self.draw(**kw), knobs)
+        item.midjob = midjob
         await self.send(item)
         return item
 

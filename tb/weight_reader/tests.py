@@ -13,20 +13,10 @@ StallStressTest, ScoreboardSelfTest and CorruptModelIsCaught (the scoreboard is 
 
 from __future__ import annotations
 
-import warnings
-
 import pyuvm
 
-from tb.platform import (
-    Knobs,
-    ReaderTestBase,
-    RegisterTestBase,
-    SmallJobs,
-    config_value,
-    declare_scoreboard_selftests,
-    declare_sequence_tests,
-    error_bit_corruption,
-)
+from tb.platform import Knobs, ReaderTestBase, SmallJobs, config_value, error_bit_corruption, field_corruption
+from tb.platform.declare import declare_register_test, declare_scoreboard_selftests, declare_sequence_tests
 
 from .env import WeightReaderEnv, WeightReaderTB
 from .items import Kind
@@ -35,7 +25,6 @@ from .scoreboard import Expected
 from .sequences import BusErrorSeq, CorruptSeq, EdgeSeq, IllegalSeq, ResetSeq, StallSeq, WeightSeq, WeightSeqBase
 
 TIMEOUT_MS = 4000
-warnings.filterwarnings("ignore", category=DeprecationWarning, module=r"cocotbext\..*")
 
 
 class WeightTestBase(ReaderTestBase):
@@ -53,20 +42,12 @@ class WeightTestBase(ReaderTestBase):
         return f"OUT_DATA_W={tb.out_bytes * 8}"
 
 
-class _One(WeightSeqBase):
-    async def body(self) -> None:
-        self.item = self.new_item(Kind.WEIGHTS, self.draw(small=True), Knobs())
-        self.item.midjob = 1
-        await self.send(self.item)
-
-
-@pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
-class RegisterTest(RegisterTestBase, WeightTestBase):
-    """The register tests of the model (tb.register_check), then one weight set with a second START and garbage
-    writes."""
-
-    def job(self) -> WeightSeqBase:
-        return _One("one")
+declare_register_test(
+    WeightTestBase,
+    TIMEOUT_MS,
+    SmallJobs(WeightSeqBase, lambda seq, i: seq.send_weights(Knobs(), midjob=1, small=True)),
+    "weight set",
+)
 
 
 class _MidJob(WeightSeqBase):
@@ -118,12 +99,7 @@ declare_sequence_tests(
         "edge",
         "Kernel counts 1, 15, 16, 17, 31, 32, 33, 97 in every precision with channels around 64; every pattern.",
     ),
-    IllegalDescriptorTest=(
-        IllegalSeq,
-        "illegal",
-        "Each validator rule alone and in combination: exactly WeightSurfaceDescriptor.errors(AXI_ADDR_W), DONE, "
-        "no AXI read; a legal job afterwards is exact.",
-    ),
+    IllegalDescriptorTest=(IllegalSeq, "WeightSurfaceDescriptor.errors(AXI_ADDR_W)"),
     CorruptionTest=(
         CorruptSeq,
         "corrupt",
@@ -131,18 +107,9 @@ declare_sequence_tests(
         "error bit at the failing group, every earlier group exact, that group without tlast; the next job is "
         "exact.",
     ),
-    BusErrorTest=(
-        BusErrorSeq,
-        "buserr",
-        "SLVERR/DECERR on the weight, WMB or WGS surface: its error bit and FAULT surface, an exact prefix of the "
-        "stream, DONE; the next job is exact.",
-    ),
-    ResetMidJobTest=(
-        ResetSeq,
-        "reset",
-        "Reset during a job: idle afterwards, no read after the reset, an exact prefix before it; the next job works.",
-    ),
-    StallStressTest=(StallSeq, "stall", "Heavy ARREADY/RVALID/TREADY stalls and long read latency on every family."),
+    BusErrorTest=(BusErrorSeq, "on the weight, WMB or WGS surface (FAULT names it)"),
+    ResetMidJobTest=ResetSeq,
+    StallStressTest=(StallSeq, " on every family"),
 )
 
 
@@ -161,15 +128,15 @@ def _drop_group_last(item, exp: Expected, rng) -> str:
     return "TLAST=1, expected 0"
 
 
-def _shift_group(item, exp: Expected, rng) -> str:
-    exp.group[-1] += 1
-    return "TUSER group"
-
-
 declare_scoreboard_selftests(
     WeightTestBase,
     TIMEOUT_MS,
-    corruptions=(_flip_byte, _drop_group_last, _shift_group, error_bit_corruption(BUS_DECERR)),
+    corruptions=(
+        _flip_byte,
+        _drop_group_last,
+        field_corruption("group", "TUSER group", -1),  # the last transfer's kernel group
+        error_bit_corruption(BUS_DECERR),
+    ),
     small_jobs=SmallJobs(  # small weight sets of a random sparsity
         WeightSeqBase,
         lambda seq, i: seq.send_weights(

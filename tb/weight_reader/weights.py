@@ -138,6 +138,26 @@ class WeightSet:
 SYNTHETIC = "synthetic"
 
 
+def _surfaces(
+    rng: np.random.Generator,
+    elems: np.ndarray,
+    mask: str,
+    dtype: str,
+    sizes: list[int],
+    compressed: Optional[bool],
+    addr_bits: int,
+) -> tuple[np.ndarray, MemoryImage, WeightSurfaceDescriptor]:
+    """A weight set's memory from its dense elements (bytes or halves) per kernel group of ``sizes``: ``mask``
+    applied (:func:`apply_mask`), the surfaces built (compressed unless the mask is dense, or as ``compressed``
+    says) and placed at random addresses (:func:`place`); (masked elements, image, descriptor)."""
+    e = G.ELEM_BYTES[dtype]
+    elems = apply_mask(rng, elems, mask, dtype, sizes, e)
+    comp = (mask != "dense") if compressed is None else compressed
+    surfaces, _ = G.build_surfaces(elems, sizes, comp)
+    image = place(rng, MemoryImage(surfaces), addr_bits)
+    return elems, image, WeightSurfaceDescriptor.from_image(image, e, sizes)
+
+
 def draw_synthetic(
     rng: np.random.Generator,
     dtype: str,
@@ -162,11 +182,7 @@ def draw_synthetic(
     sizes = [g_elems] * (groups - 1) + [last]
     n = sum(sizes)
     elems = _values(rng, dtype, (n,)).view(np.uint8 if e == 1 else "<u2").copy()
-    elems = apply_mask(rng, elems, mask, dtype, sizes, e)
-    comp = (mask != "dense") if compressed is None else compressed
-    surfaces, _ = G.build_surfaces(elems, sizes, comp)
-    image = place(rng, MemoryImage(surfaces), addr_bits)
-    desc = WeightSurfaceDescriptor.from_image(image, e, sizes)
+    elems, image, desc = _surfaces(rng, elems, mask, dtype, sizes, compressed, addr_bits)
     return WeightSet(
         SYNTHETIC,
         SYNTHETIC,
@@ -321,11 +337,7 @@ def draw(
     e = G.ELEM_BYTES[dtype]
     n = int(sum(sizes))
     elems = surface[: n * e].view(np.uint8 if e == 1 else "<u2")
-    elems = apply_mask(rng, elems, mask, dtype, sizes, e)
-    comp = (mask != "dense") if compressed is None else compressed
-    surfaces, _ = G.build_surfaces(elems, sizes, comp)
-    image = place(rng, MemoryImage(surfaces), addr_bits)
-    desc = WeightSurfaceDescriptor.from_image(image, e, sizes)
+    elems, image, desc = _surfaces(rng, elems, mask, dtype, sizes, compressed, addr_bits)
     return WeightSet(
         family, fmt, dtype, shape, opts, set_name, mask, desc, image, elems.view(np.uint8).copy(), sizes, elems != 0
     )

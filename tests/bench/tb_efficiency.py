@@ -98,7 +98,7 @@ def _cube(
         if dtype != "int8"
         else rng.integers(-128, 128, shape, dtype=np.int8)
     )
-    return _finish(fmt, fmt, layout, dtype, shape, opts, tensor, rng, epa, channels, addr_bits, "page")
+    return _finish(fmt, layout, dtype, shape, opts, tensor, rng, epa, channels, addr_bits, "page")
 
 
 #: (label, format, layout, dtype, shape, elements per atom, channels, options): 32 to 64 KB each

@@ -49,18 +49,7 @@ def bench_cube(rng: np.random.Generator, addr_bits: int = 40, sim: str = "verila
     shape = bench_shape(sim)
     tensor = rng.integers(-128, 128, shape, dtype=np.int8)
     return _finish(
-        "nvdla.feature",
-        "nvdla.feature",
-        Layout.NVDLA_FEATURE,
-        "int8",
-        shape,
-        {},
-        tensor,
-        rng,
-        32,
-        shape[1],
-        addr_bits,
-        "page",
+        "nvdla.feature", Layout.NVDLA_FEATURE, "int8", shape, {}, tensor, rng, 32, shape[1], addr_bits, "page"
     )
 
 
@@ -138,7 +127,7 @@ class PlatformBench(CubeTestBase):
                 "cycles": cycles,
                 "bytes": int(np.prod(bench_shape(_sim()))),
                 "mismatches": sb.errors,
-                "atoms_checked": sb.atoms_checked,
+                "atoms_checked": sb.units_checked,
                 "fast_path": self.tb.backend.exchange_seconds() is not None,
                 "hdl_exchange_s": self.tb.backend.exchange_seconds(),
                 "check_s": sb.check_seconds,
