@@ -39,8 +39,9 @@ BENCH = ROOT / "tests" / "bench" / "regs_rtl"
 OUT = ROOT / "sim_build" / "bench" / "regblock_compare"
 OPTS = ["--cpuif", "axi4-lite-flat", "--err-if-bad-addr", "--addr-width", "8"]
 NICE = ["nice", "-n", "10"]
-#: the include folders of rtl_stubs/ (the AXI4-Lite port group of axil_regs.sv and the wrappers: common/axi_ports.svh)
-INCLUDE = [f"-I{d}" for d in filelists.include_dirs(ROOT / "rtl_stubs")]
+#: the include folders: the wrappers' ports (regs_rtl/regs_dut_ports.svh) and those of rtl_stubs/ (the AXI4-Lite port
+#: group of axil_regs.sv and of the wrappers: common/axi_ports.svh)
+INCLUDE = [f"-I{d}" for d in [BENCH, *filelists.include_dirs(ROOT / "rtl_stubs")]]
 
 
 def run(cmd: list[str], cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:

@@ -1,19 +1,9 @@
 // regs_dut around the hand-written rtl_stubs/common/axil_regs.sv with the cube reader's map, wired as in
 // rtl_stubs/cube_reader/cube_reader.sv (constants written out here so that the bench does not depend on accel_pkg).
-// Common ports of every regs_dut (tests/bench/regblock_compare.py): AXI4-Lite slave; ro_val drives the
-// hardware-written registers (STATUS = ro_val[2:0], ERROR = ro_val & 0x303FF, counters = ro_val); start is
-// CTRL.START as the job control sees it; cfg_q/base_lo_q/stride_n_q are stored values as the hardware sees them.
+// The ports of every regs_dut: regs_dut_ports.svh.
 `timescale 1ns/1ps
-`include "axi_ports.svh"   // rtl_stubs/common/
 module regs_dut (
-  input  logic        clk,
-  input  logic        rst,
-  `AXIL_PORTS(s_axil_, input, output, 8),
-  input  logic [31:0] ro_val,
-  output logic        start,
-  output logic [31:0] cfg_q,
-  output logic [31:0] base_lo_q,
-  output logic [31:0] stride_n_q
+`include "regs_dut_ports.svh"
 );
   localparam int NR = 22;                                   // 0x00 .. 0x54
   localparam logic [NR*32-1:0] WMASK =
