@@ -150,11 +150,7 @@ module axil_regs #(
   // the one binding is this instance; tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
   axil_regs_props #(.N_REGS (N_REGS), .ADDR_W (ADDR_W), .MAPPED (MAPPED)) u_props (
     .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+    `AXIL_CONNECT(s_axil_, s_axil_),
     .aw_full, .w_full, .aw_idx, .aw_mapped
   );
 `endif
