@@ -112,7 +112,8 @@ lint: sysdeps $(STAMP)
 	mkdir -p sim_build && $(WITH_VERILATOR) $(PY) -m tb.flow.lintplan > sim_build/lint.args && \
 	  while read -r args; do eval verilator $$args || exit 1; done < sim_build/lint.args
 	@# the property modules and formal tops (rtl_stubs/props/, in no <top>.f): -Wall clean with --assert too
-	$(WITH_VERILATOR) srcs="$$($(PY) -m tb.flow.filelists all)" && cd rtl_stubs && for f in props/*.sv; do \
+	$(WITH_VERILATOR) srcs="$$($(PY) -m tb.flow.filelists incdirs) $$($(PY) -m tb.flow.filelists all)" && cd rtl_stubs && \
+	  for f in props/*.sv; do \
 	  verilator --lint-only -Wall --assert --timing $$srcs -y props $$f --top-module $$(basename $$f .sv) || exit 1; done
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

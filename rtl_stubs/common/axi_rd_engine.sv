@@ -34,6 +34,8 @@
 // Parameters: their legal ranges are the param_contract lines below the ports (checked at elaboration); what is
 // built and tested at which configuration: docs/configurations.md (generated from those lines and the testplan).
 `timescale 1ns/1ps
+`include "axi_ports.svh"
+`include "axi_rd_engine_ports.svh"
 module axi_rd_engine #(
   parameter int              ADDR_W          = 40,
   parameter int              DATA_W          = 256,
@@ -46,40 +48,9 @@ module axi_rd_engine #(
   input  logic                        clk,
   input  logic                        rst,          // synchronous, active high
 
-  input  logic                        cmd_valid,
-  output logic                        cmd_ready,
-  input  logic [ADDR_W-1:0]           cmd_addr,
-  input  logic [LEN_W-1:0]            cmd_len,
-  input  logic                        stop,
-  output logic                        busy,
-
-  output logic [ID_W-1:0]             m_axi_arid,
-  output logic [ADDR_W-1:0]           m_axi_araddr,
-  output logic [7:0]                  m_axi_arlen,
-  output logic [2:0]                  m_axi_arsize,
-  output logic [1:0]                  m_axi_arburst,
-  output logic                        m_axi_arlock,
-  output logic [3:0]                  m_axi_arcache,
-  output logic [2:0]                  m_axi_arprot,
-  output logic                        m_axi_arvalid,
-  input  logic                        m_axi_arready,
-  input  logic [ID_W-1:0]             m_axi_rid,
-  input  logic [DATA_W-1:0]           m_axi_rdata,
-  input  logic [1:0]                  m_axi_rresp,
-  input  logic                        m_axi_rlast,
-  input  logic                        m_axi_rvalid,
-  output logic                        m_axi_rready,
-
-  output logic                        rd_valid,
-  input  logic                        rd_ready,
-  output logic [DATA_W-1:0]           rd_data,
-  output logic [1:0]                  rd_resp,
-  output logic [ADDR_W-1:0]           rd_addr,
-  output logic                        rd_first,
-  output logic                        rd_last,
-  output logic [$clog2(DATA_W/8)-1:0] rd_lo,
-  output logic [$clog2(DATA_W/8)-1:0] rd_hi,
-  output logic                        r_beat
+  `RD_ENGINE_CMD_PORTS(input, output, ADDR_W, LEN_W),
+  `AXI4_RD_PORTS(m_axi_, output, input, ID_W, ADDR_W, DATA_W),
+  `RD_ENGINE_BEAT_PORTS(input, output, ADDR_W, DATA_W)
 );
 
   // Parameter contracts (param_contract.sv): the legal ranges, checked at elaboration

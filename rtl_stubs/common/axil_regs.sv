@@ -15,6 +15,7 @@
 // one read transaction at a time (the address and data of a write may arrive in either order).
 // BRESP/RRESP: OKAY (2'b00) for a mapped register, SLVERR (2'b10) otherwise. AWPROT/ARPROT are ignored.
 `timescale 1ns/1ps
+`include "axi_ports.svh"
 module axil_regs #(
   parameter int                    N_REGS    = 4,
   parameter int                    ADDR_W    = 8,
@@ -25,25 +26,7 @@ module axil_regs #(
   input  logic                 clk,
   input  logic                 rst,            // synchronous, active high
 
-  input  logic [ADDR_W-1:0]    s_axil_awaddr,
-  input  logic [2:0]           s_axil_awprot,
-  input  logic                 s_axil_awvalid,
-  output logic                 s_axil_awready,
-  input  logic [31:0]          s_axil_wdata,
-  input  logic [3:0]           s_axil_wstrb,
-  input  logic                 s_axil_wvalid,
-  output logic                 s_axil_wready,
-  output logic [1:0]           s_axil_bresp,
-  output logic                 s_axil_bvalid,
-  input  logic                 s_axil_bready,
-  input  logic [ADDR_W-1:0]    s_axil_araddr,
-  input  logic [2:0]           s_axil_arprot,
-  input  logic                 s_axil_arvalid,
-  output logic                 s_axil_arready,
-  output logic [31:0]          s_axil_rdata,
-  output logic [1:0]           s_axil_rresp,
-  output logic                 s_axil_rvalid,
-  input  logic                 s_axil_rready,
+  `AXIL_PORTS(s_axil_, input, output, ADDR_W),
 
   output logic [N_REGS*32-1:0] regs_q,
   input  logic [N_REGS*32-1:0] rd_val,
@@ -167,11 +150,7 @@ module axil_regs #(
   // the one binding is this instance; tb/flow/runner.py and tb/flow/formal.py define DLA_ASSERT, synthesis does not.
   axil_regs_props #(.N_REGS (N_REGS), .ADDR_W (ADDR_W), .MAPPED (MAPPED)) u_props (
     .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+    `AXIL_CONNECT(s_axil_, s_axil_),
     .aw_full, .w_full, .aw_idx, .aw_mapped
   );
 `endif

@@ -27,6 +27,7 @@
 //   m_axis_*       the reader's output stream as it leaves the top: read by the property bundle only
 //   irq            STATUS.DONE (level)
 `timescale 1ns/1ps
+`include "axi_ports.svh"
 module reader_shell
   import accel_csr_pkg::*;
 #(
@@ -64,49 +65,11 @@ module reader_shell
   input  logic                        clk,
   input  logic                        rst,
 
-  input  logic [7:0]                  s_axil_awaddr,
-  input  logic [2:0]                  s_axil_awprot,
-  input  logic                        s_axil_awvalid,
-  output logic                        s_axil_awready,
-  input  logic [31:0]                 s_axil_wdata,
-  input  logic [3:0]                  s_axil_wstrb,
-  input  logic                        s_axil_wvalid,
-  output logic                        s_axil_wready,
-  output logic [1:0]                  s_axil_bresp,
-  output logic                        s_axil_bvalid,
-  input  logic                        s_axil_bready,
-  input  logic [7:0]                  s_axil_araddr,
-  input  logic [2:0]                  s_axil_arprot,
-  input  logic                        s_axil_arvalid,
-  output logic                        s_axil_arready,
-  output logic [31:0]                 s_axil_rdata,
-  output logic [1:0]                  s_axil_rresp,
-  output logic                        s_axil_rvalid,
-  input  logic                        s_axil_rready,
+  `AXIL_PORTS(s_axil_, input, output, 8),
 
-  output logic [AXI_ID_W-1:0]         m_axi_arid,
-  output logic [AXI_ADDR_W-1:0]       m_axi_araddr,
-  output logic [7:0]                  m_axi_arlen,
-  output logic [2:0]                  m_axi_arsize,
-  output logic [1:0]                  m_axi_arburst,
-  output logic                        m_axi_arlock,
-  output logic [3:0]                  m_axi_arcache,
-  output logic [2:0]                  m_axi_arprot,
-  output logic                        m_axi_arvalid,
-  input  logic                        m_axi_arready,
-  input  logic [AXI_ID_W-1:0]         m_axi_rid,
-  input  logic [AXI_DATA_W-1:0]       m_axi_rdata,
-  input  logic [1:0]                  m_axi_rresp,
-  input  logic                        m_axi_rlast,
-  input  logic                        m_axi_rvalid,
-  output logic                        m_axi_rready,
+  `AXI4_RD_PORTS(m_axi_, output, input, AXI_ID_W, AXI_ADDR_W, AXI_DATA_W),
 
-  input  logic [TDATA_W-1:0]          m_axis_tdata,
-  input  logic [TDATA_W/8-1:0]        m_axis_tkeep,
-  input  logic                        m_axis_tlast,
-  input  logic [TUSER_W-1:0]          m_axis_tuser,
-  input  logic                        m_axis_tvalid,
-  input  logic                        m_axis_tready,
+  `AXIS_PORTS(m_axis_, input, input, TDATA_W, TUSER_W),   // the reader's output, for the property bundle
 
   output logic                        irq,
 
@@ -154,11 +117,7 @@ module reader_shell
     .MAPPED (MAPPED)
   ) u_regs (
     .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+    `AXIL_CONNECT(s_axil_, s_axil_),
     .regs_q, .rd_val, .wr_pulse, .wr_data, .wr_strb
   );
 
@@ -192,9 +151,7 @@ module reader_shell
     .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len,
     .stop     (stopped),
     .busy     (eng_busy),
-    .m_axi_arid, .m_axi_araddr, .m_axi_arlen, .m_axi_arsize, .m_axi_arburst, .m_axi_arlock,
-    .m_axi_arcache, .m_axi_arprot, .m_axi_arvalid, .m_axi_arready,
-    .m_axi_rid, .m_axi_rdata, .m_axi_rresp, .m_axi_rlast, .m_axi_rvalid, .m_axi_rready,
+    `AXI4_RD_CONNECT(m_axi_, m_axi_),
     .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_addr, .rd_first, .rd_last, .rd_lo, .rd_hi,
     .r_beat
   );

@@ -15,6 +15,7 @@
 // Atoms smaller than a beat share beats (base and strides are atom multiples, so an atom never straddles
 // a beat); larger atoms are assembled from ATOM/BW beats. When the 2-entry queue is full RREADY falls.
 `timescale 1ns/1ps
+`include "axi_ports.svh"
 module cr_atom_assembler
   import accel_pkg::*;
 #(
@@ -38,12 +39,7 @@ module cr_atom_assembler
   output logic                        bus_err,
   output logic                        bus_decerr,
 
-  output logic [MAX_ATOM_BYTES*8-1:0] m_axis_tdata,
-  output logic [MAX_ATOM_BYTES-1:0]   m_axis_tkeep,
-  output logic                        m_axis_tlast,
-  output logic [63:0]                 m_axis_tuser,
-  output logic                        m_axis_tvalid,
-  input  logic                        m_axis_tready,
+  `AXIS_PORTS(m_axis_, output, input, MAX_ATOM_BYTES * 8, 64),
 
   output logic                        pop,
   output logic [7:0]                  pop_nan,

@@ -64,6 +64,7 @@
 //     set, no new AR is issued, outstanding beats are drained, then DONE. The truncated stream has no tlast.
 //   * irq = STATUS.DONE (level). The AXI data width is 256 bits (one 32-byte word per beat).
 `timescale 1ns/1ps
+`include "axi_ports.svh"
 // Waiver, MULTITOP: rtl_stubs/ holds several reader tops (cube_reader, pixel_reader); a bare
 // `verilator --lint-only -Wall rtl_stubs/*/*.sv` elaborates each of them as a top.
 /* verilator lint_off MULTITOP */
@@ -78,49 +79,11 @@ module pixel_reader
   input  logic                        clk,
   input  logic                        rst,
 
-  input  logic [7:0]                  s_axil_awaddr,
-  input  logic [2:0]                  s_axil_awprot,
-  input  logic                        s_axil_awvalid,
-  output logic                        s_axil_awready,
-  input  logic [31:0]                 s_axil_wdata,
-  input  logic [3:0]                  s_axil_wstrb,
-  input  logic                        s_axil_wvalid,
-  output logic                        s_axil_wready,
-  output logic [1:0]                  s_axil_bresp,
-  output logic                        s_axil_bvalid,
-  input  logic                        s_axil_bready,
-  input  logic [7:0]                  s_axil_araddr,
-  input  logic [2:0]                  s_axil_arprot,
-  input  logic                        s_axil_arvalid,
-  output logic                        s_axil_arready,
-  output logic [31:0]                 s_axil_rdata,
-  output logic [1:0]                  s_axil_rresp,
-  output logic                        s_axil_rvalid,
-  input  logic                        s_axil_rready,
+  `AXIL_PORTS(s_axil_, input, output, 8),
 
-  output logic [AXI_ID_W-1:0]         m_axi_arid,
-  output logic [AXI_ADDR_W-1:0]       m_axi_araddr,
-  output logic [7:0]                  m_axi_arlen,
-  output logic [2:0]                  m_axi_arsize,
-  output logic [1:0]                  m_axi_arburst,
-  output logic                        m_axi_arlock,
-  output logic [3:0]                  m_axi_arcache,
-  output logic [2:0]                  m_axi_arprot,
-  output logic                        m_axi_arvalid,
-  input  logic                        m_axi_arready,
-  input  logic [AXI_ID_W-1:0]         m_axi_rid,
-  input  logic [255:0]                m_axi_rdata,
-  input  logic [1:0]                  m_axi_rresp,
-  input  logic                        m_axi_rlast,
-  input  logic                        m_axi_rvalid,
-  output logic                        m_axi_rready,
+  `AXI4_RD_PORTS(m_axi_, output, input, AXI_ID_W, AXI_ADDR_W, 256),   // a 256-bit bus (DATA_W below)
 
-  output logic [255:0]                m_axis_tdata,
-  output logic [31:0]                 m_axis_tkeep,
-  output logic                        m_axis_tlast,
-  output logic [31:0]                 m_axis_tuser,
-  output logic                        m_axis_tvalid,
-  input  logic                        m_axis_tready,
+  `AXIS_PORTS(m_axis_, output, input, 256, 32),
 
   output logic                        irq
 );

@@ -35,6 +35,7 @@
 // of the next beat).
 `timescale 1ns/1ps
 `include "prop_macros.svh"
+`include "axi_ports.svh"
 module axi4_read_master_props #(
   parameter int              ADDR_W          = 16,
   parameter int              DATA_W          = 64,
@@ -55,22 +56,7 @@ module axi4_read_master_props #(
   input  logic              stop,       // the master's documented stop input (tie 0 when it has none)
   input  logic              job_done,   // clears the ERR_HALT state (tie 0 when unused)
 
-  input  logic [ID_W-1:0]   arid,
-  input  logic [ADDR_W-1:0] araddr,
-  input  logic [7:0]        arlen,
-  input  logic [2:0]        arsize,
-  input  logic [1:0]        arburst,
-  input  logic              arlock,
-  input  logic [3:0]        arcache,
-  input  logic [2:0]        arprot,
-  input  logic              arvalid,
-  input  logic              arready,
-  input  logic [ID_W-1:0]   rid,
-  input  logic [DATA_W-1:0] rdata,
-  input  logic [1:0]        rresp,
-  input  logic              rlast,
-  input  logic              rvalid,
-  input  logic              rready,
+  `AXI4_RD_PORTS(, input, input, ID_W, ADDR_W, DATA_W),
 
   output logic [7:0]        n_flight,
   output logic [7:0]        n_acc,

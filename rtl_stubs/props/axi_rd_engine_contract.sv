@@ -20,42 +20,21 @@
 //   * stop drops the current command: after a cycle with stop, the commands' remaining beats are forgotten.
 `timescale 1ns/1ps
 `include "prop_macros.svh"
+`include "axi_ports.svh"
+`include "axi_rd_engine_ports.svh"
 module axi_rd_engine_contract #(
   parameter int ADDR_W          = 16,
   parameter int DATA_W          = 64,
+  parameter int ID_W            = 4,
   parameter int MAX_OUTSTANDING = 2,
   parameter int LEN_W           = ADDR_W + 1
 ) (
   input  logic                        clk,
   input  logic                        rst,
 
-  input  logic                        cmd_valid,
-  input  logic                        cmd_ready,
-  input  logic [ADDR_W-1:0]           cmd_addr,
-  input  logic [LEN_W-1:0]            cmd_len,
-  input  logic                        stop,
-  input  logic                        busy,
-
-  input  logic [ADDR_W-1:0]           araddr,
-  input  logic [7:0]                  arlen,
-  input  logic                        arvalid,
-  input  logic                        arready,
-  input  logic [DATA_W-1:0]           rdata,
-  input  logic [1:0]                  rresp,
-  input  logic                        rlast,
-  input  logic                        rvalid,
-  input  logic                        rready,
-
-  input  logic                        rd_valid,
-  input  logic                        rd_ready,
-  input  logic [DATA_W-1:0]           rd_data,
-  input  logic [1:0]                  rd_resp,
-  input  logic [ADDR_W-1:0]           rd_addr,
-  input  logic                        rd_first,
-  input  logic                        rd_last,
-  input  logic [$clog2(DATA_W/8)-1:0] rd_lo,
-  input  logic [$clog2(DATA_W/8)-1:0] rd_hi,
-  input  logic                        r_beat,
+  `RD_ENGINE_CMD_PORTS(input, input, ADDR_W, LEN_W),
+  `AXI4_RD_PORTS(, input, input, ID_W, ADDR_W, DATA_W),   // the engine's bus (its AR address and length, R)
+  `RD_ENGINE_BEAT_PORTS(input, input, ADDR_W, DATA_W),
 
   // the bus view (axi4_read_master_props)
   input  logic                        ar_new,
@@ -87,6 +66,13 @@ module axi_rd_engine_contract #(
 );
 
   `PROP_REPORTER
+
+  // the contract reads the bursts' addresses and lengths and the R beats; the other AR/R signals are the bus
+  // properties' (axi4_read_master_props)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic unused_bus;
+  assign unused_bus = ^{arid, arsize, arburst, arlock, arcache, arprot, rid};
+  /* verilator lint_on UNUSEDSIGNAL */
 
   localparam int BW    = DATA_W / 8;
   localparam int LB    = $clog2(BW);

@@ -12,6 +12,8 @@
 // the head lives in the sdp_ram instance, out of reach of a property module without hierarchical references).
 `timescale 1ns/1ps
 `include "prop_macros.svh"
+`include "axi_ports.svh"
+`include "axi_rd_engine_ports.svh"
 module axi_rd_engine_props #(
   parameter int              ADDR_W          = 40,
   parameter int              DATA_W          = 256,
@@ -24,38 +26,9 @@ module axi_rd_engine_props #(
 ) (
   input  logic                        clk,
   input  logic                        rst,
-  input  logic                        cmd_valid,
-  input  logic                        cmd_ready,
-  input  logic [ADDR_W-1:0]           cmd_addr,
-  input  logic [LEN_W-1:0]            cmd_len,
-  input  logic                        stop,
-  input  logic                        busy,
-  input  logic [ID_W-1:0]             m_axi_arid,
-  input  logic [ADDR_W-1:0]           m_axi_araddr,
-  input  logic [7:0]                  m_axi_arlen,
-  input  logic [2:0]                  m_axi_arsize,
-  input  logic [1:0]                  m_axi_arburst,
-  input  logic                        m_axi_arlock,
-  input  logic [3:0]                  m_axi_arcache,
-  input  logic [2:0]                  m_axi_arprot,
-  input  logic                        m_axi_arvalid,
-  input  logic                        m_axi_arready,
-  input  logic [ID_W-1:0]             m_axi_rid,
-  input  logic [DATA_W-1:0]           m_axi_rdata,
-  input  logic [1:0]                  m_axi_rresp,
-  input  logic                        m_axi_rlast,
-  input  logic                        m_axi_rvalid,
-  input  logic                        m_axi_rready,
-  input  logic                        rd_valid,
-  input  logic                        rd_ready,
-  input  logic [DATA_W-1:0]           rd_data,
-  input  logic [1:0]                  rd_resp,
-  input  logic [ADDR_W-1:0]           rd_addr,
-  input  logic                        rd_first,
-  input  logic                        rd_last,
-  input  logic [$clog2(DATA_W/8)-1:0] rd_lo,
-  input  logic [$clog2(DATA_W/8)-1:0] rd_hi,
-  input  logic                        r_beat,
+  `RD_ENGINE_CMD_PORTS(input, input, ADDR_W, LEN_W),
+  `AXI4_RD_PORTS(m_axi_, input, input, ID_W, ADDR_W, DATA_W),
+  `RD_ENGINE_BEAT_PORTS(input, input, ADDR_W, DATA_W),
   // the engine's internal state (axi_rd_engine.sv)
   input  logic [$clog2(MAX_OUTSTANDING+1)-1:0]                          d_outs,   // bursts in flight
   input  logic [((MAX_OUTSTANDING > 1) ? $clog2(MAX_OUTSTANDING) : 1)-1:0] d_wptr,   // burst FIFO write pointer
@@ -93,20 +66,15 @@ module axi_rd_engine_props #(
     .ARID (ARID)
   ) bus (
     .clk, .rst, .stop, .job_done (1'b0),
-    .arid (m_axi_arid), .araddr (m_axi_araddr), .arlen (m_axi_arlen), .arsize (m_axi_arsize),
-    .arburst (m_axi_arburst), .arlock (m_axi_arlock), .arcache (m_axi_arcache), .arprot (m_axi_arprot),
-    .arvalid (m_axi_arvalid), .arready (m_axi_arready), .rid (m_axi_rid), .rdata (m_axi_rdata),
-    .rresp (m_axi_rresp), .rlast (m_axi_rlast), .rvalid (m_axi_rvalid), .rready (m_axi_rready),
+    `AXI4_RD_CONNECT(, m_axi_),
     .n_flight, .n_acc, .ar_new, .head_addr, .head_len, .head_beat, .halted
   );
 
   axi_rd_engine_contract #(
-    .ADDR_W (ADDR_W), .DATA_W (DATA_W), .MAX_OUTSTANDING (MAX_OUTSTANDING), .LEN_W (LEN_W)
+    .ADDR_W (ADDR_W), .DATA_W (DATA_W), .ID_W (ID_W), .MAX_OUTSTANDING (MAX_OUTSTANDING), .LEN_W (LEN_W)
   ) client (
     .clk, .rst, .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len, .stop, .busy,
-    .araddr (m_axi_araddr), .arlen (m_axi_arlen), .arvalid (m_axi_arvalid), .arready (m_axi_arready),
-    .rdata (m_axi_rdata), .rresp (m_axi_rresp), .rlast (m_axi_rlast), .rvalid (m_axi_rvalid),
-    .rready (m_axi_rready),
+    `AXI4_RD_CONNECT(, m_axi_),
     .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_addr, .rd_first, .rd_last, .rd_lo, .rd_hi, .r_beat,
     .ar_new, .n_flight, .n_acc, .head_addr, .head_len, .head_beat,
     .hb_first, .hb_last, .hb_lo, .hb_hi, .nb_first, .nb_last, .nb_lo, .nb_hi,

@@ -12,6 +12,7 @@
 //   * the shadow's AR pending = a new R this cycle (the R follows its AR by one cycle).
 `timescale 1ns/1ps
 `include "prop_macros.svh"
+`include "axi_ports.svh"
 module axil_regs_props #(
   parameter int                N_REGS = 4,
   parameter int                ADDR_W = 8,
@@ -19,25 +20,7 @@ module axil_regs_props #(
 ) (
   input  logic              clk,
   input  logic              rst,
-  input  logic [ADDR_W-1:0] s_axil_awaddr,
-  input  logic [2:0]        s_axil_awprot,
-  input  logic              s_axil_awvalid,
-  input  logic              s_axil_awready,
-  input  logic [31:0]       s_axil_wdata,
-  input  logic [3:0]        s_axil_wstrb,
-  input  logic              s_axil_wvalid,
-  input  logic              s_axil_wready,
-  input  logic [1:0]        s_axil_bresp,
-  input  logic              s_axil_bvalid,
-  input  logic              s_axil_bready,
-  input  logic [ADDR_W-1:0] s_axil_araddr,
-  input  logic [2:0]        s_axil_arprot,
-  input  logic              s_axil_arvalid,
-  input  logic              s_axil_arready,
-  input  logic [31:0]       s_axil_rdata,
-  input  logic [1:0]        s_axil_rresp,
-  input  logic              s_axil_rvalid,
-  input  logic              s_axil_rready,
+  `AXIL_PORTS(s_axil_, input, input, ADDR_W),
   // the register file's internal state (axil_regs.sv)
   input  logic              aw_full,        // an AW is held
   input  logic              w_full,         // a W is held
@@ -52,11 +35,7 @@ module axil_regs_props #(
 
   axil_slave_props #(.ADDR_W (ADDR_W), .MAPPED ((2**(ADDR_W-2))'(MAPPED))) axil (
     .clk, .rst,
-    .awaddr (s_axil_awaddr), .awprot (s_axil_awprot), .awvalid (s_axil_awvalid), .awready (s_axil_awready),
-    .wdata (s_axil_wdata), .wstrb (s_axil_wstrb), .wvalid (s_axil_wvalid), .wready (s_axil_wready),
-    .bresp (s_axil_bresp), .bvalid (s_axil_bvalid), .bready (s_axil_bready),
-    .araddr (s_axil_araddr), .arprot (s_axil_arprot), .arvalid (s_axil_arvalid), .arready (s_axil_arready),
-    .rdata (s_axil_rdata), .rresp (s_axil_rresp), .rvalid (s_axil_rvalid), .rready (s_axil_rready),
+    `AXIL_CONNECT(, s_axil_),
     .aw_pend (s_aw_pend), .w_pend (s_w_pend), .ar_pend (s_ar_pend), .aw_idx (s_aw_idx), .ar_idx (s_ar_idx),
     .b_new (s_b_new), .r_new (s_r_new)
   );

@@ -13,6 +13,7 @@
 // index), b_new/r_new (a response presented for the first time this cycle).
 `timescale 1ns/1ps
 `include "prop_macros.svh"
+`include "axi_ports.svh"
 module axil_slave_props #(
   parameter int                        ADDR_W     = 8,
   parameter logic [2**(ADDR_W-2)-1:0]  MAPPED     = '1,   // bit i: the register at byte offset 4*i exists
@@ -21,25 +22,7 @@ module axil_slave_props #(
 ) (
   input  logic              clk,
   input  logic              rst,
-  input  logic [ADDR_W-1:0] awaddr,
-  input  logic [2:0]        awprot,
-  input  logic              awvalid,
-  input  logic              awready,
-  input  logic [31:0]       wdata,
-  input  logic [3:0]        wstrb,
-  input  logic              wvalid,
-  input  logic              wready,
-  input  logic [1:0]        bresp,
-  input  logic              bvalid,
-  input  logic              bready,
-  input  logic [ADDR_W-1:0] araddr,
-  input  logic [2:0]        arprot,
-  input  logic              arvalid,
-  input  logic              arready,
-  input  logic [31:0]       rdata,
-  input  logic [1:0]        rresp,
-  input  logic              rvalid,
-  input  logic              rready,
+  `AXIL_PORTS(, input, input, ADDR_W),
   output logic              aw_pend,
   output logic              w_pend,
   output logic              ar_pend,

@@ -3,6 +3,7 @@
 // axil_slave_props on its slave port, with the invariants that make it provable by k-induction). Reset in the
 // first cycle, free afterwards.
 `timescale 1ns/1ps
+`include "axi_ports.svh"
 module formal_axil_regs #(
   parameter int             N_REGS = 6,
   parameter int             ADDR_W = 5,
@@ -40,11 +41,7 @@ module formal_axil_regs #(
   axil_regs #(.N_REGS (N_REGS), .ADDR_W (ADDR_W), .WMASK ({N_REGS{32'hFFFF_FFFF}}), .RESET_VAL ('0),
               .MAPPED (MAPPED)) dut (
     .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+    `AXIL_CONNECT(s_axil_, s_axil_),
     .regs_q, .rd_val, .wr_pulse, .wr_data, .wr_strb
   );
 

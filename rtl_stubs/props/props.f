@@ -1,6 +1,8 @@
 // The property modules bound inside the design under DLA_ASSERT (rtl_stubs/props/prop_macros.svh): every
 // simulation compiles them after the design's own list (<top>.f), with +define+DLA_ASSERT and +incdir+props.
-// Synthesis lists (<top>.f) never name them.
+// Synthesis lists (<top>.f) never name them. They declare the ports they watch with the design's port groups
+// (rtl_stubs/common/axi_ports.svh).
++incdir+../common
 atom_fifo_props.sv
 axi4_read_master_props.sv
 axi_rd_engine_contract.sv

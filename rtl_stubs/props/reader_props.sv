@@ -15,6 +15,7 @@
 // the top (reset assumed in the first cycle, every input free afterwards).
 `timescale 1ns/1ps
 `include "prop_macros.svh"
+`include "axi_ports.svh"
 module reader_props #(
   parameter int          AXI_DATA_W      = 256,
   parameter int          AXI_ADDR_W      = 40,
@@ -31,47 +32,9 @@ module reader_props #(
 ) (
   input  logic                  clk,
   input  logic                  rst,
-  input  logic [7:0]            s_axil_awaddr,
-  input  logic [2:0]            s_axil_awprot,
-  input  logic                  s_axil_awvalid,
-  input  logic                  s_axil_awready,
-  input  logic [31:0]           s_axil_wdata,
-  input  logic [3:0]            s_axil_wstrb,
-  input  logic                  s_axil_wvalid,
-  input  logic                  s_axil_wready,
-  input  logic [1:0]            s_axil_bresp,
-  input  logic                  s_axil_bvalid,
-  input  logic                  s_axil_bready,
-  input  logic [7:0]            s_axil_araddr,
-  input  logic [2:0]            s_axil_arprot,
-  input  logic                  s_axil_arvalid,
-  input  logic                  s_axil_arready,
-  input  logic [31:0]           s_axil_rdata,
-  input  logic [1:0]            s_axil_rresp,
-  input  logic                  s_axil_rvalid,
-  input  logic                  s_axil_rready,
-  input  logic [AXI_ID_W-1:0]   m_axi_arid,
-  input  logic [AXI_ADDR_W-1:0] m_axi_araddr,
-  input  logic [7:0]            m_axi_arlen,
-  input  logic [2:0]            m_axi_arsize,
-  input  logic [1:0]            m_axi_arburst,
-  input  logic                  m_axi_arlock,
-  input  logic [3:0]            m_axi_arcache,
-  input  logic [2:0]            m_axi_arprot,
-  input  logic                  m_axi_arvalid,
-  input  logic                  m_axi_arready,
-  input  logic [AXI_ID_W-1:0]   m_axi_rid,
-  input  logic [AXI_DATA_W-1:0] m_axi_rdata,
-  input  logic [1:0]            m_axi_rresp,
-  input  logic                  m_axi_rlast,
-  input  logic                  m_axi_rvalid,
-  input  logic                  m_axi_rready,
-  input  logic [TDATA_W-1:0]    m_axis_tdata,
-  input  logic [TDATA_W/8-1:0]  m_axis_tkeep,
-  input  logic                  m_axis_tlast,
-  input  logic [TUSER_W-1:0]    m_axis_tuser,
-  input  logic                  m_axis_tvalid,
-  input  logic                  m_axis_tready,
+  `AXIL_PORTS(s_axil_, input, input, 8),
+  `AXI4_RD_PORTS(m_axi_, input, input, AXI_ID_W, AXI_ADDR_W, AXI_DATA_W),
+  `AXIS_PORTS(m_axis_, input, input, TDATA_W, TUSER_W),
   input  logic                  irq,
   // the job controller's documented signals, connected at the bind site (not ports of the readers)
   input  logic                  job_error,     // STATUS.ERROR
@@ -86,11 +49,7 @@ module reader_props #(
   logic [5:0] axil_aw_idx, axil_ar_idx;
   axil_slave_props #(.ADDR_W (8), .MAPPED (MAPPED), .CTRL_CHECK (1'b1), .CTRL_OFS (CTRL_OFS)) axil (
     .clk, .rst,
-    .awaddr (s_axil_awaddr), .awprot (s_axil_awprot), .awvalid (s_axil_awvalid), .awready (s_axil_awready),
-    .wdata (s_axil_wdata), .wstrb (s_axil_wstrb), .wvalid (s_axil_wvalid), .wready (s_axil_wready),
-    .bresp (s_axil_bresp), .bvalid (s_axil_bvalid), .bready (s_axil_bready),
-    .araddr (s_axil_araddr), .arprot (s_axil_arprot), .arvalid (s_axil_arvalid), .arready (s_axil_arready),
-    .rdata (s_axil_rdata), .rresp (s_axil_rresp), .rvalid (s_axil_rvalid), .rready (s_axil_rready),
+    `AXIL_CONNECT(, s_axil_),
     .aw_pend (axil_aw_pend), .w_pend (axil_w_pend), .ar_pend (axil_ar_pend), .aw_idx (axil_aw_idx),
     .ar_idx (axil_ar_idx), .b_new (axil_b_new), .r_new (axil_r_new)
   );
@@ -104,10 +63,7 @@ module reader_props #(
     .MAX_BURST (256), .ERR_HALT (ERR_HALT), .ERR_LAT (ERR_LAT)
   ) bus (
     .clk, .rst, .stop (1'b0), .job_done (irq),
-    .arid (m_axi_arid), .araddr (m_axi_araddr), .arlen (m_axi_arlen), .arsize (m_axi_arsize),
-    .arburst (m_axi_arburst), .arlock (m_axi_arlock), .arcache (m_axi_arcache), .arprot (m_axi_arprot),
-    .arvalid (m_axi_arvalid), .arready (m_axi_arready), .rid (m_axi_rid), .rdata (m_axi_rdata),
-    .rresp (m_axi_rresp), .rlast (m_axi_rlast), .rvalid (m_axi_rvalid), .rready (m_axi_rready),
+    `AXI4_RD_CONNECT(, m_axi_),
     .n_flight, .n_acc, .ar_new, .head_addr, .head_len, .head_beat, .halted
   );
 

@@ -22,8 +22,9 @@ reader compiles and is not a top of its own.
 
 ``python -m tb.flow.filelists lint`` prints ``<list> <module>`` once per module (the first list that compiles it):
 ``make lint`` lints each module as a top with its list. ``python -m tb.flow.filelists all`` prints every file once,
-in compile order (the formal tops around several readers are linted with it); ``props`` prints the property
-modules (``props/props.f``), which ``make lint`` adds to every top's list with ``DLA_ASSERT`` defined.
+in compile order (the formal tops around several readers are linted with it), ``incdirs`` their include folders as
+``+incdir+`` options; ``props`` prints the property modules (``props/props.f``), which ``make lint`` adds to every
+top's list with ``DLA_ASSERT`` defined.
 """
 
 from __future__ import annotations
@@ -172,13 +173,28 @@ def tops(rtl: Path) -> list[str]:
     return sorted(_top_lists(rtl))
 
 
-def sources(rtl: Path, top: str | None = None) -> list[Path]:
-    """The files ``top`` compiles, in order; with no top (or a top without a list, such as a fast-path wrapper
-    around every reader), every file of every list, each once, in list order."""
+def compiled(rtl: Path, top: str | None = None) -> FileList:
+    """What ``top`` compiles: its list's files in order and include folders; with no top (or a top without a list,
+    such as a fast-path wrapper around every reader), those of every list, each once, in list order."""
     lists = _top_lists(rtl)
-    if top is not None and top in lists:
-        return _read(lists[top])
-    return list(dict.fromkeys(p for t in sorted(lists) for p in _read(lists[t])))
+    chosen = [lists[top]] if top is not None and top in lists else [lists[t] for t in sorted(lists)]
+    parsed = [parse(p) for p in chosen]
+    return FileList(
+        sources=list(dict.fromkeys(p for fl in parsed for p in fl.sources)),
+        incdirs=list(dict.fromkeys(d for fl in parsed for d in fl.incdirs)),
+    )
+
+
+def sources(rtl: Path, top: str | None = None) -> list[Path]:
+    """The files ``top`` compiles, in order (:func:`compiled`)."""
+    return compiled(rtl, top).sources
+
+
+def include_dirs(rtl: Path, top: str | None = None) -> list[Path]:
+    """The include folders (``+incdir+``) of what ``top`` compiles (:func:`compiled`): a tool given
+    :func:`sources` as plain files needs them beside (``-I`` for Icarus and Yosys), the port groups of
+    ``common/axi_ports.svh`` for one."""
+    return compiled(rtl, top).incdirs
 
 
 def props(rtl: Path) -> list[Path]:
@@ -210,7 +226,9 @@ if __name__ == "__main__":
             print(flist, module)
     elif sys.argv[1:] == ["all"]:
         print(" ".join(p.relative_to(root).as_posix() for p in sources(root)))
+    elif sys.argv[1:] == ["incdirs"]:
+        print(" ".join(f"+incdir+{d.relative_to(root).as_posix()}" for d in include_dirs(root)))
     elif sys.argv[1:] == ["props"]:
         print(" ".join(str(p.relative_to(root)) for p in props(root)))
     else:
-        sys.exit("usage: python -m tb.flow.filelists lint|all|props")
+        sys.exit("usage: python -m tb.flow.filelists lint|all|incdirs|props")

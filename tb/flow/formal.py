@@ -430,7 +430,9 @@ def run_proof(
     chparam = "".join(f" -set {k} {v}" for k, v in p.params.items())
     script = "; ".join(
         [
-            f"read_verilog -sv -formal -D{filelists.ASSERT_DEFINE} -I{PROPS} " + " ".join(sources),
+            f"read_verilog -sv -formal -D{filelists.ASSERT_DEFINE} -I{PROPS} "
+            + "".join(f"-I{d} " for d in filelists.include_dirs(copy))  # the port groups (common/axi_ports.svh)
+            + " ".join(sources),
             *([f"chparam{chparam} {p.top}"] if chparam else []),
             f"prep -top {p.top}",
             *[f"cutpoint {c}" for c in p.cut],

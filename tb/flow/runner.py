@@ -139,7 +139,7 @@ def design_files(
         flist = rtl / flist.relative_to(RTL)
     if flist is None:
         flist = filelists.top_list(rtl, toplevel)
-    design = filelists.parse(flist) if flist is not None else filelists.FileList(sources=rtl_sources(rtl, toplevel))
+    design = filelists.parse(flist) if flist is not None else filelists.compiled(rtl, toplevel)
     if not (ASSERTIONS and opts.assertions):
         return design, None
     props = Path(opts.properties) if opts.properties else rtl / filelists.PROPS_DIR / filelists.PROPS_LIST

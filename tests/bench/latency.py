@@ -63,7 +63,8 @@ def storage(top: str, parameters: dict[str, int] | None = None, rtl: Path = runn
         copy = Path(tmp) / "rtl"
         shutil.copytree(rtl, copy)
         yosys_rewrite(copy)
-        srcs = " ".join(str(p) for p in filelists.sources(copy, top))
+        incs = [f"-I{d}" for d in filelists.include_dirs(copy, top)]  # the port groups (common/axi_ports.svh)
+        srcs = " ".join([*incs, *map(str, filelists.sources(copy, top))])
         chparams = "".join(f"chparam -set {k} {v} {top}; " for k, v in (parameters or {}).items())
         script = (
             f"read_verilog -sv {srcs}; {chparams}"

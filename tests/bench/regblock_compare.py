@@ -32,11 +32,16 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from tb.flow import filelists
+
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "tests" / "bench" / "regs_rtl"
 OUT = ROOT / "sim_build" / "bench" / "regblock_compare"
 OPTS = ["--cpuif", "axi4-lite-flat", "--err-if-bad-addr", "--addr-width", "8"]
 NICE = ["nice", "-n", "10"]
+#: the include folders: the wrappers' ports (regs_rtl/regs_dut_ports.svh) and those of rtl_stubs/ (the AXI4-Lite port
+#: group of axil_regs.sv and of the wrappers: common/axi_ports.svh)
+INCLUDE = [f"-I{d}" for d in [BENCH, *filelists.include_dirs(ROOT / "rtl_stubs")]]
 
 
 def run(cmd: list[str], cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -81,7 +86,7 @@ def patched_for_yosys(files: list[Path], out: Path) -> list[Path]:
 # ---------------------------------------------------------------------------------------------- tools
 def lint(srcs: list[Path], top: str, work: Path) -> dict:
     """Verilator -Wall of ``top`` alone: warnings by rule; then with a waiver of those rules (clean or not)."""
-    p = run(["verilator", "--lint-only", "-Wall", *map(str, srcs), "--top-module", top])
+    p = run(["verilator", "--lint-only", "-Wall", *INCLUDE, *map(str, srcs), "--top-module", top])
     rules = Counter(re.findall(r"^%Warning-(\w+):", p.stderr, re.M))
     errors = re.findall(r"^%Error(?!: Exiting due to)[-:].*$", p.stderr, re.M)
     res = {"clean": p.returncode == 0, "warnings": dict(rules), "errors": errors[:3]}
@@ -91,14 +96,14 @@ def lint(srcs: list[Path], top: str, work: Path) -> dict:
             "`verilator_config\n"
             + "".join(f'lint_off -rule {r} -file "*/{s.name}"\n' for r in sorted(rules) for s in srcs)
         )
-        q = run(["verilator", "--lint-only", "-Wall", str(vlt), *map(str, srcs), "--top-module", top])
+        q = run(["verilator", "--lint-only", "-Wall", str(vlt), *INCLUDE, *map(str, srcs), "--top-module", top])
         res["clean_with_waivers"] = q.returncode == 0
         res["waived_rules"] = sorted(rules)
     return res
 
 
 def icarus(srcs: list[Path], work: Path) -> dict:
-    p = run(["iverilog", "-g2012", "-o", str(work / "tb.vvp"), "-s", "tb_regs", *map(str, srcs)])
+    p = run(["iverilog", "-g2012", "-o", str(work / "tb.vvp"), "-s", "tb_regs", *INCLUDE, *map(str, srcs)])
     msgs = [ln for ln in (p.stdout + p.stderr).splitlines() if ln.strip()]
     kinds = Counter(re.sub(r"^\S+:\d+: ", "", ln) for ln in msgs if "sorry" in ln or "error" in ln.lower())
     return {"ok": p.returncode == 0, "rc": p.returncode, "messages": len(msgs), "kinds": dict(kinds.most_common(4))}
@@ -120,7 +125,7 @@ def bench_verilator(srcs: list[Path], work: Path) -> dict:
     mdir = work / "obj_dir"
     cmd = ["verilator", "--binary", "--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20", "-Wno-fatal"]
     cmd += ["-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN", "-j", "2", "--Mdir", str(mdir), "--top-module", "tb_regs"]
-    p = run(cmd + [*map(str, srcs), "-o", "vtb"], timeout=900)
+    p = run(cmd + [*INCLUDE, *map(str, srcs), "-o", "vtb"], timeout=900)
     if p.returncode != 0:
         return {"error": (p.stderr.strip().splitlines() or ["build failed"])[-1]}
     q = run([str(mdir / "vtb")], timeout=300)
@@ -129,7 +134,7 @@ def bench_verilator(srcs: list[Path], work: Path) -> dict:
 
 def yosys_stat(srcs: list[Path], work: Path) -> dict:
     log = work / "yosys.log"
-    script = f"read_verilog -sv {' '.join(map(str, srcs))}; synth -top regs_dut -flatten; stat"
+    script = f"read_verilog -sv {' '.join([*INCLUDE, *map(str, srcs)])}; synth -top regs_dut -flatten; stat"
     p = run(["yosys", "-q", "-l", str(log), "-p", script], timeout=900)
     text = log.read_text() if log.exists() else p.stderr
     if p.returncode != 0:

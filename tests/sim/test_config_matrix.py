@@ -83,7 +83,7 @@ def test_lint_clean_at_the_configuration(cfg):
     unused by design (the engine's to4k above a 10-bit burst count at ADDR_W 12, the pixel reader's 32-bit strides
     above AXI_ADDR_W); make lint keeps it on at the defaults."""
     runner.check_simulator("verilator")
-    props = [str(p.relative_to(runner.RTL)) for p in filelists.props(runner.RTL)]
+    props = Path(filelists.PROPS_DIR) / filelists.PROPS_LIST  # with its include folders (rtl_stubs/common/)
     gs = [f"-G{k}={v}" for k, v in cfg.parameters.items()]
     cmd = [
         "verilator",
@@ -98,7 +98,7 @@ def test_lint_clean_at_the_configuration(cfg):
     ]
     flist = filelists.top_list(runner.RTL, cfg.top)
     assert flist is not None, f"{cfg.top} has no list in rtl_stubs/"
-    cmd += ["-F", str(flist.relative_to(runner.RTL)), *props, "--top-module", cfg.top]
+    cmd += ["-F", str(flist.relative_to(runner.RTL)), "-F", str(props), "--top-module", cfg.top]
     out = subprocess.run(cmd, cwd=runner.RTL, capture_output=True, text=True)
     assert out.returncode == 0 and "%Warning" not in out.stderr, f"{cfg.key}:\n{out.stderr[-3000:]}"
 

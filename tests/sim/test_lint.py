@@ -63,7 +63,14 @@ def test_verilator_lint_clean(top):
 def test_icarus_compiles_everything(tmp_path):
     runner.check_simulator("icarus")
     out = subprocess.run(
-        ["iverilog", "-g2012", "-o", str(tmp_path / "all.vvp"), *map(str, runner.rtl_sources())],
+        [
+            "iverilog",
+            "-g2012",
+            "-o",
+            str(tmp_path / "all.vvp"),
+            *[f"-I{d}" for d in filelists.include_dirs(runner.RTL)],
+            *map(str, runner.rtl_sources()),
+        ],
         capture_output=True,
         text=True,
     )

@@ -44,6 +44,11 @@ def _files(top: str) -> list[Path]:
     return filelists.sources(runner.RTL, Path(LINT[top]).stem)
 
 
+def _includes(rtl: Path, top: str) -> list[str]:
+    """``-I`` options for the include folders of the top's list in ``rtl`` (Icarus and Yosys spell them alike)."""
+    return [f"-I{d}" for d in filelists.include_dirs(rtl, Path(LINT[top]).stem)]
+
+
 def verilator(top: str, params: dict[str, int]) -> subprocess.CompletedProcess:
     runner.check_simulator("verilator")
     gs = [f"-G{k}={v}" for k, v in params.items()]
@@ -56,7 +61,9 @@ def icarus(top: str, params: dict[str, int], tmp: Path) -> subprocess.CompletedP
     ps = [f"-P{top}.{k}={v}" for k, v in params.items()]
     out = tmp / "sim.vvp"
     c = subprocess.run(
-        ["iverilog", "-g2012", "-s", top, *ps, "-o", str(out), *map(str, _files(top))], capture_output=True, text=True
+        ["iverilog", "-g2012", "-s", top, *ps, "-o", str(out), *_includes(runner.RTL, top), *map(str, _files(top))],
+        capture_output=True,
+        text=True,
     )
     if c.returncode != 0:
         return c
@@ -76,7 +83,14 @@ def yosys(top: str, params: dict[str, int], tmp: Path) -> tuple[int, str]:
     ch = "".join(f"chparam -set {k} {v} {top}; " for k, v in params.items())
     log = tmp / "yosys.log"
     y = subprocess.run(
-        ["yosys", "-q", "-l", str(log), "-p", f"read_verilog -sv -defer {srcs}; {ch}hierarchy -top {top}"],
+        [
+            "yosys",
+            "-q",
+            "-l",
+            str(log),
+            "-p",
+            f"read_verilog -sv -defer {' '.join(_includes(copy, top))} {srcs}; {ch}hierarchy -top {top}",
+        ],
         capture_output=True,
         text=True,
     )

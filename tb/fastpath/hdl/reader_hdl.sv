@@ -16,6 +16,7 @@
 // tb_cycle counts rising edges from time 0: the cycle numbers of the logs are those of
 // tb/agents (sim time // period with the clock starting low).
 `timescale 1ns / 1ps
+`include "axi_ports.svh"   // rtl_stubs/common/, on the include path of the readers' lists
 module reader_hdl #(
   parameter int READER          = 0,
   parameter int AXI_DATA_W      = 256,     // the pixel reader's bus is 256 bits (it has no such parameter)
@@ -28,25 +29,7 @@ module reader_hdl #(
 ) (
   output logic        clk,
   input  logic        rst,
-  input  logic [7:0]  s_axil_awaddr,
-  input  logic [2:0]  s_axil_awprot,
-  input  logic        s_axil_awvalid,
-  output logic        s_axil_awready,
-  input  logic [31:0] s_axil_wdata,
-  input  logic [3:0]  s_axil_wstrb,
-  input  logic        s_axil_wvalid,
-  output logic        s_axil_wready,
-  output logic [1:0]  s_axil_bresp,
-  output logic        s_axil_bvalid,
-  input  logic        s_axil_bready,
-  input  logic [7:0]  s_axil_araddr,
-  input  logic [2:0]  s_axil_arprot,
-  input  logic        s_axil_arvalid,
-  output logic        s_axil_arready,
-  output logic [31:0] s_axil_rdata,
-  output logic [1:0]  s_axil_rresp,
-  output logic        s_axil_rvalid,
-  input  logic        s_axil_rready,
+  `AXIL_PORTS(s_axil_, input, output, 8),
   output logic        irq,
   input  logic        tb_load,
   input  logic        tb_dump,

@@ -1,36 +1,9 @@
 // regs_dut around the hand-written rtl_stubs/common/axil_regs.sv with the cube reader's map, wired as in
 // rtl_stubs/cube_reader/cube_reader.sv (constants written out here so that the bench does not depend on accel_pkg).
-// Common ports of every regs_dut (tests/bench/regblock_compare.py): AXI4-Lite slave; ro_val drives the
-// hardware-written registers (STATUS = ro_val[2:0], ERROR = ro_val & 0x303FF, counters = ro_val); start is
-// CTRL.START as the job control sees it; cfg_q/base_lo_q/stride_n_q are stored values as the hardware sees them.
+// The ports of every regs_dut: regs_dut_ports.svh.
 `timescale 1ns/1ps
 module regs_dut (
-  input  logic        clk,
-  input  logic        rst,
-  input  logic [7:0]  s_axil_awaddr,
-  input  logic [2:0]  s_axil_awprot,
-  input  logic        s_axil_awvalid,
-  output logic        s_axil_awready,
-  input  logic [31:0] s_axil_wdata,
-  input  logic [3:0]  s_axil_wstrb,
-  input  logic        s_axil_wvalid,
-  output logic        s_axil_wready,
-  output logic [1:0]  s_axil_bresp,
-  output logic        s_axil_bvalid,
-  input  logic        s_axil_bready,
-  input  logic [7:0]  s_axil_araddr,
-  input  logic [2:0]  s_axil_arprot,
-  input  logic        s_axil_arvalid,
-  output logic        s_axil_arready,
-  output logic [31:0] s_axil_rdata,
-  output logic [1:0]  s_axil_rresp,
-  output logic        s_axil_rvalid,
-  input  logic        s_axil_rready,
-  input  logic [31:0] ro_val,
-  output logic        start,
-  output logic [31:0] cfg_q,
-  output logic [31:0] base_lo_q,
-  output logic [31:0] stride_n_q
+`include "regs_dut_ports.svh"
 );
   localparam int NR = 22;                                   // 0x00 .. 0x54
   localparam logic [NR*32-1:0] WMASK =
@@ -43,11 +16,7 @@ module regs_dut (
 
   axil_regs #(.N_REGS(NR), .ADDR_W(8), .WMASK(WMASK), .RESET_VAL({NR*32{1'b0}}), .MAPPED({NR{1'b1}})) u_regs (
     .clk, .rst,
-    .s_axil_awaddr, .s_axil_awprot, .s_axil_awvalid, .s_axil_awready,
-    .s_axil_wdata, .s_axil_wstrb, .s_axil_wvalid, .s_axil_wready,
-    .s_axil_bresp, .s_axil_bvalid, .s_axil_bready,
-    .s_axil_araddr, .s_axil_arprot, .s_axil_arvalid, .s_axil_arready,
-    .s_axil_rdata, .s_axil_rresp, .s_axil_rvalid, .s_axil_rready,
+    `AXIL_CONNECT(s_axil_, s_axil_),
     .regs_q, .rd_val, .wr_pulse, .wr_data, .wr_strb
   );
 
