@@ -606,7 +606,9 @@ def config_proofs(key: str, plan: testplan.Plan | None = None) -> list[Proof]:
     sets = {p.name: p for p in PROOFS}
     stray = set(cfg.formal_depth) - set(cfg.formal)
     if stray:
-        raise ConfigError(f"make formal: configs.{cfg.top}.formal_at.{cfg.name}.depth names no set of it: {sorted(stray)}")
+        raise ConfigError(
+            f"make formal: configs.{cfg.top}.formal_at.{cfg.name}.depth names no set of it: {sorted(stray)}"
+        )
     out = []
     for name in cfg.formal:
         base = sets.get(name)
@@ -720,7 +722,9 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
         rows: list[tuple[str, str, str]] = []
         for n in names:
             m = catalogue[n]
-            sets = config_proofs(CORNER_MUTANTS[n]) if n in CORNER_MUTANTS else [p for p in proofs_for(m) if p in chosen]
+            sets = (
+                config_proofs(CORNER_MUTANTS[n]) if n in CORNER_MUTANTS else [p for p in proofs_for(m) if p in chosen]
+            )
             if not sets:
                 rows.append((n, "NOT RUN", "no property set contains its files"))
                 print(f"mutant {n:34s} NOT RUN  (no property set contains {sorted(m.files)})", flush=True)

@@ -268,7 +268,7 @@ def _formal(top: str, spec: dict, names: set[str]) -> Callable[[str], dict]:
     function of the configuration's name -> the :class:`Configuration` fields ``formal``, ``formal_depth``,
     ``formal_why``. The set names are checked by the formal flow (tb.flow.formal), which owns them."""
 
-    def names_of(v: object) -> tuple[str, ...]:
+    def names_of(v: str | list | None) -> tuple[str, ...]:
         return (v,) if isinstance(v, str) else tuple(str(x) for x in (v or ()))
 
     sets = names_of(spec.get("formal"))
