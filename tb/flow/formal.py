@@ -94,7 +94,6 @@ class Proof:
     # outputs become free inputs of the rest, every cycle, so a deeper part is reached sooner
     unchecked: tuple[str, ...] = ()  # property modules whose checks are removed (they watch a cut instance)
     cover: bool = False  # full depth: every PROP_COVER must be reached too (yosys-smtbmc -c), or the set FAILs
-    arrays: bool = False  # memories stay SMT arrays (write_smt2 of $mem cells) instead of flip-flops (memory_map)
 
     @property
     def top_file(self) -> Path | None:
@@ -103,6 +102,10 @@ class Proof:
         return f if f.is_file() else None
 
 
+#: memories of up to this many words are mapped to flip-flops (memory_map: every memory of every set at its own
+#: parameters, and the 255-entry burst FIFO of a corner); deeper ones (the weight reader's queues at their maximum
+#: depths, 1024 and 4096 words) stay SMT arrays: mapped, Yosys alone did not build the model in 240 s
+MAP_WORDS = 256
 ENGINE = {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2}
 READER = {"AXI_ADDR_W": 16, "AXI_ID_W": 4, "MAX_OUTSTANDING": 2}
 #: the register block inside every reader's shell (rtl_stubs/common/reader_shell.sv), as a Yosys selection: after `prep`
@@ -471,7 +474,7 @@ def run_proof(
             *[f"cutpoint {c}" for c in p.cut],
             *[f"chformal -remove *{m}*" for m in p.unchecked],  # (a parameterised copy is $paramod...<module>...)
             "flatten",
-            *([] if p.arrays else ["memory_map"]),
+            f"memory_map r:SIZE<={MAP_WORDS}",  # deeper memories stay SMT arrays (write_smt2, ArraysEx)
             "opt -fast",
             "async2sync",
             "dffunmap",
