@@ -102,10 +102,11 @@ class Proof:
         return f if f.is_file() else None
 
 
-#: memories of up to this many words are mapped to flip-flops (memory_map: every memory of every set at its own
-#: parameters, and the 255-entry burst FIFO of a corner); deeper ones (the weight reader's queues at their maximum
-#: depths, 1024 and 4096 words) stay SMT arrays: mapped, Yosys alone did not build the model in 240 s
-MAP_WORDS = 256
+#: memories of up to this many words are mapped to flip-flops (memory_map), as they always were: every memory of every
+#: set at its own parameters (the largest, the weight reader's default 512-entry ENT queue) and the 256-entry queues
+#: of a 255-in-flight corner; deeper ones (the weight reader's queues at their maximum depths, 1024 and 4096 words)
+#: stay SMT arrays: mapped, Yosys alone did not build weight_reader@deep_queues_most_in_flight in 240 s
+MAP_WORDS = 512
 ENGINE = {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2}
 READER = {"AXI_ADDR_W": 16, "AXI_ID_W": 4, "MAX_OUTSTANDING": 2}
 #: the register block inside every reader's shell (rtl_stubs/common/reader_shell.sv), as a Yosys selection: after `prep`
