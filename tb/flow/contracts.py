@@ -150,16 +150,20 @@ def _extreme(c: Contract, values: Mapping[str, int], which: str) -> int:
     return pows[0] if which == "min" else pows[-1]
 
 
-def configuration(top: str, spec: Mapping[str, int | str], rtl: Path = RTL) -> dict[str, int]:
+def configuration(
+    top: str, spec: Mapping[str, int | str], rtl: Path = RTL, base: Mapping[str, int] | None = None
+) -> dict[str, int]:
     """A corner written with ``min``/``max`` (or numbers): ``{AXI_ADDR_W: min, AXI_DATA_W: max}`` -> numbers.
     ``min``/``max`` are taken in the RTL's contract order, each at the values chosen before it (so ``OUT_DATA_W:
-    max`` follows the corner's ``AXI_DATA_W``)."""
+    max`` follows the corner's ``AXI_DATA_W``). The parameters the corner does not name are at ``base`` where it
+    gives them (a formal property set's reduced parameters, tb.flow.formal), else at their defaults; either way one
+    the corner puts out of range is clamped into it, and every ``base`` parameter is in the result."""
     cs = {c.name: c for c in contracts(top, rtl)}
     unknown = set(spec) - set(cs)
     if unknown:
         raise ValueError(f"{top}: no contract for {sorted(unknown)}")
     fixed = {k: int(v) for k, v in spec.items() if not isinstance(v, str)}
-    out: dict[str, int] = dict(fixed)
+    out: dict[str, int] = {**{k: int(v) for k, v in (base or {}).items()}, **fixed}
     for name, c in cs.items():
         v = spec.get(name)
         if isinstance(v, str):
@@ -176,6 +180,18 @@ def configuration(top: str, spec: Mapping[str, int | str], rtl: Path = RTL) -> d
         for c in bad:
             lo, _hi = c.bounds(values)
             out[c.name] = _extreme(c, values, "min" if values[c.name] < lo else "max")
+    # a corner's own value out of range because of a base parameter its bounds name (a 1024-bit bus needs
+    # MAX_ATOM_BYTES 128, where a property set has 8): that base parameter yields, to its legal value nearest the
+    # base's that makes the corner's legal
+    for c in cs.values():
+        for dep in sorted(set(re.findall(r"[A-Z][A-Z0-9_]*", f"{c.lo} {c.hi}")) & (set(base or {}) - set(spec))):
+            values = resolve(top, out, rtl)
+            if c.name in spec and not c.legal(values[c.name], values):
+                lo, hi = cs[dep].bounds(values)
+                legal = [v for v in range(lo, hi + 1) if cs[dep].legal(v, values)]
+                fits = [v for v in legal if c.legal(values[c.name], {**values, dep: v})]
+                if fits:
+                    out[dep] = min(fits, key=lambda v: abs(v - values[dep]))
     return out
 
 

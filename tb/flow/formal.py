@@ -22,8 +22,27 @@ and its replay command. ``--quick`` runs induction too, with the same k (it cost
 it); ``--depth N`` below a set's k, or ``--no-ind``, leaves that set BMC only. Mutant runs (``--mutant``,
 ``--mutants``) are BMC only: a mutant is killed by a reachable failure, not by a failed induction step.
 
+Configurations (issue 32; ``make formal CONFIG=<top>@<config>[,...]``, ``CONFIG=corners`` for every corner of every
+top that names sets): the matrix of tb/testplan.yaml ``configs:`` names per top the property sets it is proved by
+(``formal:``). A configuration's proof (:func:`config_proofs`) is each set with **the set's own reduced parameters,
+the configuration's on top of them**, not the RTL defaults: a set's parameters are what makes it tractable (2 reads
+in flight, not 128; 13-bit addresses; a 64-bit bus) and each corner overrides exactly what it stresses, so 255 reads
+in flight, 64-bit addresses or a 1024-bit bus stay at the corner's value, which is the point. At the RTL defaults
+a corner is the defaults' proof problem again (128-entry burst FIFO, 256-bit data, 41-bit commands) and did not
+conclude (``axi_rd_engine@narrow_addr_wide_bus``: depth 9 not reached in 120 s). A set parameter the corner makes
+illegal yields, never the corner (tb.flow.contracts.configuration with ``base``): the b256 set's LEN_W 14 is 13 at
+ADDR_W 12, the cube set's 8-byte atoms are 128 at a 1024-bit bus. A reduced parameter can hide a width bug the
+corner exists for (the engine set's 4-beat bursts fit issue 32's truncated 8-bit beat counts), which is why the
+engine's corners run the 256-beat set too, and why the bug's mutant (``beats_w_command_only``, a
+:data:`CORNER_MUTANTS` entry) is run at ``axi_rd_engine@narrow_addr_wide_bus``, where it fails. Depth, induction and
+covers are the set's (``make formal``'s full depth; a set with ``prove`` tries its induction at the corner: an
+induction failure there is a FAIL, a missing invariant or a bug at that configuration); ``configs.<top>.formal_at``
+changes them for one configuration, with its reason (other ``sets``: the engine's one-in-flight corners use the o1
+set and its 3-induction; a smaller ``depth``). A configuration the flow cannot run (unknown, no set, illegal) is one
+line and exit 2.
+
 Usage: ``python -m tb.flow.formal [--quick] [--only SET ...] [--depth N] [--no-ind] [--mutant NAME] [--mutants]
-[--list]`` (``make formal``, ``make formal-quick``).
+[--config TOP@CONFIG|corners] [--list]`` (``make formal``, ``make formal-quick``, ``make formal CONFIG=...``).
 """
 
 from __future__ import annotations
@@ -39,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tb.axi_rd_engine.mutants import ENG
-from tb.flow import filelists, mutants as mut
+from tb.flow import contracts, filelists, mutants as mut, testplan
 from tb.flow.mutation import Mutant, mutant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,6 +102,11 @@ class Proof:
         return f if f.is_file() else None
 
 
+#: memories of up to this many words are mapped to flip-flops (memory_map), as they always were: every memory of every
+#: set at its own parameters (the largest, the weight reader's default 512-entry ENT queue) and the 256-entry queues
+#: of a 255-in-flight corner; deeper ones (the weight reader's queues at their maximum depths, 1024 and 4096 words)
+#: stay SMT arrays: mapped, Yosys alone did not build weight_reader@deep_queues_most_in_flight in 240 s
+MAP_WORDS = 512
 ENGINE = {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2}
 READER = {"AXI_ADDR_W": 16, "AXI_ID_W": 4, "MAX_OUTSTANDING": 2}
 #: the register block inside every reader's shell (rtl_stubs/common/reader_shell.sv), as a Yosys selection: after `prep`
@@ -264,6 +288,20 @@ FORMAL_MUTANTS += (
         "      state   <= ST_IDLE;",
     ),
 )
+# A width mutant, equivalent at every set's own parameters: it needs the corner that found the bug (issue 32)
+FORMAL_MUTANTS += (
+    mutant(
+        "beats_w_command_only",
+        "a derived width truncating a constant",
+        "the engine's beat counts sized for the command only (before issue 32): at ADDR_W 12, DATA_W 1024 (8-bit "
+        "counts) MAX_BURST 256 truncates to 0 and every burst is cut to 0 beats (ARLEN 255 across the 4 KB page)",
+        ENG,
+        "localparam int BEATS_W = (CMD_BW > CAP_BW) ? CMD_BW : CAP_BW;",
+        "localparam int BEATS_W = CMD_BW;",
+    ),
+)
+#: mutants that are run at a matrix configuration instead of the sets' own parameters (--mutant, --mutants)
+CORNER_MUTANTS: dict[str, str] = {"beats_w_command_only": "axi_rd_engine@narrow_addr_wide_bus"}
 PROTOCOL_MUTANTS: tuple[str, ...] = (
     "burst_crosses_4kb",
     "burst_4kb_one_beat_over",
@@ -282,6 +320,7 @@ PROTOCOL_MUTANTS: tuple[str, ...] = (
     "start_taken_while_busy",
     "illegal_descriptor_reads",
     "done_survives_reset",
+    "beats_w_command_only",
 )
 
 
@@ -438,7 +477,7 @@ def run_proof(
             *[f"cutpoint {c}" for c in p.cut],
             *[f"chformal -remove *{m}*" for m in p.unchecked],  # (a parameterised copy is $paramod...<module>...)
             "flatten",
-            "memory_map",
+            f"memory_map r:SIZE<={MAP_WORDS}",  # deeper memories stay SMT arrays (write_smt2, ArraysEx)
             "opt -fast",
             "async2sync",
             "dffunmap",
@@ -447,13 +486,17 @@ def run_proof(
     )
     (work / "model.ys").write_text(script.replace("; ", "\n") + "\n")
     env = tool_env()
-    y = subprocess.run(
-        ["yosys", "-q", "-l", str(work / "yosys.log"), "-s", str(work / "model.ys")],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    try:
+        y = subprocess.run(
+            ["yosys", "-q", "-l", str(work / "yosys.log"), "-s", str(work / "model.ys")],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return ProofResult(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys: timeout after {timeout:.0f} s")
     if y.returncode != 0:
         log_text = (work / "yosys.log").read_text() if (work / "yosys.log").exists() else ""
         refused = [ln.strip() for ln in log_text.splitlines() if "is outside its contract" in ln][:1]
@@ -541,51 +584,89 @@ def line(r: ProofResult) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- configurations
-def config_proof(key: str) -> Proof:
-    """The property set of a matrix configuration (tb/testplan.yaml ``configs:``, ``<top>@<name>``): the top's set
-    (``formal:``) with exactly the configuration's parameters (the others at the RTL's defaults, not the set's
-    reduced ones), BMC at the set's quick depth, no induction and no cover goals (the set's covers are tuned to
-    its own parameters)."""
-    from tb.flow import testplan
+class ConfigError(ValueError):
+    """A ``CONFIG=`` the flow cannot run (unknown configuration, no or unknown property set, illegal parameters):
+    ``make formal`` prints this one line and exits 2."""
 
-    plan = testplan.load()
+
+def config_proofs(key: str, plan: testplan.Plan | None = None) -> list[Proof]:
+    """The property sets of a matrix configuration (tb/testplan.yaml ``configs:``, ``<top>@<name>``), each at the
+    configuration: the set's own reduced parameters, then the configuration's on top of them (a corner overrides
+    what it stresses: a 1024-bit bus, 255 reads in flight, 64-bit addresses stay at the corner's value), then
+    every set parameter the corner puts out of its contract clamped into it (tb.flow.contracts.configuration: the
+    b256 set's LEN_W 14 is 13 at ADDR_W 12). Not the RTL defaults: a set's parameters are chosen for tractability
+    (2 reads in flight, not 128), and the corner's question is whether the properties hold at *its* values.
+
+    Depth, induction and covers are the set's own (``make formal``): the full BMC depth, k-induction after it for
+    a set with ``prove``, the cover check for a set with ``cover``. ``configs.<top>.formal_at.<name>`` may name
+    other sets for one configuration (``sets``) or a smaller depth (``depth: {set: n}``), with its ``why``."""
+    plan = plan or testplan.load()
     cfg = plan.configs.get(key)
     if cfg is None:
-        raise SystemExit(f"make formal: no configuration {key!r}; the matrix: {', '.join(plan.configs)}")
-    base = next((p for p in PROOFS if p.name == cfg.formal), None)
-    if base is None:
-        raise SystemExit(f"make formal: configuration {key} names no property set (configs.{cfg.top}.formal)")
-    return replace(
-        base,
-        name=f"{base.name}@{cfg.name}",
-        params=dict(cfg.parameters),
-        depth=base.quick_depth,
-        prove=0,
-        cover=False,
-        what=f"{base.what} -- at {key}",
-    )
+        top = key.split("@")[0]
+        known = sorted(c.name for c in plan.configs.values() if c.top == top)
+        where = f"{top}'s are {', '.join(known)}" if known else f"the tops are {', '.join(sorted(tops(plan)))}"
+        raise ConfigError(f"make formal: no configuration {key!r} in tb/testplan.yaml configs: ({where})")
+    if not cfg.formal:
+        raise ConfigError(f"make formal: configuration {key} names no property set (configs.{cfg.top}.formal)")
+    sets = {p.name: p for p in PROOFS}
+    stray = set(cfg.formal_depth) - set(cfg.formal)
+    if stray:
+        raise ConfigError(
+            f"make formal: configs.{cfg.top}.formal_at.{cfg.name}.depth names no set of it: {sorted(stray)}"
+        )
+    out = []
+    for name in cfg.formal:
+        base = sets.get(name)
+        if base is None or base.top != cfg.top:
+            why = "no such set (make formal --list)" if base is None else f"its top is {base.top}"
+            raise ConfigError(f"make formal: configs.{cfg.top}.formal names {name!r}: {why}")
+        params = contracts.configuration(cfg.top, cfg.parameters, base=base.params)
+        bad = contracts.violations(cfg.top, params)
+        if bad:
+            raise ConfigError(f"make formal: {key} on the set {name}: {bad[0]}")
+        depth = cfg.formal_depth.get(name, base.depth)
+        at = f" -- at {key}" + (f" (depth {depth}: {cfg.formal_why})" if name in cfg.formal_depth else "")
+        out.append(replace(base, name=f"{name}@{cfg.name}", params=params, depth=depth, what=base.what + at))
+    return out
 
 
-def run_configs(keys: list[str], depth: int | None, timeout: float) -> int:
-    """``make formal CONFIG=<top>@<name>[,...]``: each configuration's property set; ``corners``: every corner."""
-    from tb.flow import testplan
+def tops(plan: testplan.Plan) -> set[str]:
+    """The tops of the configuration matrix."""
+    return {c.top for c in plan.configs.values()}
 
+
+def corner_keys(plan: testplan.Plan) -> list[str]:
+    """``make formal CONFIG=corners``: every corner (not the random draws) of every top that names a set."""
+    return [k for k, c in plan.configs.items() if c.kind == "corner" and c.formal]
+
+
+def run_configs(keys: list[str], depth: int | None, timeout: float, mutant: Mutant | None = None) -> int:
+    """``make formal CONFIG=<top>@<name>[,...]``: each configuration's property sets (``corners``: every corner),
+    one report line per set and configuration (status, BMC depth, mode, seconds). With ``mutant`` each set must
+    FAIL (a reachable failure: BMC only), and the configuration counts as killing it when one of its sets does."""
     plan = testplan.load()
     wanted = [k for arg in keys for k in arg.split(",") if k]
-    if wanted == ["corners"]:
-        wanted = [k for k, c in plan.configs.items() if c.kind == "corner" and c.formal]
+    if "corners" in wanted:
+        wanted = [k for k in wanted if k != "corners"] + corner_keys(plan)
+    todo = [(key, config_proofs(key, plan)) for key in wanted]  # every configuration checked before any runs
     t0 = time.monotonic()
-    results = []
-    for key in wanted:
-        p = config_proof(key)
-        r = run_proof(p, depth or p.depth, timeout=timeout, induction=False, covers=False)
-        results.append(r)
-        print(line(r), flush=True)
-        if r.status != "PASS":
-            print(f"  rerun: make formal CONFIG={key}", flush=True)
-    ok = sum(r.status == "PASS" for r in results)
-    print(f"formal configurations: {ok}/{len(results)} pass, total {time.monotonic() - t0:.1f} s")
-    return 0 if ok == len(results) else 1
+    good = 0
+    for key, proofs in todo:
+        results = []
+        for p in proofs:
+            r = run_proof(p, depth or p.depth, mutant, timeout=timeout)
+            results.append(r)
+            print(line(r), flush=True)
+            if mutant is not None and r.status == "FAIL":
+                break  # one failing set kills the mutant
+        ok = any(r.status == "FAIL" for r in results) if mutant else all(r.status == "PASS" for r in results)
+        good += ok
+        if not ok:
+            print(f"  rerun: make formal CONFIG={key}" + (f" MUTANT={mutant.name}" if mutant else ""), flush=True)
+    what = f"mutant {mutant.name} killed at" if mutant else "pass at"
+    print(f"formal configurations: {what} {good}/{len(todo)}, total {time.monotonic() - t0:.1f} s")
+    return 0 if good == len(todo) else 1
 
 
 # ---------------------------------------------------------------------------------------------- driver
@@ -612,10 +693,20 @@ def main(argv: list[str] | None = None) -> int:
         "configuration (make formal CONFIG=...; 'corners' = every corner of every top that names a set)",
     )
     args = ap.parse_args(argv)
-    if args.config:
-        return run_configs(args.config, args.depth, args.timeout)
-
     catalogue = all_mutants()
+    try:
+        return drive(ap, args, catalogue)
+    except ConfigError as e:
+        print(e, file=sys.stderr)
+        return 2
+
+
+def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict[str, Mutant]) -> int:
+    """The run main() chose: configurations (``--config``), mutants, or the property sets."""
+    if args.config:
+        if args.mutant and (len(args.mutant) > 1 or args.mutant[0] not in catalogue):
+            ap.error(f"--config takes one known mutant, not {args.mutant}")
+        return run_configs(args.config, args.depth, args.timeout, catalogue[args.mutant[0]] if args.mutant else None)
     if args.list:
         for p in PROOFS:
             ind = f"ind k {p.prove}" if p.prove else "bmc only"
@@ -637,7 +728,9 @@ def main(argv: list[str] | None = None) -> int:
         rows: list[tuple[str, str, str]] = []
         for n in names:
             m = catalogue[n]
-            sets = [p for p in proofs_for(m) if p in chosen]
+            sets = (
+                config_proofs(CORNER_MUTANTS[n]) if n in CORNER_MUTANTS else [p for p in proofs_for(m) if p in chosen]
+            )
             if not sets:
                 rows.append((n, "NOT RUN", "no property set contains its files"))
                 print(f"mutant {n:34s} NOT RUN  (no property set contains {sorted(m.files)})", flush=True)

@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import yaml
 
@@ -146,8 +146,10 @@ class Configuration:
     parameters: dict
     kind: str  # "corner" (generated from a contract or written in the plan) or "random"
     run: str  # the run at this configuration
-    formal: str = ""  # the property set make formal CONFIG=<top>@<name> runs ("" : none for this top)
+    formal: tuple[str, ...] = ()  # the property sets make formal CONFIG=<top>@<name> runs (none: no formal here)
     seed: Optional[int] = None  # the CONFIG_SEED of a random draw
+    formal_depth: dict = field(default_factory=dict)  # set -> its BMC depth at this configuration (else the set's)
+    formal_why: str = ""  # why this configuration's formal differs from the top's (configs.<top>.formal_at)
 
     @property
     def key(self) -> str:
@@ -272,6 +274,36 @@ def night_seed(today: datetime.date) -> int:
     return int(today.strftime("%Y%m%d"))
 
 
+def _formal(top: str, spec: dict, names: set[str]) -> Callable[[str], dict]:
+    """``configs.<top>.formal`` (a property set's name or a list of them) and ``formal_at`` (per configuration:
+    ``sets`` instead of the top's, ``depth`` {set: BMC depth} below the set's own, and ``why``, required) as a
+    function of the configuration's name -> the :class:`Configuration` fields ``formal``, ``formal_depth``,
+    ``formal_why``. The set names are checked by the formal flow (tb.flow.formal), which owns them."""
+
+    def names_of(v: str | list | None) -> tuple[str, ...]:
+        return (v,) if isinstance(v, str) else tuple(str(x) for x in (v or ()))
+
+    sets = names_of(spec.get("formal"))
+    at = {str(k): v or {} for k, v in (spec.get("formal_at") or {}).items()}
+    for name, o in at.items():
+        if name not in names:
+            raise ValueError(f"configs.{top}.formal_at: no configuration {name!r}")
+        if set(o) - {"sets", "depth", "why"} or not str(o.get("why", "")).strip():
+            raise ValueError(f"configs.{top}.formal_at.{name}: only sets, depth and why, and why is required")
+        if not isinstance(o.get("depth") or {}, dict):
+            raise ValueError(f"configs.{top}.formal_at.{name}.depth: a map of property set to BMC depth")
+
+    def of(name: str) -> dict:
+        o = at.get(name, {})
+        return {
+            "formal": names_of(o.get("sets")) or sets,
+            "formal_depth": {str(k): int(v) for k, v in (o.get("depth") or {}).items()},
+            "formal_why": " ".join(str(o.get("why", "")).split()),
+        }
+
+    return of
+
+
 def _configs(
     raw: Optional[dict], builds: dict, runs: dict, suites: dict, config_seed: Optional[int] = None
 ) -> tuple[dict, Optional[int], dict]:
@@ -313,6 +345,7 @@ def _configs(
         rng = random.Random(f"{seed}/{top}")
         ranges = {str(k): v if isinstance(v, list) else [None, v] for k, v in (spec.get("limits") or {}).items()}
         points += [(f"r{seed}_{i}", contracts.draw(top, rng, ranges), "random", seed) for i in range(n_random)]
+        formal = _formal(top, spec, {p[0] for p in points})
         for name, params, kind, cseed in points:
             bad = contracts.violations(top, params)
             if bad:
@@ -323,7 +356,7 @@ def _configs(
             base = template.build
             builds[bname] = PlannedBuild(bname, top, params, base.rtl, base.options)
             runs[rname] = Run(rname, builds[bname], template.module, template.tests, template.env, template.artifacts)
-            out[bname] = Configuration(top, name, params, kind, rname, str(spec.get("formal", "")), cseed)
+            out[bname] = Configuration(top, name, params, kind, rname, seed=cseed, **formal(name))
             # a failing test's own rerun command (tb.platform.reporting.reproduce_command) names this suite and run
             # (and the seed of a random draw): the one command that rebuilds and reruns this configuration
             where = {
