@@ -121,7 +121,6 @@ def _build(families):
         CoverPoint(
             f"{P}.fp16", xf=lambda s: s.fp16, rel=_member, bins=["nan", "inf", "denormal", "nan_to_zero"], inj=False
         ),
-        CoverPoint(f"{P}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
         CoverPoint(f"{P}.ar_4k_split", xf=lambda s: s.split_4k, bins=["split_at_4k", "within_pages"]),
         CoverPoint(
             f"{P}.burst_beats",

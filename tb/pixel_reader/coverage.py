@@ -106,7 +106,6 @@ def _build():
             f"{P}.fp16", xf=lambda s: s.fp16, rel=_member, bins=["nan", "inf", "denormal", "neg_zero"], inj=False
         ),
         CoverPoint(f"{P}.errors_seen", xf=lambda s: s.errors, rel=_member, bins=ERROR_NAMES, inj=False),
-        CoverPoint(f"{P}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
     ]
 
 

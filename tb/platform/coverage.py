@@ -17,7 +17,8 @@ def job_points(
     """The covergroups every register-controlled reader has, named ``<prefix>.<name>``: ``kind`` (bins ``kinds``),
     ``tready``, ``rvalid_gaps`` and ``arready_stalls`` (the stall profiles :func:`~tb.platform.knobs.random_knobs`
     draws), ``reset`` (before the first ``unit`` or mid-stream), ``error_alone`` (each of ``alone`` the only ERROR
-    bit), ``bus_error`` (the bins ``bus_error``: (response, where)). Sampled with :func:`job_fields`."""
+    bit), ``bus_error`` (the bins ``bus_error``: (response, where)), ``csr_while_busy`` (a second START and
+    descriptor writes came while the job ran). Sampled with :func:`job_fields`."""
     from cocotb_coverage.coverage import CoverPoint
 
     stalls = list(STALLS)
@@ -29,6 +30,7 @@ def job_points(
         CoverPoint(f"{prefix}.reset", xf=lambda s: s.reset, bins=[f"before_first_{unit}", "mid_stream"]),
         CoverPoint(f"{prefix}.error_alone", xf=lambda s: s.errors, rel=lambda e, b: e == {b}, bins=list(alone)),
         CoverPoint(f"{prefix}.bus_error", xf=lambda s: s.bus_error, bins=list(bus_error)),
+        CoverPoint(f"{prefix}.csr_while_busy", xf=lambda s: s.midjob, bins=[True]),
     ]
 
 
