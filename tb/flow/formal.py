@@ -38,8 +38,13 @@ engine's corners run the 256-beat set too, and why the bug's mutant (``beats_w_c
 covers are the set's (``make formal``'s full depth; a set with ``prove`` tries its induction at the corner: an
 induction failure there is a FAIL, a missing invariant or a bug at that configuration); ``configs.<top>.formal_at``
 changes them for one configuration, with its reason (other ``sets``: the engine's one-in-flight corners use the o1
-set and its 3-induction; a smaller ``depth``). A configuration the flow cannot run (unknown, no set, illegal) is one
-line and exit 2.
+set and its 3-induction; a smaller ``depth``). At 64-bit addresses the 2-in-flight engine sets' BMC steps double from
+step 5 (the cost is spread over every property that ties the engine's 64-bit command, burst and beat addresses to
+the shadows': no one property or width is the culprit, docs/configurations.md); those corners add the
+``axi_rd_engine_o1_b256`` set (one burst in flight, 256-beat bursts, the RTL's LEN_W = ADDR_W + 1), proved there by
+3-induction, and ``end_addr_top_bit_dropped`` (a command's end address read without its top bit) is run at
+``axi_rd_engine@addr_w_max``, where its counterexample carries into bit 63. A configuration the flow cannot run
+(unknown, no set, illegal) is one line and exit 2.
 
 Usage: ``python -m tb.flow.formal [--quick] [--only SET ...] [--depth N] [--no-ind] [--mutant NAME] [--mutants]
 [--config TOP@CONFIG|corners] [--list]`` (``make formal``, ``make formal-quick``, ``make formal CONFIG=...``).
@@ -144,6 +149,17 @@ PROOFS: tuple[Proof, ...] = (
         depth=9,
         quick_depth=7,
         what="read engine, bursts up to 256 beats (the 4 KB split bites), commands up to 8 KB",
+    ),
+    Proof(
+        "axi_rd_engine_o1_b256",
+        "axi_rd_engine",
+        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
+        {**ENGINE, "MAX_OUTSTANDING": 1, "MAX_BURST": 256},  # LEN_W: the RTL's own, ADDR_W + 1
+        depth=9,
+        quick_depth=7,
+        prove=3,
+        what="read engine, 1 burst in flight, bursts up to 256 beats, commands up to the whole address space "
+        "(LEN_W = ADDR_W + 1): the 4 KB split and the end-address and beat-count arithmetic, unbounded",
     ),
     Proof(
         "axil_regs",
@@ -300,8 +316,24 @@ FORMAL_MUTANTS += (
         "localparam int BEATS_W = CMD_BW;",
     ),
 )
+# An end-address carry lost (a 64-bit corner's bug class): the beat count reads the end address without its top bit, so
+# a command that crosses the top half of the address space (bit 63 at 64 bits) is counted from a wrapped end
+FORMAL_MUTANTS += (
+    mutant(
+        "end_addr_top_bit_dropped",
+        "the end-address carry into the top address bit",
+        "the command's beat count takes its end address without the top address bit: a command that carries into "
+        "bit ADDR_W - 1 (bit 63 at 64-bit addresses) gets a wrapped, huge beat count and reads past its end",
+        ENG,
+        "assign cmd_beats = BEATS_W'(cmd_end[E_W-1:LB])",
+        "assign cmd_beats = BEATS_W'(cmd_end[ADDR_W-2:LB])",
+    ),
+)
 #: mutants that are run at a matrix configuration instead of the sets' own parameters (--mutant, --mutants)
-CORNER_MUTANTS: dict[str, str] = {"beats_w_command_only": "axi_rd_engine@narrow_addr_wide_bus"}
+CORNER_MUTANTS: dict[str, str] = {
+    "beats_w_command_only": "axi_rd_engine@narrow_addr_wide_bus",
+    "end_addr_top_bit_dropped": "axi_rd_engine@addr_w_max",
+}
 PROTOCOL_MUTANTS: tuple[str, ...] = (
     "burst_crosses_4kb",
     "burst_4kb_one_beat_over",
@@ -321,6 +353,7 @@ PROTOCOL_MUTANTS: tuple[str, ...] = (
     "illegal_descriptor_reads",
     "done_survives_reset",
     "beats_w_command_only",
+    "end_addr_top_bit_dropped",
 )
 
 

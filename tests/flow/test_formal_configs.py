@@ -7,8 +7,10 @@ depth, induction and covers are the set's unless ``configs.<top>.formal_at`` say
 
 Oracles: the parameter values below are written by hand from the sets' tables (tb/flow/formal.py ``PROOFS``) and
 the RTL contracts (ADDR_W 12 bounds LEN_W to 13; AXI_DATA_W 1024 needs MAX_ATOM_BYTES 128), never computed by the
-code under test. Two runs use the solver: the cheapest corner (every set must pass, the o1 set by induction), and
-the formal mutant of issue 32's width bug at the corner that found it (it must fail there).
+code under test. Four runs use the solver: the cheapest corner (every set must pass, the o1 set by induction), the
+formal mutant of issue 32's width bug at the corner that found it (it must fail there), the one-in-flight long-burst
+set at 64-bit addresses (by induction: the 64-bit corners' unbounded proof) and an end-address carry bug at that
+corner (it must fail there).
 """
 
 from __future__ import annotations
@@ -159,10 +161,36 @@ def test_the_cheapest_corner_concludes(capsys):
     assert rows["axi_rd_engine_o1@narrow_all"][4:7] == ["bmc+ind", "k", "3"], out
 
 
-def test_issue_32s_width_bug_fails_at_the_corner_that_found_it(capsys):
-    bug = formal.all_mutants()["beats_w_command_only"]
-    assert formal.CORNER_MUTANTS[bug.name] == "axi_rd_engine@narrow_addr_wide_bus"
-    assert formal.run_configs(["axi_rd_engine@narrow_addr_wide_bus"], None, timeout=900.0, mutant=bug) == 0
+@pytest.mark.parametrize(
+    "name,corner,killer",
+    [
+        # issue 32's width bug, at the corner that found it
+        ("beats_w_command_only", "axi_rd_engine@narrow_addr_wide_bus", "axi_rd_engine_b256"),
+        # an end-address carry into bit 63 lost, at 64-bit addresses (the one-in-flight set's command crosses 2**63)
+        ("end_addr_top_bit_dropped", "axi_rd_engine@addr_w_max", "axi_rd_engine_o1_b256"),
+    ],
+)
+def test_a_corner_mutant_fails_at_its_corner(capsys, name, corner, killer):
+    bug = formal.all_mutants()[name]
+    assert formal.CORNER_MUTANTS[name] == corner
+    assert formal.run_configs([corner], None, timeout=900.0, mutant=bug) == 0
     out = capsys.readouterr().out
-    assert "axi_rd_engine_b256@narrow_addr_wide_bus-beats_w_command_only FAIL" in " ".join(out.split()), out
-    assert "mutant beats_w_command_only killed at 1/1" in out, out
+    assert f"{killer}@{corner.split('@')[1]}-{name} FAIL" in " ".join(out.split()), out
+    assert f"mutant {name} killed at 1/1" in out, out
+
+
+def test_a_64_bit_corner_proves_the_address_arithmetic_by_induction(plan):
+    # the 2-in-flight sets' BMC does not reach its depth at 64-bit addresses: the corner adds the one-in-flight
+    # long-burst set, whose LEN_W is the RTL's own (ADDR_W + 1 = 65, commands across bit 63), proved by 3-induction
+    sets = _by_set(plan, "axi_rd_engine@addr_w_max")
+    assert list(sets) == ["axi_rd_engine_o1_b256", "axi_rd_engine_b256", "axi_rd_engine"]
+    o1 = sets["axi_rd_engine_o1_b256"]
+    assert o1.params == {"ADDR_W": 64, "DATA_W": 64, "MAX_OUTSTANDING": 1, "MAX_BURST": 256}
+    assert (o1.prove, o1.depth) == (3, 6)
+    assert (sets["axi_rd_engine_b256"].depth, sets["axi_rd_engine"].depth) == (7, 7)
+    assert "(depth 7: 64-bit addresses" in sets["axi_rd_engine"].what
+    # the same parameters at the other 64-bit corner on a 64-bit bus: the same proof
+    same = _by_set(plan, "axi_rd_engine@wide_addr_narrow_bus")
+    assert {n: (p.params, p.depth) for n, p in same.items()} == {n: (p.params, p.depth) for n, p in sets.items()}
+    r = formal.run_proof(o1, o1.depth, timeout=600.0)
+    assert (r.status, r.mode, r.k) == ("PASS", "bmc+ind", 3), formal.line(r)
