@@ -23,7 +23,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from tb.flow import filelists
@@ -302,25 +302,53 @@ def _params(p: Mapping[str, object]) -> str:
     return ", ".join(f"{k} {v}" for k, v in p.items()) or "defaults"
 
 
-def _markers(top: str) -> tuple[str, str]:
-    return f"<!-- contracts: begin {top} (python -m tb.flow.contracts --docs) -->", f"<!-- contracts: end {top} -->"
+def formal_at_block() -> str:
+    """The table of the configurations whose formal differs from their top's (tb/testplan.yaml
+    ``configs.<top>.formal_at``): the sets each runs with their BMC depths (the set's own full depth unless the entry
+    changes it) and the entry's ``why``, one row per entry (configurations that share one are listed together)."""
+    from tb.flow import formal, testplan
+
+    own = {p.name: p.depth for p in formal.PROOFS}
+    rows: dict[tuple, list[str]] = {}
+    for c in testplan.load().configs.values():
+        if not c.formal_why:
+            continue
+        sets = ", ".join(f"{s} (depth {c.formal_depth.get(s, own[s])})" for s in c.formal)
+        rows.setdefault((c.top, sets, c.formal_why), []).append(f"`{c.name}`")
+    out = ["| top | configurations | property sets (BMC depth) | why |", "|---|---|---|---|"]
+    out += [f"| {top} | {', '.join(names)} | {sets} | {why} |" for (top, sets, why), names in rows.items()]
+    return "\n".join(out)
+
+
+def _markers(name: str) -> tuple[str, str]:
+    return f"<!-- contracts: begin {name} (python -m tb.flow.contracts --docs) -->", f"<!-- contracts: end {name} -->"
+
+
+def _blocks() -> list[tuple[str, str, Callable[[], str]]]:
+    """Every generated block: (document under docs/, block name, its generator)."""
+    out: list[tuple[str, str, Callable[[], str]]] = [
+        (doc, top, partial(docs_block, top)) for top, doc in DATASHEETS.items()
+    ]
+    out.append(("configurations.md", "formal_at", formal_at_block))
+    return out
 
 
 def docs_problems(write: bool = False) -> list[str]:
-    """Datasheet blocks that differ from :func:`docs_block` (rewritten when ``write``)."""
+    """Generated blocks of the docs (datasheet parameter blocks, the formal_at table) that differ from their
+    generators (rewritten when ``write``)."""
     out = []
-    for top, doc in DATASHEETS.items():
+    for doc, name, generate in _blocks():
         path = DOCS / doc
         text = path.read_text()
-        begin, end = _markers(top)
+        begin, end = _markers(name)
         if begin not in text or end not in text:
-            out.append(f"{doc}: no block for {top} ({begin})")
+            out.append(f"{doc}: no block for {name} ({begin})")
             continue
         head, rest = text.split(begin, 1)
         _, tail = rest.split(end, 1)
-        new = f"{head}{begin}\n{docs_block(top)}\n{end}{tail}"
+        new = f"{head}{begin}\n{generate()}\n{end}{tail}"
         if new != text:
-            out.append(f"{doc}: the {top} block is out of date")
+            out.append(f"{doc}: the {name} block is out of date")
             if write:
                 path.write_text(new)
     return out
