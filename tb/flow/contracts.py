@@ -314,6 +314,7 @@ def formal_at_block() -> str:
         if not c.formal_why:
             continue
         sets = ", ".join(f"{s} (depth {c.formal_depth.get(s, own[s])})" for s in c.formal)
+        sets += "".join(f"; `{m}` unchecked" for m in c.formal_unchecked)
         rows.setdefault((c.top, sets, c.formal_why), []).append(f"`{c.name}`")
     out = ["| top | configurations | property sets (BMC depth) | why |", "|---|---|---|---|"]
     out += [f"| {top} | {', '.join(names)} | {sets} | {why} |" for (top, sets, why), names in rows.items()]

@@ -632,7 +632,8 @@ def config_proofs(key: str, plan: testplan.Plan | None = None) -> list[Proof]:
 
     Depth, induction and covers are the set's own (``make formal``): the full BMC depth, k-induction after it for
     a set with ``prove``, the cover check for a set with ``cover``. ``configs.<top>.formal_at.<name>`` may name
-    other sets for one configuration (``sets``) or a smaller depth (``depth: {set: n}``), with its ``why``."""
+    other sets for one configuration (``sets``), a smaller depth (``depth: {set: n}``) or property modules whose
+    assertions are left out there (``unchecked``: each a module of rtl_stubs/props/), with its ``why``."""
     plan = plan or testplan.load()
     cfg = plan.configs.get(key)
     if cfg is None:
@@ -648,6 +649,12 @@ def config_proofs(key: str, plan: testplan.Plan | None = None) -> list[Proof]:
         raise ConfigError(
             f"make formal: configs.{cfg.top}.formal_at.{cfg.name}.depth names no set of it: {sorted(stray)}"
         )
+    unknown = [m for m in cfg.formal_unchecked if not (PROPS / f"{m}.sv").is_file()]
+    if unknown:
+        raise ConfigError(
+            f"make formal: configs.{cfg.top}.formal_at.{cfg.name}.unchecked: no property module {unknown[0]!r} "
+            f"in rtl_stubs/props/"
+        )
     out = []
     for name in cfg.formal:
         base = sets.get(name)
@@ -659,8 +666,14 @@ def config_proofs(key: str, plan: testplan.Plan | None = None) -> list[Proof]:
         if bad:
             raise ConfigError(f"make formal: {key} on the set {name}: {bad[0]}")
         depth = cfg.formal_depth.get(name, base.depth)
-        at = f" -- at {key}" + (f" (depth {depth}: {cfg.formal_why})" if name in cfg.formal_depth else "")
-        out.append(replace(base, name=f"{name}@{cfg.name}", params=params, depth=depth, what=base.what + at))
+        changed = [f"depth {depth}"] * (name in cfg.formal_depth) + [f"{m} unchecked" for m in cfg.formal_unchecked]
+        at = f" -- at {key}" + (f" ({', '.join(changed)}: {cfg.formal_why})" if changed else "")
+        unchecked = base.unchecked + tuple(m for m in cfg.formal_unchecked if m not in base.unchecked)
+        out.append(
+            replace(
+                base, name=f"{name}@{cfg.name}", params=params, depth=depth, what=base.what + at, unchecked=unchecked
+            )
+        )
     return out
 
 
@@ -674,15 +687,20 @@ def corner_keys(plan: testplan.Plan) -> list[str]:
     return [k for k, c in plan.configs.items() if c.kind == "corner" and c.formal]
 
 
+def config_keys(args: list[str], plan: testplan.Plan) -> list[str]:
+    """The configurations named by ``--config`` arguments (comma-separated; ``corners``: every corner)."""
+    wanted = [k for arg in args for k in arg.split(",") if k]
+    if "corners" in wanted:
+        wanted = [k for k in wanted if k != "corners"] + corner_keys(plan)
+    return wanted
+
+
 def run_configs(keys: list[str], depth: int | None, timeout: float, mutant: Mutant | None = None) -> int:
     """``make formal CONFIG=<top>@<name>[,...]``: each configuration's property sets (``corners``: every corner),
     one report line per set and configuration (status, BMC depth, mode, seconds). With ``mutant`` each set must
     FAIL (a reachable failure: BMC only), and the configuration counts as killing it when one of its sets does."""
     plan = testplan.load()
-    wanted = [k for arg in keys for k in arg.split(",") if k]
-    if "corners" in wanted:
-        wanted = [k for k in wanted if k != "corners"] + corner_keys(plan)
-    todo = [(key, config_proofs(key, plan)) for key in wanted]  # every configuration checked before any runs
+    todo = [(key, config_proofs(key, plan)) for key in config_keys(keys, plan)]  # all checked before any runs
     t0 = time.monotonic()
     good = 0
     for key, proofs in todo:
@@ -735,7 +753,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict[str, Mutant]) -> int:
-    """The run main() chose: configurations (``--config``), mutants, or the property sets."""
+    """The run main() chose: configurations (``--config``), mutants, or the property sets; ``--list`` lists what
+    the same arguments would run (with ``--config``: each set at the configuration) and runs nothing."""
+    if args.list and args.config:
+        plan = testplan.load()
+        for p in (p for k in config_keys(args.config, plan) for p in config_proofs(k, plan)):
+            ind = f"ind k {p.prove}" if p.prove else "bmc only"
+            print(f"{p.name:40s} depth {p.depth:3d}  {ind:8s}  {p.what}")
+        return 0
     if args.config:
         if args.mutant and (len(args.mutant) > 1 or args.mutant[0] not in catalogue):
             ap.error(f"--config takes one known mutant, not {args.mutant}")

@@ -150,6 +150,7 @@ class Configuration:
     seed: Optional[int] = None  # the CONFIG_SEED of a random draw
     formal_depth: dict = field(default_factory=dict)  # set -> its BMC depth at this configuration (else the set's)
     formal_why: str = ""  # why this configuration's formal differs from the top's (configs.<top>.formal_at)
+    formal_unchecked: tuple[str, ...] = ()  # property modules whose assertions its sets leave out (formal_at)
 
     @property
     def key(self) -> str:
@@ -276,9 +277,10 @@ def night_seed(today: datetime.date) -> int:
 
 def _formal(top: str, spec: dict, names: set[str]) -> Callable[[str], dict]:
     """``configs.<top>.formal`` (a property set's name or a list of them) and ``formal_at`` (per configuration:
-    ``sets`` instead of the top's, ``depth`` {set: BMC depth} below the set's own, and ``why``, required) as a
-    function of the configuration's name -> the :class:`Configuration` fields ``formal``, ``formal_depth``,
-    ``formal_why``. The set names are checked by the formal flow (tb.flow.formal), which owns them."""
+    ``sets`` instead of the top's, ``depth`` {set: BMC depth} below the set's own, ``unchecked`` property modules
+    whose assertions are left out there, and ``why``, required) as a function of the configuration's name -> the
+    :class:`Configuration` fields ``formal``, ``formal_depth``, ``formal_unchecked``, ``formal_why``. The set and
+    module names are checked by the formal flow (tb.flow.formal), which owns them."""
 
     def names_of(v: str | list | None) -> tuple[str, ...]:
         return (v,) if isinstance(v, str) else tuple(str(x) for x in (v or ()))
@@ -288,8 +290,10 @@ def _formal(top: str, spec: dict, names: set[str]) -> Callable[[str], dict]:
     for name, o in at.items():
         if name not in names:
             raise ValueError(f"configs.{top}.formal_at: no configuration {name!r}")
-        if set(o) - {"sets", "depth", "why"} or not str(o.get("why", "")).strip():
-            raise ValueError(f"configs.{top}.formal_at.{name}: only sets, depth and why, and why is required")
+        if set(o) - {"sets", "depth", "unchecked", "why"} or not str(o.get("why", "")).strip():
+            raise ValueError(
+                f"configs.{top}.formal_at.{name}: only sets, depth, unchecked and why, and why is required"
+            )
         if not isinstance(o.get("depth") or {}, dict):
             raise ValueError(f"configs.{top}.formal_at.{name}.depth: a map of property set to BMC depth")
 
@@ -298,6 +302,7 @@ def _formal(top: str, spec: dict, names: set[str]) -> Callable[[str], dict]:
         return {
             "formal": names_of(o.get("sets")) or sets,
             "formal_depth": {str(k): int(v) for k, v in (o.get("depth") or {}).items()},
+            "formal_unchecked": names_of(o.get("unchecked")),
             "formal_why": " ".join(str(o.get("why", "")).split()),
         }
 

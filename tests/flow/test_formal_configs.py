@@ -108,6 +108,57 @@ def test_formal_at_names_other_sets_and_a_depth_with_its_reason(plan):
     assert p.depth == 5 and "(depth 5: a test's reason)" in p.what
 
 
+@pytest.mark.parametrize("corner", ["axi_data_w_max", "narrow_addr_wide_bus"])
+def test_the_weight_readers_1024_bit_corners_leave_only_the_ram_invariant_out(plan, corner):
+    (p,) = formal.config_proofs(f"weight_reader@{corner}", plan)
+    own = {q.name: q for q in formal.PROOFS}["weight_reader"]
+    assert p.params["AXI_DATA_W"] == 1024 and p.depth == own.depth
+    assert p.unchecked == (*own.unchecked, "sdp_ram_props") and "sdp_ram_props unchecked: a 1024-bit bus" in p.what
+    (narrow,) = formal.config_proofs("weight_reader@axi_data_w_min", plan)
+    assert "sdp_ram_props" not in narrow.unchecked
+
+
+def test_an_unchecked_module_must_be_a_property_module(plan):
+    cfg = testplan.Configuration(
+        "weight_reader",
+        "x",
+        {},
+        "corner",
+        "r",
+        formal=("weight_reader",),
+        formal_unchecked=("no_such_props",),
+        formal_why="w",
+    )
+    with pytest.raises(formal.ConfigError, match="unchecked: no property module 'no_such_props' in rtl_stubs/props/"):
+        formal.config_proofs(cfg.key, _with(plan, cfg))
+
+
+def test_list_with_a_configuration_lists_its_sets_and_runs_nothing():
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tb.flow.formal",
+            "--list",
+            "--config",
+            "weight_reader@axi_data_w_max,axi_rd_engine@addr_w_max",
+        ],
+        cwd=runner.ROOT,
+        env={**os.environ, "PYTHONPATH": str(runner.ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    rows = [ln.split()[0] for ln in done.stdout.splitlines()]
+    assert done.returncode == 0 and rows == [
+        "weight_reader@axi_data_w_max",
+        "axi_rd_engine_o1_b256@addr_w_max",
+        "axi_rd_engine_b256@addr_w_max",
+        "axi_rd_engine@addr_w_max",
+    ], done.stdout + done.stderr
+    assert "PASS" not in done.stdout and "formal configurations" not in done.stdout
+
+
 @pytest.mark.parametrize(
     "cfg,said",
     [
@@ -128,7 +179,10 @@ def test_a_configuration_the_flow_cannot_run_is_refused(plan, cfg, said):
     [
         ({"formal": "s", "formal_at": {"nosuch": {"depth": {"s": 3}, "why": "w"}}}, "no configuration 'nosuch'"),
         ({"formal": "s", "formal_at": {"a": {"depth": {"s": 3}}}}, "why is required"),
-        ({"formal": "s", "formal_at": {"a": {"sets": ["t"], "why": "w", "k": 1}}}, "only sets, depth and why"),
+        (
+            {"formal": "s", "formal_at": {"a": {"sets": ["t"], "why": "w", "k": 1}}},
+            "only sets, depth, unchecked and why",
+        ),
     ],
 )
 def test_the_plans_formal_at_is_checked(spec, said):
