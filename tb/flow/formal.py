@@ -752,14 +752,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def list_line(p: Proof, width: int, quick: bool = False) -> str:
+    """One row of ``--list``: the set, its BMC depth (and ``make formal-quick``'s), induction or not, what it proves."""
+    ind = f"ind k {p.prove}" if p.prove else "bmc only"
+    depths = f"depth {p.depth:3d}" + (f" (quick {p.quick_depth:3d})" if quick else "")
+    return f"{p.name:{width}s} {depths}  {ind:8s}  {p.what}"
+
+
 def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict[str, Mutant]) -> int:
     """The run main() chose: configurations (``--config``), mutants, or the property sets; ``--list`` lists what
     the same arguments would run (with ``--config``: each set at the configuration) and runs nothing."""
     if args.list and args.config:
         plan = testplan.load()
         for p in (p for k in config_keys(args.config, plan) for p in config_proofs(k, plan)):
-            ind = f"ind k {p.prove}" if p.prove else "bmc only"
-            print(f"{p.name:40s} depth {p.depth:3d}  {ind:8s}  {p.what}")
+            print(list_line(p, 40))
         return 0
     if args.config:
         if args.mutant and (len(args.mutant) > 1 or args.mutant[0] not in catalogue):
@@ -767,8 +773,7 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
         return run_configs(args.config, args.depth, args.timeout, catalogue[args.mutant[0]] if args.mutant else None)
     if args.list:
         for p in PROOFS:
-            ind = f"ind k {p.prove}" if p.prove else "bmc only"
-            print(f"{p.name:22s} depth {p.depth:3d} (quick {p.quick_depth:3d})  {ind:8s}  {p.what}")
+            print(list_line(p, 22, quick=True))
         for n in PROTOCOL_MUTANTS:
             print(f"mutant {n:34s} {catalogue[n].bug}")
         return 0
