@@ -1,4 +1,5 @@
-"""What ``make lint`` lints with Verilator: one line of ``verilator --lint-only -Wall`` arguments per target.
+"""What ``make lint`` lints with Verilator: one line of ``verilator --lint-only -Wall`` arguments per target, with
+the coverage flags the regression builds with (``runner.VERILATOR_COVERAGE_ARGS``).
 
 - every module of rtl_stubs/ as a top with the first per-top list that compiles it (:func:`filelists.lint_plan`),
   without and with its assertions bound (``DLA_ASSERT``, the property list ``rtl_stubs/props/props.f``);
@@ -18,7 +19,8 @@ from pathlib import Path
 from tb.flow import filelists, runner, testplan
 from tb.flow.buildopts import BuildOptions
 
-COMMON = ["--lint-only", "-Wall", "--timing"]
+# with the coverage flags of the regression's builds, which warn about branches a parameter makes constant
+COMMON = ["--lint-only", "-Wall", "--timing", *runner.VERILATOR_COVERAGE_ARGS]
 
 
 def _args(top: str, design: filelists.FileList, props: filelists.FileList | None, opts: BuildOptions) -> list[str]:

@@ -148,6 +148,14 @@ def design_files(
     return design, found
 
 
+# Verilator's coverage flags of a regression build. --coverage would add expression coverage, on which Verilator 5.048
+# fails with an internal error (V3Ast.h "AstNode is not of expected type" at cr_desc_validator.sv:103): line, toggle
+# and user only. They change what -Wall sees: a branch made constant by a parameter is kept for its coverage point
+# and warned about (CMPCONST), where a plain build folds it silently - so make lint and the configuration matrix's
+# lint pass them too (tb/flow/lintplan.py, tests/sim/test_config_matrix.py).
+VERILATOR_COVERAGE_ARGS = ["--coverage-line", "--coverage-toggle", "--coverage-user"]
+
+
 def build(
     sim: str,
     toplevel: str,
@@ -180,9 +188,7 @@ def build(
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
         if coverage:
-            # --coverage would add expression coverage, on which Verilator 5.048 fails with an internal error
-            # (V3Ast.h "AstNode is not of expected type" at cr_desc_validator.sv:103): line, toggle and user only
-            build_args += ["--coverage-line", "--coverage-toggle", "--coverage-user"]
+            build_args += VERILATOR_COVERAGE_ARGS
     runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
     opts = options or BuildOptions()
     design, props = design_files(toplevel, opts, rtl_dir)

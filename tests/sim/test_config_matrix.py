@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tb.flow import contracts, filelists, runner, testplan
+from tb.flow import contracts, filelists, lintplan, runner, testplan
 
 
 @pytest.fixture(scope="module")
@@ -81,21 +81,15 @@ def test_lint_clean_at_the_configuration(cfg):
     width that only breaks away from the defaults (a truncated constant, a port of the property bundle) is found
     here before any simulation. UNUSEDSIGNAL is off: narrow configurations leave high bits of wide registers
     unused by design (the engine's to4k above a 10-bit burst count at ADDR_W 12, the pixel reader's 32-bit strides
-    above AXI_ADDR_W); make lint keeps it on at the defaults."""
+    above AXI_ADDR_W); make lint keeps it on at the defaults. The flags are make lint's (``lintplan.COMMON``),
+    coverage flags of the nightly's builds included: they keep a branch that a parameter makes constant and warn
+    about it, where a plain lint folds it silently - the nightly of 2026-11-27 lost its build at the draw
+    r20261127_1 (255 reads in flight: ``32'(n_reg) <= LIMIT`` in axi4_read_master_props, CMPCONST) while this
+    lint passed every corner."""
     runner.check_simulator("verilator")
     props = Path(filelists.PROPS_DIR) / filelists.PROPS_LIST  # with its include folders (rtl_stubs/common/)
     gs = [f"-G{k}={v}" for k, v in cfg.parameters.items()]
-    cmd = [
-        "verilator",
-        "--lint-only",
-        "-Wall",
-        "-Wno-UNUSEDSIGNAL",
-        "--timing",
-        "--assert",
-        "+define+DLA_ASSERT",
-        "+incdir+props",
-        *gs,
-    ]
+    cmd = ["verilator", *lintplan.COMMON, "-Wno-UNUSEDSIGNAL", "--assert", "+define+DLA_ASSERT", "+incdir+props", *gs]
     flist = filelists.top_list(runner.RTL, cfg.top)
     assert flist is not None, f"{cfg.top} has no list in rtl_stubs/"
     cmd += ["-F", str(flist.relative_to(runner.RTL)), "-F", str(props), "--top-module", cfg.top]
