@@ -107,12 +107,15 @@ module cr_atom_assembler
       emit     = cons_en && rd_valid && !bus_err && last_k && acc;
       rd_ready = cons_en && (bus_err || !last_k || acc);
     end
-    // keep the atom's bytes only
-    atom_keep = '0;
-    for (int b = 0; b < AB; b++) begin
-      if (j_keep[b]) atom_keep[8*b +: 8] = atom_raw[8*b +: 8];
-    end
   end
+
+  // keep the atom's bytes only: one AND with a byte mask of the job's geometry (changes once per job), not a loop
+  // over the AB bytes re-evaluated on every beat (which was a large share of Icarus's time)
+  logic [AB*8-1:0] keep_mask;
+  for (genvar b = 0; b < AB; b++) begin : g_keep
+    assign keep_mask[8*b +: 8] = {8{j_keep[b]}};
+  end
+  assign atom_keep = atom_raw & keep_mask;
 
   cr_fp16_scan #(.AB(AB)) u_fp16 (
     .fp16 (j_fp16), .nan_to_zero (j_n2z), .atom_in (atom_keep), .atom_out, .nan_n, .inf_n

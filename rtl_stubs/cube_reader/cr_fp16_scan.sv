@@ -19,7 +19,7 @@ module cr_fp16_scan #(
 );
 
   logic [AB/2-1:0] el_exp31, el_nan, el_inf;
-  logic [AB*8-1:0] atom_keep;
+  logic [AB*8-1:0] atom_keep, flush;   // flush: ones over the elements sent as 16'h0000
   logic            j_fp16, j_n2z;
 
   assign atom_keep = atom_in;
@@ -30,16 +30,12 @@ module cr_fp16_scan #(
     assign el_exp31[e] = j_fp16 && (atom_keep[16*e + 10 +: 5] == 5'h1F);
     assign el_nan[e]   = el_exp31[e] && (atom_keep[16*e +: 10] != 10'd0);
     assign el_inf[e]   = el_exp31[e] && (atom_keep[16*e +: 10] == 10'd0);
-    assign atom_out[16*e +: 16] = (el_nan[e] && j_n2z) ? 16'h0000 : atom_keep[16*e +: 16];
+    assign flush[16*e +: 16]    = {16{el_nan[e] && j_n2z}};
   end
+  // one AND with the flush mask, which changes only with the NaNs flushed
+  assign atom_out = atom_keep & ~flush;
 
-  always_comb begin
-    nan_n = '0;
-    inf_n = '0;
-    for (int e = 0; e < AB / 2; e++) begin
-      nan_n = nan_n + 8'(el_nan[e]);
-      inf_n = inf_n + 8'(el_inf[e]);
-    end
-  end
+  assign nan_n = 8'($countones(el_nan));
+  assign inf_n = 8'($countones(el_inf));
 
 endmodule

@@ -157,10 +157,12 @@ module wr_expander #(
   assign {wmb_hi, wmb_lo, wmb_raw} = wmb_beat;
   assign {dat_hi, dat_lo, dat_raw} = dat_beat;
 
+  // the WMB bit stream is LSB first inside each byte (clarifications section 7): bit 8*b + i of the window is bit i
+  // of byte b as it came off the bus (one assignment: a bit-by-bit loop here, in the block below that runs on every
+  // beat, was half of Icarus's time on the weight reader)
+  assign wmb_bits = wmb_raw;
+
   always_comb begin
-    for (int b = 0; b < BW; b++)
-      for (int i = 0; i < 8; i++)
-        wmb_bits[8*b + i] = wmb_raw[8*b + i];
     m_take  = fire ? n : '0;
     d_take  = fire ? k : '0;
     m_after = mcnt - m_take;

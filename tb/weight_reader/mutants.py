@@ -15,8 +15,12 @@ MUTANTS: tuple[Mutant, ...] = (
         "mask bit order reversed within a byte",
         "WMB bits are taken MSB first inside each byte (NVIDIA's v2 generator order), not LSB first",
         WEXP,
-        "wmb_bits[8*b + i] = wmb_raw[8*b + i];",
-        "wmb_bits[8*b + i] = wmb_raw[8*b + 7 - i];",
+        "assign wmb_bits = wmb_raw;",
+        "for (genvar b = 0; b < BW; b++) begin : g_mutant_byte\n"
+        "    for (genvar i = 0; i < 8; i++) begin : g_mutant_bit\n"
+        "      assign wmb_bits[8*b + i] = wmb_raw[8*b + 7 - i];\n"
+        "    end\n"
+        "  end",
     ),
     mutant(
         "wr_element_size_ignored",

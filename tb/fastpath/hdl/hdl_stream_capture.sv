@@ -106,18 +106,18 @@ module hdl_stream_capture #(
       stalled = 1'b0;
     end else if (tvalid && tready) begin
       if (stalled && now !== held) violation(64'd1);
-      if ((^{tkeep, tuser, tlast}) === 1'bx || (^mask_kept(tdata, tkeep)) === 1'bx)
+      if ((^{tkeep, tuser, tlast}) === 1'bx || (^tdata_kept) === 1'bx)
         violation(64'd4);
       if (n_out < DEPTH && n_ch + NCH <= CHUNKS) begin
         for (int k = 0; k < NCH; k++) begin
-          if (k < kept_chunks(tkeep)) od[n_ch + k] = tdata[k*64 +: 64];
+          if (k < n_kept) od[n_ch + k] = tdata[k*64 +: 64];
         end
         om[n_out] = {16'd0, cyc, 7'd0, tlast, tuser, 128'(tkeep)};
       end else begin
         ovf = 64'd1;
       end
       n_out = n_out + 1;
-      n_ch = n_ch + kept_chunks(tkeep);
+      n_ch = n_ch + n_kept;
       stalled = 1'b0;
     end else if (tvalid) begin
       stalls = stalls + 64'd1;
@@ -130,19 +130,22 @@ module hdl_stream_capture #(
     end
   end
 
-  // 64-bit chunks up to the highest kept byte
-  function automatic int kept_chunks(input logic [DATA_BYTES-1:0] k);
-    int n;
-    n = 0;
-    for (int i = 0; i < NCH; i++) if (|k[i*8 +: 8]) n = i + 1;
-    return n;
-  endfunction
-
-  // the bytes of `d` selected by `k` (others 0), so that X/Z outside the atom is not reported
-  function automatic logic [DATA_BYTES*8-1:0] mask_kept(input logic [DATA_BYTES*8-1:0] d,
-                                                        input logic [DATA_BYTES-1:0] k);
-    logic [DATA_BYTES*8-1:0] m;
-    for (int i = 0; i < DATA_BYTES; i++) m[i*8 +: 8] = k[i] ? d[i*8 +: 8] : 8'h00;
-    return m;
-  endfunction
+  // The kept bytes of TDATA (others 0, so that X/Z outside the atom is not reported) and the 64-bit chunks up to
+  // the highest kept byte, as nets: computed per transfer in the block above (a function looping over the bytes,
+  // another over the chunks once per chunk), they were most of Icarus's time in this module.
+  logic [DATA_BYTES*8-1:0] tdata_kept;
+  logic [NCH-1:0]          chunk_kept;   // chunk i holds a kept byte
+  int                      n_kept;       // chunks up to the highest kept one
+  logic [DATA_BYTES*8-1:0] keep_mask;    // TKEEP, one byte of ones per kept byte (changes with the atom size only)
+  for (genvar i = 0; i < DATA_BYTES; i++) begin : g_kept
+    assign keep_mask[i*8 +: 8] = {8{tkeep[i]}};
+  end
+  assign tdata_kept = tdata & keep_mask;
+  for (genvar i = 0; i < NCH; i++) begin : g_chunk
+    assign chunk_kept[i] = |tkeep[i*8 +: 8];
+  end
+  always_comb begin
+    n_kept = 0;
+    for (int i = 0; i < NCH; i++) if (chunk_kept[i]) n_kept = i + 1;
+  end
 endmodule
