@@ -108,13 +108,10 @@ regs: $(STAMP)
 lint: sysdeps $(STAMP)
 	$(PY) -m tb.flow.regs --check
 	@# every rtl_stubs/ module as a top with its list, without and with its assertions bound (DLA_ASSERT,
-	@# rtl_stubs/props/); every testplan build with its own file list as its top, defines and waivers (tb/flow/lintplan.py)
+	@# rtl_stubs/props/); each property module and formal top of rtl_stubs/props/ with --assert; every testplan
+	@# build with its own file list as its top, defines and waivers: one flag list (tb/flow/lintplan.py)
 	mkdir -p sim_build && $(WITH_VERILATOR) $(PY) -m tb.flow.lintplan > sim_build/lint.args && \
 	  while read -r args; do eval verilator $$args || exit 1; done < sim_build/lint.args
-	@# the property modules and formal tops (rtl_stubs/props/, in no <top>.f): -Wall clean with --assert too
-	$(WITH_VERILATOR) srcs="$$($(PY) -m tb.flow.filelists incdirs) $$($(PY) -m tb.flow.filelists all)" && cd rtl_stubs && \
-	  for f in props/*.sv; do \
-	  verilator --lint-only -Wall --assert --timing $$srcs -y props $$f --top-module $$(basename $$f .sv) || exit 1; done
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy

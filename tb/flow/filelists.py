@@ -20,18 +20,15 @@ parts (``common/``), the property modules (``props/``) and the register sources 
 next to its files, so ``<top>.f`` is found in whichever subfolder holds it (one per top). ``common.f`` is what every
 reader compiles and is not a top of its own.
 
-``python -m tb.flow.filelists lint`` prints ``<list> <module>`` once per module (the first list that compiles it):
-``make lint`` lints each module as a top with its list. ``python -m tb.flow.filelists all`` prints every file once,
-in compile order (the formal tops around several readers are linted with it), ``incdirs`` their include folders as
-``+incdir+`` options; ``props`` prints the property modules (``props/props.f``), which ``make lint`` adds to every
-top's list with ``DLA_ASSERT`` defined.
+``make lint`` lints each module as a top with the first list that compiles it (:func:`lint_plan`), and the
+property modules and formal tops over every file (:func:`compiled` with no top): :mod:`tb.flow.lintplan` writes
+those lines; ``python -m tb.flow.filelists`` prints the (list, module) pairs.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -220,15 +217,5 @@ def lint_plan(rtl: Path) -> list[tuple[str, str]]:
 
 
 if __name__ == "__main__":
-    root = Path(__file__).resolve().parents[2] / "rtl_stubs"
-    if sys.argv[1:] == ["lint"]:
-        for flist, module in lint_plan(root):
-            print(flist, module)
-    elif sys.argv[1:] == ["all"]:
-        print(" ".join(p.relative_to(root).as_posix() for p in sources(root)))
-    elif sys.argv[1:] == ["incdirs"]:
-        print(" ".join(f"+incdir+{d.relative_to(root).as_posix()}" for d in include_dirs(root)))
-    elif sys.argv[1:] == ["props"]:
-        print(" ".join(str(p.relative_to(root)) for p in props(root)))
-    else:
-        sys.exit("usage: python -m tb.flow.filelists lint|all|incdirs|props")
+    for flist, module in lint_plan(Path(__file__).resolve().parents[2] / "rtl_stubs"):
+        print(flist, module)

@@ -5,7 +5,9 @@ the coverage flags the regression builds with (``runner.VERILATOR_COVERAGE_ARGS`
   without and with its assertions bound (``DLA_ASSERT``, the property list ``rtl_stubs/props/props.f``);
 - every testplan build that names its own file list (RTL we did not write): its toplevel with that list, the
   build's defines, include folders and lint waivers, and its property list with ``DLA_ASSERT`` unless it binds
-  none. A file of such a list is not linted as a module of its own: the build names its top.
+  none. A file of such a list is not linted as a module of its own: the build names its top;
+- every file of ``rtl_stubs/props/`` (the bound property modules and the formal tops, which no ``<top>.f`` names)
+  as a top of its own, with ``--assert``, over every module of ours and the property folder (``-y``).
 
 ``python -m tb.flow.lintplan`` prints the lines, each shell-quoted (``make lint`` evaluates them one by one).
 """
@@ -50,6 +52,13 @@ def _ours(rtl: Path) -> list[list[str]]:
     return out
 
 
+def _props_tops(rtl: Path) -> list[list[str]]:
+    design = filelists.compiled(rtl)
+    pdir = rtl / filelists.PROPS_DIR
+    head = [*COMMON, "--assert", *(f"+incdir+{d}" for d in design.incdirs), *map(str, design.sources), "-y", str(pdir)]
+    return [[*head, str(f), "--top-module", f.stem] for f in sorted(pdir.glob("*.sv"))]
+
+
 def _builds(plan: testplan.Plan) -> list[list[str]]:
     out = []
     for b in plan.builds.values():
@@ -67,7 +76,7 @@ def _builds(plan: testplan.Plan) -> list[list[str]]:
 
 def targets(plan: testplan.Plan | None = None, rtl: Path = runner.RTL) -> list[list[str]]:
     """Every lint invocation's arguments, each once, ours first."""
-    found = _ours(rtl) + _builds(plan or testplan.load())
+    found = _ours(rtl) + _props_tops(rtl) + _builds(plan or testplan.load())
     return list({tuple(a): a for a in found}.values())
 
 

@@ -1,8 +1,8 @@
 """`verilator --lint-only -Wall` over rtl_stubs/ is clean with every module as the top, and Icarus accepts every
 file (part of `make test`). One module per file, named as its file: every module is linted as the top with the
 first per-top list that compiles it (rtl_stubs/<folder>/<top>.f: the same plan `make lint` walks), packages excepted.
-`make lint` also lints each testplan build with its own file list (tb/flow/lintplan.py) by its top, defines and
-waivers."""
+`make lint` also lints each property module and formal top of rtl_stubs/props/ with --assert, and each testplan
+build with its own file list (tb/flow/lintplan.py) by its top, defines and waivers: these tests run its lines."""
 
 import subprocess
 from pathlib import Path
@@ -13,6 +13,11 @@ from tb.flow import buildopts, filelists, lintplan, runner, testplan
 
 PLAN = dict((module, flist) for flist, module in filelists.lint_plan(runner.RTL))
 TOPS = list(PLAN)
+PROPS_TOPS = sorted(p.stem for p in (runner.RTL / filelists.PROPS_DIR).glob("*.sv"))
+
+
+def top_of(args: list[str]) -> str:
+    return args[args.index("--top-module") + 1]
 
 
 def test_every_rtl_file_is_in_a_list_and_every_list_compiles_its_top():
@@ -50,14 +55,35 @@ def test_tops_are_the_modules_of_the_lists():
 
 @pytest.mark.parametrize("top", TOPS)
 def test_verilator_lint_clean(top):
-    runner.check_simulator("verilator")
-    out = subprocess.run(
-        ["verilator", "--lint-only", "-Wall", "--timing", "-F", PLAN[top], "--top-module", top],
-        cwd=runner.RTL,
-        capture_output=True,
-        text=True,
-    )
+    # the lines make lint runs for this module (with and without its assertions bound): one flag list
+    lines = [a for a in lintplan.targets(rtl=runner.RTL) if top_of(a) == top and "-y" not in a]
+    assert len(lines) == 2, lines
+    for args in lines:
+        out = lint(args)
+        assert out.returncode == 0 and "%Warning" not in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("top", PROPS_TOPS)
+def test_each_property_module_and_formal_top_lints_clean_with_the_regressions_flags(top):
+    (args,) = [a for a in lintplan.targets(rtl=runner.RTL) if top_of(a) == top]
+    assert "--assert" in args and all(f in args for f in lintplan.COMMON), args
+    out = lint(args)
     assert out.returncode == 0 and "%Warning" not in out.stderr, out.stderr
+
+
+def test_a_warning_in_a_property_module_fails_make_lint(tmp_path):
+    # a copy of rtl_stubs/ whose reader_props gains an unused signal: its make-lint line must fail on it
+    import shutil
+
+    rtl = tmp_path / "rtl"
+    shutil.copytree(runner.RTL, rtl, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
+    props = rtl / filelists.PROPS_DIR / "reader_props.sv"
+    text = props.read_text()
+    at = text.index("\n);", text.index("module reader_props")) + 3
+    props.write_text(text[:at] + "\n  logic never_read;\n" + text[at:])
+    (args,) = [a for a in lintplan.targets(rtl=rtl) if top_of(a) == "reader_props"]
+    out = lint(args)
+    assert out.returncode != 0 and "never_read" in out.stderr, out.stderr
 
 
 def test_icarus_compiles_everything(tmp_path):
@@ -85,7 +111,7 @@ def lint(args: list[str]) -> subprocess.CompletedProcess[str]:
 def test_make_lint_covers_every_module_with_and_without_assertions_and_each_foreign_build_by_its_top():
     plan = testplan.load()
     targets = lintplan.targets(plan)
-    tops = [a[a.index("--top-module") + 1] for a in targets]
+    tops = [top_of(a) for a in targets]
     for module in PLAN:  # ours: each module twice, the second time with DLA_ASSERT and the property modules
         ours = [a for a, t in zip(targets, tops) if t == module and str(runner.RTL) in a[-3]]
         assert len(ours) == 2 and "+define+DLA_ASSERT=1" in ours[1] and "--assert" not in ours[0], module
@@ -103,7 +129,8 @@ def test_make_lint_covers_every_module_with_and_without_assertions_and_each_fore
 
 def test_the_foreign_builds_lint_clean():
     plan = testplan.load()
-    for args in lintplan.targets(plan)[2 * len(PLAN) :]:
+    foreign = {b.toplevel for b in plan.builds.values() if b.options.filelist is not None}
+    for args in (a for a in lintplan.targets(plan) if top_of(a) in foreign):
         out = lint(args)
         assert out.returncode == 0 and "%Warning" not in out.stderr, (args, out.stderr)
 
