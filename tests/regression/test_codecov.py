@@ -97,3 +97,49 @@ def test_lcov_data_and_annotated_pages(tmp_path):
     text = info.read_text()
     assert f"SF:{f}" in text and "DA:3,1" in text and "DA:7,0" in text
     assert files[0].html.endswith("m.sv.gcov.html") and (tmp_path / "report" / files[0].html).is_file()
+
+
+def test_a_merge_longer_than_one_command_line_is_done_in_rounds(tmp_path, monkeypatch):
+    """A 20-seed nightly (3200 paths, ~460 KB) overran the kernel's 128 KiB limit on the one command string
+    Debian's Perl wrapper runs (it exited 7, E2BIG). 40 files with a limit of a few paths a command: two rounds of
+    partial merges, and every point's hits are the sum over all files, as one merge of them gives."""
+    rtl = _rtl(tmp_path)
+    f = rtl / "m.sv"
+    dats = []
+    for i in range(40):
+        recs = [_rec(f, 3, "v_line", "block", "top.m", 1), _rec(f, 9, "v_toggle", "x:0->1", "top.m", 0)]
+        if i == 37:
+            recs.append(_rec(f, 9, "v_toggle", "x:0->1", "top.m", 1))  # one file alone covers the toggle
+        if i % 2:
+            recs.append(_rec(f, 11 + i, "v_line", "block", "top.m", 0))  # odd files add a missed line each
+        folder = tmp_path / f"job{i:02d}_with_a_long_folder_name_as_runs_have"
+        folder.mkdir()
+        dats.append(_dat(folder / "coverage.dat", recs))
+    out = tmp_path / "rounds"
+    fixed = len(codecov.tool("verilator_coverage")) + len(str(out)) + 64  # what merge() keeps for its own words
+    limit = fixed + 4 * (len(str(dats[0])) + 1)  # 4 paths a command
+    calls: list[list[str]] = []
+    write = codecov._write
+    monkeypatch.setattr(codecov, "_write", lambda exe, o, paths: (calls.append(paths), write(exe, o, paths))[1])
+    rounds = codecov.merge(dats, out, limit=limit)
+    monkeypatch.undo()
+    assert len(calls) > 10 and len(calls[0]) == 4  # 10 partial merges of the jobs, then of the partials, then one
+    assert all(fixed + sum(len(x) + 1 for x in c) <= limit for c in calls)
+    once = codecov.merge(dats, tmp_path / "once")
+    assert not (tmp_path / "rounds" / "partial").exists()  # the partial merges are removed
+    assert rounds.read_text().splitlines()[1:] and sorted(rounds.read_text().splitlines()) == sorted(
+        once.read_text().splitlines()
+    )
+    d = codecov.score(rounds, testplan.CoveragePlan(), rtl)[0].to_dict()
+    assert d["line"] == [1, 21, round(100 / 21, 2)]  # line 3, hit 40 times; 20 lines missed
+    assert d["toggle"] == [1, 1, 100.0]
+    assert any(" 40" in r and "\x02block" in r and "\x023\x01" in r for r in rounds.read_text().splitlines())
+
+
+def test_batches_keep_order_and_stay_within_the_limit():
+    paths = [f"/r/{i:03d}/coverage.dat" for i in range(100)]
+    batches = codecov._batches(paths, 200)
+    assert [p for b in batches for p in b] == paths
+    assert all(sum(len(p) + 1 for p in b) <= 200 for b in batches)
+    assert len(batches) == -(-100 // (200 // (len(paths[0]) + 1)))
+    assert codecov._batches(["x" * 500, "y"], 200) == [["x" * 500], ["y"]]  # a path longer than the limit goes alone

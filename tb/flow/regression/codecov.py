@@ -75,18 +75,55 @@ class FileCoverage:
         }
 
 
-def merge(dats: list[Path], out_dir: Path) -> Path | None:
-    """``verilator_coverage --write`` of all ``coverage.dat`` files (sorted, so the result is reproducible)."""
-    dats = sorted(Path(d) for d in dats)
+#: Debian's ``verilator_coverage`` is a Perl wrapper that runs its binary through the shell as ONE command string,
+#: and Linux refuses a single argument over 128 KiB (``MAX_ARG_STRLEN``: E2BIG, the wrapper exits 7). A 20-seed
+#: nightly's 3200 paths are ~460 KB, so :func:`merge` writes partial merges of at most this many characters each.
+COMMAND_CHARS = 64 * 1024
+
+
+def _batches(paths: list[str], limit: int) -> list[list[str]]:
+    """``paths`` in order, cut into runs whose joined length (a space each) stays within ``limit`` (at least one
+    path a run, however long)."""
+    out: list[list[str]] = [[]]
+    used = 0
+    for p in paths:
+        if out[-1] and used + len(p) + 1 > limit:
+            out.append([])
+            used = 0
+        out[-1].append(p)
+        used += len(p) + 1
+    return out
+
+
+def merge(dats: list[Path], out_dir: Path, limit: int = COMMAND_CHARS) -> Path | None:
+    """``verilator_coverage --write`` of all ``coverage.dat`` files (sorted, so the result is reproducible), in
+    rounds of partial merges (``out_dir/partial/``) while one command would be longer than ``limit`` characters
+    (:data:`COMMAND_CHARS`): hits add up per point, so the rounds give the counts of one merge of every file."""
     exe = tool("verilator_coverage")
     if not dats or exe is None:
         return None
     out_dir.mkdir(parents=True, exist_ok=True)
     merged = out_dir / "coverage.dat"
-    subprocess.run(
-        [exe, "--write", str(merged), *map(str, dats)], check=True, env=_env(), capture_output=True, text=True
-    )
+    paths = [str(d) for d in sorted(Path(d) for d in dats)]
+    budget = max(1, limit - len(exe) - len(str(out_dir)) - 64)  # the command's own words and the partial's path
+    for depth in range(len(paths)):
+        batches = _batches(paths, budget)
+        if len(batches) == 1:
+            break
+        partial_dir = out_dir / "partial" / str(depth)
+        partial_dir.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for i, batch in enumerate(batches):
+            part = partial_dir / f"{i:05d}.dat"
+            _write(exe, part, batch)
+            paths.append(str(part))
+    _write(exe, merged, paths)
+    shutil.rmtree(out_dir / "partial", ignore_errors=True)
     return merged
+
+
+def _write(exe: str, out: Path, paths: list[str]) -> None:
+    subprocess.run([exe, "--write", str(out), *paths], check=True, env=_env(), capture_output=True, text=True)
 
 
 def _fields(key: str) -> dict[str, str]:
