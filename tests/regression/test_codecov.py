@@ -118,22 +118,25 @@ def test_a_merge_longer_than_one_command_line_is_done_in_rounds(tmp_path, monkey
     out = tmp_path / "rounds"
     fixed = len(codecov.tool("verilator_coverage")) + len(str(out)) + 64  # what merge() keeps for its own words
     limit = fixed + 4 * (len(str(dats[0])) + 1)  # 4 paths a command
-    calls: list[list[str]] = []
+    commands: list[list[str]] = []  # each command the wrapper gets: its binary, --write, the output, the inputs
     write = codecov._write
-    monkeypatch.setattr(codecov, "_write", lambda exe, o, paths: (calls.append(paths), write(exe, o, paths))[1])
+    monkeypatch.setattr(
+        codecov,
+        "_write",
+        lambda exe, o, paths: (commands.append([exe, "--write", str(o), *paths]), write(exe, o, paths))[1],
+    )
     rounds = codecov.merge(dats, out, limit=limit)
     monkeypatch.undo()
-    assert len(calls) > 10 and len(calls[0]) == 4  # 10 partial merges of the jobs, then of the partials, then one
-    assert all(fixed + sum(len(x) + 1 for x in c) <= limit for c in calls)
+    assert len(commands) > 10 and len(commands[0]) == 3 + 4  # 10 merges of 4 jobs, then of the partials, then one
+    assert all(len(" ".join(c)) <= limit for c in commands)  # the one string the wrapper hands to the shell
     once = codecov.merge(dats, tmp_path / "once")
     assert not (tmp_path / "rounds" / "partial").exists()  # the partial merges are removed
-    assert rounds.read_text().splitlines()[1:] and sorted(rounds.read_text().splitlines()) == sorted(
-        once.read_text().splitlines()
-    )
+    merged_lines = rounds.read_text().splitlines()
+    assert merged_lines[1:] and sorted(merged_lines) == sorted(once.read_text().splitlines())
     d = codecov.score(rounds, testplan.CoveragePlan(), rtl)[0].to_dict()
     assert d["line"] == [1, 21, round(100 / 21, 2)]  # line 3, hit 40 times; 20 lines missed
     assert d["toggle"] == [1, 1, 100.0]
-    assert any(" 40" in r and "\x02block" in r and "\x023\x01" in r for r in rounds.read_text().splitlines())
+    assert any(" 40" in r and "\x02block" in r and "\x023\x01" in r for r in merged_lines)
 
 
 def test_batches_keep_order_and_stay_within_the_limit():

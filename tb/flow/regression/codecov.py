@@ -106,10 +106,8 @@ def merge(dats: list[Path], out_dir: Path, limit: int = COMMAND_CHARS) -> Path |
     merged = out_dir / "coverage.dat"
     paths = [str(d) for d in sorted(Path(d) for d in dats)]
     budget = max(1, limit - len(exe) - len(str(out_dir)) - 64)  # the command's own words and the partial's path
-    for depth in range(len(paths)):
-        batches = _batches(paths, budget)
-        if len(batches) == 1:
-            break
+    depth = 0
+    while len(batches := _batches(paths, budget)) > 1:  # each round shortens the list: a partial path is short
         partial_dir = out_dir / "partial" / str(depth)
         partial_dir.mkdir(parents=True, exist_ok=True)
         paths = []
@@ -117,6 +115,7 @@ def merge(dats: list[Path], out_dir: Path, limit: int = COMMAND_CHARS) -> Path |
             part = partial_dir / f"{i:05d}.dat"
             _write(exe, part, batch)
             paths.append(str(part))
+        depth += 1
     _write(exe, merged, paths)
     shutil.rmtree(out_dir / "partial", ignore_errors=True)
     return merged
