@@ -48,7 +48,7 @@
 //   wr_validator   the descriptor rules (one error bit per rule), combinational over the latched job
 //   wr_fetch       WGS / WMB / weight-data pieces interleaved on axi_rd_engine, bounded beat queues
 //                  (sync_fifo), a tag queue routing the returning beats
-//   wr_wgs_unpack  WGS beats -> one entry per group, the running sum (the weight-data read limit)
+//   wr_wgs_unpack  WGS beats -> one entry per group; the sum of the entries received (the weight-data read limit)
 //   wr_expander    mask and data windows, one dense beat per cycle, group framing, run-time checks
 //   sync_fifo      output queue (2 transfers) and every other queue
 //
@@ -57,9 +57,11 @@
 // data bytes together in a ratio the weights set, so a pool one surface could fill would starve the other.
 // Each queue holds its peak rate over a round trip: DATA_DEPTH 160 (up to one beat per cycle), WMB_DEPTH 32
 // (at most 1/8 beat per cycle), WGS_DEPTH 32 (1/8 beat per cycle at one group per cycle) and ENT_DEPTH 512: the
-// weight-data read limit runs ENT_DEPTH groups ahead of the expander and waits for a whole 4-beat chunk, so it
-// must cover a chunk plus a round trip of data even for groups of one transfer and a few compressed bytes (at
-// 32, groups of 128 dense bytes or fewer streamed at 0.14..0.48 transfers per cycle at latency 128). Reads in
+// weight-data read limit is the sum of every WGS entry received (the WGS queue's beats, summed as they arrive,
+// and the ENT_DEPTH entries unpacked ahead of the expander) and the weight read waits for a whole 4-beat chunk,
+// so the entries must cover a chunk plus a round trip of data even for groups of one transfer and a few
+// compressed bytes (at 32, groups of 128 dense bytes or fewer streamed at 0.14..0.48 transfers per cycle at
+// latency 128; a limit of the unpacked entries only, one per cycle, gave 0.88 for 32-byte groups). Reads in
 // flight are shared: one engine, one ID, a tag queue; the credits (at most 224 beats) bind before
 // MAX_OUTSTANDING = 64 bursts of up to 4 beats. Every queue deeper than 2 and the engine's burst table are sdp_ram
 // memories (docs/weight_reader.md).
@@ -91,7 +93,7 @@ module weight_reader
   parameter int DATA_DEPTH      = 160,     // weight-data beat queue (beats queued + in flight)
   parameter int WMB_DEPTH       = 32,      // WMB beat queue (beats queued + in flight)
   parameter int WGS_DEPTH       = 32,      // WGS beat queue (beats queued + in flight)
-  parameter int ENT_DEPTH       = 512,     // WGS entries unpacked ahead of the expander (the weight read limit)
+  parameter int ENT_DEPTH       = 512,     // WGS entries unpacked ahead of the expander
   parameter int OUT_DATA_W      = AXI_DATA_W   // m_axis data width (a narrower output than the
                                                // bus leaves room for the WMB reads: docs/weight_reader.md, Throughput)
 ) (
@@ -244,7 +246,7 @@ module weight_reader
 
 
   // ---------------------------------------------------------------- reads: WGS, WMB, weight data
-  logic                  wgs_valid, wgs_pop, wmb_valid, wmb_pop, dat_valid, dat_pop;
+  logic                  wgs_arrive, wgs_valid, wgs_pop, wmb_valid, wmb_pop, dat_valid, dat_pop;
   logic [QW-1:0]         wgs_beat, wmb_beat, dat_beat;
 
   wr_fetch #(.AXI_ADDR_W(AXI_ADDR_W), .AXI_DATA_W(AXI_DATA_W), .LEN_W(LEN_W), .DATA_DEPTH(DATA_DEPTH),
@@ -256,7 +258,7 @@ module weight_reader
     .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len,
     .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_last, .rd_lo, .rd_hi,
     .bus_err, .bus_decerr, .bus_surface,
-    .wgs_valid, .wgs_beat, .wgs_pop, .wmb_valid, .wmb_beat, .wmb_pop, .dat_valid, .dat_beat, .dat_pop
+    .wgs_arrive, .wgs_valid, .wgs_beat, .wgs_pop, .wmb_valid, .wmb_beat, .wmb_pop, .dat_valid, .dat_beat, .dat_pop
   );
 
   /* verilator lint_off UNUSEDSIGNAL */
@@ -269,7 +271,8 @@ module weight_reader
   logic [31:0] ent;
 
   wr_wgs_unpack #(.AXI_DATA_W(AXI_DATA_W), .ENT_DEPTH(ENT_DEPTH)) u_wgs (
-    .clk, .rst, .init, .groups (j_groups), .beat_valid (wgs_valid), .beat (wgs_beat), .beat_pop (wgs_pop),
+    .clk, .rst, .init, .groups (j_groups), .arr_valid (wgs_arrive), .arr_beat ({rd_hi, rd_lo, rd_data}),
+    .beat_valid (wgs_valid), .beat (wgs_beat), .beat_pop (wgs_pop),
     .ent_valid, .ent, .ent_pop, .sum (wgs_sum), .all_in (wgs_all_in)
   );
 

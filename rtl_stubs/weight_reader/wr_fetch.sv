@@ -62,6 +62,7 @@ module wr_fetch
   output logic                  bus_decerr,
   output logic [1:0]            bus_surface,
 
+  output logic                  wgs_arrive,      // a WGS beat enters its queue (rd_hi, rd_lo, rd_data)
   output logic                  wgs_valid,
   output logic [QW-1:0]         wgs_beat,
   input  logic                  wgs_pop,
@@ -174,6 +175,9 @@ module wr_fetch
   assign unused_ok = ^{tag_count, cnt_d, cnt_m, cnt_g, pbeats[0][32:RW], pbeats[1][32:RW], pbeats[2][32:RW]};
   /* verilator lint_on UNUSEDSIGNAL */
 
+  // q_push[0] spelled out: a continuous assignment reading a word of q_push (written in always_comb) made Icarus 11
+  // mis-evaluate the router (the engine's RREADY property failed on the fast path; Verilator was right)
+  assign wgs_arrive = rd_fire && !beat_bad && (tag_head == 2'd0);
   assign wgs_valid = !q_empty[0];
   assign wmb_valid = !q_empty[1];
   assign dat_valid = !q_empty[2];

@@ -3,7 +3,8 @@
 Cover points (under ``weight_reader.``): job kind, weight format family, precision, format x precision, format x
 precision x density bin, sparsity pattern, density bin, kernel count against the kernel group (group-size edge),
 channels against the 64-element C' block, post-extension of image weights, dense or compressed, a kernel group
-starting inside a WMB byte (raw streams of the synthetic family), every ERROR bit
+starting inside a WMB byte (raw streams of the synthetic family), a weight-data piece starting inside a bus word
+(after one that stopped at the WGS read limit: that word is read again), every ERROR bit
 alone (validator rules, run-time checks, bus errors), the corruptions, bus errors by surface and response, reset
 during a job, and the timing knobs. XML: ``fcov_weight_reader.xml`` in the run directory.
 """
@@ -11,12 +12,13 @@ during a job, and the timing knobs. XML: ``fcov_weight_reader.xml`` in the run d
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Optional
 
 from cocotb_coverage.coverage import CoverPoint
 
 from models.nvdla.weights.groups import KERNELS_PER_GROUP
 from models.weight_desc import ERROR_RULES
-from tb.platform import CoverageSubscriber
+from tb.platform import CoverageSubscriber, config_value
 from tb.platform.coverage import Covergroups, job_fields, job_points
 
 from .items import CORRUPTIONS, Kind, WeightItem
@@ -83,11 +85,29 @@ def _build():
         CoverPoint(f"{P}.post_extension", xf=lambda s: s.post_extension, bins=[1, 2, 4]),
         CoverPoint(f"{P}.compressed", xf=lambda s: s.compressed, bins=[False, True]),
         CoverPoint(f"{P}.group_start_in_wmb", xf=lambda s: s.group_start, bins=["byte_aligned", "mid_byte"]),
+        CoverPoint(f"{P}.data_read_start", xf=lambda s: s.data_start, bins=["bus_word", "inside_word"]),
         CoverPoint(f"{P}.corruption", xf=lambda s: s.corruption, bins=list(CORRUPTIONS)),
     ]
 
 
 _COVERGROUPS = Covergroups(_build)
+
+
+def data_read_start(item: WeightItem) -> Optional[str]:
+    """Where a compressed job's weight-data pieces start: ``inside_word`` when one starts inside a bus word (the read
+    limit is the WGS sum received so far, so a piece may stop inside a word and the next one start there:
+    rtl_stubs/weight_reader/wr_fetch.sv). The AR addresses are word-aligned (the read engine sends the lanes
+    inside), so such a piece shows as a bus word of the weight surface read twice. ``bus_word`` when no word is
+    read twice; None for a job that read none."""
+    res, ws = item.result, item.ws
+    if res is None or ws is None or not ws.compressed:
+        return None
+    bus = config_value("BUS_BYTES")
+    base, end = ws.desc.weight_base, ws.desc.weight_base + ws.desc.weight_bytes
+    words = [b.addr // bus + i for b in res.bursts if base <= b.addr < end for i in range(b.beats)]
+    if not words:
+        return None
+    return "inside_word" if len(set(words)) < len(words) else "bus_word"
 
 
 def sample_item(item: WeightItem) -> None:
@@ -107,9 +127,12 @@ def sample_item(item: WeightItem) -> None:
         compressed=None,
         corruption=None,
         group_start=None,
+        data_start=None,
     )
     if ws is not None and ws.compressed and len(ws.group_elems) > 1:
         s.group_start = "mid_byte" if ws.group_elems[0] % 8 else "byte_aligned"
+    if ws is not None and item.kind is Kind.WEIGHTS:
+        s.data_start = data_read_start(item)
     if ws is not None and ws.family == SYNTHETIC:
         s.precision, s.mask, s.compressed = ws.dtype, ws.mask, ws.compressed
     elif ws is not None:

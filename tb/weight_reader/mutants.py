@@ -47,6 +47,15 @@ MUTANTS: tuple[Mutant, ...] = (
         "assign j_abs  = EW'(lo >> 2) + j + EW'(j == '0 && lo == '0);",
     ),
     mutant(
+        "wr_wgs_limit_first_entry",
+        "WGS read limit",
+        "the weight-data read limit adds only the first WGS entry of each arriving beat: the weight reads stop short "
+        "of the data the groups need",
+        WWGS,
+        "if (EW'(k) >= a_first && EW'(k) <= a_last) a_sum",
+        "if (EW'(k) == a_first) a_sum",
+    ),
+    mutant(
         "wr_last_partial_group_dropped",
         "last partial group dropped",
         "a shorter last kernel group is never sent: the job ends after the group before it",

@@ -92,7 +92,9 @@ class WeightSeq(WeightSeqBase):
 
 class EdgeSeq(WeightSeqBase):
     """Kernel counts 1, 15, 16, 17, 31, 32, 33 and many groups, channels around 64, every pattern once; raw streams
-    whose groups start inside a WMB byte and inside a transfer (every precision and pattern)."""
+    whose groups start inside a WMB byte and inside a transfer (every precision and pattern); raw streams of one
+    non-zero element per group and more groups than one WGS beat holds, whose first weight-data read stops inside a
+    bus word (coverage ``data_read_start``)."""
 
     async def body(self) -> None:
         for dtype in PRECISIONS:
@@ -113,6 +115,20 @@ class EdgeSeq(WeightSeqBase):
                 )
         for mask in MASKS:
             await self.send_weights(family=str(self.rng.choice(list(FAMILIES))), mask=mask, small=True)
+        # The weight-data read limit is the WGS sum received so far: at a latency longer than the issue of every
+        # WGS and WMB read, the first weight-data read goes when the first WGS beat (bus bytes / 4 entries) is in,
+        # and one non-zero element per group makes its sum a quarter or half of a bus word: the next piece starts
+        # inside a word (wr_fetch.sv)
+        for dtype in PRECISIONS:
+            ws = self.fitting(partial(self._one_per_group, dtype, 300), partial(self._one_per_group, dtype, 32))
+            await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(latency=64)))
+
+    def _one_per_group(self, dtype: str, most: int) -> WeightSet:
+        """A raw stream of bus bytes + 1 groups of 8..most-1 elements with one non-zero element each."""
+        g_elems = int(self.rng.integers(8, most))
+        return draw_synthetic(
+            self.rng, dtype, "one_per_group", self.addr_bits, g_elems=g_elems, groups=self.bus_bytes + 1
+        )
 
 
 #: mutations of a legal descriptor that break one validator rule each (``rule/128``: the 128-byte size multiple)

@@ -193,8 +193,9 @@ class LatencyBackpressureTest(WeightTestBase):
 
 # ---------------------------------------------------------------------------------------------- small groups
 #: dense bytes per kernel group (int8 elements) and the masks of the small-group jobs at latency 128: the
-#: weight-data read runs at most ENT_DEPTH groups ahead of the expander (at 32, groups of 128 dense bytes or
-#: fewer streamed at 0.14..0.48 transfers per cycle: 32 groups per round trip; 512 now)
+#: weight-data read runs only as far ahead of the expander as the WGS entries received (ENT_DEPTH 32: groups of
+#: 128 dense bytes or fewer streamed at 0.14..0.48 transfers per cycle; a limit of the entries unpacked one per
+#: cycle: 0.88 for 32-byte groups on the 512-bit bus, nightly 2026-11-27)
 SMALL_GROUP_BYTES = (32, 64, 128, 256, 512)
 SMALL_GROUP_MASKS = ("all_ones", "uniform_0.5", "uniform_0.05")
 
@@ -217,9 +218,9 @@ class _SmallGroups(_LatencySeq):
 class SmallGroupLatencyTest(WeightTestBase):
     """Issue 23, small compressed groups: output transfers per cycle at latency 128 of int8 groups of 32 to 512
     dense bytes (1.6 to 512 compressed bytes per group) against the reader's limit (:func:`rate_limit`, the WGS
-    entry of every group included): >= 0.9 of it. The weight-data read runs ENT_DEPTH groups ahead of the
-    expander and the WGS read WGS_DEPTH beats ahead: short groups need them deep (one group per cycle over a
-    round trip)."""
+    entry of every group included): >= 0.9 of it. The weight-data read runs as far ahead of the expander as the
+    WGS entries received (WGS_DEPTH beats and ENT_DEPTH entries): short groups need them deep and summed as they
+    arrive (one group per cycle over a round trip)."""
 
     async def body(self) -> None:
         seq = _SmallGroups("small", self.tb)
