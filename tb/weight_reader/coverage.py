@@ -18,7 +18,7 @@ from cocotb_coverage.coverage import CoverPoint
 
 from models.nvdla.weights.groups import KERNELS_PER_GROUP
 from models.weight_desc import ERROR_RULES
-from tb.platform import CoverageSubscriber, config_value
+from tb.platform import CoverageSubscriber
 from tb.platform.coverage import Covergroups, job_fields, job_points
 
 from .items import CORRUPTIONS, Kind, WeightItem
@@ -97,14 +97,13 @@ def data_read_start(item: WeightItem) -> Optional[str]:
     """Where a compressed job's weight-data pieces start: ``inside_word`` when one starts inside a bus word (the read
     limit is the WGS sum received so far, so a piece may stop inside a word and the next one start there:
     rtl_stubs/weight_reader/wr_fetch.sv). The AR addresses are word-aligned (the read engine sends the lanes
-    inside), so such a piece shows as a bus word of the weight surface read twice. ``bus_word`` when no word is
-    read twice; None for a job that read none."""
+    inside; a beat is 2**ARSIZE bytes), so such a piece shows as a bus word of the weight surface read twice.
+    ``bus_word`` when no word is read twice; None for a job that read none."""
     res, ws = item.result, item.ws
     if res is None or ws is None or not ws.compressed:
         return None
-    bus = config_value("BUS_BYTES")
     base, end = ws.desc.weight_base, ws.desc.weight_base + ws.desc.weight_bytes
-    words = [b.addr // bus + i for b in res.bursts if base <= b.addr < end for i in range(b.beats)]
+    words = [(b.addr >> b.size) + i for b in res.bursts if base <= b.addr < end for i in range(b.beats)]
     if not words:
         return None
     return "inside_word" if len(set(words)) < len(words) else "bus_word"
@@ -131,7 +130,7 @@ def sample_item(item: WeightItem) -> None:
     )
     if ws is not None and ws.compressed and len(ws.group_elems) > 1:
         s.group_start = "mid_byte" if ws.group_elems[0] % 8 else "byte_aligned"
-    if ws is not None and item.kind is Kind.WEIGHTS:
+    if item.kind is Kind.WEIGHTS:
         s.data_start = data_read_start(item)
     if ws is not None and ws.family == SYNTHETIC:
         s.precision, s.mask, s.compressed = ws.dtype, ws.mask, ws.compressed
