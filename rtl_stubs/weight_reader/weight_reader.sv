@@ -247,7 +247,7 @@ module weight_reader
 
   // ---------------------------------------------------------------- reads: WGS, WMB, weight data
   logic                  wgs_arrive, wgs_valid, wgs_pop, wmb_valid, wmb_pop, dat_valid, dat_pop;
-  logic [QW-1:0]         wgs_beat, wmb_beat, dat_beat;
+  logic [QW-1:0]         arrive_beat, wgs_beat, wmb_beat, dat_beat;
 
   wr_fetch #(.AXI_ADDR_W(AXI_ADDR_W), .AXI_DATA_W(AXI_DATA_W), .LEN_W(LEN_W), .DATA_DEPTH(DATA_DEPTH),
              .WMB_DEPTH(WMB_DEPTH), .WGS_DEPTH(WGS_DEPTH), .TAG_DEPTH(MAX_OUTSTANDING + 1)) u_fetch (
@@ -258,7 +258,8 @@ module weight_reader
     .cmd_valid, .cmd_ready, .cmd_addr, .cmd_len,
     .rd_valid, .rd_ready, .rd_data, .rd_resp, .rd_last, .rd_lo, .rd_hi,
     .bus_err, .bus_decerr, .bus_surface,
-    .wgs_arrive, .wgs_valid, .wgs_beat, .wgs_pop, .wmb_valid, .wmb_beat, .wmb_pop, .dat_valid, .dat_beat, .dat_pop
+    .wgs_arrive, .arrive_beat, .wgs_valid, .wgs_beat, .wgs_pop,
+    .wmb_valid, .wmb_beat, .wmb_pop, .dat_valid, .dat_beat, .dat_pop
   );
 
   /* verilator lint_off UNUSEDSIGNAL */
@@ -271,7 +272,7 @@ module weight_reader
   logic [31:0] ent;
 
   wr_wgs_unpack #(.AXI_DATA_W(AXI_DATA_W), .ENT_DEPTH(ENT_DEPTH)) u_wgs (
-    .clk, .rst, .init, .groups (j_groups), .arr_valid (wgs_arrive), .arr_beat ({rd_hi, rd_lo, rd_data}),
+    .clk, .rst, .init, .groups (j_groups), .arr_valid (wgs_arrive), .arr_beat (arrive_beat),
     .beat_valid (wgs_valid), .beat (wgs_beat), .beat_pop (wgs_pop),
     .ent_valid, .ent, .ent_pop, .sum (wgs_sum), .all_in (wgs_all_in)
   );

@@ -62,7 +62,8 @@ module wr_fetch
   output logic                  bus_decerr,
   output logic [1:0]            bus_surface,
 
-  output logic                  wgs_arrive,      // a WGS beat enters its queue (rd_hi, rd_lo, rd_data)
+  output logic                  wgs_arrive,      // a WGS beat enters its queue: arrive_beat, as queued
+  output logic [QW-1:0]         arrive_beat,     // the bus beat in the queues' layout {rd_hi, rd_lo, rd_data}
   output logic                  wgs_valid,
   output logic [QW-1:0]         wgs_beat,
   input  logic                  wgs_pop,
@@ -146,6 +147,7 @@ module wr_fetch
 
   logic [QW-1:0] q_in;
   assign q_in = {rd_hi, rd_lo, rd_data};
+  assign arrive_beat = q_in;
   logic pops [3];
   assign pops[0] = wgs_pop;
   assign pops[1] = wmb_pop;
