@@ -198,8 +198,7 @@ def build(
     ``build_dir``: compile there instead (the regression's one build per plan build). ``coverage``: Verilator line
     (with branches), toggle and user coverage; each simulation then writes ``coverage.dat`` into its test
     directory. ``options``: the plan build's own file list, defines, include folders, simulator arguments, lint
-    waivers and property set
-    (:mod:`tb.flow.buildopts`)."""
+    waivers and property set (:mod:`tb.flow.buildopts`)."""
     from cocotb_tools.runner import Verilog, get_runner
 
     check_simulator(sim)

@@ -1,7 +1,7 @@
-"""A build directory is reused only for the same build (tb/flow/runner.py): changing a parameter, a define or a
-compile argument of a build that keeps its folder recompiles it, on both simulators. cocotb's runner decides by
-source file times alone on Icarus, so before the build stamp ``make sim`` ran a stale ``sim.vvp`` after a plan
-entry's parameters changed."""
+"""A build directory is reused only for the same build (tb/flow/runner.py): changing a parameter or a define of a
+build that keeps its folder recompiles it (shown by running Icarus's ``sim.vvp``, which needs no cocotb), and a
+build that failed fails again on both simulators. cocotb's runner decides by source file times alone on Icarus, so
+before the build stamp ``make sim`` ran a stale ``sim.vvp`` after a plan entry's parameters changed."""
 
 from __future__ import annotations
 
