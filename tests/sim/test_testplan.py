@@ -112,6 +112,17 @@ def test_a_run_in_no_suite_and_a_missing_suite_are_reported(tmp_path, monkeypatc
     assert probs == ["run toy/unused is in no suite", "suite nightly is missing"], probs
 
 
+def test_a_testpoint_the_nightly_never_runs_is_reported(tmp_path, monkeypatch):
+    """The nightly is the sign-off suite: a testpoint none of whose tests it runs is a plan problem (the Icarus
+    nightly of 2026-11-27 reported foreign_reader as untested); one of its tests in the nightly is enough."""
+
+    def edit(raw):
+        raw["suites"]["nightly"]["runs"] = ["toy/some"]  # runs `first` only: `uvm` (UvmTest) is never run
+
+    probs = testplan.problems(toy_plan(tmp_path, monkeypatch, edit))
+    assert probs == ["testpoint uvm has no test in suite nightly"], probs
+
+
 def test_module_tests_finds_cocotb_and_pyuvm_tests(tmp_path, monkeypatch):
     toy_plan(tmp_path, monkeypatch)
     assert testplan.module_tests("toy_block_tests") == ("first", "second", "UvmTest")
