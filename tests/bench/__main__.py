@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 
-import models
+from dlaverif import models
 
 OUT = Path(__file__).resolve().parents[2] / "sim_build" / "bench"
 

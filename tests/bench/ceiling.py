@@ -1,6 +1,6 @@
 """The ceiling of issue 12's testbench throughput: the same RTL and the same HDL memory and capture as the fast path
-(``tb/fastpath/hdl/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness
-(``tb/fastpath/hdl/cube_reader_ceiling.sv``) with no Python in the simulator, built by the same Verilator
+(``blocks/rtl/fastpath/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness
+(``blocks/rtl/fastpath/cube_reader_ceiling.sv``) with no Python in the simulator, built by the same Verilator
 (``--binary``) or Icarus. Python writes the job's files before and checks every byte and every AR from the HDL logs
 after (outside the timed simulator run)."""
 
@@ -13,12 +13,12 @@ import subprocess
 import time
 from pathlib import Path
 
-from tb.agents.analysis import JobLog
-from tb.checkers.axi_read import AxiReadChecker
-from tb.cube_reader import registers
-from tb.cube_reader.footprint import cube_regions
-from tb.fastpath.harness import HdlHarness
-from tb.flow import filelists, runner
+from blocks.cube_reader import registers
+from blocks.cube_reader.footprint import cube_regions
+from dlaverif.agents.analysis import JobLog
+from dlaverif.checkers.axi_read import AxiReadChecker
+from dlaverif.fastpath.harness import HdlHarness
+from dlaverif.flow import filelists, runner
 
 TOP = "cube_reader_ceiling"
 

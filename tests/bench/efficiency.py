@@ -21,8 +21,8 @@ import platform
 from datetime import datetime, timezone
 from typing import Any
 
-from tb.agents.stream import payload
-from tb.flow import runner
+from dlaverif.agents.stream import payload
+from dlaverif.flow import runner
 
 OUT = runner.SIM_BUILD / "bench"
 MODULE = "tests.bench.tb_efficiency"

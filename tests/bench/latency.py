@@ -4,7 +4,7 @@ table of issue 15 (run by hand: :func:`utilization`), now part of the one latenc
 Utilization (AXI data beats / cycles of the job, from the BEATS and CYCLES registers) of 4096-atom int8 cubes
 with one-atom lines, gapped 8-atom lines and packed lines, at latency 0, 8, 32 and 128, on the 256-bit and
 512-bit builds, on Verilator (simulated cycles: exact and repeatable). The simulation is
-``tb/cube_reader/test_latency.py::latency_table``; its rows land in ``sim_build/bench/latency.json`` with the
+``blocks/cube_reader/test_latency.py::latency_table``; its rows land in ``sim_build/bench/latency.json`` with the
 flip-flop count of ``axi_rd_engine`` at its default MAX_OUTSTANDING and at 8 (Yosys ``stat`` after ``synth``).
 """
 
@@ -19,8 +19,8 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from tb.axi_rd_engine.test_engine import default_outstanding
-from tb.flow import runner
+from blocks.axi_rd_engine.test_engine import default_outstanding
+from dlaverif.flow import runner
 
 OUT = runner.SIM_BUILD / "bench"
 BUS_BITS = (256, 512)
@@ -42,7 +42,7 @@ def utilization(bus_bits: int, outstanding: int) -> list[dict]:
     rows_file = OUT / f"latency-dw{bus_bits}-o{outstanding}.rows.json"
     rows_file.unlink(missing_ok=True)
     runner.assert_passed(
-        runner.run(b, "tb.cube_reader.test_latency", 1, "latency_table", extra_env={"LATENCY_JSON": str(rows_file)})
+        runner.run(b, "blocks.cube_reader.test_latency", 1, "latency_table", extra_env={"LATENCY_JSON": str(rows_file)})
     )
     return json.loads(rows_file.read_text())
 
@@ -51,13 +51,13 @@ def storage(top: str, parameters: dict[str, int] | None = None, rtl: Path = runn
     """Flip-flop bits and memory bits of ``top`` (its defaults, but ``parameters``), from Yosys ``stat`` after a
     generic ``synth`` stopped before ``memory_map`` (then ``techmap``), the hierarchy flattened: a buffer written
     as an ``sdp_ram`` (registered read port) stays a memory (issue 23). The RTL is read from a copy that the formal
-    driver makes readable by Yosys 0.23 (``tb.flow.formal.yosys_rewrite``: no ``import accel_pkg::*``), in the
+    driver makes readable by Yosys 0.23 (``dlaverif.flow.formal.yosys_rewrite``: no ``import accel_pkg::*``), in the
     top's compile order (its ``<top>.f``). None when Yosys is not installed (``make setup``)."""
     yosys = shutil.which("yosys")
     if yosys is None:
         return None
-    from tb.flow import filelists
-    from tb.flow.formal import yosys_rewrite
+    from dlaverif.flow import filelists
+    from dlaverif.flow.formal import yosys_rewrite
 
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "rtl"

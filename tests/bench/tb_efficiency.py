@@ -24,18 +24,18 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import pyuvm
 
-from tb.agents.analysis import JobLog
-from tb.cube_reader.families import Layout, _finish
-from tb.cube_reader.items import Kind as CubeKind
-from tb.cube_reader.sequences import CubeSeqBase
-from tb.cube_reader.tests import CubeTestBase
-from tb.pixel_reader.items import Kind as PixelKind
-from tb.pixel_reader.sequences import PixelSeqBase
-from tb.pixel_reader.tests import PixelTestBase
-from tb.platform import Knobs
-from tb.weight_reader.items import Kind as WeightKind
-from tb.weight_reader.sequences import WeightSeqBase
-from tb.weight_reader.tests import WeightTestBase
+from blocks.cube_reader.families import Layout, _finish
+from blocks.cube_reader.items import Kind as CubeKind
+from blocks.cube_reader.sequences import CubeSeqBase
+from blocks.cube_reader.tests import CubeTestBase
+from blocks.pixel_reader.items import Kind as PixelKind
+from blocks.pixel_reader.sequences import PixelSeqBase
+from blocks.pixel_reader.tests import PixelTestBase
+from blocks.weight_reader.items import Kind as WeightKind
+from blocks.weight_reader.sequences import WeightSeqBase
+from blocks.weight_reader.tests import WeightTestBase
+from dlaverif.agents.analysis import JobLog
+from dlaverif.platform import Knobs
 
 from .efficiency import CONDITIONS, LATENCY_CONDITIONS, efficiency
 

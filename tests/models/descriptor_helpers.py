@@ -2,7 +2,7 @@
 
 import pytest
 
-from models import FormatError
+from dlaverif.models import FormatError
 
 
 def assert_breaks_only(descriptor, rule, rules_in_bit_order, prefix):

@@ -8,8 +8,8 @@ from functools import lru_cache
 
 import numpy as np
 
-import models
-from models.core.registry import get_format
+from dlaverif import models
+from dlaverif.models.core.registry import get_format
 
 ALL_FORMATS: tuple[str, ...] = tuple(models.format_names()) + tuple(
     e for fam in models.families().values() for e in fam["examples"]

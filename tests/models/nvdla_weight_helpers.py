@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import settings, strategies as st
 
-import models.nvdla.weights  # noqa: F401  (registers the weight formats)
+import dlaverif.models.nvdla.weights  # noqa: F401  (registers the weight formats)
 
 DTYPES = ("int8", "int16", "float16")
 FAST = settings(max_examples=40, deadline=None)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models import FormatError
-from models.blocked import ERROR_RULES, BlockedCubeDescriptor as D, Layout
+from dlaverif.models import FormatError
+from dlaverif.models.blocked import ERROR_RULES, BlockedCubeDescriptor as D, Layout
 
 # A packed NVDLA int8 cube W=4, H=3, C=64 (2 surfaces): LS = 4*32, SS = 3*LS (clarifications 1.2).
 PACKED = D(

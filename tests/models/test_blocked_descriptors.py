@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import models
-from models import FormatError, Layout
+from dlaverif import models
+from dlaverif.models import FormatError, Layout
 
 from .onednn_helpers import random_tensor
 

@@ -1,4 +1,4 @@
-"""`python -m models`: the command line round-trips through files and fails cleanly (exit 2, one line)."""
+"""`python -m dlaverif.models`: the command line round-trips through files and fails cleanly (exit 2, one line)."""
 
 import json
 import subprocess
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli(*args, cwd=None):
     return subprocess.run(
-        [sys.executable, "-m", "models", *map(str, args)],
+        [sys.executable, "-m", "dlaverif.models", *map(str, args)],
         cwd=cwd or ROOT,
         capture_output=True,
         text=True,

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from models import FormatError
-from models.core.arith import as_bytes, ceil_div, round_up
-from models.core.fp16 import fp16_classes
+from dlaverif.models import FormatError
+from dlaverif.models.core.arith import as_bytes, ceil_div, round_up
+from dlaverif.models.core.fp16 import fp16_classes
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""`python -m models draw` and its mapping (models.draw): the element-to-address map a drawing uses is checked
+"""`python -m dlaverif.models draw` and its mapping (models.draw): the element-to-address map a drawing uses is checked
 against addresses computed here from the specs' formulas (not pixels); every format of the registry draws;
 the CLI refuses bad input with exit status 2 and one line, and writes atomically."""
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.__main__ import main
-from models.core.registry import families, format_names, get_format, pack, unpack
-from models.draw.mapping import ELEMENT, META, PAD, SHARED, TAIL, color_key, element_map
+from dlaverif.models.__main__ import main
+from dlaverif.models.core.registry import families, format_names, get_format, pack, unpack
+from dlaverif.models.draw.mapping import ELEMENT, META, PAD, SHARED, TAIL, color_key, element_map
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_FORMATS = format_names() + [e for fam in families().values() for e in fam["examples"]]
@@ -30,7 +30,7 @@ LOGICAL = {
 
 def cli(*args):
     return subprocess.run(
-        [sys.executable, "-m", "models", *map(str, args)],
+        [sys.executable, "-m", "dlaverif.models", *map(str, args)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -267,7 +267,7 @@ def test_existing_folder_is_refused_and_untouched(tmp_path):
 
 
 def test_failed_render_leaves_no_temp_file_and_keeps_the_old_output(tmp_path, monkeypatch, capsys):
-    import models.draw.render as render
+    import dlaverif.models.draw.render as render
 
     out = tmp_path / "map.svg"
     out.write_text("old")

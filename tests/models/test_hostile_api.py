@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-import models
-from models import FormatError
-from models.core import validate
-from models.core.registry import get_format
+from dlaverif import models
+from dlaverif.models import FormatError
+from dlaverif.models.core import validate
+from dlaverif.models.core.registry import get_format
 
 from .hostile_cases import (
     ALL_FORMATS,

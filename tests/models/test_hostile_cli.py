@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from models.__main__ import main
+from dlaverif.models.__main__ import main
 
 from .hostile_cases import ALL_FORMATS, option_names, valid_cases
 
@@ -155,7 +155,7 @@ def test_disk_full_is_one_line_and_leaves_nothing(work):
         [
             sys.executable,
             "-m",
-            "models",
+            "dlaverif.models",
             "pack",
             "nvdla.feature",
             "-i",

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import models
-from models import FormatError
-from models.mace import buffer_to_image, image_array, image_size, image_to_buffer, valid_mask
+from dlaverif import models
+from dlaverif.models import FormatError
+from dlaverif.models.mace import buffer_to_image, image_array, image_size, image_to_buffer, valid_mask
 
 
 def cdiv4(n):

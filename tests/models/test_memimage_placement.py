@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-import models
-from models import FormatError, MemoryImage, Surface
+from dlaverif import models
+from dlaverif.models import FormatError, MemoryImage, Surface
 
 
 def _image() -> MemoryImage:

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from models import FormatError
-from models.nvdla import alignment
+from dlaverif.models import FormatError
+from dlaverif.models.nvdla import alignment
 
 NA = None
 # kind: (start, line stride, surface stride, planar/cube stride, data size) as printed in Table 35

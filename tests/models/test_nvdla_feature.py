@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import models
-from models import FormatError
-from models.blocked import Layout
+from dlaverif import models
+from dlaverif.models import FormatError
+from dlaverif.models.blocked import Layout
 
 F = "nvdla.feature"
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import models
-from models import FormatError
-from models.nvdla import pixel
+from dlaverif import models
+from dlaverif.models import FormatError
+from dlaverif.models.nvdla import pixel
 from tests.models.test_nvdla_precision import fp16_oracle
 
 # Table 33 of the seed, transcribed (names as in the clarifications): planes, channels, max x-offset.

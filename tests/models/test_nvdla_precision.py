@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models import FormatError
-from models.nvdla import precision as P
+from dlaverif.models import FormatError
+from dlaverif.models.nvdla import precision as P
 
 # every finite non-negative fp16 value, in increasing order (index == bit pattern)
 _POS = np.arange(0x7C00, dtype=np.uint16).view(np.float16).astype(np.float64).tolist()

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import models
-from models import FormatError
-from models.blocked import Layout
-from models.nvdla import sdp
+from dlaverif import models
+from dlaverif.models import FormatError
+from dlaverif.models.blocked import Layout
+from dlaverif.models.nvdla import sdp
 
 PER_ELEMENT = ("nvdla.bias.element", "nvdla.eltwise")
 

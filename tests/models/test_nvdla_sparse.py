@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-import models
-from models import FormatError
-from models.nvdla import sparse
+from dlaverif import models
+from dlaverif.models import FormatError
+from dlaverif.models.nvdla import sparse
 
 from .nvdla_weight_helpers import FAST, bits, densities, random_weights, round_up, seeds
 

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-import models
-from models import FormatError
-from models.nvdla.weights import deconv
+from dlaverif import models
+from dlaverif.models import FormatError
+from dlaverif.models.nvdla.weights import deconv
 
 from .nvdla_weight_helpers import FAST, bits, densities, dtypes, le_bytes, random_weights, round_up, seeds
 

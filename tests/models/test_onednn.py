@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import models
-from models import FormatError
-from models.onednn import MemoryDesc, parse_tag
+from dlaverif import models
+from dlaverif.models import FormatError
+from dlaverif.models.onednn import MemoryDesc, parse_tag
 
 from .onednn_helpers import DTYPES, abc_tags, random_tensor, same_bits, tag_offset_oracle
 

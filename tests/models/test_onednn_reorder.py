@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from models import FormatError
-from models.onednn import MemoryDesc, reorder
+from dlaverif.models import FormatError
+from dlaverif.models.onednn import MemoryDesc, reorder
 
 from .onednn_helpers import DTYPES, abc_tags, random_tensor, same_bits, tag_offset_oracle
 

@@ -3,9 +3,9 @@
 import pytest
 from hypothesis import given, settings
 
-import models
-from models import FormatError
-from models.onednn import MemoryDesc, parse_tag
+from dlaverif import models
+from dlaverif.models import FormatError
+from dlaverif.models.onednn import MemoryDesc, parse_tag
 
 from .onednn_helpers import abc_tags
 

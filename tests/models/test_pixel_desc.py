@@ -6,10 +6,10 @@ import zlib
 import numpy as np
 import pytest
 
-import models
-from models import FormatError, PixelDescriptor as D
-from models.nvdla.pixel import ENUM_ORDER
-from models.pixel_desc import ERROR_RULES
+from dlaverif import models
+from dlaverif.models import FormatError, PixelDescriptor as D
+from dlaverif.models.nvdla.pixel import ENUM_ORDER
+from dlaverif.models.pixel_desc import ERROR_RULES
 
 from .descriptor_helpers import assert_breaks_only
 
@@ -361,8 +361,8 @@ def test_descriptor_agrees_with_the_packed_image(name, edge):
 def test_descriptor_params_name_exactly_the_non_option_arguments():
     import inspect
 
-    from models.nvdla.pixel import DESCRIPTOR_PARAMS
-    from models.pixel_desc import descriptor
+    from dlaverif.models.nvdla.pixel import DESCRIPTOR_PARAMS
+    from dlaverif.models.pixel_desc import descriptor
 
     params = list(inspect.signature(descriptor).parameters)
     assert params[params.index("uv_line_stride") + 1 :] == list(DESCRIPTOR_PARAMS)

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import models
-from models import FormatError, WeightSurfaceDescriptor as D
-from models.weight_desc import ERROR_RULES, MAX_DENSE_BYTES, MAX_GROUPS
+from dlaverif import models
+from dlaverif.models import FormatError, WeightSurfaceDescriptor as D
+from dlaverif.models.weight_desc import ERROR_RULES, MAX_DENSE_BYTES, MAX_GROUPS
 
 from .descriptor_helpers import assert_breaks_only
 
@@ -302,7 +302,7 @@ def test_descriptor_agrees_with_the_packed_image(fmt, shape, opts, dtype):
 
 def _info(*args):
     out = subprocess.run(
-        [sys.executable, "-m", "models", "info", *args],
+        [sys.executable, "-m", "dlaverif.models", "info", *args],
         capture_output=True,
         text=True,
         cwd=Path(__file__).resolve().parents[2],

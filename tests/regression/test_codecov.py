@@ -1,13 +1,13 @@
-"""tb.flow.regression.codecov: Verilator coverage.dat files merge with Debian's verilator_coverage (hits add up per
-point), and are scored per RTL file (line, branch, toggle) with the testplan's waivers. The inputs are written in
+"""dlaverif.flow.regression.codecov: Verilator coverage.dat files merge with Debian's verilator_coverage (hits add up
+per point), and are scored per RTL file (line, branch, toggle) with the testplan's waivers. The inputs are written in
 Verilator's coverage.dat format by hand, so the expected numbers are known."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tb.flow import testplan
-from tb.flow.regression import codecov
+from dlaverif.flow import testplan
+from dlaverif.flow.regression import codecov
 
 
 def _rec(file: Path, line: int, page: str, comment: str, hier: str, hits: int) -> str:

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from tb.flow import mutants, runner, testplan
+from dlaverif.flow import mutants, runner, testplan
 
 from .conftest import regress
 from .regress_cli import own_run
@@ -69,7 +69,7 @@ def test_a_failing_configuration_prints_the_command_that_rebuilds_it_and_the_rep
         [
             sys.executable,
             "-m",
-            "tb.flow.regression",
+            "dlaverif.flow.regression",
             "run",
             f"--resume={reg}",
             f"--report-dir={tmp_path / 'resumed'}",

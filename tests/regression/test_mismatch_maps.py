@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import mutants
+from dlaverif.flow import mutants
 
 from .conftest import regress
 from .regress_cli import own_run

@@ -1,7 +1,7 @@
-"""Mismatch maps (tb/mismatch_map.py), the report's links to them, its charts and the history's trend and holes diff,
-on fabricated data (no simulator): a map is written for differing bytes and names the first one's coordinate,
-nothing for equal bytes; the report copies and links a failing job's maps; two kept regressions give a trend chart
-and the holes that opened and closed."""
+"""Mismatch maps (dlaverif/platform/mismatch_map.py), the report's links to them, its charts and the history's trend and
+holes diff, on fabricated data (no simulator): a map is written for differing bytes and names the first one's
+coordinate, nothing for equal bytes; the report copies and links a failing job's maps; two kept regressions give a trend
+chart and the holes that opened and closed."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tb.flow.regression import history
-from tb.flow.regression.__main__ import make_report
-from tb.mismatch_map import WINDOW_ROWS, DiffRows, as_rows, write_map
+from dlaverif.flow.regression import history
+from dlaverif.flow.regression.__main__ import make_report
+from dlaverif.platform.mismatch_map import WINDOW_ROWS, DiffRows, as_rows, write_map
 
 
 def _rows(expected: np.ndarray, actual: np.ndarray) -> DiffRows:

@@ -1,4 +1,4 @@
-"""The regression's job lines (tb.flow.regression.__main__.Progress): jobs end on the pool's threads at the same
+"""The regression's job lines (dlaverif.flow.regression.__main__.Progress): jobs end on the pool's threads at the same
 moment, and each job's line must stay whole and numbered once (a resumed run is checked by counting them: CI saw
 '[   2/4] ok' glued to the end of another line when two jobs ended together). No simulator needed."""
 
@@ -10,9 +10,9 @@ import sys
 import threading
 import time
 
-from tb.flow import testplan
-from tb.flow.regression import execute
-from tb.flow.regression.__main__ import Progress
+from dlaverif.flow import testplan
+from dlaverif.flow.regression import execute
+from dlaverif.flow.regression.__main__ import Progress
 
 
 class SlowStdout(io.StringIO):

@@ -1,4 +1,4 @@
-"""A real (tiny) Verilator regression through ``python -m tb.flow.regression``: its report holds every job, merged
+"""A real (tiny) Verilator regression through ``python -m dlaverif.flow.regression``: its report holds every job, merged
 functional and code coverage, one JUnit file, and is reproducible; a broken RTL shows up as failures with the
 command that reruns them; the HTML opens in headless Chromium with its tables."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import mutants, runner, testplan
-from tb.flow.regression import jobs
+from dlaverif.flow import mutants, runner, testplan
+from dlaverif.flow.regression import jobs
 
 from .conftest import TESTS, regress
 from .regress_cli import own_run

@@ -1,6 +1,6 @@
 """LAUNCHER=slurm on a real one-node Slurm cluster (Debian's slurm-wlm and munge, started and stopped here by
-tb/flow/regression/slurm_cluster.sh): a two-shard job array plus a merge job run the tiny regression, and the merged
-report equals the local run's for the same seeds; a cancelled shard resumed locally, and a local run resumed on
+dlaverif/flow/regression/slurm_cluster.sh): a two-shard job array plus a merge job run the tiny regression, and the
+merged report equals the local run's for the same seeds; a cancelled shard resumed locally, and a local run resumed on
 Slurm (RESUME= and RERUN=failed across launchers)."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import sys
 
 import pytest
 
-from tb.flow import runner
+from dlaverif.flow import runner
 
 from .conftest import SEEDS, TESTS, regress
 
 pytestmark = pytest.mark.sim
-SCRIPT = runner.ROOT / "tb" / "flow" / "regression" / "slurm_cluster.sh"
+SCRIPT = runner.ROOT / "dlaverif" / "flow" / "regression" / "slurm_cluster.sh"
 
 
 def _two_shards(out, report) -> list[str]:
@@ -71,7 +71,7 @@ def test_a_cancelled_shard_is_not_run_and_the_regression_resumes_locally(cluster
         [
             sys.executable,
             "-m",
-            "tb.flow.regression",
+            "dlaverif.flow.regression",
             "run",
             *_two_shards(out, report),
         ],

@@ -1,10 +1,10 @@
 """The smoke suite's runs that cannot be built here, said in one line each (at the top and the end of the session):
-a testplan build whose third-party RTL is not found (``NVDLA_HW``, tb/thirdparty/__init__.py) is not collected by
+a testplan build whose third-party RTL is not found (``NVDLA_HW``, dlaverif/thirdparty/__init__.py) is not collected by
 tests/sim/test_suites.py, and the line says what to set."""
 
 from __future__ import annotations
 
-from tb.flow import testplan
+from dlaverif.flow import testplan
 
 
 def _not_applicable() -> list[str]:

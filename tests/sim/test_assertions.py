@@ -1,9 +1,9 @@
-"""The design's assertions in simulation (rtl_stubs/props/, tb/assertions.py): a failure is charged to the cocotb
-test that was running at its time and fails it with the property's name, the time and the instance, on both
+"""The design's assertions in simulation (blocks/rtl/props/, dlaverif/platform/assertions.py): a failure is charged to
+the cocotb test that was running at its time and fails it with the property's name, the time and the instance, on both
 simulators; the log is parsed strictly; a clean run is left untouched.
 
 Oracles: hand-written JUnit files and log lines; a broken RTL copy (the formal mutant ``arvalid_dropped`` of
-tb/flow/formal.py: the read engine withdraws ARVALID before ARREADY) whose violation the AXI4 master properties
+dlaverif/flow/formal.py: the read engine withdraws ARVALID before ARREADY) whose violation the AXI4 master properties
 must report by name."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tb import assertions
-from tb.flow import formal, mutants, runner
+from dlaverif.flow import formal, mutants, runner
+from dlaverif.platform import assertions
 
 
 def _junit(path: Path, spans: list[tuple[str, float, float]], failed: tuple[str, ...] = ()) -> Path:
@@ -107,7 +107,7 @@ def test_a_withdrawn_arvalid_fails_the_test_that_caused_it(tmp_path, sim):
     master properties bound in axi_rd_engine.sv fail that test alone, naming the rule, the time and the instance."""
     rtl = mutants.make_copy(formal.all_mutants()["arvalid_dropped"], tmp_path)
     b = runner.build(sim, "axi_rd_engine", f"asserts-{sim}", rtl_dir=rtl, build_dir=tmp_path / "build")
-    xml = runner.run(b, "tb.axi_rd_engine.test_engine", 1, ["byte_granular_commands"], tag="asserts")
+    xml = runner.run(b, "blocks.axi_rd_engine.test_engine", 1, ["byte_granular_commands"], tag="asserts")
     rows = {r.name: r for r in runner.read_results(xml)}
     assert sorted(rows) == ["byte_granular_commands/ready=0.4", "byte_granular_commands/ready=1.0"], rows
     assert rows["byte_granular_commands/ready=1.0"].passed, rows["byte_granular_commands/ready=1.0"].message

@@ -1,11 +1,11 @@
 """Each AR burst, R beat and read violation of a batch of jobs in flight goes to its own job
-(tb/platform/attribution.py): by footprint, in job order, R beats dealt out in AR order."""
+(dlaverif/platform/attribution.py): by footprint, in job order, R beats dealt out in AR order."""
 
 from __future__ import annotations
 
-from tb.agents.axi_mem import Burst, RBeat
-from tb.footprint import Region
-from tb.platform.attribution import attribute, burst_owners
+from dlaverif.agents.axi_mem import Burst, RBeat
+from dlaverif.platform.attribution import attribute, burst_owners
+from dlaverif.platform.footprint import Region
 
 BUS = 8
 

@@ -1,14 +1,14 @@
-"""Columnar batches of the fast path (``tb.agents.analysis.Batch``): a batch must read exactly as the list of
+"""Columnar batches of the fast path (``dlaverif.agents.analysis.Batch``): a batch must read exactly as the list of
 transaction objects the default agents publish, and the column helpers must give the same bytes either way."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tb.agents.analysis import AnalysisPort, JobLog
-from tb.agents.axi_mem import RBeat, RBeatBatch
-from tb.agents.stream import Beat, BeatBatch, payload, sidebands
-from tb.fastpath.harness import _bit_length
+from dlaverif.agents.analysis import AnalysisPort, JobLog
+from dlaverif.agents.axi_mem import RBeat, RBeatBatch
+from dlaverif.agents.stream import Beat, BeatBatch, payload, sidebands
+from dlaverif.fastpath.harness import _bit_length
 
 
 def _beats(rng: np.random.Generator, n: int) -> list[Beat]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tb.agents.axi_mem import Burst, RBeat
-from tb.agents.stream import Beat
+from dlaverif.agents.axi_mem import Burst, RBeat
+from dlaverif.agents.stream import Beat
 from tests.bench.efficiency import efficiency, table
 from tests.bench.model_share import classify
 
@@ -50,15 +50,15 @@ def test_table_has_one_line_per_case_and_a_column_per_condition() -> None:
 
 
 RAW = """\
-process 1:"python -m tb.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader";Task._resume (cocotb/task.py:349);pack (models/core/registry.py:231) 7
-process 1:"python -m tb.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader";Task._resume (cocotb/task.py:349);_tick (tb/agents/axi_mem.py:300) 20
-process 1:"python -m tb.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader" 13
-process 1:"python -m tb.flow.regression run";main (tb/flow/regression/__main__.py:10) 4
-process 1:"python -m tb.flow.regression run";x (tb/models/notmine.py:3) 2
+process 1:"python -m dlaverif.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader";Task._resume (cocotb/task.py:349);pack (dlaverif/models/core/registry.py:231) 7
+process 1:"python -m dlaverif.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader";Task._resume (cocotb/task.py:349);_tick (dlaverif/agents/axi_mem.py:300) 20
+process 1:"python -m dlaverif.flow.regression run";process 2:"/w/sim_build/verilator/x/cube_reader" 13
+process 1:"python -m dlaverif.flow.regression run";main (dlaverif/flow/regression/__main__.py:10) 4
+process 1:"python -m dlaverif.flow.regression run";x (tb/models/notmine.py:3) 2
 """  # noqa: E501  (py-spy's collapsed stacks, one sample line each: kept verbatim)
 
 
 def test_classify_counts_model_frames_testbench_and_simulator() -> None:
     c = classify(RAW)
-    # a frame of the models package only when its path starts with models/ (not tb/models/...)
+    # a frame of the models package only when its path starts with dlaverif/models/ (not tb/models/...)
     assert c == {"models": 7, "testbench": 20, "simulator": 13, "other": 6}

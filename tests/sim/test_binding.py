@@ -1,4 +1,4 @@
-"""The DUT binding as data (tb.platform.binding), without a simulator: the project's reader convention, the
+"""The DUT binding as data (dlaverif.platform.binding), without a simulator: the project's reader convention, the
 descriptor port's fields, one stream per DUT, and a readable error for a port the DUT lacks."""
 
 from __future__ import annotations
@@ -8,7 +8,9 @@ import types
 
 import pytest
 
-from tb.platform.binding import (
+from blocks.binding import register_reader
+from blocks.regmap import CUBE_READER
+from dlaverif.platform.binding import (
     Completion,
     DescriptorControl,
     DutBinding,
@@ -16,8 +18,6 @@ from tb.platform.binding import (
     RegisterControl,
     ResetPin,
 )
-from tb.regmap import CUBE_READER
-from tb.rtl_stubs_binding import register_reader
 
 
 def test_our_readers_bind_by_the_project_convention():

@@ -1,4 +1,4 @@
-"""A build directory is reused only for the same build (tb/flow/runner.py): changing a parameter or a define of a
+"""A build directory is reused only for the same build (dlaverif/flow/runner.py): changing a parameter or a define of a
 build that keeps its folder recompiles it (shown by running Icarus's ``sim.vvp``, which needs no cocotb), and a
 build that failed fails again on both simulators. cocotb's runner decides by source file times alone on Icarus, so
 before the build stamp ``make sim`` ran a stale ``sim.vvp`` after a plan entry's parameters changed."""
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import buildopts, runner
+from dlaverif.flow import buildopts, runner
 
 TOP = (
     "`timescale 1ns/1ps\nmodule top #(parameter int P = 0) ();\n"

@@ -1,7 +1,7 @@
-"""The platform on a DUT it did not write (issue 31): ``byte_dma`` (tb/selftest_rtl/byte_dma.sv), a descriptor-port
-DMA in another style (aclk/aresetn, cmd_*, rd_*, bytes_out_*), whose completion pulse comes before its job's last
-output transfer. Bound as it behaves (completion "issued") every job passes; bound as "drained" the run fails with
-one protocol error naming the job, the transfer and the cycle, and no data mismatch. On both simulators, built
+"""The platform on a DUT it did not write (issue 31): ``byte_dma`` (blocks/selftest_dma/rtl/byte_dma.sv), a
+descriptor-port DMA in another style (aclk/aresetn, cmd_*, rd_*, bytes_out_*), whose completion pulse comes before its
+job's last output transfer. Bound as it behaves (completion "issued") every job passes; bound as "drained" the run fails
+with one protocol error naming the job, the transfer and the cycle, and no data mismatch. On both simulators, built
 as the testplan builds it (``builds.byte_dma``: its own file list, the AXI4 read-master properties bound by port
 prefix)."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import runner, sim as simflow, testplan
+from dlaverif.flow import runner, sim as simflow, testplan
 
 ROOT = Path(__file__).resolve().parents[2]
 SIM = os.getenv("SIM", "")
@@ -32,7 +32,7 @@ def built(request):
 def run(b, completion: str, depth: int = 4, test: str = "RandomDescriptorBursts") -> list[runner.Result]:
     results = runner.run(
         b,
-        "tb.selftest_dma.tests",
+        "blocks.selftest_dma.tests",
         seed=1,
         testcase=test,
         extra_env={"COMPLETION": completion, "QUEUE_DEPTH": str(depth)},
@@ -71,7 +71,7 @@ MUTANT = ("w_lo[w_wp[WW-1:0]]   <= cur_addr[LB-1:0];", "w_lo[w_wp[WW-1:0]]   <= 
 
 
 def test_a_data_bug_of_the_dut_is_a_data_mismatch(built, tmp_path):
-    src = (ROOT / "tb" / "selftest_rtl" / "byte_dma.sv").read_text()
+    src = (ROOT / "blocks" / "selftest_dma" / "rtl" / "byte_dma.sv").read_text()
     assert src.count(MUTANT[0]) == 1, "the mutated line is in byte_dma.sv once"
     (tmp_path / "byte_dma.sv").write_text(src.replace(*MUTANT))
     (tmp_path / "byte_dma.f").write_text("byte_dma.sv\n")
@@ -96,12 +96,12 @@ def test_a_queue_depth_beyond_what_the_dut_holds_is_reported_as_unreached(built)
 
 
 def test_the_scoreboard_self_tests_catch_corruptions_with_jobs_in_flight(built):
-    rows = runner.read_results(runner.run(built, "tb.selftest_dma.selftests", seed=1, tag="selftests"))
+    rows = runner.read_results(runner.run(built, "blocks.selftest_dma.selftests", seed=1, tag="selftests"))
     assert [(r.name, r.passed) for r in rows] == [("ScoreboardSelfTest", True), ("CorruptModelIsCaught", True)], rows
 
 
 def test_the_bound_read_master_properties_catch_a_misdeclared_master(built, tmp_path):
-    """The plan's build binds the AXI4 read-master properties by port prefix (tb/selftest_rtl/byte_dma_props.sv,
+    """The plan's build binds the AXI4 read-master properties by port prefix (blocks/selftest_dma/rtl/byte_dma_props.sv,
     unaligned addresses declared; every other test here runs with them). Declared aligned instead (the binding's
     BYTE_DMA_ALIGNED define), byte_dma's first AR of an unaligned job breaks the property, and the test fails with
     the property's name, on both simulators (Verilator by `bind`, Icarus by the binding's root module)."""
@@ -129,7 +129,7 @@ DIRTY_RESET = (
 
 
 def test_a_dut_that_does_not_come_back_clean_from_a_reset_is_caught(built, tmp_path):
-    src = (ROOT / "tb" / "selftest_rtl" / "byte_dma.sv").read_text()
+    src = (ROOT / "blocks" / "selftest_dma" / "rtl" / "byte_dma.sv").read_text()
     for was, now in DIRTY_RESET:
         assert src.count(was) == 1, f"{was!r} is in byte_dma.sv once"
         src = src.replace(was, now)
@@ -150,7 +150,7 @@ def test_the_generic_test_runs_the_sequence_test_seq_names(built, capfd):
     env = {"COMPLETION": "issued", "QUEUE_DEPTH": "4"}
 
     def generic(seq: str):
-        return runner.run(built, "tb.selftest_dma.tests", 1, "SequenceTest", {**env, "TEST_SEQ": seq}, tag=seq)
+        return runner.run(built, "blocks.selftest_dma.tests", 1, "SequenceTest", {**env, "TEST_SEQ": seq}, tag=seq)
 
     rows = runner.read_results(generic("ResetInFlightSeq"))
     assert [(r.name, r.passed) for r in rows] == [("SequenceTest", True)], rows
@@ -158,4 +158,6 @@ def test_the_generic_test_runs_the_sequence_test_seq_names(built, capfd):
     with pytest.raises(RuntimeError, match="left no results"):  # the module does not load
         generic("Nope")
     out = "".join(capfd.readouterr())
-    assert "TEST_SEQ=Nope: not a sequence of tb.selftest_dma.sequences (DescriptorBurstSeq, ResetInFlightSeq)" in out
+    assert (
+        "TEST_SEQ=Nope: not a sequence of blocks.selftest_dma.sequences (DescriptorBurstSeq, ResetInFlightSeq)" in out
+    )

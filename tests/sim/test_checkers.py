@@ -9,11 +9,11 @@ import itertools
 import numpy as np
 import pytest
 
-from tb.agents import stalls
-from tb.agents.analysis import AnalysisPort, JobLog
-from tb.agents.axi_mem import Burst
-from tb.checkers.axi_read import AxiReadChecker
-from tb.footprint import Region, words_of_runs
+from dlaverif.agents import stalls
+from dlaverif.agents.analysis import AnalysisPort, JobLog
+from dlaverif.agents.axi_mem import Burst
+from dlaverif.checkers.axi_read import AxiReadChecker
+from dlaverif.platform.footprint import Region, words_of_runs
 
 BW = 32  # 256-bit bus
 

@@ -1,13 +1,13 @@
-"""Framing output transfers into jobs by what the completion signal means (tb.platform.completion), without a
+"""Framing output transfers into jobs by what the completion signal means (dlaverif.platform.completion), without a
 simulator. Oracles: hand-written cycle stamps of two small jobs."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tb.agents.stream import Beat
-from tb.platform.binding import Completion
-from tb.platform.completion import frame
+from dlaverif.agents.stream import Beat
+from dlaverif.platform.binding import Completion
+from dlaverif.platform.completion import frame
 
 
 def beats(*spec: tuple[int, bool]) -> list[Beat]:
@@ -61,8 +61,8 @@ def test_missing_completions_extra_completions_and_orphan_transfers_are_reported
 
 
 def test_late_transfers_of_a_register_job_from_a_list_and_from_the_fast_paths_batch():
-    from tb.agents.stream import BeatBatch
-    from tb.platform.completion import late_transfers
+    from dlaverif.agents.stream import BeatBatch
+    from dlaverif.platform.completion import late_transfers
 
     one_byte = np.ones(5, np.int64)
     batch = BeatBatch(

@@ -1,7 +1,7 @@
-"""The configuration matrix (tb/testplan.yaml ``configs:``, expanded by tb/flow/testplan.py from the RTL's parameter
-contracts): every contracted parameter of every matrix top at its minimum and maximum (or waived with a reason),
-random draws that follow CONFIG_SEED, illegal configurations refused, the rerun command of a configuration, and the
-datasheets' generated parameter blocks up to date."""
+"""The configuration matrix (blocks/plan.yaml ``configs:``, expanded by dlaverif/flow/testplan.py from the RTL's
+parameter contracts): every contracted parameter of every matrix top at its minimum and maximum (or waived with a
+reason), random draws that follow CONFIG_SEED, illegal configurations refused, the rerun command of a configuration, and
+the datasheets' generated parameter blocks up to date."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tb.flow import contracts, filelists, lintplan, runner, testplan
+from dlaverif.flow import contracts, filelists, lintplan, runner, testplan
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_an_illegal_configuration_in_the_plan_is_refused(tmp_path: Path):
 
 
 def test_the_datasheets_parameter_blocks_are_generated():
-    assert not contracts.docs_problems(), "run: python -m tb.flow.contracts --docs"
+    assert not contracts.docs_problems(), "run: python -m dlaverif.flow.contracts --docs"
 
 
 def _lint_params() -> list:
@@ -87,11 +87,11 @@ def test_lint_clean_at_the_configuration(cfg):
     r20261127_1 (255 reads in flight: ``32'(n_reg) <= LIMIT`` in axi4_read_master_props, CMPCONST) while this
     lint passed every corner."""
     runner.check_simulator("verilator")
-    props = Path(filelists.PROPS_DIR) / filelists.PROPS_LIST  # with its include folders (rtl_stubs/common/)
+    props = Path(filelists.PROPS_DIR) / filelists.PROPS_LIST  # with its include folders (blocks/rtl/common/)
     gs = [f"-G{k}={v}" for k, v in cfg.parameters.items()]
     cmd = ["verilator", *lintplan.COMMON, "-Wno-UNUSEDSIGNAL", "--assert", "+define+DLA_ASSERT", "+incdir+props", *gs]
     flist = filelists.top_list(runner.RTL, cfg.top)
-    assert flist is not None, f"{cfg.top} has no list in rtl_stubs/"
+    assert flist is not None, f"{cfg.top} has no list in blocks/rtl/"
     cmd += ["-F", str(flist.relative_to(runner.RTL)), "-F", str(props), "--top-module", cfg.top]
     out = subprocess.run(cmd, cwd=runner.RTL, capture_output=True, text=True)
     assert out.returncode == 0 and "%Warning" not in out.stderr, f"{cfg.key}:\n{out.stderr[-3000:]}"
@@ -117,7 +117,7 @@ def test_a_nightly_without_config_seed_draws_from_the_date(monkeypatch, capsys):
     CONFIG_SEED, or another suite, keeps its draws."""
     import datetime
 
-    from tb.flow.regression.__main__ import draw_tonight
+    from dlaverif.flow.regression.__main__ import draw_tonight
 
     monkeypatch.delenv(testplan.CONFIG_SEED_VAR, raising=False)
     assert draw_tonight("smoke", datetime.date(2026, 11, 26)) is None

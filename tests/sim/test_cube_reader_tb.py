@@ -8,13 +8,13 @@ models.blocked (address = base + n*SN + c*SC + h*SH + w*ATOM).
 import numpy as np
 import pytest
 
-from models.blocked import BlockedCubeDescriptor as D, Layout
-from tb.agents.axi_mem import GUARD, SparseMemory
-from tb.cube_reader import families as F
-from tb.cube_reader.footprint import atom_fault_range, first_fault_atom
-from tb.cube_reader.items import CubeItem, Kind
-from tb.cube_reader.scoreboard import expected_for, fp16_classes
-from tb.cube_reader.sequences import _mutations
+from blocks.cube_reader import families as F
+from blocks.cube_reader.footprint import atom_fault_range, first_fault_atom
+from blocks.cube_reader.items import CubeItem, Kind
+from blocks.cube_reader.scoreboard import expected_for, fp16_classes
+from blocks.cube_reader.sequences import _mutations
+from dlaverif.agents.axi_mem import GUARD, SparseMemory
+from dlaverif.models.blocked import BlockedCubeDescriptor as D, Layout
 
 
 def test_fp16_classes_on_hand_patterns():

@@ -1,7 +1,7 @@
-"""File lists are read as the simulators read them (tb/flow/filelists.py): paths relative to the list that names
+"""File lists are read as the simulators read them (dlaverif/flow/filelists.py): paths relative to the list that names
 them, ``-f`` nesting relative to the including list, ``$VAR``/``${VAR}`` from the environment (an unset one is an
 error naming it), ``+incdir+``, ``+define+``, ``-y``/``-v``/``+libext+`` and any extension; and a testplan build's
-own options (tb/flow/buildopts.py) reach both simulators: RTL outside rtl_stubs/ with a header, a define, a
+own options (dlaverif/flow/buildopts.py) reach both simulators: RTL outside blocks/rtl/ with a header, a define, a
 library folder and a lint waiver builds on Verilator and Icarus."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import buildopts, filelists, runner
+from dlaverif.flow import buildopts, filelists, runner
 
 
 def write(path: Path, text: str) -> Path:
@@ -68,7 +68,7 @@ def test_an_unset_variable_an_unknown_option_and_a_loop_are_errors_naming_them(t
 
 
 def test_our_lists_read_as_before() -> None:
-    # every name of rtl_stubs/<folder>/<top>.f is a file of rtl_stubs/ (its own folder's, or common/ through
+    # every name of blocks/rtl/<folder>/<top>.f is a file of blocks/rtl/ (its own folder's, or common/ through
     # ../common/ and -F ../common/common.f), each once, in list order (common.f first)
     names = [p.name for p in filelists.sources(runner.RTL, "cube_reader")]
     assert names[:6] == [

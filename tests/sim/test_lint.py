@@ -1,8 +1,8 @@
-"""`verilator --lint-only -Wall` over rtl_stubs/ is clean with every module as the top, and Icarus accepts every
+"""`verilator --lint-only -Wall` over blocks/rtl/ is clean with every module as the top, and Icarus accepts every
 file (part of `make test`). One module per file, named as its file: every module is linted as the top with the
-first per-top list that compiles it (rtl_stubs/<folder>/<top>.f: the same plan `make lint` walks), packages excepted.
-`make lint` also lints each property module and formal top of rtl_stubs/props/ with --assert, and each testplan
-build with its own file list (tb/flow/lintplan.py) by its top, defines and waivers: these tests run its lines."""
+first per-top list that compiles it (blocks/rtl/<folder>/<top>.f: the same plan `make lint` walks), packages excepted.
+`make lint` also lints each property module and formal top of blocks/rtl/props/ with --assert, and each testplan
+build with its own file list (dlaverif/flow/lintplan.py) by its top, defines and waivers: these tests run its lines."""
 
 import functools
 import shutil
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import buildopts, filelists, lintplan, runner, testplan
+from dlaverif.flow import buildopts, filelists, lintplan, runner, testplan
 
 PLAN = dict((module, flist) for flist, module in filelists.lint_plan(runner.RTL))
 TOPS = list(PLAN)
@@ -85,7 +85,7 @@ def test_each_property_module_and_formal_top_lints_clean_with_the_regressions_fl
 
 
 def test_a_warning_in_a_property_module_fails_make_lint(tmp_path):
-    # a copy of rtl_stubs/ whose reader_props gains an unused signal: its make-lint line must fail on it
+    # a copy of blocks/rtl/ whose reader_props gains an unused signal: its make-lint line must fail on it
     rtl = tmp_path / "rtl"
     shutil.copytree(runner.RTL, rtl, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
     props = rtl / filelists.PROPS_DIR / "reader_props.sv"

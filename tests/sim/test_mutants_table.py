@@ -1,7 +1,7 @@
 """Every mutant of `make mutants` still applies to the current RTL (an RTL edit must not silently turn a mutant
 into a no-op). No simulator needed; `make mutants` runs them."""
 
-from tb.flow import mutants
+from dlaverif.flow import mutants
 
 
 def test_every_mutant_applies_exactly_once():
@@ -56,7 +56,7 @@ def test_markdown_table_from_the_reports(tmp_path, monkeypatch):
 
 def test_a_third_party_mutant_edits_a_copy_of_its_tree(tmp_path):
     """A mutant of NVIDIA's RTL (root NVDLA_HW) is applied to a copy of that checkout; the checkout is untouched."""
-    from tb import thirdparty
+    from dlaverif import thirdparty
 
     m = next(m for m in mutants.MUTANTS if m.name == "pdp_surf_end_dropped")
     src = mutants.tree(m)
@@ -76,7 +76,7 @@ def _fake_flow(monkeypatch, tmp_path, failing_run: str) -> list[str]:
     except ``failing_run``; returns the list the runs are appended to as they are simulated."""
     from types import SimpleNamespace
 
-    from tb.flow import runner
+    from dlaverif.flow import runner
 
     ran: list[str] = []
     runs = [

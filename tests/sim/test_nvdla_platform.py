@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tb import thirdparty
-from tb.agents.axi_mem import SparseMemory
-from tb.flow import sim as simflow, testplan
-from tb.platform import csb
-from tb.platform.nvdla_dma import ATOM, POISON, pack_response, responses
-from tb.thirdparty import nvdla_rdl
+from dlaverif import thirdparty
+from dlaverif.agents.axi_mem import SparseMemory
+from dlaverif.flow import sim as simflow, testplan
+from dlaverif.platform import csb
+from dlaverif.platform.nvdla_dma import ATOM, POISON, pack_response, responses
+from dlaverif.thirdparty import nvdla_rdl
 
 HAVE_NVDLA = thirdparty.NVDLA_HW in thirdparty.environment()
 
@@ -58,7 +58,7 @@ def test_csb_request_fields():
 
 
 def test_flagged_word_fields_round_trip():
-    from tb.pdp_rdma.env import STREAM
+    from blocks.pdp_rdma.env import STREAM
 
     flags = STREAM.encode(pos_w=np.arange(20) % 16, pos_c=3, b_sync=1, cube_end=1)
     back = STREAM.decode(flags)

@@ -1,7 +1,7 @@
-"""Parameter contracts (issue 32, rtl_stubs/common/param_contract.sv): an out-of-range parameter on any top stops the
+"""Parameter contracts (issue 32, blocks/rtl/common/param_contract.sv): an out-of-range parameter on any top stops the
 build with the one line ``parameter <NAME> = <value> is outside its contract: <range>`` on Verilator (at
 elaboration), Icarus (vvp stops at time 0, before any test) and Yosys (at hierarchy); the defaults elaborate on all
-three. The illegal values are drawn from the contracts themselves (tb/flow/contracts.py: just below the minimum,
+three. The illegal values are drawn from the contracts themselves (dlaverif/flow/contracts.py: just below the minimum,
 just above the maximum, or a non-power of two inside the range), from a printed seed; the matrix's legal draws
 are checked legal by the same reader, and the flows' own check prints the RTL's line."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import contracts, filelists, runner, testplan
+from dlaverif.flow import contracts, filelists, runner, testplan
 
 #: every top of the testplan and the shared blocks that are tops of formal sets or lint
 TOPS = (
@@ -74,7 +74,7 @@ def yosys(top: str, params: dict[str, int], tmp: Path) -> tuple[int, str]:
     """(status, log) of Yosys reading the top's files (deferred), setting ``params`` and elaborating."""
     if shutil.which("yosys") is None:
         pytest.fail("yosys not installed (make setup)")
-    from tb.flow.formal import yosys_rewrite
+    from dlaverif.flow.formal import yosys_rewrite
 
     copy = tmp / "rtl"
     shutil.copytree(runner.RTL, copy)

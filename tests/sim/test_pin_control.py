@@ -1,6 +1,6 @@
-"""The platform's start/done-pin control (:class:`tb.platform.binding.PinControl`) on ``pin_dma``
-(tb/selftest_rtl/pin_dma.sv: byte_dma behind go/fin pins, clk_i / rst_i): random jobs one at a time pass when its
-``fin_o`` means what the binding says ("drained"); with ``EARLY_FIN=1`` (fin_o before the last byte leaves) the
+"""The platform's start/done-pin control (:class:`dlaverif.platform.binding.PinControl`) on ``pin_dma``
+(blocks/selftest_dma/rtl/pin_dma.sv: byte_dma behind go/fin pins, clk_i / rst_i): random jobs one at a time pass when
+its ``fin_o`` means what the binding says ("drained"); with ``EARLY_FIN=1`` (fin_o before the last byte leaves) the
 same binding gives one protocol error naming the job, the transfer and the cycle, and no data mismatch. On both
 simulators, built as the testplan builds them (``builds.pin_dma`` and ``builds.pin_dma_early_fin``)."""
 
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tb.flow import runner, testplan
+from dlaverif.flow import runner, testplan
 
 PLAN = testplan.load()
 SIM = os.getenv("SIM", "")
@@ -22,7 +22,9 @@ def build_and_run(sim: str, early: int, completion: str) -> list[runner.Result]:
     pb = PLAN.builds["pin_dma_early_fin" if early else "pin_dma"]
     assert pb.parameters.get("EARLY_FIN", 0) == early, pb
     b = runner.build(sim, pb.toplevel, pb.name, pb.parameters, options=pb.options)
-    results = runner.run(b, "tb.selftest_dma.pin_tests", seed=1, extra_env={"COMPLETION": completion}, tag=completion)
+    results = runner.run(
+        b, "blocks.selftest_dma.pin_tests", seed=1, extra_env={"COMPLETION": completion}, tag=completion
+    )
     return runner.read_results(results)
 
 

@@ -1,14 +1,14 @@
-"""The pixel reader's register map (rtl_stubs/regs/pixel_reader.rdl, loaded by tb.regmap) and the design constants of
-rtl_stubs/common/accel_pkg.sv (limits, the format table) agree with the reference model (models.pixel_desc: rule order,
-limits, format codes). No simulator."""
+"""The pixel reader's register map (blocks/rtl/regs/pixel_reader.rdl, loaded by blocks.regmap) and the design constants
+of blocks/rtl/common/accel_pkg.sv (limits, the format table) agree with the reference model (models.pixel_desc: rule
+order, limits, format codes). No simulator."""
 
 import re
 
-from models.nvdla.pixel import ENUM_ORDER, MAX_DIM, PIXEL_FORMATS
-from models.pixel_desc import ERROR_RULES, PixelDescriptor
-from tb import regmap
-from tb.flow import runner
-from tb.pixel_reader import registers as R
+from blocks import regmap
+from blocks.pixel_reader import registers as R
+from dlaverif.flow import runner
+from dlaverif.models.nvdla.pixel import ENUM_ORDER, MAX_DIM, PIXEL_FORMATS
+from dlaverif.models.pixel_desc import ERROR_RULES, PixelDescriptor
 
 PR = regmap.PIXEL_READER
 PKG_TEXT = (runner.RTL / "common" / "accel_pkg.sv").read_text()

@@ -1,6 +1,6 @@
 """Job placement at every legal address width (issue 32's matrix, AXI_ADDR_W 12 .. 64), without a simulator:
-``tb.placement`` keeps every base inside the build's address space, the weight and pixel stimulus built on it
-stays inside it, and at the defaults (40 bits) it draws what the fixed placements drew before (hand-written
+``dlaverif.platform.placement`` keeps every base inside the build's address space, the weight and pixel stimulus built
+on it stays inside it, and at the defaults (40 bits) it draws what the fixed placements drew before (hand-written
 formulas of those placements as the oracle: the seeds and exact cycle counts at the defaults are unchanged)."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.blocked import Layout
-from tb import placement
-from tb.cube_reader.harness import at_atoms, nvdla_feature
-from tb.cube_reader.test_directed import ATOM_CASES
-from tb.pixel_reader import pictures as P
-from tb.weight_reader import weights as W
+from blocks.cube_reader.harness import at_atoms, nvdla_feature
+from blocks.cube_reader.test_directed import ATOM_CASES
+from blocks.pixel_reader import pictures as P
+from blocks.weight_reader import weights as W
+from dlaverif.models.blocked import Layout
+from dlaverif.platform import placement
 
 WIDTHS = (12, 13, 16, 21, 32, 40, 62, 63, 64)
 

@@ -1,4 +1,4 @@
-"""The rerun command a failing test prints (tb/platform/reporting.py) names the parameters of the build it ran on,
+"""The rerun command a failing test prints (dlaverif/platform/reporting.py) names the parameters of the build it ran on,
 whatever the block calls them (the flow passes each as ``PARAM_<name>``): no parameter name of ours is looked for."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import os
 import cocotb
 import pytest
 
-from tb.flow import testplan
-from tb.platform import reporting
+from dlaverif.flow import testplan
+from dlaverif.platform import reporting
 
 
 @pytest.fixture

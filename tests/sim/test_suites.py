@@ -1,5 +1,5 @@
-"""The ``smoke`` suite of ``tb/testplan.yaml`` on Verilator and Icarus: every run of the suite is built and run
-through ``tb.flow.runner`` (cocotb_tools.runner), one pytest item per (simulator, run).
+"""The ``smoke`` suite of ``blocks/plan.yaml`` on Verilator and Icarus: every run of the suite is built and run
+through ``dlaverif.flow.runner`` (cocotb_tools.runner), one pytest item per (simulator, run).
 
 A run fails when any cocotb test fails, when a test the plan expects did not run (a renamed or deleted test cannot
 drop out silently), or when an artifact the plan names (functional coverage XML) was not written. A missing
@@ -16,12 +16,12 @@ import os
 
 import pytest
 
-from tb.flow import runner, sim as simflow, testplan
+from dlaverif.flow import runner, sim as simflow, testplan
 
 SEEDS = [int(s) for s in (os.getenv("SEEDS") or "1").split(",") if s.strip()]
 WAVES = os.getenv("WAVES", "0") not in ("", "0")
 SUITE = testplan.load().suite("smoke")
-#: runs whose third-party RTL is not found (NVDLA_HW, tb/thirdparty/): not collected; tests/sim/conftest.py prints
+#: runs whose third-party RTL is not found (NVDLA_HW, dlaverif/thirdparty/): not collected; tests/sim/conftest.py prints
 #: one line per run saying what to set, and the rest of the suite runs
 RUNNABLE = [e for e in SUITE.runs if e.run.build.missing is None]
 

@@ -1,4 +1,4 @@
-"""tb/testplan.yaml is consistent: every test of every run's module is in a testpoint, every testpoint has a test,
+"""blocks/plan.yaml is consistent: every test of every run's module is in a testpoint, every testpoint has a test,
 every name it uses exists (tests, runs, builds, suites, covergroups). No simulator needed."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ import pytest
 import yaml
 from cocotb_coverage.coverage import coverage_db
 
-from tb.cube_reader import coverage as cube_cov
-from tb.cube_reader.families import available_families
-from tb.flow import filelists, testplan
-from tb.pdp_rdma import env as pdp_env  # noqa: F401  (its covergroups register on import)
-from tb.pixel_reader import coverage as pixel_cov
-from tb.weight_reader import coverage as weight_cov
+from blocks.cube_reader import coverage as cube_cov
+from blocks.cube_reader.families import available_families
+from blocks.pdp_rdma import env as pdp_env  # noqa: F401  (its covergroups register on import)
+from blocks.pixel_reader import coverage as pixel_cov
+from blocks.weight_reader import coverage as weight_cov
+from dlaverif.flow import filelists, testplan
 
 
 def covergroup_names() -> set[str]:
@@ -133,7 +133,7 @@ def test_every_suite_has_runs(name):
     assert testplan.load().suite(name).runs
 
 
-# our blocks' content: the exclusions and waivers name our covergroups and rtl_stubs/ files
+# our blocks' content: the exclusions and waivers name our covergroups and blocks/rtl/ files
 def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_names(tmp_path):
     raw = yaml.safe_load(testplan.PLAN_PATH.read_text())
     raw["coverage"]["exclusions"] = [
@@ -159,7 +159,7 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     )
     assert "exclusion cube_reader.latency/long gives no reason" in probs
     assert "exclusion names covergroup cube_reader.nosuch, which no coverage model defines" in probs
-    assert "code waiver names nosuch.sv, which is not in rtl_stubs/" in probs
+    assert "code waiver names nosuch.sv, which is not in blocks/rtl/" in probs
     assert any(p.startswith("code waiver of cr_desc_validator.sv matches") and "'endcase'" in p for p in probs), probs
     assert len(probs) == 5, probs  # the well-formed entries are accepted
     w = plan.coverage.code_waivers[0]

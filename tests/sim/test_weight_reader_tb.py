@@ -8,12 +8,12 @@ import zlib
 import numpy as np
 import pytest
 
-import models
-from models.nvdla import sparse
-from tb.weight_reader import registers as R, weights as W
-from tb.weight_reader.footprint import needed_bytes, weight_regions
-from tb.weight_reader.items import Kind, WeightItem, truncated
-from tb.weight_reader.scoreboard import expected_for, runtime_error, transfers
+from blocks.weight_reader import registers as R, weights as W
+from blocks.weight_reader.footprint import needed_bytes, weight_regions
+from blocks.weight_reader.items import Kind, WeightItem, truncated
+from blocks.weight_reader.scoreboard import expected_for, runtime_error, transfers
+from dlaverif import models
+from dlaverif.models.nvdla import sparse
 
 
 @pytest.mark.parametrize("family", list(W.FAMILIES))
@@ -120,7 +120,7 @@ def test_descriptor_values_split_bases_and_set_the_format_bit():
 
 
 def test_mismatch_address_points_at_the_compressed_byte_and_the_wmb_bit():
-    from tb.weight_reader.scoreboard import surface_address
+    from blocks.weight_reader.scoreboard import surface_address
 
     rng = np.random.default_rng(6)
     ws = W.draw(rng, "dc", "int16", "uniform_0.5", 40, kernels=16, channels=64)

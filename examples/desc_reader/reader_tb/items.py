@@ -7,7 +7,7 @@ import enum
 
 import numpy as np
 
-from tb.platform import ReaderItem
+from dlaverif.platform import ReaderItem
 
 Kind = enum.Enum("Kind", "COPY")
 ID_BITS = 4  # desc_reader's ID_BITS (rtl/desc_reader.sv): the job id wraps at 16

@@ -1,14 +1,15 @@
 """The example's mutant, a bug of rtl/desc_reader.sv that its tests must catch (``make mutant``): the platform's
-mutation record (:mod:`tb.flow.mutation`), applied to a copy of rtl/ by its engine's :func:`tb.flow.mutants.make_copy`
-(which refuses an edit whose old text does not occur exactly once, so an RTL change never makes it a no-op)."""
+mutation record (:mod:`dlaverif.flow.mutation`), applied to a copy of rtl/ by its engine's
+:func:`dlaverif.flow.mutants.make_copy` (which refuses an edit whose old text does not occur exactly once, so an RTL
+change never makes it a no-op)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from tb.flow.mutants import make_copy
-from tb.flow.mutation import mutant
+from dlaverif.flow.mutants import make_copy
+from dlaverif.flow.mutation import mutant
 
 RTL = Path(__file__).resolve().parents[1] / "rtl"
 FIRST_LANE_IGNORED = mutant(
@@ -21,4 +22,4 @@ FIRST_LANE_IGNORED = mutant(
 )
 
 if __name__ == "__main__":
-    print(make_copy(FIRST_LANE_IGNORED, Path(sys.argv[1]), RTL))  # <folder>/rtl_stubs: the mutated copy of rtl/
+    print(make_copy(FIRST_LANE_IGNORED, Path(sys.argv[1]), RTL))  # <folder>/rtl: the mutated copy of rtl/

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tb.platform import Expectation, JobScoreboard, config_value, hex_bytes
+from dlaverif.platform import Expectation, JobScoreboard, config_value, hex_bytes
 
 from .items import ReadJob
 

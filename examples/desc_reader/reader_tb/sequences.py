@@ -3,7 +3,7 @@ unaligned byte addresses, ids counting up in job order."""
 
 from __future__ import annotations
 
-from tb.platform import BurstSeqBase
+from dlaverif.platform import BurstSeqBase
 
 from .items import ReadJob
 

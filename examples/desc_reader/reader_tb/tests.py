@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyuvm
 
-from tb.platform import CorruptModelBase, ScoreboardSelfTestBase, SmallJobs
+from dlaverif.platform import CorruptModelBase, ScoreboardSelfTestBase, SmallJobs
 
 from .bench import DescReaderTest
 from .scoreboard import Expected

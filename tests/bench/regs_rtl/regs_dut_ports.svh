@@ -1,7 +1,7 @@
 // regs_dut_ports.svh: the ports of every regs_dut (wrap_hand.sv, wrap_regblock.sv, wrap_etana.sv), the one interface
 // tb_regs.sv drives whichever register block is measured (tests/bench/regblock_compare.py). Included inside the port
 // list: `module regs_dut (`include "regs_dut_ports.svh");`
-//   s_axil_*     the AXI4-Lite slave (rtl_stubs/common/axi_ports.svh)
+//   s_axil_*     the AXI4-Lite slave (dlaverif/hdl/props/axi_ports.svh)
 //   ro_val       drives the hardware-written registers (STATUS = ro_val[2:0], ERROR = ro_val & 0x303FF,
 //                counters = ro_val)
 //   start        CTRL.START as the job control sees it

@@ -1,5 +1,5 @@
-// regs_dut around the hand-written rtl_stubs/common/axil_regs.sv with the cube reader's map, wired as in
-// rtl_stubs/cube_reader/cube_reader.sv (constants written out here so that the bench does not depend on accel_pkg).
+// regs_dut around the hand-written blocks/rtl/common/axil_regs.sv with the cube reader's map, wired as in
+// blocks/rtl/cube_reader/cube_reader.sv (constants written out here so that the bench does not depend on accel_pkg).
 // The ports of every regs_dut: regs_dut_ports.svh.
 `timescale 1ns/1ps
 module regs_dut (

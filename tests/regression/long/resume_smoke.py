@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from tb.flow import runner
+from dlaverif.flow import runner
 from tests.regression.regress_cli import REGRESSION, own_run
 
 BASE = runner.SIM_BUILD / "resume-smoke"
@@ -161,8 +161,8 @@ def compare(base: Path) -> int:
 
 def _coverage_of(col, keys: list[str], scratch: Path) -> dict:
     """Functional covergroups and code coverage per RTL file of the jobs ``keys`` of ``col`` alone."""
-    from tb.flow import testplan
-    from tb.flow.regression import codecov, fcov
+    from dlaverif.flow import testplan
+    from dlaverif.flow.regression import codecov, fcov
 
     plan = testplan.load()
     folders = [Path(col.jobs[k]["folder"]) for k in keys]
@@ -180,7 +180,7 @@ def _coverage_of(col, keys: list[str], scratch: Path) -> dict:
 def compare_partial(base: Path) -> int:
     """When the runs have not both finished: the jobs both have a result for, compared the same way (statuses;
     functional and code coverage merged over exactly those jobs in each run)."""
-    from tb.flow.regression.collect import collect
+    from dlaverif.flow.regression.collect import collect
 
     runs = {}
     for name in ("uninterrupted", "interrupted"):

@@ -1,0 +1,1 @@
+"""The agents' own cocotb test, run on the read engine's build."""

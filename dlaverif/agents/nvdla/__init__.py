@@ -1,0 +1,1 @@
+"""Agents of NVDLA's client interfaces (one module per bus role)."""

@@ -1,0 +1,526 @@
+"""`make mutants`: prove that the cube-reader tests catch real RTL bugs (mutation check).
+
+Each mutant of :data:`MUTANTS` is one realistic bug written as exact text substitutions on a COPY of
+``blocks/rtl/`` (``sim_build/mutants/<sim>/<name>/blocks/rtl/``; the real RTL is never touched). Every substitution's
+old text must occur exactly once in its file, otherwise the check stops before simulating anything: an RTL edit
+must never turn a mutant silently into a no-op. A substitution that leaves the file unchanged is refused too.
+
+For each mutant (after the unmutated baseline, which must pass) the copy is built with ``dlaverif.flow.runner.build(...,
+rtl_dir=...)`` into its own build directories (config ``mutant-<name>-<build>``) and the runs of the testplan's
+``mutants`` suite (``blocks/plan.yaml``) run with a fixed seed; a run whose build lists the RTL files it depends on
+(the read engine alone, the validator alone) runs only for mutants of those files.
+
+A mutant is KILLED when at least one test fails (or the simulation dies, or exceeds ``--timeout``: a test run
+that never ends is a failed run), SURVIVED when every test passes, BROKEN when its copy does not build (a
+mutant must be a legal design: fix the mutant). The table names the tests that failed. Exit status 0 only when
+the baseline passes and every mutant is killed. Report: ``sim_build/mutants/<sim>/report.json``; per mutant, the log
+of its builds and runs and the JUnit files in ``sim_build/mutants/<sim>/<name>/``.
+
+A mutant stops at its first run with a failing test: it is killed, and its remaining runs would only say how
+many more tests see the bug (``runs_skipped`` in the report names them). ``--all-runs`` runs every one, for the
+full kill matrix of the datasheets' mutant tables. The baseline always runs every run.
+
+Each mutant runs in a child process (its own process group, so a hung simulator is stopped on ``--timeout``);
+``--jobs N`` (``make mutants JOBS=N``) runs N mutants at once, the table keeping the mutants' order. Verilator
+builds use the machine's cores already (~30-60 s per build with ccache), so Verilator gains less from it than
+Icarus, whose compile and simulation are single-threaded.
+
+Usage: ``python -m dlaverif.flow.mutants [--sim verilator|icarus] [--only NAME ...] [--seed N] [--count N] [--list]``
+(``make mutants SIM=icarus``; ``SEED`` and ``COUNT`` from the environment are the defaults of the options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from dlaverif import thirdparty
+from dlaverif.flow import filelists, runner, sim as simflow, testplan
+from dlaverif.flow.mutation import RTL_ROOT, Edit, Mutant
+
+OUT_ROOT = runner.SIM_BUILD / "mutants"
+
+
+def out_dir(sim: str) -> Path:
+    """Per simulator, so that Verilator and Icarus mutation runs can go on side by side."""
+    return OUT_ROOT / sim
+
+
+# ---------------------------------------------------------------------------------------------- the catalogues
+#: the blocks whose tb/<block>/mutants.py holds a catalogue, in the order the mutants run
+CATALOGUES = (
+    "cube_reader",
+    "axi_rd_engine",
+    "cr_desc_validator",
+    "weight_reader",
+    "pixel_reader",
+    "axil_regs",
+    "pdp_rdma",
+)
+MUTANTS: tuple[Mutant, ...] = tuple(
+    m for block in CATALOGUES for m in importlib.import_module(f"blocks.{block}.mutants").MUTANTS
+)
+
+
+def apply_edits(text: str, edits: list[Edit], where: str) -> str:
+    """``text`` with every edit applied; raises ValueError unless each old text occurs exactly once."""
+    for e in edits:
+        n = text.count(e.old)
+        if n != 1:
+            raise ValueError(
+                f"{where}: the old text occurs {n} times in {e.file} (must be exactly once; the RTL "
+                f"changed? update the mutant): {e.old!r}"
+            )
+        if e.old == e.new:
+            raise ValueError(f"{where}: edit of {e.file} changes nothing: {e.old!r}")
+        text = text.replace(e.old, e.new)
+    return text
+
+
+def tree(mutant: Mutant, rtl: Path = runner.RTL) -> Path | None:
+    """The tree a mutant's files are in: ``rtl`` for ours, the third-party checkout of its root variable (None when
+    that is not found: the mutant cannot be built here, and its runs are unavailable too)."""
+    if mutant.root == RTL_ROOT:
+        return rtl
+    found = thirdparty.environment().get(mutant.root)
+    return Path(found) if found else None
+
+
+def check_table(mutants: tuple[Mutant, ...] = MUTANTS, rtl: Path = runner.RTL) -> None:
+    """Every mutant applies cleanly to the current RTL (fail loudly before anything is simulated); a third-party
+    mutant whose checkout is not found is not checked (its runs cannot be built either)."""
+    names = [m.name for m in mutants]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise ValueError(f"duplicate mutant names: {sorted(dup)}")
+    for m in mutants:
+        if not m.name.replace("_", "").isalnum() or m.name == "baseline":
+            raise ValueError(f"bad mutant name {m.name!r}")
+        root = tree(m, rtl)
+        if root is None:
+            continue
+        for f in sorted(m.files):
+            apply_edits(_file(m, root, f).read_text(), [e for e in m.edits if e.file == f], m.name)
+
+
+def _file(mutant: Mutant, root: Path, name: str) -> Path:
+    """The file ``name`` of a mutant's edit in ``root``: ours are named by file name and found in their subfolder of
+    the RTL tree (dlaverif.flow.filelists.locate), a third-party tree's by their path in it."""
+    return filelists.locate(root, name) if mutant.root == RTL_ROOT else root / name
+
+
+def make_copy(mutant: Mutant | None, dest: Path, rtl: Path = runner.RTL) -> Path:
+    """A fresh copy of ``rtl`` in ``dest/rtl`` with the mutant's edits applied (none for the baseline)."""
+    copy = dest / "rtl"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(rtl, copy, copy_function=shutil.copy)  # fresh mtimes
+    if mutant is not None:
+        for f in sorted(mutant.files):
+            p = _file(mutant, copy, f)
+            p.write_text(apply_edits(p.read_text(), [e for e in mutant.edits if e.file == f], mutant.name))
+    return copy
+
+
+def make_tree_copy(mutant: Mutant, dest: Path) -> Path:
+    """A third-party mutant's tree copied to ``dest/<root>`` with its edits applied (the build then finds the copy
+    through the root variable)."""
+    src = tree(mutant)
+    if src is None:
+        raise ValueError(f"{mutant.name}: {thirdparty.hint(mutant.root)}")
+    copy = dest / mutant.root
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(src, copy, copy_function=shutil.copy)
+    for f in sorted(mutant.files):
+        p = copy / f
+        p.write_text(apply_edits(p.read_text(), [e for e in mutant.edits if e.file == f], mutant.name))
+    return copy
+
+
+# ---------------------------------------------------------------------------------------------- suites
+def suite_runs() -> list[testplan.SuiteRun]:
+    """The runs of the testplan's ``mutants`` suite."""
+    return list(testplan.load().suite("mutants").runs)
+
+
+def runs_for(mutant: Mutant | None) -> list[testplan.SuiteRun]:
+    """The runs whose build depends on the mutant's files (every run for the baseline)."""
+    runs = [e for e in suite_runs() if e.run.build.missing is None]  # a third-party build not found: not runnable
+    if mutant is None:
+        return runs
+    names = {Path(f).name for f in mutant.files}  # a build lists the names of the files it depends on
+    return [e for e in runs if e.run.build.rtl is None or e.run.build.rtl & names]
+
+
+@dataclass
+class Outcome:
+    name: str
+    status: str = "BROKEN"  # PASS (baseline) | KILLED | SURVIVED | BROKEN
+    family: str = ""
+    bug: str = ""
+    files: list[str] = field(default_factory=list)
+    suites: dict = field(default_factory=dict)  # suite -> {"tests": n, "failed": [names], "messages": [..]}
+    killed_by: list[str] = field(default_factory=list)
+    tests: int = 0
+    runs_skipped: list[str] = field(default_factory=list)  # not run: an earlier run had already killed the mutant
+    note: str = ""
+    time_s: float = 0.0
+
+
+# ---------------------------------------------------------------------------------------------- one mutant
+def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool, all_runs: bool = False) -> Outcome:
+    """Build and simulate one mutant (or ``baseline``) in this process; a mutant stops after its first run with a
+    failing test unless ``all_runs``."""
+    mutant = None if name == "baseline" else next(m for m in MUTANTS if m.name == name)
+    out = Outcome(name)
+    if mutant:
+        out.family, out.bug, out.files = mutant.family, mutant.bug, sorted(mutant.files)
+    dest = out_dir(sim) / name
+    ours = mutant is None or mutant.root == RTL_ROOT
+    copy = make_copy(mutant if ours else None, dest)
+    if mutant is not None and not ours:
+        os.environ[mutant.root] = str(make_tree_copy(mutant, dest))  # this worker process builds from the copy
+    builds: dict[str, runner.Build] = {}
+    build_dirs: list[Path] = []
+    entries = runs_for(mutant)
+    for i, entry in enumerate(entries):
+        if mutant is not None and not all_runs and any(v["failed"] for v in out.suites.values()):
+            out.runs_skipped = [e.run.name for e in entries[i:]]
+            break
+        run = entry.run
+        key = run.build.name
+        if key not in builds:
+            config = f"mutant-{name}-{key}"
+            stale = runner.SIM_BUILD / sim / f"{config}-{runner.worker()}"
+            shutil.rmtree(stale, ignore_errors=True)  # never reuse an older mutant's build
+            try:
+                builds[key] = simflow.build_run(sim, run, rtl_dir=copy, config=config)
+            except (Exception, SystemExit) as exc:
+                out.status, out.note = "BROKEN", f"build of {run.build.toplevel} failed: {exc}"
+                return out
+            build_dirs.append(builds[key].build_dir)
+        tag = run.name.replace("/", "-")
+        try:
+            xml = runner.run(builds[key], run.module, seed, list(run.tests) or None, entry.environment(count), tag=tag)
+        except (Exception, SystemExit) as exc:
+            out.suites[run.name] = {"tests": 0, "failed": ["<simulation died>"], "messages": [str(exc)]}
+            continue
+        shutil.copy(xml, dest / f"{tag}.results.xml")
+        rows = runner.read_results(xml)
+        bad = [r for r in rows if not r.passed]
+        out.suites[run.name] = {
+            "tests": len(rows),
+            "failed": [r.name for r in bad],
+            "messages": [r.message[:300] for r in bad],
+        }
+        if not rows:
+            out.suites[run.name]["failed"] = ["<no test ran>"]
+    out.tests = sum(s["tests"] for s in out.suites.values())
+    out.killed_by = [f"{s}:{t}" for s, v in out.suites.items() for t in v["failed"]]
+    if mutant is None:
+        out.status = "FAIL" if out.killed_by else "PASS"
+    else:
+        out.status = "KILLED" if out.killed_by else "SURVIVED"
+    if not keep_builds:
+        for d in build_dirs:
+            shutil.rmtree(d, ignore_errors=True)
+    return out
+
+
+def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
+    """Run one mutant in a child process group; stop the group on timeout."""
+    cmd = (
+        [
+            sys.executable,
+            "-m",
+            "dlaverif.flow.mutants",
+            "--worker",
+            name,
+            "--sim",
+            args.sim,
+            "--seed",
+            str(args.seed),
+            "--count",
+            str(args.count),
+            "--result",
+            str(result),
+        ]
+        + (["--keep-builds"] if args.keep_builds else [])
+        + (["--all-runs"] if args.all_runs else [])
+    )
+    env = dict(os.environ, PYTHONPATH=str(runner.ROOT))
+    for k in ("TESTCASE", "COCOTB_TEST_FILTER", "COCOTB_TESTCASE", "WAVES"):  # always the whole modules
+        env.pop(k, None)
+    result.unlink(missing_ok=True)
+    t0 = time.monotonic()
+    with open(log, "w") as f:
+        proc = subprocess.Popen(
+            cmd, cwd=runner.ROOT, env=env, stdout=f, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        with _LIVE_LOCK:
+            _LIVE.add(proc)
+        try:
+            proc.wait(timeout=args.timeout)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        except KeyboardInterrupt:
+            _kill_group(proc)
+            raise
+        finally:
+            with _LIVE_LOCK:
+                _LIVE.discard(proc)
+        if timed_out:
+            _kill_group(proc)
+    dt = time.monotonic() - t0
+    if timed_out:
+        out = Outcome(
+            name,
+            "KILLED",
+            killed_by=[f"<timeout after {args.timeout:.0f} s>"],
+            note="the test run did not finish (hang): counted as a failed run",
+        )
+    elif result.exists():
+        out = Outcome(**json.loads(result.read_text()))
+    else:
+        out = Outcome(name, "BROKEN", note=f"harness failed (exit {proc.returncode}), see {log}")
+    if name != "baseline":
+        m = next(m for m in MUTANTS if m.name == name)
+        out.family, out.bug, out.files = m.family, m.bug, sorted(m.files)
+    out.time_s = round(dt, 1)
+    return out
+
+
+#: the mutants' child processes now running (``--jobs``): Ctrl-C reaches only the main thread, which stops them all
+_LIVE: set[subprocess.Popen] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+# ---------------------------------------------------------------------------------------------- driver
+def _short(names: list[str], width: int) -> str:
+    """``suite:test/param=..`` names grouped per suite and test: ``directed: bus_error(x6) registers; uvm: ..``."""
+    groups: dict[str, dict[str, int]] = {}
+    for n in names:
+        suite, _, test = n.partition(":")
+        tests = groups.setdefault(suite, {})
+        key = test.split("/", 1)[0]
+        tests[key] = tests.get(key, 0) + 1
+    text = "; ".join(
+        f"{s}: " + " ".join(t + (f"(x{k})" if k > 1 else "") for t, k in tests.items()) for s, tests in groups.items()
+    )
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def print_table(rows: list[Outcome]) -> None:
+    print()
+    print(f"{'mutant':34s} {'status':8s} {'failed':>9s} {'time':>7s}  killed by")
+    print("-" * 140)
+    for o in rows:
+        text = _short(o.killed_by, 600) if o.killed_by else o.note
+        lines = textwrap.wrap(text, 76) or [""]
+        print(f"{o.name:34s} {o.status:8s} {len(o.killed_by):4d}/{o.tests:<4d} {o.time_s:6.0f}s  {lines[0]}")
+        for line in lines[1:]:
+            print(f"{'':66s}{line}")
+    print("-" * 140)
+
+
+def markdown_table(prefix: str, sims: tuple[str, ...] = runner.SIMULATORS) -> str:
+    """The mutants whose names start with ``prefix`` as a markdown table from the last reports
+    (``sim_build/mutants/<sim>/report.json``, every simulator that has one): the bug and its files, and per
+    simulator the status, the failing tests (first three, then a count) and the first property that failed with
+    them (``ASSERT``/``ASSUME`` of blocks/rtl/props/, or nothing when only the scoreboards caught it). For the
+    blocks' datasheets (docs/pixel_reader.md, Mutants): pasted from one command, not written by hand."""
+    reports = {}
+    for sim in sims:
+        path = out_dir(sim) / "report.json"
+        if path.exists():
+            reports[sim] = {m["name"]: m for m in json.loads(path.read_text())["mutants"]}
+    if not reports:
+        raise SystemExit(f"mutants: no report in {out_dir('<sim>')}: run make mutants first")
+    head = "| mutant | what it breaks (file) | " + " | ".join(
+        f"{s.capitalize()}: failing tests | property" for s in reports
+    )
+    lines = [head + " |", "|" + "---|" * (2 + 2 * len(reports))]
+    for m in MUTANTS:
+        if not m.name.startswith(prefix):
+            continue
+        cells = [f"`{m.name}`", f"{m.bug} ({', '.join(f'`{f}`' for f in sorted(m.files))})"]
+        for rep in reports.values():
+            o = rep.get(m.name)
+            if o is None:
+                cells += ["not run", ""]
+                continue
+            tests = list(dict.fromkeys(t.split("/")[0] for v in o["suites"].values() for t in v["failed"]))
+            text = ", ".join(tests[:3]) + (f" (+{len(tests) - 3})" if len(tests) > 3 else "")
+            found = (
+                re.search(r"(?:ASSERT|ASSUME) '(.+?)' failed at", x)
+                for v in o["suites"].values()
+                for x in v.get("messages", [])
+            )
+            prop = next((p for p in found if p), None)
+            status = "" if o["status"] == "KILLED" else f"**{o['status']}** "
+            cells += [status + (text or o.get("note", "")), f"'{prop.group(1)}'" if prop else ""]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="make mutants", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--sim", default=os.getenv("SIM") or "verilator", choices=runner.SIMULATORS)
+    ap.add_argument("--only", action="append", help="only this mutant (repeatable; the baseline always runs)")
+    ap.add_argument("--seed", type=int, default=int(os.getenv("SEED") or 1))
+    ap.add_argument(
+        "--count",
+        type=int,
+        default=int(os.getenv("COUNT") or 8),
+        help="random cubes per layout family in the pyuvm suite",
+    )
+    ap.add_argument("--timeout", type=float, default=1200.0, help="wall-clock seconds per mutant")
+    ap.add_argument("--keep-builds", action="store_true", help="keep the mutants' build directories")
+    ap.add_argument(
+        "--all-runs", action="store_true", help="run every run of each mutant (default: stop at its first kill)"
+    )
+    ap.add_argument(
+        "--jobs", type=int, default=int(os.getenv("MUTANT_JOBS") or 1), help="mutants simulated at once (default 1)"
+    )
+    ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument(
+        "--markdown", metavar="PREFIX", help="print the mutants named PREFIX* as a markdown table from the last reports"
+    )
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    ap.add_argument("--result", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.worker:  # child: one mutant, result as JSON
+        o = run_one(args.worker, args.sim, args.seed, args.count, args.keep_builds, args.all_runs)
+        Path(args.result).write_text(json.dumps(asdict(o), indent=1))
+        return 0
+
+    if args.markdown is not None:
+        print(markdown_table(args.markdown))
+        return 0
+    check_table()  # every substitution applies exactly once, before any simulation
+    chosen = list(MUTANTS)
+    if args.only:
+        unknown = set(args.only) - {m.name for m in MUTANTS}
+        if unknown:
+            ap.error(f"unknown mutant(s) {sorted(unknown)}; --list shows them")
+        chosen = [m for m in MUTANTS if m.name in args.only]
+    if args.list:
+        for m in MUTANTS:
+            print(f"{m.name:34s} {', '.join(sorted(m.files)):18s} {m.bug}")
+        return 0
+
+    OUT = out_dir(args.sim)
+    OUT.mkdir(parents=True, exist_ok=True)
+    print(
+        f"mutants: SIM={args.sim} SEED={args.seed} COUNT={args.count}, {len(chosen)} mutants; logs in "
+        f"{OUT.relative_to(runner.ROOT)}/<name>/",
+        flush=True,
+    )
+    t0 = time.monotonic()
+
+    def one(name: str) -> Outcome:
+        (OUT / name).mkdir(parents=True, exist_ok=True)
+        o = _spawn(name, args, OUT / name / "log.txt", OUT / name / "result.json")
+        print(
+            f"  {name:34s} {o.status:8s} {o.time_s:6.0f}s  "
+            + (_short(o.killed_by, 90) if o.killed_by else o.note[:90]),
+            flush=True,
+        )
+        return o
+
+    rows: list[Outcome] = [one("baseline")]
+    if rows[0].status != "PASS":
+        print(
+            f"mutants: the unmutated RTL does not pass on {args.sim} ({rows[0].status}: "
+            f"{_short(rows[0].killed_by, 200) or rows[0].note}); see {OUT / 'baseline' / 'log.txt'}"
+        )
+        _write_report(args, rows, time.monotonic() - t0)
+        return 1
+    pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))  # each thread waits on its mutant's child process
+    try:
+        rows += list(pool.map(one, [m.name for m in chosen]))
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        with _LIVE_LOCK:
+            live = list(_LIVE)
+        for proc in live:
+            _kill_group(proc)
+        raise
+    pool.shutdown()
+    total = time.monotonic() - t0
+    print_table(rows)
+    muts = rows[1:]
+    killed = sum(o.status == "KILLED" for o in muts)
+    survived = [o.name for o in muts if o.status == "SURVIVED"]
+    broken = [o.name for o in muts if o.status == "BROKEN"]
+    print(
+        f"mutants: {killed}/{len(muts)} killed, {len(survived)} survived, {len(broken)} broken "
+        f"(SIM={args.sim} SEED={args.seed} COUNT={args.count}, {total / 60:.1f} min)"
+    )
+    for n in survived:
+        print(
+            f"  SURVIVED {n}: {next(o.bug for o in muts if o.name == n)} -- either an equivalent mutant or a "
+            f"gap in the tests"
+        )
+    for n in broken:
+        print(f"  BROKEN {n}: {next(o.note for o in muts if o.name == n)}")
+    path = _write_report(args, rows, total)
+    print(f"report: {path.relative_to(runner.ROOT)}")
+    return 0 if not survived and not broken else 1
+
+
+def _write_report(args, rows: list[Outcome], total: float) -> Path:
+    muts = rows[1:]
+    report = {
+        "sim": args.sim,
+        "seed": args.seed,
+        "count": args.count,
+        "total_time_s": round(total, 1),
+        "all_runs": args.all_runs,
+        "jobs": args.jobs,
+        "runs": {e.run.name: e.run.module for e in suite_runs()},
+        "baseline": asdict(rows[0]) if rows else None,
+        "summary": {
+            "mutants": len(muts),
+            "killed": sum(o.status == "KILLED" for o in muts),
+            "survived": [o.name for o in muts if o.status == "SURVIVED"],
+            "broken": [o.name for o in muts if o.status == "BROKEN"],
+        },
+        "mutants": [asdict(o) for o in muts],
+    }
+    path = out_dir(args.sim) / "report.json"
+    path.write_text(json.dumps(report, indent=1))
+    return path
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Read regressions back: run folders, shard folders, or ``.tar.gz`` archives of them copied from other machines.
+
+Every input is searched for ``manifest.json`` files (one per regression or shard folder, written by the launcher);
+each job record (``job.json``) is read with the paths of its coverage files and of its mismatch maps
+(``mismatch_*.svg``, written by the scoreboards, :mod:`dlaverif.platform.mismatch_map`). Jobs are keyed by
+``sim:run:test:seed``; a job found twice counts once: the newest record (``ended``; a job rerun by a resume with
+``RERUN=failed``, in another folder than its first try when the run was resumed on the other launcher), the last
+input winning between equally old ones (the same shard collected twice).
+
+Every job a manifest lists is in the result: one with no record (an interrupted run, a shard cancelled or whose
+node died, a Slurm shard that never started: the Slurm launcher writes a manifest of every job into the base
+folder) is a ``not run`` record, never a silent gap. A ``not run`` job contributes no coverage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dlaverif.flow import project
+
+_DEFAULT_RTL = str(project.RTL)
+
+
+NOT_RUN = "not run"
+
+
+def not_run_record(key: str, manifest: dict) -> dict:
+    """The record of a job of ``manifest`` that left none (the same fields as a job.json)."""
+    from .execute import rerun_command  # execute imports the runner; collect stays light for the tests
+    from .jobs import Job
+
+    sim, rest = key.split(":", 1)
+    run, test, seed = rest.rsplit(":", 2)
+    count = str(manifest.get("count") or "")
+    drawn = run in manifest.get("random_runs", [])  # a random draw of the configuration matrix: its CONFIG_SEED
+    job = Job(sim, run, test, int(seed), count, manifest.get("config_seed") if drawn else None)
+    rtl = manifest.get("rtl") or ""
+    rtl_dir = Path(rtl) if rtl and rtl != _DEFAULT_RTL else None
+    return {
+        **job.to_dict(),
+        "key": key,
+        "status": NOT_RUN,
+        "first_error": "not run",
+        "signal": None,
+        "log_tail": [],
+        "log": "",
+        "wall_s": 0.0,
+        "sim_time_ns": 0.0,
+        "tests": [],
+        "folder": manifest["folder"],
+        "rerun": rerun_command(job, manifest["suite"], bool(count), rtl_dir),
+        "rerun_run": rerun_command(job, manifest["suite"], bool(count), rtl_dir, whole_run=True),
+    }
+
+
+@dataclass
+class Collected:
+    manifests: list[dict] = field(default_factory=list)
+    jobs: dict[str, dict] = field(default_factory=dict)  # key -> job record (+ "folder")
+    fcov_files: list[Path] = field(default_factory=list)
+    code_files: list[Path] = field(default_factory=list)
+
+
+def _unpack(archive: Path, into: Path) -> Path:
+    dest = into / archive.name.removesuffix(".tar.gz").removesuffix(".tgz")
+    if not dest.is_dir():
+        dest.mkdir(parents=True)
+        with tarfile.open(archive) as tar:
+            tar.extractall(dest, filter="data")
+    return dest
+
+
+def _natural(p: Path) -> list:
+    """Sort key: numbers in the name by value (``cube9`` before ``cube10``)."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)]
+
+
+def collect(inputs: list[Path], scratch: Path) -> Collected:
+    """Gather every regression folder below each input (a folder or an archive; archives unpack into scratch)."""
+    out = Collected()
+    for inp in inputs:
+        inp = Path(inp)
+        if inp.is_file() and inp.name.endswith((".tar.gz", ".tgz")):
+            inp = _unpack(inp, scratch)
+        if not inp.is_dir():
+            raise FileNotFoundError(f"no regression folder or archive at {inp}")
+        manifests = sorted(inp.rglob("manifest.json"))
+        if not manifests:
+            raise FileNotFoundError(f"{inp} holds no regression (no manifest.json below it)")
+        for mf in manifests:
+            reg = mf.parent
+            out.manifests.append({**json.loads(mf.read_text()), "folder": str(reg)})
+            for jf in sorted(reg.glob("runs/*/*/*/seed*/job.json")):
+                rec = json.loads(jf.read_text())
+                rec["folder"] = str(jf.parent)
+                rec["log"] = str(reg / rec["log"])
+                known = out.jobs.get(rec["key"])
+                if known is None or known.get("ended", 0.0) <= rec.get("ended", 0.0):
+                    out.jobs[rec["key"]] = rec
+    for manifest in out.manifests:
+        for key in manifest.get("jobs", []):
+            if key not in out.jobs:
+                out.jobs[key] = not_run_record(key, manifest)
+    for rec in out.jobs.values():
+        if rec["status"] == NOT_RUN:
+            rec["maps"] = []
+            continue
+        folder = Path(rec["folder"])
+        out.fcov_files += sorted(folder.glob("fcov_*.xml"))
+        out.code_files += sorted(folder.glob("coverage.dat"))
+        rec["maps"] = [str(p) for p in sorted(folder.glob("mismatch_*.svg"), key=_natural)]
+    return out

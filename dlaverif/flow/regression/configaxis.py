@@ -1,0 +1,103 @@
+"""The report's configuration axis (issue 32): which configurations ran, passed, and what each covered.
+
+A configuration is a build of the plan: an HDL top at its parameters. The matrix's configurations (``configs:`` of
+``blocks/plan.yaml``, :class:`dlaverif.flow.testplan.Configuration`) are corners or random legal draws of a
+``CONFIG_SEED``; the plan's own builds (``builds:``) are configurations too (the defaults, a 512-bit bus, ...). Per
+configuration the report lists its parameters, its jobs by status, the functional bins and RTL lines its jobs
+covered (their coverage merged apart from the others'), and for one that failed the one command that rebuilds and
+reruns it (its first failing job's ``rerun_run``: ``make sim`` of that run and seed, with the regression's COUNT and
+RTL, and for a random draw its ``CONFIG_SEED``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+from dlaverif.flow import runner, testplan
+
+from . import codecov, fcov
+from .collect import Collected
+from .execute import NOT_RUN, PASS
+
+
+def plan_for(col: Collected, plan: testplan.Plan) -> testplan.Plan:
+    """``plan`` with the random draws of every ``CONFIG_SEED`` the collected runs were started with (their
+    manifests say which), so that a report made later, or of runs of other seeds, knows their configurations."""
+    seeds = sorted({int(m["config_seed"]) for m in col.manifests if m.get("config_seed") is not None})
+    if not seeds or seeds == [plan.config_seed]:
+        return plan
+    runs, builds, configs = dict(plan.runs), dict(plan.builds), dict(plan.configs)
+    for seed in seeds:
+        other = testplan.load(config_seed=seed)
+        runs.update(other.runs)
+        builds.update(other.builds)
+        configs.update(other.configs)
+    return dataclasses.replace(plan, runs=runs, builds=builds, configs=configs)
+
+
+def _kind(plan: testplan.Plan, build: testplan.PlannedBuild) -> tuple[str, Optional[testplan.Configuration]]:
+    cfg = plan.configs.get(build.name)
+    if cfg is not None:
+        return cfg.kind, cfg
+    return ("defaults" if not build.parameters else "plan build"), None
+
+
+def _coverage(col: Collected, keys: list[str], plan: testplan.Plan, scratch: Path) -> tuple[list, list]:
+    """(functional covered, bins, %) and (RTL lines covered, lines, %) of the jobs ``keys`` alone."""
+    folders = [Path(col.jobs[k]["folder"]) for k in keys if col.jobs[k]["status"] != NOT_RUN]
+    groups = fcov.covergroups(
+        fcov.merge([f for d in folders for f in sorted(d.glob("fcov_*.xml"))], scratch / "fcov.xml"), plan.coverage
+    )
+    covered, bins = fcov.total(groups)
+    merged = codecov.merge([f for d in folders for f in sorted(d.glob("coverage.dat"))], scratch / "code")
+    lines = codecov.totals(codecov.score(merged, plan.coverage, runner.RTL))["lines"] if merged else [0, 0, 0.0]
+    return [covered, bins, round(100.0 * covered / bins, 2) if bins else 0.0], lines
+
+
+def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict]:
+    """One row per configuration that has a job in ``col`` (sorted by top, then kind, then name)."""
+    by_build: dict[str, list[str]] = {}
+    for key, j in sorted(col.jobs.items()):
+        run = plan.runs.get(j["run"])
+        if run is not None:
+            by_build.setdefault(run.build.name, []).append(key)
+    out = []
+    scratch = Path(tempfile.mkdtemp(prefix=".configs-", dir=scratch_parent))
+    try:
+        for i, (name, keys) in enumerate(sorted(by_build.items())):
+            build = plan.builds[name]
+            kind, cfg = _kind(plan, build)
+            jobs = [col.jobs[k] for k in keys]
+            statuses = [j["status"] for j in jobs]
+            bad = [j for j in jobs if j["status"] not in (PASS, NOT_RUN)]
+            functional, lines = _coverage(col, keys, plan, scratch / str(i))
+            rerun = ""
+            if bad:
+                first = min(bad, key=lambda j: (j["sim"], j["seed"], j["run"], j["test"]))
+                rerun = first.get("rerun_run") or first["rerun"]
+            out.append(
+                {
+                    "name": name,
+                    "top": build.toplevel,
+                    "kind": kind,
+                    "parameters": dict(cfg.parameters if cfg is not None else build.parameters),
+                    "config_seed": cfg.seed if cfg is not None else None,
+                    "runs": sorted({j["run"] for j in jobs}),
+                    "jobs": len(jobs),
+                    "passed": statuses.count(PASS),
+                    "failed": len(bad),
+                    "not_run": statuses.count(NOT_RUN),
+                    "status": "fail" if bad else "not run" if NOT_RUN in statuses else "pass",
+                    "functional": functional,
+                    "lines": lines,
+                    "rerun": rerun,
+                }
+            )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    order = {"defaults": 0, "plan build": 1, "corner": 2, "random": 3}
+    return sorted(out, key=lambda r: (r["top"], order.get(r["kind"], 9), r["name"]))

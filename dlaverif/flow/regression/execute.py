@@ -1,0 +1,463 @@
+"""Run a regression's jobs: each plan build compiled once, then each job in its own run folder.
+
+Layout of a regression folder (``sim_build/regress/<time>-<suite>-<sim>/``, :mod:`.runfolder`)::
+
+    .lock                               held (flock) by the run while it runs; names its pid, host and start
+    manifest.json                       suite, simulators, seeds, shard, selection, coverage switch, the job list
+    report/                             only after an interrupt: the report marked incomplete
+    builds/<sim>/<build>/               one compiled model per plan build (Verilator: with --coverage);
+                                        builds/status.json: the builds that failed. Under Slurm one build job
+                                        compiles them for all shards, whose builds/ links to it
+    runs/<sim>/<run>/<test>/seed<N>/    one job: sim.log, results.xml, job.json, fcov_*.xml, coverage.dat
+
+A job runs as its own process (``python -m dlaverif.flow.regression.execute JOB_JSON``) so that its environment, its log
+and a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running (a thread pool of
+subprocesses). Each job is started in its own session, so that a timeout (:func:`default_timeout`) or an interrupt
+(:class:`Stopper`) ends its whole process group, simulator included; its status is one of :data:`STATUSES`.
+:func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once per array task.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Callable, Optional
+
+from dlaverif.flow import runner, testplan
+
+from .jobs import Duration, Job, expected_seconds, load_durations
+
+ROOT = runner.ROOT
+REGRESS = runner.SIM_BUILD / "regress"
+# a job's status (job.json "status"); "not run" is never written by a job: a job of the manifest without a record
+PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN = "pass", "fail", "error", "timeout", "crashed", "not run"
+STATUSES = (PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN)
+TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's expected duration ...
+TIMEOUT_FLOOR_S = 600.0  # ... and never less
+KILL_GRACE_S = 5.0  # SIGTERM to SIGKILL
+TAIL_LINES = 10
+SIGNAL_FILE = "signal.txt"  # written by the job process when its simulator was killed by a signal
+_KILLED = re.compile(r"return code: -(\d+)")
+_ERROR_LINE = re.compile(r"(\bERROR\b|\bFAIL\b|Error:|Exception|Traceback|%Error|assert)")
+
+
+def build_dir(regdir: Path, sim: str, build: str) -> Path:
+    return regdir / "builds" / sim / build
+
+
+def build_inputs(sim: str, b: testplan.PlannedBuild, coverage: bool, rtl: Path) -> str:
+    """A digest of what a compiled build depends on: simulator, top, parameters, build options, the coverage switch
+    and every file of the RTL folder it is compiled from."""
+    h = hashlib.sha256(repr((sim, b.toplevel, sorted(b.parameters.items()), repr(b.options), coverage)).encode())
+    for f in sorted(p for p in rtl.rglob("*") if p.is_file()):
+        h.update(f"\0{f.relative_to(rtl)}\0".encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def compile_builds(
+    regdir: Path,
+    plan: testplan.Plan,
+    jobs: list[Job],
+    coverage: bool,
+    rtl: Optional[Path] = None,
+    stopper: Optional["Stopper"] = None,
+    reuse: bool = False,
+) -> dict[tuple[str, str], str]:
+    """Compile every build the jobs need, once (from ``rtl``, default blocks/rtl/), each in its own process group
+    (``stopper`` ends it on an interrupt; then nothing is recorded for it); returns (sim, build) -> error text for
+    the builds that failed. Each build's result and :func:`build_inputs` are recorded in ``builds/status.json`` and
+    ``builds/inputs.json`` as soon as it ends; ``reuse`` (a resume) keeps a build that compiled before from the same
+    inputs instead of compiling it again."""
+    failed: dict[tuple[str, str], str] = {}
+    status, inputs = regdir / "builds" / "status.json", regdir / "builds" / "inputs.json"
+    done = json.loads(status.read_text()) if status.is_file() else {}
+    digests = json.loads(inputs.read_text()) if inputs.is_file() else {}
+    for sim, name in sorted({(j.sim, plan.runs[j.run].build.name) for j in jobs}):
+        b = plan.builds[name]
+        log = build_dir(regdir, sim, name).with_suffix(".log")
+        log.parent.mkdir(parents=True, exist_ok=True)
+        digest = build_inputs(sim, b, coverage, rtl or runner.RTL)
+        key = f"{sim}/{name}"
+        if reuse and done.get(key) == "" and digests.get(key) == digest and build_dir(regdir, sim, name).is_dir():
+            print(f"build {key}: reused (compiled by this run before, from the same inputs)", flush=True)
+            continue
+        cmd = [
+            sys.executable,
+            "-m",
+            "dlaverif.flow.regression.execute",
+            "--build",
+            sim,
+            name,
+            str(regdir),
+            "--coverage" if coverage else "--no-coverage",
+            str(rtl or runner.RTL),
+        ]
+        t0 = time.monotonic()
+        with log.open("w") as fh:
+            proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
+            if stopper is not None:
+                stopper.started(proc.pid)
+            try:
+                rc = proc.wait()
+            finally:
+                if stopper is not None:
+                    stopper.ended(proc.pid)
+        if stopper is not None and stopper.stopping:
+            print(f"build {key}: interrupted", flush=True)
+            return {}  # nothing recorded: an interrupted build is not a broken one
+        print(f"build {key}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})", flush=True)
+        if rc != 0:
+            failed[(sim, name)] = f"build {sim}/{b.name} failed: {first_error(log)} (see {log})"
+        done[key], digests[key] = failed.get((sim, name), ""), digest
+        status.write_text(json.dumps(done, indent=1, sort_keys=True))
+        inputs.write_text(json.dumps(digests, indent=1, sort_keys=True))
+    return failed
+
+
+def prebuilt(regdir: Path, builds: Path, plan: testplan.Plan, jobs: list[Job]) -> dict[tuple[str, str], str]:
+    """Use builds compiled by an earlier step (the Slurm build job): ``regdir/builds`` links to ``builds``;
+    returns the build errors it recorded (a build it did not record is an error too)."""
+    link = regdir / "builds"
+    if not link.exists():
+        link.symlink_to(builds.resolve(), target_is_directory=True)
+    status = builds / "status.json"
+    known = json.loads(status.read_text()) if status.is_file() else {}
+    out = {}
+    for sim, name in {(j.sim, plan.runs[j.run].build.name) for j in jobs}:
+        err = known.get(f"{sim}/{name}")
+        if err is None:
+            out[(sim, name)] = f"build {sim}/{name} missing from {builds}"
+        elif err:
+            out[(sim, name)] = err
+    return out
+
+
+def first_error(log: Path) -> str:
+    """The first line of a log that looks like an error (the one a reader wants first)."""
+    if not log.is_file():
+        return "no log"
+    for line in log.read_text(errors="replace").splitlines():
+        if _ERROR_LINE.search(line):
+            return line.strip()[:300]
+    return "no error line in the log"
+
+
+def rerun_command(
+    job: Job, suite: str, count_overridden: bool, rtl: Optional[Path] = None, whole_run: bool = False
+) -> str:
+    """The ``make sim`` command that reruns one job alone with waves (see dlaverif/flow/sim.py); ``whole_run``: the one
+    that rebuilds the job's build and reruns its whole run at that seed (for a configuration of the matrix: that
+    configuration). A random draw of the configuration matrix gets its ``CONFIG_SEED``."""
+    extra = (f" COUNT={job.count}" if count_overridden else "") + (f" RTL={rtl}" if rtl else "")
+    if job.config_seed is not None:
+        extra += f" {testplan.CONFIG_SEED_VAR}={job.config_seed}"
+    if whole_run:
+        return f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} SEED={job.seed}{extra}"
+    return f"make sim SIM={job.sim} SUITE={suite} RUN={job.run} TESTCASE={job.test} SEED={job.seed}{extra} WAVES=1"
+
+
+def default_timeout(job: Job, durations: dict[str, Duration]) -> float:
+    """A job's wall-clock limit when ``JOB_TIMEOUT`` is not given: :data:`TIMEOUT_FACTOR` times its expected length
+    (:func:`.jobs.expected_seconds`: the recorded duration scaled to the job's COUNT), never below
+    :data:`TIMEOUT_FLOOR_S`, so a slow or busy machine or a large ``COUNT=`` does not trip it but a hung job ends."""
+    return max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * expected_seconds(job, durations))
+
+
+class Stopper:
+    """The running jobs' process groups, so that an interrupt (Ctrl-C, SIGTERM from Slurm or CI) can stop them all;
+    after :meth:`stop`, jobs not yet started are not started."""
+
+    def __init__(self) -> None:
+        self.stopping = False
+        self._lock = threading.Lock()
+        self._running: set[int] = set()
+
+    def started(self, pid: int) -> None:
+        with self._lock:
+            self._running.add(pid)
+            late = self.stopping
+        if late:  # stop() ran between the check and the start: this one stops too
+            kill_group(pid, signal.SIGTERM)
+
+    def ended(self, pid: int) -> None:
+        with self._lock:
+            self._running.discard(pid)
+
+    def stop(self) -> None:
+        """Ask every running job's process group to end (SIGTERM, and SIGCONT for a stopped one)."""
+        with self._lock:
+            self.stopping = True
+            pids = list(self._running)
+        for pid in pids:
+            kill_group(pid, signal.SIGTERM)
+
+
+def kill_group(pid: int, sig: int) -> None:
+    """Send ``sig`` to the process group ``pid`` leads (each job is started in its own session); a stopped group
+    gets SIGCONT too, so that it can act on the signal."""
+    for s in (sig, signal.SIGCONT):
+        try:
+            os.killpg(pid, s)
+        except (ProcessLookupError, PermissionError):
+            return
+
+
+def _end(proc: subprocess.Popen, grace_s: float = KILL_GRACE_S) -> None:
+    """End a job's whole process group: SIGTERM, then SIGKILL after ``grace_s``."""
+    kill_group(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(grace_s)
+    except subprocess.TimeoutExpired:
+        pass
+    kill_group(proc.pid, signal.SIGKILL)  # the simulator too, even when the job process itself has ended
+    proc.wait()
+
+
+def log_tail(log: Path, lines: int = TAIL_LINES) -> list[str]:
+    """The last lines of a log (what a crashed or hung job printed last)."""
+    if not log.is_file():
+        return []
+    return [ln.rstrip()[:300] for ln in log.read_text(errors="replace").splitlines()[-lines:]]
+
+
+def signal_name(n: int) -> str:
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return f"signal {n}"
+
+
+def job_command(regdir: Path, job: Job, suite: str) -> list[str]:
+    """The process that runs one job (:func:`_child_job`)."""
+    return [
+        sys.executable,
+        "-m",
+        "dlaverif.flow.regression.execute",
+        "--job",
+        json.dumps(job.to_dict()),
+        str(regdir),
+        suite,
+    ]
+
+
+def run_job(
+    regdir: Path,
+    job: Job,
+    suite: str,
+    count_overridden: bool,
+    build_error: Optional[str] = None,
+    rtl: Optional[Path] = None,
+    timeout_s: Optional[float] = None,
+    stopper: Optional[Stopper] = None,
+    command: Optional[list[str]] = None,
+) -> dict:
+    """Run one job in a fresh folder (a child process in its own session, ended with its whole process group after
+    ``timeout_s``) and write/return its record (``job.json``). A job stopped by ``stopper`` (an interrupt) leaves
+    nothing and is returned as ``not run``. ``command``: the job's process (default :func:`job_command`)."""
+    folder = regdir / job.folder()
+    shutil.rmtree(folder, ignore_errors=True)  # a resumed job starts clean: no coverage of an interrupted try
+    base = {
+        **job.to_dict(),
+        "key": job.key,
+        "rerun": rerun_command(job, suite, count_overridden, rtl),
+        "rerun_run": rerun_command(job, suite, count_overridden, rtl, whole_run=True),
+    }
+    if stopper is not None and stopper.stopping:
+        return {**base, "status": NOT_RUN, "first_error": "interrupted before it started", "wall_s": 0.0}
+    folder.mkdir(parents=True)
+    log = folder / "sim.log"
+    t0 = time.monotonic()
+    timed_out, returncode = False, 0
+    if build_error is None:
+        with log.open("w") as fh:
+            proc = subprocess.Popen(
+                command or job_command(regdir, job, suite),
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                start_new_session=True,
+            )
+            if stopper is not None:
+                stopper.started(proc.pid)
+            try:
+                returncode = proc.wait(timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _end(proc)
+                returncode = proc.returncode
+            finally:
+                if stopper is not None:
+                    stopper.ended(proc.pid)
+        if stopper is not None and stopper.stopping and returncode != 0:
+            shutil.rmtree(folder, ignore_errors=True)
+            return {**base, "status": NOT_RUN, "first_error": "interrupted while running", "wall_s": 0.0}
+    else:
+        log.write_text(build_error + "\n")
+    wall = time.monotonic() - t0
+    xml = folder / "results.xml"
+    rows = runner.read_results(xml) if xml.is_file() else []
+    crash = folder / SIGNAL_FILE
+    sig = -returncode if returncode < 0 else int(crash.read_text().strip() or 0) if crash.is_file() else 0
+    tail: list[str] = []
+    if build_error is not None:
+        status, error = ERROR, build_error
+    elif timed_out:
+        status, error = TIMEOUT, f"timeout: still running after {timeout_s:.0f}s (JOB_TIMEOUT), process group killed"
+        tail = log_tail(log)
+    elif sig:
+        who = "job process" if returncode < 0 else "simulator"
+        status, error = CRASHED, f"crashed (signal {sig}, {signal_name(sig)}): the {who} was killed"
+        tail = log_tail(log)
+    elif not rows:
+        status, error = ERROR, f"no test ran: {first_error(log)}"
+        tail = log_tail(log)
+    elif all(r.passed for r in rows):
+        status, error = PASS, ""
+    else:
+        msg = next((r.message for r in rows if not r.passed and r.message), "")
+        status, error = FAIL, (msg.strip().splitlines() or [""])[0][:300] or first_error(log)
+    record = {
+        **base,
+        "status": status,
+        "first_error": error,
+        "signal": sig or None,
+        "log_tail": tail,
+        "log": str(log.relative_to(regdir)),
+        "wall_s": round(wall, 2),
+        "ended": round(time.time(), 3),  # when two records of a job are collected (a rerun), the newest counts
+        "sim_time_ns": round(sum(r.sim_time_ns for r in rows), 1),
+        "tests": [{"name": r.name, "passed": r.passed} for r in rows],
+    }
+    (folder / "job.json").write_text(json.dumps(record, indent=1, sort_keys=True))
+    return record
+
+
+def run_shard(
+    regdir: Path,
+    plan: testplan.Plan,
+    suite: str,
+    jobs: list[Job],
+    workers: int,
+    coverage: bool,
+    count_overridden: bool,
+    on_done: Callable[[dict], None] = lambda r: None,
+    rtl: Optional[Path] = None,
+    builds: Optional[Path] = None,
+    job_timeout: Optional[float] = None,
+    stopper: Optional[Stopper] = None,
+    reuse_builds: bool = False,
+) -> list[dict]:
+    """Compile the builds (from ``rtl``, default blocks/rtl/; ``reuse_builds``: keep those compiled before from the
+    same inputs, :func:`compile_builds`; or use the ``builds`` folder already compiled), then
+    run the jobs ``workers`` at a time, each ended after ``job_timeout`` seconds (default :func:`default_timeout`);
+    the records in job order. The jobs of a build that failed are recorded as ``error`` without running, and
+    reported in one line per build (not through ``on_done``)."""
+    stopper = stopper or Stopper()
+    if not jobs:  # a resume with nothing left to run: nothing to build either
+        return []
+    if builds:
+        build_errors = prebuilt(regdir, builds, plan, jobs)
+    else:
+        build_errors = compile_builds(regdir, plan, jobs, coverage, rtl, stopper, reuse_builds)
+    if stopper.stopping:  # interrupted while compiling: every job is left to the resume
+        return [{**j.to_dict(), "key": j.key, "status": NOT_RUN} for j in jobs]
+    durations = load_durations()
+    records: dict[str, dict] = {}
+    runnable = []
+    for (sim, name), err in sorted(build_errors.items()):
+        broken = [j for j in jobs if (j.sim, plan.runs[j.run].build.name) == (sim, name)]
+        for j in broken:
+            records[j.key] = run_job(regdir, j, suite, count_overridden, err, rtl)
+        print(f"error: {len(broken)} job(s) of build {sim}/{name} not run: {err}", flush=True)
+        cfg = plan.configs.get(name)
+        if cfg is not None:  # a configuration of the matrix: the one command that rebuilds and reruns it
+            print(
+                f"  rerun configuration {cfg.key} {cfg.parameters}: {records[broken[0].key]['rerun_run']}", flush=True
+            )
+    runnable = [j for j in jobs if j.key not in records]
+
+    def one(job: Job) -> dict:
+        limit = job_timeout if job_timeout is not None else default_timeout(job, durations)
+        rec = run_job(regdir, job, suite, count_overridden, None, rtl, limit, stopper)
+        if rec["status"] != NOT_RUN:
+            on_done(rec)
+        return rec
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        for rec in pool.map(one, runnable):
+            records[rec["key"]] = rec
+    return [records[j.key] for j in jobs]
+
+
+# ---------------------------------------------------------------------------- child processes
+def _child_build(sim: str, name: str, regdir: Path, coverage: bool, rtl: Path) -> None:
+    plan = testplan.load()
+    b = plan.builds[name]
+    runner.build(
+        sim,
+        b.toplevel,
+        name,
+        b.parameters,
+        build_dir=build_dir(regdir, sim, name),
+        coverage=coverage and sim == "verilator",
+        rtl_dir=rtl,
+        options=b.options,
+    )
+
+
+def _child_job(job: Job, regdir: Path, suite: str) -> None:
+    from cocotb_tools.runner import get_runner
+
+    plan = testplan.load(config_seed=job.config_seed)
+    run = plan.runs[job.run]
+    runner.check_simulator(job.sim)
+    entry = next(e for e in plan.suite(suite).runs if e.run.name == job.run)
+    env = entry.environment(job.count)
+    b = runner.Build(
+        job.sim,
+        run.build.toplevel,
+        build_dir(regdir, job.sim, run.build.name),
+        run.build.parameters,
+        get_runner(job.sim),
+    )
+    try:
+        runner.run(b, run.module, job.seed, [job.test], env, test_dir=regdir / job.folder())
+    except RuntimeError as exc:  # cocotb_tools: "Command failed with return code: -9" when a signal killed it
+        m = _KILLED.search(str(exc))
+        if not m:
+            raise
+        sig = int(m.group(1))
+        (regdir / job.folder() / SIGNAL_FILE).write_text(f"{sig}\n")
+        print(f"regress: the simulator was killed by signal {sig} ({signal_name(sig)})", flush=True)
+        sys.exit(128 + sig)
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--build"]:
+        _child_build(argv[1], argv[2], Path(argv[3]), argv[4] == "--coverage", Path(argv[5]))
+        return 0
+    if argv[:1] == ["--job"]:
+        _child_job(Job(**json.loads(argv[1])), Path(argv[2]), argv[3])
+        return 0
+    print(
+        "usage: python -m dlaverif.flow.regression.execute --build SIM BUILD REGDIR --coverage|--no-coverage RTL_DIR | "
+        "--job JOB_JSON REGDIR SUITE",
+        file=sys.stderr,
+    )
+    return 2
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONPATH", str(ROOT))
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,179 @@
+"""The (run, test, seed) pairs of a testplan suite, and deterministic shards of them.
+
+A job is one cocotb test of one run (``blocks/plan.yaml``) with one seed on one simulator. cocotb 2 derives each
+test's random seed from the run seed and the test name, so a test run alone with seed S sees the same stimulus as
+inside its whole module; hence ``make sim ... TESTCASE=<test> SEED=<S>`` reproduces a job exactly.
+
+Shards (``SHARD=i/n``) are balanced by recorded durations (:data:`DURATIONS`, a file in the repository so that
+every machine computes the same slices from the same checkout): longest job first onto the least loaded shard,
+ties broken by the job's key, so the split depends only on the job list and the durations file.
+
+The durations file is the one record of how long a job takes: per ``sim:run:test`` the median wall time of a
+regression's jobs and the COUNT they ran with (``{"wall_s": 10.5, "count": 200}``; a report writes it,
+:func:`durations_of`). :func:`expected_seconds` scales it to a job's own COUNT; the shards and the default
+``JOB_TIMEOUT`` (:func:`dlaverif.flow.regression.execute.default_timeout`) both use it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from statistics import median
+from typing import Iterable, Optional
+
+from dlaverif.flow import testplan
+
+DURATIONS = Path(__file__).resolve().parent / "durations.json"
+DEFAULT_SECONDS = 10.0  # a job when nothing at all is recorded
+OTHER_SIM_FACTOR = 4.0  # a job recorded on another simulator only (Icarus is slower than Verilator), or not at all
+
+
+@dataclass(frozen=True, order=True)
+class Job:
+    """One (simulator, run, test, seed)."""
+
+    sim: str
+    run: str
+    test: str
+    seed: int
+    count: str  # COUNT the run gets (the suite's, or the user's)
+    config_seed: Optional[int] = None  # the CONFIG_SEED of a random draw of the configuration matrix (its run's)
+
+    @property
+    def key(self) -> str:
+        return f"{self.sim}:{self.run}:{self.test}:{self.seed}"
+
+    @property
+    def duration_key(self) -> str:
+        return f"{self.sim}:{self.run}:{self.test}"
+
+    def folder(self) -> Path:
+        """The job's run folder, relative to the regression folder."""
+        return Path("runs") / self.sim / self.run.replace("/", "-") / self.test / f"seed{self.seed}"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def parse_seeds(seeds: Optional[str], seed_list: Optional[str], default: int) -> list[int]:
+    """``SEED_LIST=3,17,40`` wins; else ``SEEDS=N`` gives seeds 1..N (the suite's ``reseeds`` by default)."""
+    if seed_list and seed_list.strip():
+        out = [int(s) for s in re.split(r"[,\s]+", seed_list.strip()) if s]
+        if not out or len(set(out)) != len(out):
+            raise ValueError(f"SEED_LIST must list distinct integers, got {seed_list!r}")
+        return out
+    n = int(seeds) if seeds and str(seeds).strip() else default
+    if n < 1:
+        raise ValueError(f"SEEDS must be >= 1, got {n}")
+    return list(range(1, n + 1))
+
+
+def expand(
+    plan: testplan.Plan,
+    suite: str,
+    sims: Iterable[str],
+    seeds: list[int],
+    tests: Optional[str] = None,
+    count: Optional[str] = None,
+    runs: Optional[str] = None,
+) -> list[Job]:
+    """Every job of a suite, sorted: the selection of :func:`dlaverif.flow.testplan.select` (``runs``: exact run names,
+    ``tests``: glob patterns over ``run::test`` or ``test``, both comma-separated) for every simulator and seed."""
+    s = plan.suite(suite)
+    drawn = {c.run: c.seed for c in plan.configs.values() if c.kind == "random"}
+    jobs = {
+        Job(sim, e.run.name, t, seed, e.environment(count or s.count)["COUNT"], drawn.get(e.run.name))
+        for e, chosen in testplan.select(plan, suite, runs, tests)
+        for sim in sims
+        for t in chosen
+        for seed in seeds
+    }
+    return sorted(jobs)
+
+
+@dataclass(frozen=True)
+class Duration:
+    """A job's recorded wall time and the COUNT (random items per family) it ran with; ``count`` None: not recorded
+    (a plain number, the file's older form)."""
+
+    wall_s: float
+    count: Optional[int] = None
+
+
+def load_durations(path: Path = DURATIONS) -> dict[str, Duration]:
+    """``sim:run:test`` -> its recorded :class:`Duration`."""
+    raw = json.loads(path.read_text()) if path.is_file() else {}
+    return {
+        k: Duration(float(v["wall_s"]), int(v["count"]) if v.get("count") else None)
+        if isinstance(v, dict)
+        else Duration(float(v))
+        for k, v in raw.items()
+    }
+
+
+def durations_of(records: Iterable[dict]) -> dict[str, dict]:
+    """What a regression's job records (``job.json``) say for the durations file: per ``sim:run:test`` the median
+    wall time of its jobs at the COUNT most of them ran with (a merge of regressions run at two COUNTs keeps the
+    more frequent one, ties to the larger), and that COUNT."""
+    by_key: dict[str, list[tuple[str, float]]] = {}
+    for r in records:
+        by_key.setdefault(f"{r['sim']}:{r['run']}:{r['test']}", []).append((str(r.get("count") or ""), r["wall_s"]))
+    out: dict[str, dict] = {}
+    for key, rows in sorted(by_key.items()):
+        counts = Counter(c for c, _ in rows)
+        count = max(counts, key=lambda c: (counts[c], int(c) if c.isdigit() else -1))
+        entry: dict = {"wall_s": round(median(w for c, w in rows if c == count), 1)}
+        if count.isdigit():
+            entry["count"] = int(count)
+        out[key] = entry
+    return out
+
+
+def expected_seconds(job: Job, durations: dict[str, Duration]) -> float:
+    """How long ``job`` should take: its recorded wall time times its COUNT over the recorded COUNT, never less than
+    the recorded time (a directed test draws no COUNT items, and a job's fixed cost, the simulator start and the
+    set-up, does not shrink with fewer items). A job recorded on another simulator only: the longest of those times
+    :data:`OTHER_SIM_FACTOR`; recorded nowhere: the median job's times :data:`OTHER_SIM_FACTOR`. A job is one seed:
+    the number of seeds of a regression changes the number of jobs, not their length."""
+
+    def scaled(d: Duration) -> float:
+        mine = int(job.count) if str(job.count).isdigit() else None
+        return d.wall_s * max(1.0, mine / d.count) if mine and d.count else d.wall_s
+
+    known = durations.get(job.duration_key)
+    if known is not None:
+        return scaled(known)
+    other = [scaled(d) for k, d in durations.items() if k.split(":", 1)[-1] == f"{job.run}:{job.test}"]
+    if other:
+        return max(other) * OTHER_SIM_FACTOR
+    times = sorted(d.wall_s for d in durations.values())
+    return (times[len(times) // 2] if times else DEFAULT_SECONDS) * OTHER_SIM_FACTOR
+
+
+def parse_shard(text: Optional[str]) -> tuple[int, int]:
+    """``"2/4"`` -> (2, 4); shards count from 1."""
+    if not text:
+        return 1, 1
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise ValueError(f"SHARD must be i/n with 1 <= i <= n, got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def shard(jobs: list[Job], index: int, total: int, durations: Optional[dict[str, Duration]] = None) -> list[Job]:
+    """The ``index``-th of ``total`` slices (1-based): greedy longest-first (:func:`expected_seconds`) onto the least
+    loaded slice."""
+    if total == 1:
+        return list(jobs)
+    known = durations if durations is not None else load_durations()
+    cost = {j: expected_seconds(j, known) for j in jobs}
+    loads = [0.0] * total
+    owner: dict[Job, int] = {}
+    for j in sorted(jobs, key=lambda j: (-cost[j], j.key)):
+        k = min(range(total), key=lambda i: (loads[i], i))
+        owner[j] = k
+        loads[k] += cost[j]
+    return [j for j in jobs if owner[j] == index - 1]

@@ -1,0 +1,204 @@
+"""Every make variable of ``make regress`` (and the ones ``make sim`` shares), checked in one place before anything
+runs: a bad value raises :class:`BadInput`, whose message is the one line the user sees (the variable, the value
+and what is allowed); the caller prints it and exits 2 without writing anything.
+
+:func:`check_run` turns the options of ``python -m dlaverif.flow.regression run`` (each defaulting to its make variable)
+into a :class:`RunSettings`; ``make sim`` uses the same checkers (:func:`sims`, :func:`whole`, ...) and the same
+selection (:func:`dlaverif.flow.testplan.select`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from dlaverif.flow import runner, testplan
+
+from . import jobs as jobs_mod
+
+MAX_JOBS = 512  # simulations at a time: more is a typo, not a machine
+
+
+class BadInput(ValueError):
+    """A make variable with a value the flow does not take (the message names both and what is allowed)."""
+
+
+def _bad(var: str, value: str, allowed: str) -> BadInput:
+    return BadInput(f"{var}={value}: {allowed}")
+
+
+def whole(var: str, value: str, low: int = 1, high: Optional[int] = None) -> int:
+    """``value`` as a whole number in [low, high]."""
+    text = value.strip()
+    if not re.fullmatch(r"\d+", text) or int(text) < low or (high is not None and int(text) > high):
+        bound = f"{low}..{high}" if high is not None else f">= {low}"
+        raise _bad(var, value, f"expected a whole number {bound}")
+    return int(text)
+
+
+def switch(var: str, value: str) -> bool:
+    """``0`` or ``1``."""
+    if value.strip() not in ("0", "1"):
+        raise _bad(var, value, "expected 0 or 1")
+    return value.strip() == "1"
+
+
+def sims(value: str) -> list[str]:
+    """``SIM``: one simulator or a comma-separated list of distinct ones."""
+    names = testplan.split_names(value)
+    if not names or any(n not in runner.SIMULATORS for n in names) or len(set(names)) != len(names):
+        raise _bad("SIM", value, f"expected {', '.join(runner.SIMULATORS)} or a comma-separated list of them")
+    return names
+
+
+def seed_list(value: str) -> list[int]:
+    """``SEED_LIST``: distinct whole numbers, comma-separated."""
+    parts = [p for p in re.split(r"[,\s]+", value.strip()) if p]
+    if not parts or any(not re.fullmatch(r"\d+", p) for p in parts) or len(set(map(int, parts))) != len(parts):
+        raise _bad("SEED_LIST", value, "expected distinct whole numbers, comma-separated")
+    return [int(p) for p in parts]
+
+
+def timeout(value: str) -> Optional[float]:
+    """``JOB_TIMEOUT``: seconds (> 0); empty: each job's default (:func:`..execute.default_timeout`)."""
+    if not value.strip():
+        return None
+    try:
+        t = float(value)
+    except ValueError:
+        t = -1.0
+    if not t > 0 or t != t or t == float("inf"):
+        raise _bad("JOB_TIMEOUT", value, "expected a number of seconds > 0 (empty: derived from each job's duration)")
+    return t
+
+
+def folder(var: str, value: str) -> Path:
+    """An existing folder."""
+    p = Path(value).expanduser()
+    if not p.is_dir():
+        raise _bad(var, value, "no such folder")
+    return p
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """What ``make regress`` runs, every value checked."""
+
+    sims: list[str]
+    suite: str
+    seeds: list[int]
+    jobs: int
+    tests: str
+    runs: str
+    count: str
+    shard: tuple[int, int]
+    shards: int
+    launcher: str
+    wait: bool
+    coverage: bool
+    job_timeout: Optional[float]
+    rtl: Optional[Path]
+    resume: Optional[Path]  # the run folder to continue (its manifest wins over the selection variables)
+    rerun_failed: bool  # RERUN=failed: a resume reruns the jobs that did not pass too
+    selected: list[jobs_mod.Job]  # every job of the selection (all shards)
+    config_seed: Optional[int] = None  # CONFIG_SEED of the configuration matrix's random draws (the plan's)
+
+    def manifest(self, jobs: list[jobs_mod.Job], shard: str, launcher: str = "local") -> dict:
+        """A run folder's ``manifest.json``: the selection (what ``RESUME=`` takes back) and the run's ``jobs``."""
+        return {
+            "suite": self.suite,
+            "sims": self.sims,
+            "seeds": self.seeds,
+            "shard": shard,
+            "coverage": self.coverage,
+            "tests": self.tests,
+            "runs": self.runs,
+            "count": self.count,
+            "rtl": str(self.rtl or runner.RTL),
+            "config_seed": self.config_seed,
+            "random_runs": sorted({j.run for j in jobs if j.config_seed is not None}),
+            "jobs": [j.key for j in jobs],
+            "launcher": launcher,
+        }
+
+
+def load_manifest(var: str, value: str) -> dict:
+    """The ``manifest.json`` of a run folder (``RESUME=``), or BadInput."""
+    p = folder(var, value)
+    mf = p / "manifest.json"
+    try:
+        m = json.loads(mf.read_text())
+        assert isinstance(m, dict) and isinstance(m["jobs"], list) and m["suite"] and m["sims"]
+    except (OSError, ValueError, KeyError, AssertionError, TypeError):
+        raise _bad(var, value, "not a regression folder (no readable manifest.json in it)") from None
+    return m
+
+
+def check_run(a: argparse.Namespace, plan: testplan.Plan) -> RunSettings:
+    """Check every option of ``run`` (each is a make variable); raises BadInput on the first bad one."""
+    jobs_n = whole("JOBS", a.jobs, 1, MAX_JOBS)
+    launcher = a.launcher.strip()
+    if launcher not in ("local", "slurm"):
+        raise _bad("LAUNCHER", a.launcher, "expected local or slurm")
+    wait = switch("WAIT", a.wait)
+    shards = whole("SHARDS", a.shards, 1, 1000)
+    job_timeout = timeout(a.job_timeout)
+    rerun = a.rerun.strip()
+    if rerun not in ("", "failed"):
+        raise _bad("RERUN", a.rerun, "expected failed (with RESUME=: also rerun the jobs that did not pass) or nothing")
+    resume = Path(a.resume.strip()).resolve() if a.resume.strip() else None
+    if rerun and resume is None:
+        raise _bad("RERUN", a.rerun, "only with RESUME=<run folder>")
+    if resume is not None:  # the run's own selection, from its manifest
+        m = load_manifest("RESUME", a.resume.strip())
+        sim_text, suite, tests, runs = ",".join(m["sims"]), m["suite"], m.get("tests", ""), m.get("runs", "")
+        seeds_v, count = [int(s) for s in m["seeds"]], str(m.get("count", ""))
+        coverage, rtl_text, shard_text = bool(m.get("coverage", True)), m.get("rtl", ""), m.get("shard", "")
+    else:
+        sim_text, suite, tests, runs, count = a.sim, a.suite.strip(), a.tests.strip(), a.runs.strip(), a.count.strip()
+        coverage, rtl_text, shard_text = switch("COVERAGE", a.coverage), a.rtl.strip(), a.shard.strip()
+        seeds_v = []
+    sim_names = sims(sim_text)
+    if suite not in plan.suites:
+        raise _bad("SUITE", suite, f"no such suite; allowed: {', '.join(plan.suites)}")
+    if not seeds_v:
+        if a.seed_list.strip():
+            seeds_v = seed_list(a.seed_list)
+        else:
+            n = whole("SEEDS", a.seeds, 1, 100000) if a.seeds.strip() else plan.suites[suite].reseeds
+            seeds_v = list(range(1, n + 1))
+    if count:
+        whole("COUNT", count, 1)
+    try:
+        shard = jobs_mod.parse_shard(shard_text)
+    except ValueError:
+        raise _bad("SHARD", shard_text, "expected i/n with 1 <= i <= n") from None
+    rtl = folder("RTL", rtl_text) if rtl_text and rtl_text != str(runner.RTL) else None
+    try:
+        selected = jobs_mod.expand(plan, suite, sim_names, seeds_v, tests, count or None, runs)
+    except testplan.SelectionError as exc:
+        raise BadInput(str(exc)) from None
+    return RunSettings(
+        sims=sim_names,
+        suite=suite,
+        seeds=seeds_v,
+        jobs=jobs_n,
+        tests=tests,
+        runs=runs,
+        count=count,
+        shard=shard,
+        shards=shards,
+        launcher=launcher,
+        wait=wait,
+        coverage=coverage,
+        job_timeout=job_timeout,
+        rtl=rtl,
+        resume=resume,
+        rerun_failed=rerun == "failed",
+        selected=selected,
+        config_seed=plan.config_seed,
+    )

@@ -1,0 +1,240 @@
+"""Jobs handed over on a descriptor port (several in flight, up to the binding's ``queue_depth``) or on start/done
+pins (one at a time), ended by a completion pulse on the binding's ``done`` port, and framed into their outputs by
+what the binding says that completion means (:mod:`dlaverif.platform.completion`: in job order, or by the stream's tag).
+
+A sender hands one job over and returns at the handshake (:class:`DescriptorSender`: ``valid``/``ready`` and the
+payload's field ports; :class:`PinSender`: the payload's field ports and a one-cycle ``start`` pulse);
+:class:`PipelinedJobs` counts completions on the backend's clock loop, keeps the footprint of every job in flight
+in the read checker, and at :meth:`PipelinedJobs.settle` waits for every completion and a quiet stream; each AR
+burst, R beat and read violation of a batch goes to its own job (:mod:`dlaverif.platform.attribution`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from cocotb.simtime import get_sim_time
+from cocotb.triggers import ClockCycles, Event, FallingEdge, First, RisingEdge
+
+from dlaverif.agents.analysis import JobLog
+from dlaverif.platform.attribution import attribute
+from dlaverif.platform.binding import DescriptorControl, PinControl
+from dlaverif.platform.completion import frame
+from dlaverif.platform.control import JobControl
+from dlaverif.platform.footprint import Region
+from dlaverif.platform.job import JobResult, ReaderItem
+
+
+async def valid_until_ready(clock, valid, ready) -> None:
+    """Raise ``valid`` (its payload already driven) until the rising edge that sees ``ready``; drop it at the
+    falling edge after."""
+    valid.value = 1
+    while True:
+        await RisingEdge(clock)
+        if ready.value.is_resolvable and int(ready.value) == 1:
+            break
+    await FallingEdge(clock)
+    valid.value = 0
+
+
+class _Sender:
+    """Drives a job's payload on falling edges; counts the jobs in flight (handed over, completion not yet seen)."""
+
+    def __init__(self, dut, clock, fields: tuple[tuple[str, str], ...], depth: int, period_ns: int) -> None:
+        self.clock, self.period_ns, self.depth = clock, period_ns, depth
+        self.timeout = 100_000  # cycles without a completion while the DUT holds ``depth`` jobs: a stuck DUT
+        self.ports = {name: getattr(dut, port) for name, port in fields}
+        self.accepted = 0  # jobs the DUT took
+        self.completed = 0  # completions seen
+        self.room = Event()  # set when a completion frees a slot
+
+    def in_flight(self) -> int:
+        return self.accepted - self.completed
+
+    async def send(self, item: ReaderItem, payload: dict[str, int]) -> None:
+        """Offer the job after its gap once fewer than ``depth`` jobs are in flight; return at the handshake, with
+        its cycle and the jobs in flight then (this one included) in ``item.result``."""
+        if item.gap:
+            await ClockCycles(self.clock, item.gap, rising=False)
+        while self.in_flight() >= self.depth:  # until a completion frees a slot (a stuck DUT stops the test here)
+            self.room.clear()
+            await First(self.room.wait(), ClockCycles(self.clock, self.timeout))
+            await FallingEdge(self.clock)
+            assert self.room.is_set(), (
+                f"protocol error: {self.in_flight()} job(s) in flight and no completion for {self.timeout} cycles "
+                f"before {item.get_name()}: the DUT takes no further job"
+            )
+        for name, port in self.ports.items():
+            port.value = int(payload[name])
+        await self.handshake()
+        res = item.response()
+        res.accepted = int(get_sim_time("ns") // self.period_ns)
+        self.accepted += 1
+        res.in_flight = self.in_flight()
+
+    async def handshake(self) -> None:
+        raise NotImplementedError
+
+
+class DescriptorSender(_Sender):
+    """``valid`` with the payload until the rising edge that sees ``ready``."""
+
+    def __init__(self, dut, clock, control: DescriptorControl, period_ns: int) -> None:
+        super().__init__(dut, clock, control.fields, control.queue_depth, period_ns)
+        self.valid, self.ready = getattr(dut, control.valid), getattr(dut, control.ready)
+        self.valid.value = 0
+
+    async def handshake(self) -> None:
+        await valid_until_ready(self.clock, self.valid, self.ready)
+
+
+class PinSender(_Sender):
+    """A one-cycle ``start`` pulse with the payload on its field ports; one job at a time."""
+
+    def __init__(self, dut, clock, control: PinControl, period_ns: int) -> None:
+        super().__init__(dut, clock, control.fields, 1, period_ns)
+        self.start = getattr(dut, control.start)
+        self.start.value = 0
+
+    async def handshake(self) -> None:
+        self.start.value = 1
+        await RisingEdge(self.clock)
+        await FallingEdge(self.clock)
+        self.start.value = 0
+
+
+class PipelinedJobs(JobControl):
+    """Jobs handed over by ``sender``, completed by pulses on ``done`` (one cycle per job, in job order); ``tag``:
+    the payload field the stream carries in TUSER (the output is then paired with its job by it), or None."""
+
+    def __init__(
+        self, tb: Any, sender: _Sender, done: str, tag: Optional[str], idle: int = 32, timeout: int = 100_000
+    ) -> None:
+        super().__init__(tb)
+        self.sender, self.tag, self.idle, self.timeout = sender, tag, idle, timeout
+        self.done = tb.binding.signal(tb.dut, done)
+        self._done_rise = RisingEdge(self.done)
+        self.completions: list[int] = []  # the cycle of every completion pulse
+        self.pending: list[ReaderItem] = []  # handed over since the last settle
+        self.regions: list[Region] = []  # the footprint of the jobs since the last settle
+        self.footprints: dict[str, list[Region]] = {}  # each of those jobs' own footprint, by name
+        self.batches: list[tuple[list[ReaderItem], list[int]]] = []  # settled, not yet split: jobs, completions
+        self.seen: dict[str, dict[str, list]] = {}  # split, per job name
+        self.errors: dict[str, list[str]] = {}  # protocol errors per job name
+        self.out = JobLog(out=tb.out.ap, ar=tb.mem.ar_ap)  # to tell when the stream went quiet; reads after a reset
+        tb.backend.loop.add(self._watch_done)  # the Python agents' clock loop (no fast path for these DUTs)
+
+    def _watch_done(self, cycle: int) -> Any:
+        """Per rising edge: a completion pulse (while ``done`` is low, sleep until it rises; while high, look again
+        at the next edge: a pulse per cycle for jobs completing back to back)."""
+        v = self.done.value
+        if not (v.is_resolvable and int(v) == 1):
+            return self._done_rise
+        if not self.tb.in_reset():
+            self.completions.append(cycle)
+            self.sender.completed += 1
+            self.sender.room.set()
+        return None
+
+    async def run(self, item: ReaderItem) -> None:
+        tb = self.tb
+        own = tb.regions(item)
+        self.footprints[item.get_name()] = own
+        self.regions += own
+        tb.prepare(item, tb.pieces(item), item.faults, legal=item.legal, clear=not self.pending)
+        tb.reads.expect(self.regions)  # every job in flight may be reading
+        item.result = JobResult(status=None)
+        self.pending.append(item)
+        await self.sender.send(item, tb.payload(item))
+        if item.resets:
+            await self.reset_in_flight(item)
+
+    async def reset_in_flight(self, item: ReaderItem, quiet: int = 16) -> None:
+        """A reset ``item.reset_after`` cycles after the RESET job was handed over: every job handed over since the
+        last settle (this one included) is dropped, reported as such (``dropped``: the reset's cycle) and checked for
+        its reads only; the DUT must then come back clean: for ``quiet`` cycles after the reset no AR (the read
+        checker allows none), no output transfer and no completion (else the test stops here with one line naming the
+        reset), and it takes the next job as after power-up."""
+        tb = self.tb
+        assert item.reset_after is not None, "a RESET job says when to reset"
+        await ClockCycles(tb.clk, item.reset_after)
+        jobs, at = self.pending, int(get_sim_time("ns") // tb.binding.period_ns)
+        for job in jobs:
+            job.response().dropped = at
+        await tb.reset()  # clear(): the sender forgets the jobs in flight
+        tb.reads.expect_none()  # nothing may be read now
+        out_before, ar_before = len(self.out["out"]), len(self.out["ar"])
+        await ClockCycles(tb.clk, quiet)
+        problems = []
+        if len(self.out["ar"]) > ar_before:
+            problems.append(f"{self.out['ar'][ar_before]} within {quiet} cycles after the reset")
+        if self.completions:
+            problems.append(f"{len(self.completions)} completion(s) within {quiet} cycles after the reset")
+        late = len(self.out["out"]) - out_before
+        if late:
+            problems.append(f"{late} output transfer(s) within {quiet} cycles after the reset")
+        # the DUT's state is unknown from here on (the next jobs would hang or babble): the test stops with this line
+        assert not problems, (
+            f"protocol error: the DUT did not come back clean from the reset at cycle {at} (RESET job "
+            f"{item.label()}, {len(jobs)} job(s) dropped in flight): " + "; ".join(problems)
+        )
+        self.out.take()
+        self.completions = []
+        self.batches.append((jobs, []))
+        self.finished += jobs
+
+    async def settle(self) -> None:
+        """Wait for the completions of every job handed over and ``idle`` quiet cycles of the stream. A hung job is
+        given up on after ``timeout`` cycles, or sooner: the sum of the pending jobs' own hang bounds
+        (``ReaderItem.timeout_cycles``)."""
+        if not self.pending:
+            return
+        clk, waited = self.tb.clk, 0
+        bound = min(self.timeout, sum(j.timeout_cycles(self.tb.bus_bytes) for j in self.pending))
+        while self.sender.in_flight() > 0 and waited < bound:
+            await ClockCycles(clk, 16)
+            waited += 16
+        seen = -1
+        while seen != len(self.out["out"]):
+            seen = len(self.out["out"])
+            await ClockCycles(clk, self.idle)
+        self.out.take()
+        done, self.completions = self.completions, []
+        self.batches.append((self.pending, done))
+        self.finished += self.pending
+        self.pending, self.regions = [], []
+
+    def split(self, item: ReaderItem, log: JobLog) -> dict[str, list]:
+        """Frame the settled batch that holds ``item`` (its first job takes the log) and give ``item`` its share:
+        its transfers, AR bursts, R beats and read violations."""
+        name = item.get_name()
+        if name not in self.seen:
+            self._frame(log.take())
+        return self.seen.pop(name)
+
+    def _frame(self, got: dict[str, list]) -> None:
+        jobs, completions = self.batches.pop(0)
+        tags = [self.tb.payload(j)[self.tag] for j in jobs] if self.tag is not None else None
+        names = [j.get_name() for j in jobs]
+        if jobs and jobs[0].response().dropped is not None:  # dropped by a reset: reads attributed, output unframed
+            prints = [self.footprints.pop(n, []) for n in names]
+            reads = attribute(prints, got["ar"], got["r"], got["violations"])
+            for name, share in zip(names, reads):
+                self.seen[name] = {"out": [], "ar": share.ar, "r": share.r, "violations": share.violations}
+            return
+        framing = frame(names, list(got["out"]), completions, self.tb.binding.completion, tags)
+        reads = attribute([self.footprints.pop(n, []) for n in names], got["ar"], got["r"], got["violations"])
+        for job, framed, share in zip(jobs, framing.jobs, reads):
+            self.seen[framed.name] = {"out": framed.beats, "ar": share.ar, "r": share.r, "violations": share.violations}
+            job.response().done_cycle = framed.completed
+        for e in framing.errors:
+            self.errors.setdefault(e.job or names[0], []).append(str(e))
+
+    def protocol_problems(self, item: ReaderItem) -> list[str]:
+        return self.errors.pop(item.get_name(), [])
+
+    def clear(self) -> None:
+        """A reset forgets the jobs in flight and their completions (a RESET job has published them as dropped,
+        :meth:`reset_in_flight`)."""
+        self.pending, self.regions, self.completions = [], [], []
+        self.sender.completed = self.sender.accepted

@@ -1,0 +1,172 @@
+"""NVIDIA's own register descriptions (``spec/manual/*.rdl`` of nvdla/hw) as register maps of the testbench.
+
+NVIDIA wrote them in Ordt's older SystemRDL dialect; systemrdl-compiler (SystemRDL 2.0) accepts them after two
+mechanical fixes, applied here to a copy under ``sim_build/regs/nvdla/`` (NVIDIA's file is never edited):
+
+1. the values of the user property ``spec_access`` (declared ``type = string``) are written bare (``spec_access =
+   r;``): they are quoted;
+2. the root ``addrmap { ... } addrmap_NVDLA;`` has no type name: it is given one (``addrmap addrmap_NVDLA_t``) and
+   instantiated as the root.
+
+:func:`load` gives an :class:`RdlMap` (register byte addresses and fields, as the compiler elaborates them);
+``python -m dlaverif.thirdparty.nvdla_rdl`` (``make regs``) writes the fixed copy and a JSON table of it beside, and
+prints one line per map (or one line saying what to set when ``NVDLA_HW`` is not found).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from dlaverif import thirdparty
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT_DIR = ROOT / "sim_build" / "regs" / "nvdla"
+#: the NVIDIA register descriptions the testbench uses, relative to $NVDLA_HW
+SOURCES = {"NVDLA_PDP_RDMA": Path("spec/manual/NVDLA_PDP_RDMA.rdl")}
+
+_BARE_ACCESS = re.compile(r"(\bspec_access\s*=\s*)([^;\"\s]+)\s*;")
+_ROOT_OPEN = re.compile(r"^addrmap\s*\{", re.M)
+_ROOT_CLOSE = re.compile(r"^\}\s*(\w+)\s*;", re.M)
+
+
+class RdlError(Exception):
+    """An NVIDIA description that does not compile, even after the two fixes."""
+
+
+def fix_dialect(text: str) -> str:
+    """The two mechanical fixes (module docstring) of Ordt's dialect; anything else is left as NVIDIA wrote it."""
+    text = _BARE_ACCESS.sub(r'\1"\2";', text)
+    opening = _ROOT_OPEN.search(text)
+    closing = _ROOT_CLOSE.search(text, opening.end()) if opening is not None else None
+    if opening is None or closing is None:
+        return text
+    name = closing.group(1)
+    body = text[opening.end() : closing.start()]
+    return f"{text[: opening.start()]}addrmap {name}_t {{{body}}};{text[closing.end() :]}"
+
+
+@dataclass(frozen=True)
+class RdlField:
+    lsb: int
+    width: int
+    sw: str  # r, rw, w, ...
+    reset: int
+    enum: tuple[tuple[str, int], ...] = ()  # its encoding (member, value), if the .rdl gives one
+
+
+@dataclass(frozen=True)
+class RdlMap:
+    """Registers of one block: name -> (byte address, fields); a :class:`dlaverif.platform.binding.RegisterMap`."""
+
+    name: str
+    source: str
+    registers: dict[str, tuple[int, dict[str, RdlField]]]
+
+    def address(self, reg: str) -> int:
+        try:
+            return self.registers[reg][0]
+        except KeyError:
+            raise KeyError(f"{self.name}: no register {reg!r} in {self.source}") from None
+
+    def fields(self, reg: str) -> dict[str, RdlField]:
+        return self.registers[reg][1]
+
+    def value(self, reg: str, **fields: int) -> int:
+        """The register's value with these fields (the others 0); a value wider than its field is an error."""
+        out = 0
+        known = self.fields(reg)
+        for name, v in fields.items():
+            if name not in known:
+                raise KeyError(f"{self.name}.{reg}: no field {name!r} (fields: {', '.join(known)})")
+            f = known[name]
+            if not 0 <= int(v) < 1 << f.width:
+                raise ValueError(f"{self.name}.{reg}.{name}: {v} does not fit in {f.width} bits")
+            out |= int(v) << f.lsb
+        return out
+
+    def enum(self, reg: str, field: str, member: str) -> int:
+        """The value of ``member`` of the field's encoding (``D_DATA_FORMAT``, ``INPUT_DATA``, ``INT8`` -> 0)."""
+        enc = dict(self.fields(reg)[field].enum)
+        if member not in enc:
+            raise KeyError(f"{self.name}.{reg}.{field}: no member {member!r} (members: {', '.join(enc)})")
+        return enc[member]
+
+    def writable_mask(self, reg: str) -> int:
+        return sum(((1 << f.width) - 1) << f.lsb for f in self.fields(reg).values() if "w" in f.sw)
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "source": self.source,
+            "registers": {
+                r: {"address": a, "fields": {n: vars(f) for n, f in fs.items()}}
+                for r, (a, fs) in self.registers.items()
+            },
+        }
+
+
+def _reset(value: object) -> int:
+    """A field's reset value (0 when the .rdl gives none or a reference)."""
+    return value if isinstance(value, int) else 0
+
+
+def _compile(path: Path, name: str) -> RdlMap:
+    from systemrdl import RDLCompileError, RDLCompiler
+    from systemrdl.node import FieldNode, RegNode
+
+    fixed = OUT_DIR / path.name
+    fixed.parent.mkdir(parents=True, exist_ok=True)
+    fixed.write_text(fix_dialect(path.read_text()))
+    rdlc = RDLCompiler()
+    try:
+        rdlc.compile_file(str(fixed))
+        root = rdlc.elaborate()
+    except RDLCompileError as e:
+        raise RdlError(f"{path}: does not compile after the two dialect fixes (copy: {fixed}): {e}") from None
+    regs: dict[str, tuple[int, dict[str, RdlField]]] = {}
+    for node in root.top.descendants():
+        if isinstance(node, RegNode):
+            fields = {}
+            for f in node.fields():
+                assert isinstance(f, FieldNode)
+                sw = f.get_property("sw").name
+                encode = f.get_property("encode")
+                enum = tuple((m.name, int(m.value)) for m in encode) if encode is not None else ()
+                fields[f.inst_name] = RdlField(f.lsb, f.width, sw, _reset(f.get_property("reset")), enum)
+            regs[node.inst_name] = (node.absolute_address, fields)
+    return RdlMap(name, str(path), regs)
+
+
+@lru_cache(maxsize=None)
+def load(name: str = "NVDLA_PDP_RDMA") -> RdlMap:
+    """The register map ``name`` of :data:`SOURCES`, compiled from ``$NVDLA_HW`` (its default:
+    :data:`dlaverif.thirdparty.DEFAULTS`); RdlError with one line when it cannot be."""
+    env = thirdparty.environment()
+    if thirdparty.NVDLA_HW not in env:
+        raise RdlError(thirdparty.missing(ValueError(f"${thirdparty.NVDLA_HW} is not set")) or "NVDLA_HW is not set")
+    src = Path(env[thirdparty.NVDLA_HW]) / SOURCES[name]
+    if not src.is_file():
+        raise RdlError(f"{src} does not exist: NVDLA_HW={env[thirdparty.NVDLA_HW]} is not a checkout of nvdla/hw")
+    return _compile(src, name)
+
+
+def main() -> int:
+    for name in SOURCES:
+        try:
+            m = load(name)
+        except RdlError as e:
+            print(f"nvdla registers: {e}")
+            return 0  # the rest of make regs stands without NVIDIA's files
+        out = OUT_DIR / f"{name}.json"
+        out.write_text(json.dumps(m.to_json(), indent=1) + "\n")
+        print(f"nvdla registers: {len(m.registers)} registers of {m.source} -> {out.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,1 +1,0 @@
-"""cocotb + pyuvm testbench: agents, environments, sequences, scoreboards (imports models, never the reverse)."""

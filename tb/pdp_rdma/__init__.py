@@ -1,3 +1,0 @@
-"""NVIDIA's PDP read DMA (``NV_NVDLA_PDP_rdma``, nvdla/hw nvdlav1) on the platform against ``models.nvdla`` feature
-cubes (issue 34): its binding through the NVDLA platform parts (:mod:`tb.platform.csb`, :mod:`tb.platform.nvdla_dma`,
-:mod:`tb.platform.flagged_stream`); here only its items, sequences, scoreboard hooks, coverage and tests."""
