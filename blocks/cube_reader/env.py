@@ -7,8 +7,8 @@ run on :class:`CubeReaderTB`.
 from __future__ import annotations
 
 from blocks.binding import register_reader
+from dlaverif.footprint import Region
 from dlaverif.platform import ReaderEnv, ReaderTB
-from dlaverif.platform.footprint import Region
 
 from . import registers
 from .coverage import CubeCoverage

@@ -14,7 +14,7 @@ from dlaverif.models.blocked import BlockedCubeDescriptor, Layout
 from dlaverif.models.core.arith import ceil_div
 from dlaverif.models.core.fp16 import fp16_classes
 from dlaverif.platform import Knobs
-from dlaverif.platform.regmap import JobStatus
+from dlaverif.regmap import JobStatus
 
 from .env import CubeReaderTB
 from .items import CubeItem, Kind

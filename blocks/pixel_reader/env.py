@@ -5,8 +5,8 @@ one job protocol (its picture's planes and their footprint), and the env with th
 from __future__ import annotations
 
 from blocks.binding import register_reader
+from dlaverif.footprint import Region
 from dlaverif.platform import ReaderEnv, ReaderTB
-from dlaverif.platform.footprint import Region
 
 from . import registers
 from .coverage import PixelCoverage

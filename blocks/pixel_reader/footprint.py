@@ -10,9 +10,9 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from dlaverif.footprint import Region, words_of_runs
 from dlaverif.models.nvdla.pixel import PixelFormat
 from dlaverif.models.pixel_desc import PixelDescriptor
-from dlaverif.platform.footprint import Region, words_of_runs
 
 
 def line_starts(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:

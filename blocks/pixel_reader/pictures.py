@@ -15,10 +15,9 @@ from typing import Optional, Union
 
 import numpy as np
 
-from dlaverif import models
+from dlaverif import models, placement
 from dlaverif.models.nvdla.pixel import ENUM_ORDER, PIXEL_FORMATS, PixelFormat
 from dlaverif.models.pixel_desc import PixelDescriptor
-from dlaverif.platform import placement
 
 PREFIX = "nvdla.pixel."
 FORMATS: tuple[str, ...] = ENUM_ORDER
@@ -221,7 +220,7 @@ def picture_of(
     inside the build's ``addr_bits``-bit address space)."""
     fmt = PIXEL_FORMATS[name]
     image = models.pack(PREFIX + name, t, **opts)
-    # inside the build's address space (dlaverif.platform.placement): at 256 MB in a 4096-atom window where it fits;
+    # inside the build's address space (dlaverif.placement): at 256 MB in a 4096-atom window where it fits;
     # plane 1 after plane 0 and the 64-byte guard band the memory agent writes around it, a gap of up to 199 atoms
     # between
     len0 = len(image.data(image.names()[0]))

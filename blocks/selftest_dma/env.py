@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from cocotb_coverage.coverage import CoverPoint, coverage_section
 
+from dlaverif.footprint import Region
 from dlaverif.platform import (
     CoverageSubscriber,
     Expectation,
@@ -22,7 +23,6 @@ from dlaverif.platform import (
     config_value,
 )
 from dlaverif.platform.binding import Completion, DescriptorControl, DutBinding, ResetPin
-from dlaverif.platform.footprint import Region
 
 from .items import DmaItem
 

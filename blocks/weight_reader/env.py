@@ -9,8 +9,8 @@ from typing import Optional
 import numpy as np
 
 from blocks.binding import register_reader
+from dlaverif.footprint import Region
 from dlaverif.platform import ReaderEnv, ReaderTB
-from dlaverif.platform.footprint import Region
 
 from . import registers
 from .coverage import WeightCoverage

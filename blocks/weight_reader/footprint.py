@@ -11,9 +11,9 @@ from typing import Optional
 
 import numpy as np
 
+from dlaverif.footprint import Region, words_of_runs
 from dlaverif.models.core.arith import ceil_div
 from dlaverif.models.weight_desc import WeightSurfaceDescriptor
-from dlaverif.platform.footprint import Region, words_of_runs
 
 from .weights import WeightSet
 

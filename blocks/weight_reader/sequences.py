@@ -12,8 +12,9 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from dlaverif import placement
 from dlaverif.models.weight_desc import WeightSurfaceDescriptor
-from dlaverif.platform import Knobs, ReaderSeqBase, placement, random_knobs
+from dlaverif.platform import Knobs, ReaderSeqBase, random_knobs
 
 from .footprint import needed_bytes, word_in
 from .items import CORRUPTIONS, Kind, WeightItem, truncated

@@ -18,12 +18,11 @@ from typing import Optional
 
 import numpy as np
 
-from dlaverif import models
+from dlaverif import models, placement
 from dlaverif.models.core.arith import round_up
 from dlaverif.models.core.memimage import MemoryImage
 from dlaverif.models.nvdla.weights import groups as G
 from dlaverif.models.weight_desc import WeightSurfaceDescriptor
-from dlaverif.platform import placement
 
 #: weight format families of the sequences: (name, models format, options)
 FAMILIES: dict[str, tuple[str, dict]] = {
@@ -289,7 +288,7 @@ def apply_mask(
 
 def place(rng: np.random.Generator, image: MemoryImage, addr_bits: int) -> MemoryImage:
     """Every surface at its own random 256-byte aligned base, with gaps (guard bands never touch a neighbour),
-    inside the build's ``addr_bits``-bit address space (``dlaverif.platform.placement``; raises ``placement.DoesNotFit``
+    inside the build's ``addr_bits``-bit address space (``dlaverif.placement``; raises ``placement.DoesNotFit``
     for a weight set larger than the space)."""
     packed = [round_up(max(s.nbytes, 1), 256) + 256 for s in image.surfaces]  # each with its smallest gap
     gaps = placement.slots_that_fit(8, sum(packed), addr_bits, 256 * len(packed))  # up to 8 x 256 bytes each

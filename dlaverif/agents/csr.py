@@ -26,7 +26,7 @@ from cocotb.simtime import get_sim_time
 from cocotb.triggers import ClockCycles, FallingEdge, First, RisingEdge, Timer
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
 
-from dlaverif.platform.regmap import JobStatus
+from dlaverif.regmap import JobStatus
 
 Reg = Union[str, int]
 

@@ -24,7 +24,7 @@ import numpy as np
 from cocotbext.axi import AxiBurstType
 
 from dlaverif.agents.analysis import AnalysisPort
-from dlaverif.platform.footprint import Region
+from dlaverif.footprint import Region
 
 PAGE = 4096
 

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from dlaverif.flow import project
-from dlaverif.platform.regmodel import Field, Register
+from dlaverif.regmodel import Field, Register
 
 ROOT = Path(__file__).resolve().parents[2]
 RDL_DIR = project.RTL / "regs"

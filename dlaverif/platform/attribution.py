@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from dlaverif.platform.footprint import Region
+from dlaverif.footprint import Region
 
 
 @dataclass

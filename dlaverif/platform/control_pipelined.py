@@ -17,11 +17,11 @@ from cocotb.simtime import get_sim_time
 from cocotb.triggers import ClockCycles, Event, FallingEdge, First, RisingEdge
 
 from dlaverif.agents.analysis import JobLog
+from dlaverif.footprint import Region
 from dlaverif.platform.attribution import attribute
 from dlaverif.platform.binding import DescriptorControl, PinControl
 from dlaverif.platform.completion import frame
 from dlaverif.platform.control import JobControl
-from dlaverif.platform.footprint import Region
 from dlaverif.platform.job import JobResult, ReaderItem
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from cocotbext.axi import AxiResp
 
-from dlaverif.platform.regmap import BlockMap
+from dlaverif.regmap import BlockMap
 
 
 def _params_problems(regs: BlockMap, value: int, bus_bits: int, addr_bits: int) -> list[str]:

@@ -23,14 +23,14 @@ from cocotb.triggers import ClockCycles
 from dlaverif.agents.analysis import AnalysisPort, JobLog
 from dlaverif.agents.csr import CsrAgent
 from dlaverif.checkers.axi_read import PAGE, AxiReadChecker
+from dlaverif.footprint import Region
 from dlaverif.platform.assertions import AssertionLog
 from dlaverif.platform.backends import backend_for
 from dlaverif.platform.binding import DutBinding
 from dlaverif.platform.control import control_for
-from dlaverif.platform.footprint import Region
 from dlaverif.platform.job import JobResult, ReaderItem
 from dlaverif.platform.knobs import Knobs
-from dlaverif.platform.regmap import JobStatus
+from dlaverif.regmap import JobStatus
 
 
 class ReaderTB:

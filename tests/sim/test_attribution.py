@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from dlaverif.agents.axi_mem import Burst, RBeat
+from dlaverif.footprint import Region
 from dlaverif.platform.attribution import attribute, burst_owners
-from dlaverif.platform.footprint import Region
 
 BUS = 8
 

@@ -13,7 +13,7 @@ from dlaverif.agents import stalls
 from dlaverif.agents.analysis import AnalysisPort, JobLog
 from dlaverif.agents.axi_mem import Burst
 from dlaverif.checkers.axi_read import AxiReadChecker
-from dlaverif.platform.footprint import Region, words_of_runs
+from dlaverif.footprint import Region, words_of_runs
 
 BW = 32  # 256-bit bus
 

@@ -1,5 +1,5 @@
 """Job placement at every legal address width (issue 32's matrix, AXI_ADDR_W 12 .. 64), without a simulator:
-``dlaverif.platform.placement`` keeps every base inside the build's address space, the weight and pixel stimulus built
+``dlaverif.placement`` keeps every base inside the build's address space, the weight and pixel stimulus built
 on it stays inside it, and at the defaults (40 bits) it draws what the fixed placements drew before (hand-written
 formulas of those placements as the oracle: the seeds and exact cycle counts at the defaults are unchanged)."""
 
@@ -12,8 +12,8 @@ from blocks.cube_reader.harness import at_atoms, nvdla_feature
 from blocks.cube_reader.test_directed import ATOM_CASES
 from blocks.pixel_reader import pictures as P
 from blocks.weight_reader import weights as W
+from dlaverif import placement
 from dlaverif.models.blocked import Layout
-from dlaverif.platform import placement
 
 WIDTHS = (12, 13, 16, 21, 32, 40, 62, 63, 64)
 

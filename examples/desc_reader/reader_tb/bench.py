@@ -1,7 +1,7 @@
 """desc_reader on the platform: its binding, what a job reads and hands over, its env and test base (the glue)."""
 
+from dlaverif.footprint import Region
 from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderEnv, ReaderTB, ReaderTestBase, ResetPin
-from dlaverif.platform.footprint import Region
 
 from .items import ReadJob
 from .scoreboard import PackedScoreboard

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dlaverif.platform.regmodel import Register
+from dlaverif.regmodel import Register
 
 
 @dataclass(frozen=True)
