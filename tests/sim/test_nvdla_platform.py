@@ -16,8 +16,6 @@ from tb.platform import csb
 from tb.platform.nvdla_dma import ATOM, POISON, pack_response, responses
 from tb.thirdparty import nvdla_rdl
 
-HAVE_NVDLA = thirdparty.NVDLA_HW in thirdparty.environment()
-
 
 def test_a_two_atom_response_is_low_first_with_mask_11():
     a, b = bytes(range(32)), bytes(range(100, 132))
@@ -77,8 +75,7 @@ def test_the_two_dialect_fixes():
     assert "addrmap addrmap_NVDLA_t {" in fixed and "}addrmap_NVDLA;" not in fixed
 
 
-@pytest.mark.skipif(not HAVE_NVDLA, reason=thirdparty.hint(thirdparty.NVDLA_HW))
-def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists():
+def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists(nvdla_hw: Path) -> None:
     regs = nvdla_rdl.load("NVDLA_PDP_RDMA")
     base = regs.address("S_STATUS")
     readme = {  # thirdparty/nvdla-pdp-rdma/README.md, "Registers"
@@ -93,7 +90,7 @@ def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists():
     assert regs.value("D_POOLING_KERNEL_CFG", KERNEL_STRIDE_WIDTH=2) == 0x20
     with pytest.raises(ValueError, match="does not fit"):
         regs.value("D_SRC_RAM_CFG", SRC_RAM_TYPE=2)
-    original = Path(thirdparty.environment()[thirdparty.NVDLA_HW]) / nvdla_rdl.SOURCES["NVDLA_PDP_RDMA"]
+    original = nvdla_hw / nvdla_rdl.SOURCES["NVDLA_PDP_RDMA"]
     assert "spec_access     = r;" in original.read_text()  # NVIDIA's file is untouched: the fixes went to a copy
 
 
@@ -101,22 +98,28 @@ def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists():
 def no_nvdla(monkeypatch, tmp_path):
     """Neither NVDLA_HW nor its default."""
     monkeypatch.delenv(thirdparty.NVDLA_HW, raising=False)
-    monkeypatch.setitem(thirdparty.DEFAULTS, thirdparty.NVDLA_HW, (tmp_path / "nowhere", "a checkout of nvdla/hw"))
+    monkeypatch.setitem(thirdparty.DEFAULTS, thirdparty.NVDLA_HW, ((tmp_path / "nowhere",), "a checkout of nvdla/hw"))
 
 
-def test_without_nvdla_hw_the_build_says_what_to_set(no_nvdla):
+def test_without_nvdla_hw_the_build_says_what_to_set(no_nvdla, tmp_path):
     build = testplan.load().builds["nvdla_pdp_rdma"]
     assert build.missing is not None and "NVDLA_HW=<a checkout of nvdla/hw>" in build.missing
+    assert "make nvdla" in build.missing and str(tmp_path / "nowhere") in build.missing
     others = [b for b in testplan.load().builds.values() if b.missing is not None]
     assert [b.name for b in others] == ["nvdla_pdp_rdma"]
 
 
 def test_without_nvdla_hw_make_sim_of_its_run_is_one_line(no_nvdla, capsys):
-    assert simflow.main(["--sim", "icarus", "--runs", "pdp_rdma/random"]) == 2
-    out = capsys.readouterr().out
-    assert [line for line in out.splitlines() if line.startswith("not applicable")] == [
-        f"not applicable: pdp_rdma/random: {thirdparty.hint(thirdparty.NVDLA_HW)}"
+    assert simflow.main(["--sim", "icarus", "--runs", "pdp_rdma/random"]) == 2  # nothing selected can run
+    lines = capsys.readouterr().out.splitlines()
+    said = f"skipped: pdp_rdma/random: {thirdparty.hint(thirdparty.NVDLA_HW)}"
+    assert [line for line in lines if line.startswith("skipped")] == [said]  # the one line, before the table
+    table = lines[lines.index("-" * 112) + 1 : len(lines) - lines[::-1].index("-" * 112) - 1]
+    assert [r.split() for r in table] == [
+        ["pdp_rdma/random", "(every", "test", "of", "the", "run)", "SKIP"],
+        [*said.split()],
     ]
+    assert lines[-1].startswith("regression: 0 passed, 0 failed, 1 skipped")
 
 
 def test_nvdla_hw_naming_no_checkout_is_one_line(monkeypatch, tmp_path):
