@@ -4,6 +4,8 @@ NVIDIA's files come from (NVDLA_HW, its default, the one line when neither exist
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -126,3 +128,29 @@ def test_nvdla_hw_naming_no_checkout_is_one_line(monkeypatch, tmp_path):
     monkeypatch.setenv(thirdparty.NVDLA_HW, str(tmp_path))
     build = testplan.load().builds["nvdla_pdp_rdma"]
     assert build.missing is not None and f"NVDLA_HW={tmp_path} is not a checkout of nvdla/hw" in build.missing
+
+
+def test_without_nvdla_hw_make_regress_skips_its_jobs_and_reports_them(no_nvdla, tmp_path, capsys):
+    """make regress of the run: nothing is built, every job is recorded as skipped with the one line, the report's
+    tables say so, and the regression passes (exit 0: a skip is no failure)."""
+    from tb.flow.regression import __main__ as regression
+
+    report = tmp_path / "report"
+    argv = ["run", "--sim", "icarus", "--suite", "smoke", "--runs", "pdp_rdma/random", "--seeds", "1", "--jobs", "1"]
+    argv += ["--coverage", "0", "--out", str(tmp_path / "reg"), "--report-dir", str(report), "--history", "none"]
+    assert regression.main(argv) == 0
+    said = f"skipped: pdp_rdma/random: {thirdparty.hint(thirdparty.NVDLA_HW)}"
+    out = capsys.readouterr().out
+    assert out.count(said) == 2, out  # once as the run starts, once in the summary's Skipped table
+    assert not (tmp_path / "reg" / "builds" / "icarus" / "nvdla_pdp_rdma").exists()  # nothing built
+    results = json.loads((report / "results.json").read_text())
+    g = results["regression"]
+    n = g["jobs"]  # one per test of the run (one seed, one simulator)
+    assert n > 1 and (g["passed"], g["failed"], g["skipped"], g["not_run"]) == (0, 0, n, 0), g
+    assert results["skipped"] == [{"sim": "icarus", "run": "pdp_rdma/random", "jobs": n, "reason": said}]
+    assert f"**0 passed, 0 failed**, {n} skipped of {n} jobs" in (report / "summary.md").read_text()
+    junit = ET.parse(report / "junit.xml").getroot()
+    assert junit.get("skipped") == str(n) and junit.get("failures") == "0" and junit.get("errors") == "0"
+    assert {s.get("message") for s in junit.iter("skipped")} == {said}
+    html = (report / "index.html").read_text()
+    assert '<table id="skipped">' in html and said in html
