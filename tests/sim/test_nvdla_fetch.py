@@ -42,9 +42,10 @@ def git(repo: Path, *args: str) -> str:
     return out.stdout.strip()
 
 
-def stand_in(root: Path, files: dict[str, Path], changed: str = "") -> tuple[Path, Path]:
+def stand_in(root: Path, files: dict[str, Path], changed: str = "", lock: dict | None = None) -> tuple[Path, Path]:
     """A git repository at ``root/hw`` with NVIDIA's ``files`` (nvdlav1's on branch nvdlav1, then master's on branch
-    master; ``changed``: that file gets one more byte) and a copy of the lock naming its two commits; returns both."""
+    master; ``changed``: that file gets one more byte) and a copy of the lock (default: the repository's) naming its
+    two commits; returns both."""
     repo = root / "hw"
     repo.mkdir(parents=True)
     git(repo, "init", "-q", "-b", "nvdlav1")
@@ -59,7 +60,7 @@ def stand_in(root: Path, files: dict[str, Path], changed: str = "") -> tuple[Pat
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", branch)
         commits[pinned] = git(repo, "rev-parse", "HEAD")
-    lock = json.loads(fetch.LOCK.read_text())
+    lock = lock or json.loads(fetch.LOCK.read_text())
     for pin in lock["files"].values():
         pin["commit"] = commits[pin["commit"]]
     path = root / "lock.json"
@@ -106,6 +107,33 @@ def test_a_file_that_differs_from_its_pin_is_refused_and_nothing_is_written(tmp_
     bad = hashlib.sha256(nvdla_files[changed].read_bytes() + b"\n").hexdigest()
     assert changed in err and bad in err and sha256(nvdla_files[changed]) in err, err
     assert not dest.exists() and list(dest.parent.iterdir()) == []
+
+
+def test_the_fetch_and_its_refusal_with_files_of_our_own_where_nvidias_are_absent(tmp_path, capsys):
+    """The same fetch over a small lock of made-up files: it runs on any machine, NVIDIA's files or not."""
+    src = tmp_path / "src"
+    files = {"LICENSE": b"licence\n", "vmod/a/x.v": b"module x;\nendmodule\n", "spec/manual/X.rdl": b"addrmap {};\n"}
+    for rel, data in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_bytes(data)
+    pins = {
+        rel: {"commit": MASTER if rel.startswith("spec/") else NVDLAV1, "sha256": hashlib.sha256(data).hexdigest()}
+        for rel, data in files.items()
+    }
+    lock = {"repository": "https://nvdla-hw.invalid/hw", "licence": "LICENSE", "blocks": {}, "files": pins}
+    paths = {rel: src / rel for rel in files}
+    repo, lock_path = stand_in(tmp_path / "good", paths, lock=json.loads(json.dumps(lock)))
+    dest = tmp_path / "out" / "nvdla-hw"
+    args = ["--dest", str(dest), "--lock", str(lock_path), "--url", str(repo), "--no-local"]
+    assert fetch.main(args) == 0
+    assert {p.relative_to(dest).as_posix(): p.read_bytes() for p in dest.rglob("*") if p.is_file()} == files
+    repo, lock_path = stand_in(tmp_path / "bad", paths, changed="vmod/a/x.v", lock=json.loads(json.dumps(lock)))
+    other = tmp_path / "out2" / "nvdla-hw"
+    assert fetch.main(["--dest", str(other), "--lock", str(lock_path), "--url", str(repo), "--no-local"]) == 2
+    err = capsys.readouterr().err
+    bad = hashlib.sha256(files["vmod/a/x.v"] + b"\n").hexdigest()
+    assert len(err.splitlines()) == 1 and "vmod/a/x.v" in err and bad in err and pins["vmod/a/x.v"]["sha256"] in err
+    assert not other.exists() and list(other.parent.iterdir()) == []
 
 
 def test_a_destination_holding_a_changed_file_is_never_overwritten(tmp_path, nvdla_files, capsys):
