@@ -148,7 +148,9 @@ def test_without_nvdla_hw_make_regress_skips_its_jobs_and_reports_them(no_nvdla,
     n = g["jobs"]  # one per test of the run (one seed, one simulator)
     assert n > 1 and (g["passed"], g["failed"], g["skipped"], g["not_run"]) == (0, 0, n, 0), g
     assert results["skipped"] == [{"sim": "icarus", "run": "pdp_rdma/random", "jobs": n, "reason": said}]
-    assert f"**0 passed, 0 failed**, {n} skipped of {n} jobs" in (report / "summary.md").read_text()
+    summary = (report / "summary.md").read_text()
+    assert f"**0 passed, 0 failed**, {n} skipped of {n} jobs" in summary
+    assert f"| nvdla_pdp_rdma | defaults |  | {n} | 0 ({n} skipped) |" in summary  # its configuration's row
     junit = ET.parse(report / "junit.xml").getroot()
     assert junit.get("skipped") == str(n) and junit.get("failures") == "0" and junit.get("errors") == "0"
     assert {s.get("message") for s in junit.iter("skipped")} == {said}

@@ -91,6 +91,7 @@ def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict
                     "passed": statuses.count(PASS),
                     "failed": len(bad),
                     "not_run": statuses.count(NOT_RUN),
+                    "skipped": statuses.count(SKIPPED),
                     "status": "fail"
                     if bad
                     else "not run"
