@@ -25,7 +25,7 @@ export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RU
 export CONFIG_SEED
 INPUTS     ?=
 
-.PHONY: all setup sysdeps venv regs sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
+.PHONY: all setup sysdeps venv nvdla regs sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
 
 all: test
 
@@ -53,7 +53,11 @@ help:
 	@echo "make formal-mutants   every protocol and contract mutant against the properties (each must FAIL)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
 	@echo "make mutants  mutation check: RTL bugs on copies of blocks/rtl/ that the tests must catch (SIM=, SEED=, COUNT=, MUTANT_JOBS=)"
-	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: dlaverif/flow/sysdeps.sh)"
+	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: dlaverif/flow/sysdeps.sh);"
+	@echo "              then make nvdla for NVIDIA's RTL (the pdp_rdma runs and tests are skipped without it)"
+	@echo "make nvdla    NVIDIA's pinned files (dlaverif/thirdparty/nvdla_hw.lock.json, SHA-256 checked) into sim_build/thirdparty/"
+	@echo "              nvdla-hw, the default NVDLA_HW: from NVDLA_HW=, the shared copy beside the checkout, or git"
+	@echo "              (NVDLA_HW_URL= a mirror); docs/setup.md"
 	@echo "make doctor   tool versions, and how to install what is missing"
 	@echo "make clean    remove sim_build/ and generated reports"
 
@@ -61,11 +65,16 @@ help:
 # second); as root the missing ones are installed (as CI does), otherwise make stops with one line naming the command.
 setup:
 	@dlaverif/flow/sysdeps.sh install
+	@echo "setup: NVIDIA's RTL of the NVDLA blocks is not a system package: make nvdla fetches it (docs/setup.md)"
 
 sysdeps:
 	@dlaverif/flow/sysdeps.sh ensure
 
 venv: $(STAMP)
+
+# NVIDIA's RTL for the NVDLA blocks, pinned and checked (dlaverif/thirdparty/fetch.py); the standard library is enough
+nvdla:
+	@$(PYTHON_SYS) -m dlaverif.thirdparty.fetch
 
 $(STAMP): pyproject.toml | sysdeps
 	@test -x $(PY) || $(PYTHON_SYS) -m venv $(VENV)

@@ -5,7 +5,9 @@ the coverage flags the regression builds with (``runner.VERILATOR_COVERAGE_ARGS`
   without and with its assertions bound (``DLA_ASSERT``, the property list ``blocks/rtl/props/props.f``);
 - every testplan build that names its own file list (RTL we did not write): its toplevel with that list, the
   build's defines, include folders and lint waivers, and its property list with ``DLA_ASSERT`` unless it binds
-  none. A file of such a list is not linted as a module of its own: the build names its top;
+  none. A file of such a list is not linted as a module of its own: the build names its top. A build whose RTL is
+  not found here (``NVDLA_HW``) is left out, with the one line saying how to get it
+  (:func:`dlaverif.thirdparty.skipped`);
 - every file of ``blocks/rtl/props/`` (the bound property modules and the formal tops, which no ``<top>.f`` names)
   as a top of its own, with ``--assert``, over every module of ours and the property folder (``-y``).
 
@@ -18,6 +20,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from dlaverif import thirdparty
 from dlaverif.flow import filelists, runner, testplan
 from dlaverif.flow.buildopts import BuildOptions
 
@@ -64,8 +67,8 @@ def _builds(plan: testplan.Plan) -> list[list[str]]:
     for b in plan.builds.values():
         if b.options.filelist is None:
             continue  # one of ours: linted module by module above
-        if b.missing is not None:  # third-party RTL not found: said once, the rest is linted
-            print(f"lint: not applicable: {b.name}: {b.missing}", file=sys.stderr)
+        if b.missing is not None:  # third-party RTL not found: skipped, said in one line, the rest is linted
+            print(f"lint: {thirdparty.skipped(b.name, b.missing)}", file=sys.stderr)
             continue
         design, props = runner.design_files(b.toplevel, b.options)
         out.append(_args(b.toplevel, design, None, b.options))

@@ -9,7 +9,10 @@ names) and tests (``TESTS=``: globs over ``run::test`` or a test name) exactly a
 (:func:`dlaverif.flow.testplan.select`; a name that selects nothing is refused, exit 2): the rerun commands of
 ``make regress`` name SUITE and RUN, so a job of any suite reruns alone. A
 ``TESTCASE`` that is exactly a test name of a run selects that test only (with its parametrizations), not every test
-whose name contains it. Exit status 0 only when every test of every run passed. ``RTL=<dir>`` compiles the file lists
+whose name contains it. A run whose third-party RTL is not found here (``NVDLA_HW``, :mod:`dlaverif.thirdparty`) is
+skipped: one line at the start and a SKIP row in the table, each with :func:`dlaverif.thirdparty.skipped`'s line saying
+how to get the files. Exit status 0 when every test of every other run passed (2 when every selected run is
+skipped: nothing could run). ``RTL=<dir>`` compiles the file lists
 (``<top>.f``) of another folder (a broken copy that a ``make regress RTL=<dir>`` reported)."""
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import random
 import sys
 import zlib
 
+from dlaverif import thirdparty
 from dlaverif.flow import runner, testplan
 from dlaverif.flow.regression import settings
 
@@ -85,8 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[str, runner.Result]] = []
     broken: list[str] = []
     unavailable = [e.run for e, _ in selection if e.run.build.missing is not None]
-    for run in unavailable:  # third-party RTL not found (dlaverif/thirdparty/): one line, the rest runs
-        print(f"not applicable: {run.name}: {run.build.missing}", flush=True)
+    # third-party RTL not found (dlaverif/thirdparty/): skipped, said in one line, the rest runs
+    for run in unavailable:
+        print(thirdparty.skipped(run.name, str(run.build.missing)), flush=True)
     for entry, chosen in selection:
         run = entry.run
         if run.build.missing is not None:
@@ -131,9 +136,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'':24s}   {r.message[:200]}")
     for line in broken:
         print(f"{'BROKEN':24s} {line}")
+    for run in unavailable:  # every test of the run, not built: the line says how to get its RTL
+        print(f"{run.name:24s} {'(every test of the run)':58s} {'SKIP':6s}")
+        print(f"{'':24s}   {thirdparty.skipped(run.name, str(run.build.missing))}")
     failed = sum(not r.passed for _, r in rows)
     print("-" * 112)
-    print(f"regression: {len(rows) - failed} passed, {failed + len(broken)} failed  (SIM={args.sim} SEED={seed})")
+    skips = f", {len(unavailable)} skipped" if unavailable else ""
+    print(
+        f"regression: {len(rows) - failed} passed, {failed + len(broken)} failed{skips}  (SIM={args.sim} SEED={seed})"
+    )
     if failed or broken:
         print(f"reproduce: make sim SIM={args.sim} SEED={seed} TESTCASE=<test name>")
         # a configuration of the matrix (blocks/plan.yaml configs:): the one command that rebuilds and reruns it

@@ -5,10 +5,12 @@ defaults.
 list names the AXI4 read-master property set as ``$DLA_RTL/props/axi4_read_master_props.sv`` (examples/desc_reader).
 
 ``NVDLA_HW`` is a checkout of nvdla/hw (branch nvdlav1; NVIDIA's files under their own paths, ``vmod/...``). When
-neither the environment nor make sets it, the shared copy beside the repository (``../shared/thirdparty/
-nvdla-pdp-rdma``, exported unmodified with NVIDIA's licence) is the default where it exists. Without either, a build
-whose list names it is *unavailable*: the testplan keeps it with the one line saying what to set
-(:func:`missing`), and the flow reports that line instead of running it.
+neither the environment nor make sets it, its defaults are, first found first: the pinned copy ``make nvdla`` puts
+inside the checkout (``sim_build/thirdparty/nvdla-hw``, :mod:`dlaverif.thirdparty.fetch`, every file checked against
+``nvdla_hw.lock.json``), then the shared copy beside the repository (``../shared/thirdparty/nvdla-pdp-rdma``,
+exported unmodified with NVIDIA's licence). Without any, a build whose list names it is *unavailable*: the testplan
+keeps it with the one line saying how to get the files (:func:`missing`), and the flow and the tests report it as
+skipped with that line (:func:`skipped`) instead of running it.
 """
 
 from __future__ import annotations
@@ -23,11 +25,19 @@ ROOT = Path(__file__).resolve().parents[2]
 HDL = Path(__file__).resolve().parents[1] / "hdl"
 NVDLA_HW = "NVDLA_HW"
 DLA_RTL = "DLA_RTL"
-#: variable -> (its default when it exists, what to set it to)
-DEFAULTS: dict[str, tuple[Path, str]] = {
-    NVDLA_HW: (ROOT.parent / "shared" / "thirdparty" / "nvdla-pdp-rdma", "a checkout of nvdla/hw (branch nvdlav1)"),
-    DLA_RTL: (HDL, "the hdl folder of the dlaverif package"),
+#: where ``make nvdla`` (python -m dlaverif.thirdparty.fetch) puts NVIDIA's pinned files: inside the checkout, ignored
+#: by git
+FETCHED = ROOT / "sim_build" / "thirdparty" / "nvdla-hw"
+#: variable -> (its defaults, the first that exists wins; what to set it to)
+DEFAULTS: dict[str, tuple[tuple[Path, ...], str]] = {
+    NVDLA_HW: (
+        (FETCHED, ROOT.parent / "shared" / "thirdparty" / "nvdla-pdp-rdma"),
+        "a checkout of nvdla/hw (branch nvdlav1)",
+    ),
+    DLA_RTL: ((HDL,), "the hdl folder of the dlaverif package"),
 }
+#: how to get the files of a variable that has no default on disk (docs/setup.md says more)
+GET = {NVDLA_HW: "make nvdla (fetches the pinned files into the checkout, docs/setup.md)"}
 _UNSET = re.compile(r"\$(\w+) is not set")
 
 
@@ -35,16 +45,26 @@ def environment(env: Optional[Mapping[str, str]] = None) -> dict[str, str]:
     """``env`` (default: the process environment) with the defaults of :data:`DEFAULTS` that exist on disk for the
     variables it does not set (an empty value counts as unset: make exports its empty variables)."""
     out = {k: v for k, v in (os.environ if env is None else env).items() if v != ""}
-    for name, (default, _) in DEFAULTS.items():
-        if name not in out and default.is_dir():
-            out[name] = str(default)
+    for name, (defaults, _) in DEFAULTS.items():
+        found = next((d for d in defaults if d.is_dir()), None)
+        if name not in out and found is not None:
+            out[name] = str(found)
     return out
 
 
 def hint(name: str) -> str:
-    """The one line telling what to set for the variable ``name`` of :data:`DEFAULTS`."""
-    default, what = DEFAULTS[name]
-    return f"{name} is not set: make ... {name}=<{what}> (the default {default} does not exist)"
+    """The one line telling how to get the files of the variable ``name`` of :data:`DEFAULTS` (what to run, or what
+    to set) when neither the environment nor any of its defaults names them."""
+    defaults, what = DEFAULTS[name]
+    get = f"{GET[name]}, or " if name in GET else ""
+    where = ", ".join(str(d) for d in defaults)
+    return f"{name} is not set and no default of it exists ({where}): {get}make ... {name}=<{what}>"
+
+
+def skipped(what: str, reason: str) -> str:
+    """The one line a run, a test or a lint target that cannot be built here is reported with, everywhere (make sim,
+    make regress, make lint, pytest): ``what`` is skipped, ``reason`` (a :func:`hint`, or :func:`absent`'s line)."""
+    return f"skipped: {what}: {reason}"
 
 
 def missing(error: Exception) -> Optional[str]:

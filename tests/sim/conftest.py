@@ -1,21 +1,54 @@
-"""The smoke suite's runs that cannot be built here, said in one line each (at the top and the end of the session):
-a testplan build whose third-party RTL is not found (``NVDLA_HW``, dlaverif/thirdparty/__init__.py) is not collected by
-tests/sim/test_suites.py, and the line says what to set."""
+"""The one place that decides whether a test can use RTL that is not in the repository (NVIDIA's, ``NVDLA_HW``,
+dlaverif/thirdparty/__init__.py): a test that needs it asks for :func:`foreign_build` or :func:`nvdla_hw`, or calls
+:func:`require` with its build, and is skipped when the files are not found here: counted in pytest's summary with
+the one line of :func:`dlaverif.thirdparty.skipped` naming what is missing and how to get it (``make nvdla``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from dlaverif import thirdparty
 from dlaverif.flow import testplan
 
-
-def _not_applicable() -> list[str]:
-    runs = testplan.load().suite("smoke").runs
-    return [f"not applicable: {e.run.name}: {e.run.build.missing}" for e in runs if e.run.build.missing is not None]
+#: the testplan builds that name their own file list (RTL we did not write)
+FOREIGN = [b for b in testplan.load().builds.values() if b.options.filelist is not None]
 
 
-def pytest_report_header(config) -> list[str]:
-    return _not_applicable()
+def require(build: testplan.PlannedBuild) -> testplan.PlannedBuild:
+    """``build``; the calling test is skipped, with the line saying how to get its RTL, when that is not found."""
+    if build.missing is not None:
+        pytest.skip(thirdparty.skipped(build.name, build.missing))
+    return build
 
 
-def pytest_terminal_summary(terminalreporter) -> None:
-    for line in _not_applicable():
-        terminalreporter.write_line(line)
+@pytest.fixture(params=FOREIGN, ids=lambda b: b.name)
+def foreign_build(request: pytest.FixtureRequest) -> testplan.PlannedBuild:
+    """Each build of :data:`FOREIGN` in turn (one test item each), skipped where its RTL is not found."""
+    return require(request.param)
+
+
+@pytest.fixture
+def nvdla_hw() -> Path:
+    """The folder of NVIDIA's files (``NVDLA_HW`` or its default); the test is skipped when there is none."""
+    root = thirdparty.environment().get(thirdparty.NVDLA_HW)
+    if root is None:
+        pytest.skip(thirdparty.skipped("NVIDIA's RTL", thirdparty.hint(thirdparty.NVDLA_HW)))
+    return Path(root)
+
+
+@pytest.fixture
+def nvdla_files(nvdla_hw: Path) -> dict[str, Path]:
+    """Every file the lock of ``make nvdla`` pins (dlaverif/thirdparty/nvdla_hw.lock.json), found in ``NVDLA_HW`` or its
+    defaults or the shared exports: relative path -> file; the test is skipped when one is not found here."""
+    from dlaverif.thirdparty import fetch
+
+    lock = fetch.load_lock()
+    places = [nvdla_hw, *fetch.local_sources(lock), *thirdparty.DEFAULTS[thirdparty.NVDLA_HW][0]]
+    found = {rel: next((p / rel for p in places if (p / rel).is_file()), None) for rel in lock["files"]}
+    gone = sorted(rel for rel, path in found.items() if path is None)
+    if gone:
+        what = f"{len(gone)} of NVIDIA's pinned files not found here (first {gone[0]})"
+        pytest.skip(thirdparty.skipped(what, thirdparty.GET[thirdparty.NVDLA_HW]))
+    return {rel: path for rel, path in found.items() if path is not None}

@@ -4,6 +4,8 @@ NVIDIA's files come from (NVDLA_HW, its default, the one line when neither exist
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -15,8 +17,6 @@ from dlaverif.flow import sim as simflow, testplan
 from dlaverif.platform import csb
 from dlaverif.platform.nvdla_dma import ATOM, POISON, pack_response, responses
 from dlaverif.thirdparty import nvdla_rdl
-
-HAVE_NVDLA = thirdparty.NVDLA_HW in thirdparty.environment()
 
 
 def test_a_two_atom_response_is_low_first_with_mask_11():
@@ -77,8 +77,7 @@ def test_the_two_dialect_fixes():
     assert "addrmap addrmap_NVDLA_t {" in fixed and "}addrmap_NVDLA;" not in fixed
 
 
-@pytest.mark.skipif(not HAVE_NVDLA, reason=thirdparty.hint(thirdparty.NVDLA_HW))
-def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists():
+def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists(nvdla_hw: Path) -> None:
     regs = nvdla_rdl.load("NVDLA_PDP_RDMA")
     base = regs.address("S_STATUS")
     readme = {  # thirdparty/nvdla-pdp-rdma/README.md, "Registers"
@@ -93,7 +92,7 @@ def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists():
     assert regs.value("D_POOLING_KERNEL_CFG", KERNEL_STRIDE_WIDTH=2) == 0x20
     with pytest.raises(ValueError, match="does not fit"):
         regs.value("D_SRC_RAM_CFG", SRC_RAM_TYPE=2)
-    original = Path(thirdparty.environment()[thirdparty.NVDLA_HW]) / nvdla_rdl.SOURCES["NVDLA_PDP_RDMA"]
+    original = nvdla_hw / nvdla_rdl.SOURCES["NVDLA_PDP_RDMA"]
     assert "spec_access     = r;" in original.read_text()  # NVIDIA's file is untouched: the fixes went to a copy
 
 
@@ -101,25 +100,59 @@ def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists():
 def no_nvdla(monkeypatch, tmp_path):
     """Neither NVDLA_HW nor its default."""
     monkeypatch.delenv(thirdparty.NVDLA_HW, raising=False)
-    monkeypatch.setitem(thirdparty.DEFAULTS, thirdparty.NVDLA_HW, (tmp_path / "nowhere", "a checkout of nvdla/hw"))
+    monkeypatch.setitem(thirdparty.DEFAULTS, thirdparty.NVDLA_HW, ((tmp_path / "nowhere",), "a checkout of nvdla/hw"))
 
 
-def test_without_nvdla_hw_the_build_says_what_to_set(no_nvdla):
+def test_without_nvdla_hw_the_build_says_what_to_set(no_nvdla, tmp_path):
     build = testplan.load().builds["nvdla_pdp_rdma"]
     assert build.missing is not None and "NVDLA_HW=<a checkout of nvdla/hw>" in build.missing
+    assert "make nvdla" in build.missing and str(tmp_path / "nowhere") in build.missing
     others = [b for b in testplan.load().builds.values() if b.missing is not None]
     assert [b.name for b in others] == ["nvdla_pdp_rdma"]
 
 
 def test_without_nvdla_hw_make_sim_of_its_run_is_one_line(no_nvdla, capsys):
-    assert simflow.main(["--sim", "icarus", "--runs", "pdp_rdma/random"]) == 2
-    out = capsys.readouterr().out
-    assert [line for line in out.splitlines() if line.startswith("not applicable")] == [
-        f"not applicable: pdp_rdma/random: {thirdparty.hint(thirdparty.NVDLA_HW)}"
+    assert simflow.main(["--sim", "icarus", "--runs", "pdp_rdma/random"]) == 2  # nothing selected can run
+    lines = capsys.readouterr().out.splitlines()
+    said = f"skipped: pdp_rdma/random: {thirdparty.hint(thirdparty.NVDLA_HW)}"
+    assert [line for line in lines if line.startswith("skipped")] == [said]  # the one line, before the table
+    table = lines[lines.index("-" * 112) + 1 : len(lines) - lines[::-1].index("-" * 112) - 1]
+    assert [r.split() for r in table] == [
+        ["pdp_rdma/random", "(every", "test", "of", "the", "run)", "SKIP"],
+        [*said.split()],
     ]
+    assert lines[-1].startswith("regression: 0 passed, 0 failed, 1 skipped")
 
 
 def test_nvdla_hw_naming_no_checkout_is_one_line(monkeypatch, tmp_path):
     monkeypatch.setenv(thirdparty.NVDLA_HW, str(tmp_path))
     build = testplan.load().builds["nvdla_pdp_rdma"]
     assert build.missing is not None and f"NVDLA_HW={tmp_path} is not a checkout of nvdla/hw" in build.missing
+
+
+def test_without_nvdla_hw_make_regress_skips_its_jobs_and_reports_them(no_nvdla, tmp_path, capsys):
+    """make regress of the run: nothing is built, every job is recorded as skipped with the one line, the report's
+    tables say so, and the regression passes (exit 0: a skip is no failure)."""
+    from dlaverif.flow.regression import __main__ as regression
+
+    report = tmp_path / "report"
+    argv = ["run", "--sim", "icarus", "--suite", "smoke", "--runs", "pdp_rdma/random", "--seeds", "1", "--jobs", "1"]
+    argv += ["--coverage", "0", "--out", str(tmp_path / "reg"), "--report-dir", str(report), "--history", "none"]
+    assert regression.main(argv) == 0
+    said = f"skipped: pdp_rdma/random: {thirdparty.hint(thirdparty.NVDLA_HW)}"
+    out = capsys.readouterr().out
+    assert out.count(said) == 2, out  # once as the run starts, once in the summary's Skipped table
+    assert not (tmp_path / "reg" / "builds" / "icarus" / "nvdla_pdp_rdma").exists()  # nothing built
+    results = json.loads((report / "results.json").read_text())
+    g = results["regression"]
+    n = g["jobs"]  # one per test of the run (one seed, one simulator)
+    assert n > 1 and (g["passed"], g["failed"], g["skipped"], g["not_run"]) == (0, 0, n, 0), g
+    assert results["skipped"] == [{"sim": "icarus", "run": "pdp_rdma/random", "jobs": n, "reason": said}]
+    summary = (report / "summary.md").read_text()
+    assert f"**0 passed, 0 failed**, {n} skipped of {n} jobs" in summary
+    assert f"| nvdla_pdp_rdma | defaults |  | {n} | 0 ({n} skipped) |" in summary  # its configuration's row
+    junit = ET.parse(report / "junit.xml").getroot()
+    assert junit.get("skipped") == str(n) and junit.get("failures") == "0" and junit.get("errors") == "0"
+    assert {s.get("message") for s in junit.iter("skipped")} == {said}
+    html = (report / "index.html").read_text()
+    assert '<table id="skipped">' in html and said in html

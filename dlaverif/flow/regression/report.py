@@ -21,7 +21,7 @@ from dlaverif.flow import testplan
 
 from . import codecov, fcov
 from .collect import Collected
-from .execute import ERROR, NOT_RUN, PASS, STATUSES
+from .execute import ERROR, NOT_RUN, PASS, SKIPPED, STATUSES
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -50,12 +50,12 @@ def copy_maps(col: Collected, out: Path) -> dict[str, list[str]]:
 
 
 def _failures(jobs: list[dict], maps: dict[str, list[str]]) -> list[dict]:
-    """Every job that did not pass (``not run`` ones too), with its status and reason; the jobs of one failed build
-    (status ``error``, the same reason) are one row that counts them."""
+    """Every job that did not pass (``not run`` ones too; ``skipped`` ones are :func:`_skipped`'s), with its status
+    and reason; the jobs of one failed build (status ``error``, the same reason) are one row that counts them."""
     out: list[dict] = []
     build_rows: dict[str, dict] = {}
     for j in jobs:
-        if j["status"] == PASS:
+        if j["status"] in (PASS, SKIPPED):
             continue
         if j["status"] == ERROR and j["first_error"].startswith("build "):
             row = build_rows.get(j["first_error"])
@@ -72,6 +72,18 @@ def _failures(jobs: list[dict], maps: dict[str, list[str]]) -> list[dict]:
             build_rows[j["first_error"]] = row
         out.append(row)
     return out
+
+
+def _skipped(jobs: list[dict]) -> list[dict]:
+    """One row per (simulator, run) whose jobs were skipped (its third-party RTL not found): how many, and the line
+    saying how to get the files."""
+    rows: dict[tuple[str, str], dict] = {}
+    for j in jobs:
+        if j["status"] == SKIPPED:
+            row = rows.setdefault((j["sim"], j["run"]), {"sim": j["sim"], "run": j["run"], "jobs": 0})
+            row["jobs"] += 1
+            row["reason"] = j["first_error"]
+    return [rows[k] for k in sorted(rows)]
 
 
 def resume_command(col: Collected) -> str:
@@ -109,6 +121,7 @@ def build_results(
             **v,
             "wall_s": round(v["wall_s"], 1),
             "passed": all(x == PASS for x in v["seeds"].values()),
+            "skipped": all(x == SKIPPED for x in v["seeds"].values()),
         }
         for (s, r, t), v in sorted(per_test.items())
     ]
@@ -116,6 +129,7 @@ def build_results(
     testpoints = []
     for tp in plan.testpoints:
         rows = [t for t in tests if t["id"] in tp.tests]
+        ran = [r for r in rows if not r["skipped"]]  # a skipped test (its RTL not found) neither passes nor fails
         cgs = [
             {
                 "name": c,
@@ -124,7 +138,7 @@ def build_results(
             }
             for c in tp.covergroups
         ]
-        status = "not run" if not rows else "pass" if all(r["passed"] for r in rows) else "fail"
+        status = "not run" if not rows else SKIPPED if not ran else "pass" if all(r["passed"] for r in ran) else "fail"
         testpoints.append(
             {
                 "name": tp.name,
@@ -138,7 +152,7 @@ def build_results(
     fc, fs = fcov.total(groups)
     code = codecov.totals(files)
     by_status = {st: sum(j["status"] == st for j in jobs) for st in STATUSES}
-    passed, not_run = by_status[PASS], by_status[NOT_RUN]
+    passed, not_run, skipped = by_status[PASS], by_status[NOT_RUN], by_status[SKIPPED]
     signature = {
         "jobs": {j["key"]: j["status"] for j in jobs},
         "functional": {g.name: {"covered": g.covered, "size": g.size, "holes": g.holes} for g in groups},
@@ -151,8 +165,9 @@ def build_results(
             "seeds": seeds,
             "jobs": len(jobs),
             "passed": passed,
-            "failed": len(jobs) - passed - not_run,  # fail, error, timeout, crashed
+            "failed": len(jobs) - passed - not_run - skipped,  # fail, error, timeout, crashed
             "not_run": not_run,
+            "skipped": skipped,
             "by_status": by_status,
             "complete": not_run == 0,
             "shards": sorted({m.get("shard", "1/1") for m in col.manifests if m.get("shard", "1/1")}),
@@ -166,6 +181,7 @@ def build_results(
         },
         "code": {"totals": code, "line_goal": plan.coverage.line_goal, "files": [f.to_dict() for f in files]},
         "failures": failures,
+        "skipped": _skipped(jobs),
         "tests": tests,
         "testpoints": testpoints,
         "jobs": [
@@ -203,7 +219,7 @@ def junit(results: dict, path: Path) -> Path:
         tests=str(g["jobs"]),
         failures=str(g.get("by_status", {}).get("fail", g["failed"])),
         errors=str(g["failed"] - g.get("by_status", {}).get("fail", g["failed"])),
-        skipped=str(g.get("not_run", 0)),
+        skipped=str(g.get("not_run", 0) + g.get("skipped", 0)),
     )
     suites: dict[str, ET.Element] = {}
     for j in results["jobs"]:
@@ -215,6 +231,8 @@ def junit(results: dict, path: Path) -> Path:
         )
         if j["status"] == NOT_RUN:
             ET.SubElement(case, "skipped", message="not run")
+        elif j["status"] == SKIPPED:  # its third-party RTL is not found: the line says how to get it
+            ET.SubElement(case, "skipped", message=j["first_error"])
         elif j["status"] != PASS:  # fail: a check failed; error, timeout, crashed: the job did not end normally
             kind = "failure" if j["status"] == "fail" else "error"
             fail = ET.SubElement(case, kind, type=j["status"], message=f"{j['status']}: {j['first_error']}")
