@@ -32,6 +32,7 @@ Usage: ``python -m dlaverif.flow.mutants [--sim verilator|icarus] [--only NAME .
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import os
@@ -60,19 +61,19 @@ def out_dir(sim: str) -> Path:
 
 
 # ---------------------------------------------------------------------------------------------- the catalogues
-#: the blocks whose tb/<block>/mutants.py holds a catalogue, in the order the mutants run
-CATALOGUES = (
-    "cube_reader",
-    "axi_rd_engine",
-    "cr_desc_validator",
-    "weight_reader",
-    "pixel_reader",
-    "axil_regs",
-    "pdp_rdma",
-)
-MUTANTS: tuple[Mutant, ...] = tuple(
-    m for block in CATALOGUES for m in importlib.import_module(f"blocks.{block}.mutants").MUTANTS
-)
+@functools.lru_cache(maxsize=None)
+def catalogue(plan_path: Path | None = None) -> tuple[Mutant, ...]:
+    """Every mutant of the plan's catalogues: the modules its ``mutants:`` list names (each defines ``MUTANTS``), in
+    the plan's order, the order the mutants run. Loaded on first use: importing the flow imports no project module."""
+    plan = testplan.load() if plan_path is None else testplan.load(plan_path)
+    return tuple(m for module in plan.mutants for m in importlib.import_module(module).MUTANTS)
+
+
+def __getattr__(name: str) -> tuple[Mutant, ...]:
+    """``MUTANTS``: :func:`catalogue` of the project's plan (module attribute, read on first use)."""
+    if name == "MUTANTS":
+        return catalogue()
+    raise AttributeError(name)
 
 
 def apply_edits(text: str, edits: list[Edit], where: str) -> str:
@@ -99,9 +100,11 @@ def tree(mutant: Mutant, rtl: Path = runner.RTL) -> Path | None:
     return Path(found) if found else None
 
 
-def check_table(mutants: tuple[Mutant, ...] = MUTANTS, rtl: Path = runner.RTL) -> None:
+def check_table(mutants: tuple[Mutant, ...] | None = None, rtl: Path = runner.RTL) -> None:
     """Every mutant applies cleanly to the current RTL (fail loudly before anything is simulated); a third-party
-    mutant whose checkout is not found is not checked (its runs cannot be built either)."""
+    mutant whose checkout is not found is not checked (its runs cannot be built either). ``mutants``: default the
+    plan's :func:`catalogue`."""
+    mutants = catalogue() if mutants is None else mutants
     names = [m.name for m in mutants]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
@@ -183,7 +186,7 @@ class Outcome:
 def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool, all_runs: bool = False) -> Outcome:
     """Build and simulate one mutant (or ``baseline``) in this process; a mutant stops after its first run with a
     failing test unless ``all_runs``."""
-    mutant = None if name == "baseline" else next(m for m in MUTANTS if m.name == name)
+    mutant = None if name == "baseline" else next(m for m in catalogue() if m.name == name)
     out = Outcome(name)
     if mutant:
         out.family, out.bug, out.files = mutant.family, mutant.bug, sorted(mutant.files)
@@ -297,7 +300,7 @@ def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
     else:
         out = Outcome(name, "BROKEN", note=f"harness failed (exit {proc.returncode}), see {log}")
     if name != "baseline":
-        m = next(m for m in MUTANTS if m.name == name)
+        m = next(m for m in catalogue() if m.name == name)
         out.family, out.bug, out.files = m.family, m.bug, sorted(m.files)
     out.time_s = round(dt, 1)
     return out
@@ -366,7 +369,7 @@ def markdown_table(prefix: str, sims: tuple[str, ...] = runner.SIMULATORS) -> st
         f"{s.capitalize()}: failing tests | property" for s in reports
     )
     lines = [head + " |", "|" + "---|" * (2 + 2 * len(reports))]
-    for m in MUTANTS:
+    for m in catalogue():
         if not m.name.startswith(prefix):
             continue
         cells = [f"`{m.name}`", f"{m.bug} ({', '.join(f'`{f}`' for f in sorted(m.files))})"]
@@ -427,14 +430,14 @@ def main(argv: list[str] | None = None) -> int:
         print(markdown_table(args.markdown))
         return 0
     check_table()  # every substitution applies exactly once, before any simulation
-    chosen = list(MUTANTS)
+    chosen = list(catalogue())
     if args.only:
-        unknown = set(args.only) - {m.name for m in MUTANTS}
+        unknown = set(args.only) - {m.name for m in catalogue()}
         if unknown:
             ap.error(f"unknown mutant(s) {sorted(unknown)}; --list shows them")
-        chosen = [m for m in MUTANTS if m.name in args.only]
+        chosen = [m for m in catalogue() if m.name in args.only]
     if args.list:
-        for m in MUTANTS:
+        for m in catalogue():
             print(f"{m.name:34s} {', '.join(sorted(m.files)):18s} {m.bug}")
         return 0
 

@@ -173,6 +173,7 @@ class Plan:
     config_seed: Optional[int] = None
     config_waivers: dict = field(default_factory=dict)  # <top>@<corner> left out of the matrix -> the reason
     nightly_draws: bool = False  # configs.nightly: random (the nightly suite runs the random draws)
+    mutants: tuple[str, ...] = ()  # the modules of the mutant catalogues (each defines MUTANTS), in run order
 
     def config_of_run(self, run: str) -> Optional[Configuration]:
         return next((c for c in self.configs.values() if c.run == run), None)
@@ -265,7 +266,8 @@ def load(path: Path = PLAN_PATH, config_seed: Optional[int] = None) -> Plan:
     )
     nightly_draws = (raw.get("configs") or {}).get("nightly") == "random"
     cov = _coverage(raw.get("coverage") or {})
-    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws)
+    catalogues = tuple(str(m) for m in raw.get("mutants") or ())
+    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues)
 
 
 def night_seed(today: datetime.date) -> int:

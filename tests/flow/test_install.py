@@ -56,7 +56,8 @@ def test_pip_install_gives_the_models_with_numpy_only(tmp_path: Path) -> None:
 
     # the models work from the installed package (run outside the checkout, so nothing comes from PYTHONPATH)
     probe = (
-        "import importlib.util as u, models\n"
+        "import importlib.util as u\n"
+        "from dlaverif import models\n"
         "assert '/site-packages/' in models.__file__, models.__file__\n"
         "print(sorted(m for m in ('cocotb', 'pyuvm', 'cocotbext', 'matplotlib', 'yaml') if u.find_spec(m)))\n"
     )

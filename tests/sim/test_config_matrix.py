@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from dlaverif import thirdparty
 from dlaverif.flow import contracts, filelists, lintplan, runner, testplan
 
 
@@ -93,7 +94,7 @@ def test_lint_clean_at_the_configuration(cfg):
     flist = filelists.top_list(runner.RTL, cfg.top)
     assert flist is not None, f"{cfg.top} has no list in blocks/rtl/"
     cmd += ["-F", str(flist.relative_to(runner.RTL)), "-F", str(props), "--top-module", cfg.top]
-    out = subprocess.run(cmd, cwd=runner.RTL, capture_output=True, text=True)
+    out = subprocess.run(cmd, cwd=runner.RTL, capture_output=True, text=True, env=thirdparty.environment())
     assert out.returncode == 0 and "%Warning" not in out.stderr, f"{cfg.key}:\n{out.stderr[-3000:]}"
 
 

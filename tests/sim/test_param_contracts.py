@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from dlaverif import thirdparty
 from dlaverif.flow import contracts, filelists, runner, testplan
 
 #: every top of the testplan and the shared blocks that are tops of formal sets or lint
@@ -53,7 +54,7 @@ def verilator(top: str, params: dict[str, int]) -> subprocess.CompletedProcess:
     runner.check_simulator("verilator")
     gs = [f"-G{k}={v}" for k, v in params.items()]
     cmd = ["verilator", "--lint-only", "-Wno-fatal", "--timing", *gs, "-F", LINT[top], "--top-module", top]
-    return subprocess.run(cmd, cwd=runner.RTL, capture_output=True, text=True)
+    return subprocess.run(cmd, cwd=runner.RTL, capture_output=True, text=True, env=thirdparty.environment())
 
 
 def icarus(top: str, params: dict[str, int], tmp: Path) -> subprocess.CompletedProcess:
