@@ -217,6 +217,12 @@ class BlockedCubeDescriptor(RuleChecked):
         would start below 0: an address never wraps."""
         return grid_addresses(self.base, self.counts, self.strides, self.atom_bytes, "cube")
 
+    def atom_offsets(self) -> np.ndarray:
+        """Start of every atom relative to ``base`` (:meth:`atom_addresses` minus ``base``), shape (n, c, h, w), as
+        ``int64``: the index of the atom's first byte in an image that starts at ``base`` (subtracting ``base`` from
+        the ``uint64`` addresses and adding an ``int64`` index would compute in float64)."""
+        return grid_addresses(0, self.counts, self.strides, self.atom_bytes, "cube").astype(np.int64)
+
     def coordinates(self) -> np.ndarray:
         """(num_atoms, 4) array of (n, c, h, w) in canonical stream order."""
         grids = np.meshgrid(*(np.arange(c) for c in self.counts), indexing="ij")
@@ -242,6 +248,6 @@ class BlockedCubeDescriptor(RuleChecked):
         """Inverse of :meth:`gather` for an image starting at ``base``: place atoms into a byte array."""
         size = self.extent if size is None else size
         out = np.full(size, fill, dtype=np.uint8)
-        starts = grid_addresses(0, self.counts, self.strides, self.atom_bytes).reshape(-1).astype(np.int64)
+        starts = self.atom_offsets().reshape(-1)
         out[starts[:, None] + np.arange(self.atom_bytes)] = np.asarray(atoms, np.uint8).reshape(-1, self.atom_bytes)
         return out

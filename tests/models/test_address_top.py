@@ -156,6 +156,9 @@ def test_blocked_layouts_at_the_top_of_the_space(name, shape, dtype, opts):
         addrs = d.atom_addresses()
         assert addrs.dtype == np.uint64, where
         assert {k: int(addrs[k]) for k in _slow_addresses(d)} == _slow_addresses(d), where
+        offsets = d.atom_offsets()
+        assert offsets.dtype == np.int64, where
+        assert {k: int(offsets[k]) for k in _slow_addresses(d)} == {k: a - base for k, a in _slow_addresses(d).items()}
         assert d.errors(64) == [], where  # the RTL validator's model accepts it at 64 address bits
         placed = image.placed(base)
         assert placed.memory() == [(base, data.tobytes())]
