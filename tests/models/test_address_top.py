@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import models
 from models import FormatError, MemoryImage, Surface
@@ -349,3 +349,32 @@ def test_info_cli_at_the_top_and_one_past():
     doc = json.loads(out.stdout)
     assert doc["descriptor"] is None
     assert "[image.address_overflow] the image ends above 2^64" in doc["descriptor_unavailable"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    surfaces=st.lists(st.tuples(st.integers(0, 300), st.sampled_from([1, 2, 32, 128, 256])), min_size=1, max_size=4),
+    where=st.integers(0, TOP),
+)
+@example(surfaces=[(256, 256)], where=TOP - 1)  # ends exactly on the last byte
+@example(surfaces=[(64, 32), (40, 256)], where=TOP - 1)  # the second surface would start at 2**64
+@example(surfaces=[(32, 32), (33, 1)], where=TOP - 1)  # the second surface one byte past
+def test_placed_anywhere_is_the_layout_at_0_shifted_or_refused(surfaces, where):
+    """Surfaces of random sizes and alignments placed from a base drawn across the whole space (a multiple of the
+    largest alignment): each at its base-0 position plus the base while the last byte fits, else refused with
+    image.address_overflow, decided by Python ints."""
+    img = MemoryImage(tuple(Surface(f"s{i}", np.zeros(n, np.uint8), a) for i, (n, a) in enumerate(surfaces)))
+    align = max(a for _, a in surfaces)
+    base = where // align * align
+    starts, cursor = [], 0
+    for i, (n, a) in enumerate(surfaces):  # back to back from 0: each at the next multiple of its alignment
+        start = cursor if i == 0 else -(-cursor // a) * a
+        starts.append(start)
+        cursor = start + n
+    fits = all(base + s + n <= TOP and base + s < TOP for s, (n, _) in zip(starts, surfaces))
+    if fits:
+        assert [s.base for s in img.placed(base)] == [base + s for s in starts]
+    else:
+        with pytest.raises(FormatError) as exc:
+            img.placed(base)
+        _overflow(exc)
