@@ -57,8 +57,9 @@ def words_of_runs(starts: np.ndarray, nbytes: int, bus_bytes: int) -> np.ndarray
 
 
 def runs_hit(starts: np.ndarray, nbytes: int, lo: int, hi: int) -> np.ndarray:
-    """Which byte runs ``[s, s + nbytes)`` (``s`` unsigned 64-bit addresses, e.g. ``uint64``) share a byte with
-    ``[lo, hi)``: compared on each run's last byte, so a run that ends on the last byte of the address space
-    (``s + nbytes == 2**64``, which wraps to 0 in ``uint64``) is seen; ``hi`` may be ``2**64``."""
-    starts = np.asarray(starts)
-    return (starts < hi) & (starts + np.uint64(nbytes - 1) >= lo)
+    """Which byte runs ``[s, s + nbytes)`` (``s``: addresses, any integer dtype) share a byte with ``[lo, hi)``:
+    compared on each run's last byte as ``uint64``, so a run that ends on the last byte of the address space
+    (``s + nbytes == 2**64``, which wraps to 0 in ``uint64``) is seen; ``hi`` may be ``2**64``. Runs outside the
+    address space are refused as by :func:`words_of_runs`."""
+    ustarts = offset_addresses(0, np.asarray(starts), nbytes, "byte runs")
+    return (ustarts < hi) & (ustarts + np.uint64(nbytes - 1) >= lo)

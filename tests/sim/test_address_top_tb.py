@@ -255,3 +255,11 @@ def test_fast_path_fault_words_fit_64_bits_at_the_top():
     assert all(0 <= v < TOP for v in cfg)
     assert cfg[1] == 1 and cfg[2] == (TOP - 64 - 64) // BW  # one segment from the guard band below the image
     assert len(words) == cfg[3] * BW == 128
+
+
+def test_runs_hit_takes_signed_starts_as_addresses():
+    """int64 starts (a small address space's addresses) give the same answer as uint64 ones, never float64."""
+    signed = np.array([0x1000, 0x1020], np.int64)
+    assert runs_hit(signed, 32, 0x1020, 0x1021).tolist() == [False, True]
+    with pytest.raises(FormatError):
+        runs_hit(np.array([-32], np.int64), 32, 0, 1)
