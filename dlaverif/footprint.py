@@ -12,6 +12,8 @@ from typing import Optional
 
 import numpy as np
 
+from dlaverif.models.core.address import offset_addresses
+
 
 @dataclass(frozen=True)
 class Region:
@@ -31,14 +33,16 @@ def words_of_runs(starts: np.ndarray, nbytes: int, bus_bytes: int) -> np.ndarray
     """Sorted unique bus-word indices touched by byte runs ``[s, s + nbytes)`` for each start ``s``.
 
     Addresses are unsigned AXI addresses of up to 64 bits (``AXI_ADDR_W`` 64 puts surfaces at or above 2**63), so
-    they are divided as ``uint64``; the word indices (below 2**61 for bus words of 8 bytes or more) are ``int64``.
-    A start given as a negative ``int64`` is an address that already wrapped: refused rather than reinterpreted."""
+    they are divided as ``uint64``; the word indices (below 2**62 for bus words of 4 bytes or more) are ``int64``.
+    A start given as a negative ``int64`` is an address that already wrapped: refused rather than reinterpreted; a
+    run whose last byte lies above ``2**64 - 1`` is refused too (``models.FormatError`` ``image.address_overflow``)
+    rather than wrapped to the bottom of the space."""
     starts = np.asarray(starts).reshape(-1)
     if starts.size == 0:
         return np.zeros(0, np.int64)
     if starts.dtype.kind == "i" and bool((starts < 0).any()):
         raise ValueError(f"byte runs at negative addresses (a wrapped address?): {int(starts.min())}")
-    ustarts, bus = starts.astype(np.uint64), np.uint64(bus_bytes)
+    ustarts, bus = offset_addresses(0, starts, nbytes, "byte runs"), np.uint64(bus_bytes)
     first = (ustarts // bus).astype(np.int64)
     last = ((ustarts + np.uint64(nbytes - 1)) // bus).astype(np.int64)
     span = int((last - first).max()) + 1
@@ -50,3 +54,12 @@ def words_of_runs(starts: np.ndarray, nbytes: int, bus_bytes: int) -> np.ndarray
     keep = np.ones(words.size, bool)
     np.not_equal(words[1:], words[:-1], out=keep[1:])
     return words[keep]
+
+
+def runs_hit(starts: np.ndarray, nbytes: int, lo: int, hi: int) -> np.ndarray:
+    """Which byte runs ``[s, s + nbytes)`` (``s``: addresses, any integer dtype) share a byte with ``[lo, hi)``:
+    compared on each run's last byte as ``uint64``, so a run that ends on the last byte of the address space
+    (``s + nbytes == 2**64``, which wraps to 0 in ``uint64``) is seen; ``hi`` may be ``2**64``. Runs outside the
+    address space are refused as by :func:`words_of_runs`."""
+    ustarts = offset_addresses(0, np.asarray(starts), nbytes, "byte runs")
+    return (ustarts < hi) & (ustarts + np.uint64(nbytes - 1) >= lo)

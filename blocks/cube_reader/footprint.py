@@ -10,8 +10,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from dlaverif.footprint import Region, words_of_runs
 from dlaverif.models.blocked import BlockedCubeDescriptor
+from dlaverif.platform.footprint import Region, runs_hit, words_of_runs
 
 Fault = tuple[int, int, str]  # (lo, hi, "SLVERR"|"DECERR"): a poisoned byte range [lo, hi)
 
@@ -27,7 +27,7 @@ def first_fault_atom(desc: BlockedCubeDescriptor, faults: Sequence[Fault]) -> Op
     starts = desc.atom_addresses().reshape(-1)
     hit = np.zeros(starts.size, bool)
     for lo, hi, _ in faults:
-        hit |= (starts < hi) & (starts + desc.atom_bytes > lo)
+        hit |= runs_hit(starts, desc.atom_bytes, lo, hi)
     idx = np.flatnonzero(hit)
     return int(idx[0]) if idx.size else None
 

@@ -182,7 +182,7 @@ class CubeScoreboard(JobScoreboard):
         assert d is not None, "every cube job programs a descriptor"
         got = payload(item.response().beats)[0].reshape(-1, d.atom_bytes)
         img = np.zeros(cube.image.size, np.uint8)
-        offs = (exp.addrs - d.base)[:, None] + np.arange(d.atom_bytes)[None, :]
+        offs = d.atom_offsets().reshape(-1)[:, None] + np.arange(d.atom_bytes)[None, :]
         img[offs] = got
         back = models.unpack(cube.fmt, img, cube.shape, cube.dtype, **cube.opts)
         want = cube.tensor

@@ -27,10 +27,10 @@ from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_section
 
 from dlaverif.agents.nvdla.flagged_stream import FlaggedStream
 from dlaverif.agents.stream import payload as stream_payload, sidebands
-from dlaverif.footprint import Region
 from dlaverif.platform import CoverageSubscriber, Expectation, JobScoreboard, ReaderEnv, ReaderTB, hex_bytes
 from dlaverif.platform.binding import Completion, CsbControl, DutBinding, ResetPin
 from dlaverif.platform.csb import readback_problems
+from dlaverif.platform.footprint import Region, words_of_runs
 from dlaverif.platform.nvdla_dma import ATOM, BEAT_ATOMS, NvdlaBackend, NvdlaReadPort
 from dlaverif.thirdparty import nvdla_rdl
 
@@ -92,7 +92,7 @@ class PdpTB(ReaderTB):
 
     def regions(self, item: PdpItem) -> list[Region]:
         d = item.descriptor()
-        words = np.unique(d.atom_addresses().reshape(-1) // ATOM)
+        words = words_of_runs(d.atom_addresses(), d.atom_bytes, ATOM)  # sorted int64 word indices, up to 2**64
         return [Region(item.get_name(), d.base, d.base + d.extent, words)]
 
     def pieces(self, item: PdpItem) -> list[tuple[int, np.ndarray]]:
@@ -124,7 +124,7 @@ class Expected(Expectation):
     """A layer as the model says the block moves it: its requests (line address, size field) on ``port``, the
     bytes of its output words in order, the flag bits of every word, the responses it is answered with."""
 
-    requests: np.ndarray  # (lines, 2) int64: address, atoms - 1
+    requests: np.ndarray  # (lines, 2) uint64: address (up to 2**64 - 1), atoms - 1
     data: np.ndarray  # uint8, 8 per word
     flags: np.ndarray  # uint64 per word
     port: int
@@ -137,7 +137,7 @@ def expected_layer(item: PdpItem) -> Expected:
     atoms = d.atom_addresses()[0]  # (surfaces, lines, width)
     s, h, w = atoms.shape
     lines = atoms[:, :, 0].reshape(-1)
-    requests = np.stack([lines, np.full(lines.size, w - 1, np.int64)], axis=1)
+    requests = np.stack([lines, np.full(lines.size, w - 1, np.uint64)], axis=1)  # uint64 with int64: float64
     data = d.gather(item.image(), d.base).reshape(-1)
     i = np.arange(w * WORDS_PER_ATOM, dtype=np.int64)  # word of a line
     last_line = np.zeros((s, h), bool)

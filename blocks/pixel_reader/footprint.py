@@ -10,21 +10,22 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from dlaverif.footprint import Region, words_of_runs
+from dlaverif.models.core.address import grid_addresses
 from dlaverif.models.nvdla.pixel import PixelFormat
 from dlaverif.models.pixel_desc import PixelDescriptor
+from dlaverif.platform.footprint import Region, runs_hit, words_of_runs
 
 
 def line_starts(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:
     """Per plane, the byte address of each line's first ROI pixel (clarifications 2.2: plane 1 of a semi-planar
     format starts at the x offset's position inside its 32-byte chunk). Unsigned 64-bit: at ``AXI_ADDR_W`` 64 a
-    picture may lie at or above 2**63."""
-    h = np.arange(d.height, dtype=np.uint64)
+    picture may lie at or above 2**63; a line whose ROI ends above ``2**64 - 1`` is refused
+    (``models.FormatError`` ``image.address_overflow``), never wrapped."""
     out = []
     for i, (base, stride) in enumerate(((d.base0, d.line_stride0), (d.base1, d.line_stride1))[: len(fmt.planes)]):
         bpp = fmt.planes[i].bpp
         first = d.x_offset * bpp if i == 0 else (d.x_offset * bpp) % 32
-        out.append(base + first + h * stride)
+        out.append(grid_addresses(base + first, (d.height,), (stride,), d.width * bpp, f"plane {i}"))
     return out
 
 
@@ -40,7 +41,7 @@ def first_fault_pixel(d: PixelDescriptor, fmt: PixelFormat, faults: Sequence[tup
     for i, addr in enumerate(pixel_addresses(d, fmt)):
         bpp = fmt.planes[i].bpp
         for lo, hi, _ in faults:
-            hit |= (addr < hi) & (addr + bpp > lo)
+            hit |= runs_hit(addr, bpp, lo, hi)
     idx = np.flatnonzero(hit.reshape(-1))
     return int(idx[0]) if idx.size else None
 

@@ -220,9 +220,10 @@ class HdlMemAgent:
         for i, st in ((27, self.ar_stall), (30, self.r_gap)):
             if st is not None:
                 cfg[i : i + 3] = [st.mode, st.param, st.seed]
-        cfg[36] = len(self.faults)
-        for f, (lo, hi, code) in enumerate(self.faults):
-            cfg[37 + 3 * f : 40 + 3 * f] = [lo, hi, code]
+        faults = [(lo, hi, code) for lo, hi, code in self.faults if hi > lo]  # an empty range poisons nothing
+        cfg[36] = len(faults)
+        for f, (lo, hi, code) in enumerate(faults):
+            cfg[37 + 3 * f : 40 + 3 * f] = [lo, hi - 1, code]  # the last byte: ``hi`` may be 2**64, not a 64-bit word
         return b"".join(_bus_words(img, self.bus_bytes) for _, img in segs)
 
     def publish(self, folder: Path) -> None:

@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar, Union, cast
+from typing import Any, ClassVar, Union
 
 import numpy as np
 
+from .core.address import check_end, grid_addresses, grid_span
 from .core.arith import as_bytes
 from .core.errors import FormatError
 from .core.rules import RuleChecked
@@ -144,6 +145,10 @@ class BlockedCubeDescriptor(RuleChecked):
         layout_align = LAYOUT_ALIGN.get(Layout(self.layout), 1) if int(self.layout) in Layout._value2member_map_ else 1
         return max(self.atom_bytes, layout_align, 1)
 
+    def ranges(self) -> dict[str, tuple[int, int]]:
+        """``{"cube": (base, extent)}``: the bytes the job may read, as the other descriptors name their surfaces."""
+        return {"cube": (self.base, self.extent)}
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["layout"] = Layout(self.layout).name if self.layout in Layout._value2member_map_ else int(self.layout)
@@ -206,9 +211,17 @@ class BlockedCubeDescriptor(RuleChecked):
 
     # ------------------------------------------------------------------ what a reader returns
     def atom_addresses(self) -> np.ndarray:
-        """Start address of every atom, shape (n, c, h, w), canonical order when flattened."""
-        idx = np.ix_(*(np.arange(c, dtype=np.int64) for c in self.counts))
-        return cast(np.ndarray, self.base + sum(i * s for i, s in zip(idx, self.strides)))  # ix_ arrays: an ndarray
+        """Start address of every atom, shape (n, c, h, w), canonical order when flattened: ``uint64``, exact up to
+        ``2**64 - 1`` (:mod:`models.core.address`). FormatError ``image.address_overflow`` ("the image ends above
+        2^64") when the last byte of an atom would lie above ``2**64 - 1``, ``image.address_negative`` when an atom
+        would start below 0: an address never wraps."""
+        return grid_addresses(self.base, self.counts, self.strides, self.atom_bytes, "cube")
+
+    def atom_offsets(self) -> np.ndarray:
+        """Start of every atom relative to ``base`` (:meth:`atom_addresses` minus ``base``), shape (n, c, h, w), as
+        ``int64``: the index of the atom's first byte in an image that starts at ``base`` (subtracting ``base`` from
+        the ``uint64`` addresses and adding an ``int64`` index would compute in float64)."""
+        return grid_addresses(0, self.counts, self.strides, self.atom_bytes, "cube").astype(np.int64)
 
     def coordinates(self) -> np.ndarray:
         """(num_atoms, 4) array of (n, c, h, w) in canonical stream order."""
@@ -219,17 +232,22 @@ class BlockedCubeDescriptor(RuleChecked):
         """The atom stream a correct reader returns from ``memory`` (which starts at ``mem_base``):
         a (num_atoms, atom_bytes) uint8 array in canonical order."""
         mem = np.frombuffer(as_bytes(memory), dtype=np.uint8)
-        starts = self.atom_addresses().reshape(-1) - mem_base
-        if starts.size and (starts.min() < 0 or starts.max() + self.atom_bytes > mem.size):
+        check_end(mem_base, mem.size, "memory")
+        if not self.num_atoms:
+            return np.zeros((0, max(self.atom_bytes, 0)), np.uint8)
+        rel = self.base - mem_base  # Python ints: the atoms' offsets in the image, exact at any address
+        lo, hi = grid_span(rel, self.counts, self.strides, self.atom_bytes)
+        if lo < 0 or hi > mem.size:
             raise FormatError(
                 "descriptor.out_of_image", f"descriptor reaches outside the {mem.size}-byte image at 0x{mem_base:x}"
             )
+        starts = grid_addresses(rel, self.counts, self.strides).reshape(-1).astype(np.int64)  # below mem.size
         return mem[starts[:, None] + np.arange(self.atom_bytes)]
 
     def scatter(self, atoms: np.ndarray, size: int | None = None, fill: int = 0) -> np.ndarray:
         """Inverse of :meth:`gather` for an image starting at ``base``: place atoms into a byte array."""
         size = self.extent if size is None else size
         out = np.full(size, fill, dtype=np.uint8)
-        starts = self.atom_addresses().reshape(-1) - self.base
+        starts = self.atom_offsets().reshape(-1)
         out[starts[:, None] + np.arange(self.atom_bytes)] = np.asarray(atoms, np.uint8).reshape(-1, self.atom_bytes)
         return out

@@ -60,6 +60,7 @@ from typing import Any, ClassVar, Optional, Sequence, Union
 
 import numpy as np
 
+from .core.address import check_ranges
 from .core.errors import FormatError, require
 from .core.memimage import back_to_back
 from .core.rules import RuleChecked
@@ -292,7 +293,7 @@ def descriptor(
         b1 = back_to_back([g.plane_bytes(0), 0], [START_ALIGN, START_ALIGN], base)[1] if base1 is None else base1
     sign = fmt.signed_default if sign_override is None else signed_override(sign_override)
     out = precision_code(fmt.precision if out_precision is None else out_precision)
-    return PixelDescriptor(
+    desc = PixelDescriptor(
         format_code=fmt.enum,
         width=g.w,
         height=g.h,
@@ -309,4 +310,6 @@ def descriptor(
         cvt_truncate=int(cvt_truncate),
         mean_en=mean is not None,
         mean=tuple(int(v) for v in mean) if mean is not None else (0, 0, 0, 0),
-    ).validate()
+    )
+    check_ranges(desc.ranges())
+    return desc.validate()

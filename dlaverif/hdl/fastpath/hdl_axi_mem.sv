@@ -10,7 +10,8 @@
 //     [26] read latency (cycles from AR acceptance to the earliest R beat of the burst)
 //     [27] ARREADY stall mode  [28] its param  [29] its seed    (hdl_stall.sv)
 //     [30] RVALID gap mode     [31] its param  [32] its seed
-//     [36] fault ranges in use (<= NFAULT); [37+3f] lo byte address, [38+3f] hi (exclusive), [39+3f] RRESP
+//     [36] fault ranges in use (<= NFAULT); [37+3f] lo byte address, [38+3f] its last byte (inclusive: a range
+//          ending on the last byte of a 64-bit space has no exclusive end in 64 bits), [39+3f] RRESP
 //   hdl_mem.bin  (read)  bus words of every segment, back to back
 //   hdl_ar.bin   (write) one 128-bit word per accepted AR: [63:0] ARADDR, [71:64] ARLEN, [74:72] ARSIZE,
 //                        [77:76] ARBURST, [87:80] ARID, [127:88] cycle of the handshake
@@ -106,7 +107,8 @@ module hdl_axi_mem #(
 
   function automatic logic [1:0] resp_at(input logic [63:0] a);
     for (int f = 0; f < NFAULT; f++) begin
-      if (64'(f) < cfg[36] && cfg[37 + 3 * f] < a + 64'(BW) && a < cfg[38 + 3 * f])
+      // the beat's last byte, a + BW - 1, never wraps (a + BW does for the top word of a 64-bit space)
+      if (64'(f) < cfg[36] && cfg[37 + 3 * f] <= a + 64'(BW - 1) && a <= cfg[38 + 3 * f])
         return cfg[39 + 3 * f][1:0];
     end
     return 2'b00;

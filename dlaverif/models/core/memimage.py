@@ -11,7 +11,9 @@ Where surfaces live: every :class:`Surface` carries its ``base`` address (0 unle
 from one base, each surface at the next multiple of its alignment, or at explicit bases) and
 :meth:`MemoryImage.memory` lists ``(address, bytes)`` pairs ready to load into a memory model.
 Choice: placed surfaces must not share a byte (``image.overlap``); a base must be a non-negative
-integer and a multiple of the surface's ``align`` (``image.base``).
+integer and a multiple of the surface's ``align`` (``image.base``); a surface's last byte must lie at or below
+``2**64 - 1``, the top of the 64-bit address space (``image.address_overflow``, "the image ends above 2^64";
+:mod:`models.core.address`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Iterator, Mapping, Sequence, Union
 
 import numpy as np
 
+from .address import check_end
 from .arith import as_bytes, round_up
 from .errors import FormatError
 
@@ -31,7 +34,8 @@ class Surface:
 
     ``data`` is a read-only 1-D ``uint8`` array, ``align`` the start-address alignment in
     bytes the spec requires for it (1 when the spec sets none), ``base`` the address of its
-    first byte (a non-negative multiple of ``align``; FormatError ``image.base`` otherwise).
+    first byte (a non-negative multiple of ``align``; FormatError ``image.base`` otherwise), such that its last
+    byte lies at or below ``2**64 - 1`` (FormatError ``image.address_overflow`` otherwise).
     """
 
     name: str
@@ -55,6 +59,7 @@ class Surface:
                 f"surface {self.name!r}: base {base!r} is not a non-negative "
                 f"integer multiple of its {self.align}-byte alignment",
             )
+        check_end(int(base), arr.size, f"surface {self.name!r}")
         object.__setattr__(self, "base", int(base))
 
     @property

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..blocked import BlockedCubeDescriptor, Layout
+from ..core.address import check_ranges
 from ..core.arith import ceil_div
 from ..core.dtypes import resolve_dtype
 from ..core.errors import FormatError
@@ -260,7 +261,7 @@ def channel_major_descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0) 
     atom = 4 * dt.itemsize
     cb = cdiv4(c)
     row = w * cb * atom
-    return BlockedCubeDescriptor(
+    desc = BlockedCubeDescriptor(
         base=int(base),
         atom_bytes=atom,
         elem_bytes=dt.itemsize,
@@ -273,7 +274,9 @@ def channel_major_descriptor(shape: tuple[int, ...], dtype: Any, base: int = 0) 
         stride_n=h * row,
         layout=Layout.MACE,
         fp16=dt == np.float16,
-    ).validate()
+    )
+    check_ranges(desc.ranges())
+    return desc.validate()
 
 
 def _make(kind: str) -> Format:

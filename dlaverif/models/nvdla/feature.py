@@ -44,6 +44,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..blocked import BlockedCubeDescriptor, Layout
+from ..core.address import check_ranges
 from ..core.arith import ceil_div
 from ..core.errors import FormatError, require
 from ..core.memimage import MemoryImage
@@ -335,7 +336,7 @@ def descriptor(
     dt = np.dtype(dtype)
     g = geometry(shape, dt, line_stride, surface_stride, batch_stride)
     alignment.check("feature", start=int(base))
-    return BlockedCubeDescriptor(
+    desc = BlockedCubeDescriptor(
         base=int(base),
         atom_bytes=ATOM_BYTES,
         elem_bytes=g.elem_bytes,
@@ -349,6 +350,8 @@ def descriptor(
         layout=Layout.NVDLA_FEATURE,
         fp16=(dt == np.float16),
     )
+    check_ranges(desc.ranges())
+    return desc
 
 
 _STRIDE_HELP = "bytes, multiple of 32; default packed"

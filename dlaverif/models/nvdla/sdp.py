@@ -61,6 +61,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..blocked import BlockedCubeDescriptor, Layout
+from ..core.address import check_ranges
 from ..core.arith import ceil_div
 from ..core.errors import require
 from ..core.memimage import MemoryImage
@@ -388,7 +389,7 @@ def descriptor(
     dt = np.dtype(dtype)
     g = geometry(kind, shape, dt, data_size, proc_precision, components, line_stride, surface_stride)
     alignment.check(kind.table35, start=int(base))
-    return BlockedCubeDescriptor(
+    desc = BlockedCubeDescriptor(
         base=int(base),
         atom_bytes=g.atom,
         elem_bytes=g.bpc,
@@ -402,6 +403,8 @@ def descriptor(
         layout=Layout.NVDLA_OPERAND,
         fp16=(dt == np.float16),
     )
+    check_ranges(desc.ranges())
+    return desc
 
 
 # ----------------------------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..blocked import BlockedCubeDescriptor, Layout
+from ..core.address import check_ranges
 from ..core.errors import FormatError
 from ..core.memimage import MemoryImage
 from ..core.registry import Example, Format, Option, register_family
@@ -161,6 +162,7 @@ def descriptor_for(md: MemoryDesc, pt: ParsedTag, base: int = 0) -> BlockedCubeD
         )
     else:
         raise FormatError("onednn.descriptor", f"{name}: neither c nor w is innermost; no atom of the cube reader fits")
+    check_ranges(desc.ranges())
     return desc.validate()
 
 

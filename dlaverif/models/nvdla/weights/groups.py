@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
+from ...core.address import check_ranges
 from ...core.arith import round_up
 from ...core.dtypes import resolve_dtype
 from ...core.errors import FormatError, require
@@ -320,6 +321,8 @@ def descriptors(
         )
         placed = image.placed(base)
         out = [WeightSurfaceDescriptor.from_image(placed, e, sizes, surface_names(p, compress)) for p in prefixes]
+    for d in out:
+        check_ranges(d.ranges())
     return [d.validate() for d in out]
 
 
