@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator, Optional
 
+from tb.flow import records
+
 LOCK_NAME = ".lock"
 LATEST = "latest"
 STATE = "state.json"
@@ -106,13 +108,30 @@ def point_latest(base: Path, folder: Path) -> Path:
     return link
 
 
-def mark(folder: Path, complete: bool, reason: str, resume: str = "") -> Path:
-    """Write ``folder/state.json`` whole (written aside, then renamed): complete or not, why, how to continue."""
+def mark(folder: Path, complete: bool, reason: str, resume: str = "", stopped: bool = False) -> Path:
+    """Write ``folder/state.json`` whole (:func:`tb.flow.records.write_text`): complete or not, why, how to continue;
+    ``stopped``: the run was ended by a failure of its own (a full disk), not by a signal. On a full disk the state is
+    rewritten in place instead (its file already holds the room it needs); when even that fails the error is raised
+    (:class:`tb.flow.records.WriteError`)."""
     state = {"complete": complete, "reason": reason, "resume": "" if complete else resume}
+    if stopped:
+        state["stopped"] = True
     state["when"] = time.strftime("%Y-%m-%d %H:%M:%S")
-    tmp = folder / f".{STATE}.{os.getpid()}"
-    tmp.write_text(json.dumps(state, indent=1) + "\n")
-    os.replace(tmp, folder / STATE)
+    text = json.dumps(state, indent=1) + "\n"
+    try:
+        return records.write_text(folder / STATE, text)
+    except OSError as exc:
+        if not records.is_space_error(exc) or not (folder / STATE).is_file():
+            raise
+        failed = exc
+    try:  # no room for a second copy: overwrite the old state's bytes, then cut it to length
+        with open(folder / STATE, "r+b") as fh:
+            fh.write(text.encode())
+            fh.truncate()
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError:
+        raise failed from None
     return folder / STATE
 
 
