@@ -8,8 +8,10 @@ markdown summary and exit 1 when a job did not pass or did not run.
 
 Each local run gets its own folder (:mod:`.runfolder`, locked while it runs) and publishes its report, ``latest``
 and its history entry only when complete; SIGINT/SIGTERM stop it cleanly (exit 128+N) with the command that
-resumes it (``--resume``/``RESUME=``). Exit 2: a bad make variable (:mod:`.settings`, nothing written); 3: the
-folder is in use by another run; 1 also when a report could not be written (:mod:`.publish`, the old one kept).
+resumes it (``--resume``/``RESUME=``); a full disk stops it the same way, with one line (exit 1), and a resume of a
+complete run does nothing and says so (exit 0). Exit 2: a bad make variable (:mod:`.settings`, nothing written) or
+an input record that cannot be read; 3: the folder is in use by another run; 1 also when a report could not be
+written (:mod:`.publish`, the old one kept) or another write failed (:mod:`tb.flow.records`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ naming the running one. Two runs with default folders simply run side by side.
 ``<run>/state.json`` says whether the run is complete (every job has a result and its report, history entry and
 ``latest`` are published) and, when not, why and the command that continues it: written "running" when the run
 starts, then the reason it stopped (interrupted while its jobs ran, or while its report was written; a report that
-could not be written), or complete. A run that crashed leaves "running" with no lock held.
+could not be written; ``"stopped": true``: a full disk ended it), or complete. A run that crashed leaves "running"
+with no lock held.
 """
 
 from __future__ import annotations
