@@ -298,8 +298,9 @@ def run_job(
     log = folder / "sim.log"
     t0 = time.monotonic()
     timed_out, returncode = False, 0
+    gone = f"no test ran: its build folder {build} is gone (deleted while the run ran)"
     if build_error is None and build is not None and not build.is_dir():
-        build_error = f"no test ran: its build folder {build} is gone (deleted while the run ran)"
+        build_error = gone
     if build_error is None:
         with log.open("w") as fh:
             proc = subprocess.Popen(
@@ -348,7 +349,7 @@ def run_job(
             raise
         status, error = ERROR, f"no test ran: {first_error(log)}"
         if build is not None and not build.is_dir():
-            status, error = ERROR, f"no test ran: its build folder {build} is gone (deleted while the run ran)"
+            error = gone
         tail = log_tail(log)
     elif all(r.passed for r in rows):
         status, error = PASS, ""
