@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tb.flow import records, runner
-from tb.flow.regression import __main__ as cli, collect, execute, resume, settings
+from tb.flow.regression import __main__ as cli, collect, execute, publish, resume, settings
 from tb.flow.regression.jobs import Job
 
 from .regress_cli import REGRESSION, own_run
@@ -348,6 +348,32 @@ def test_a_real_full_disk_stops_the_run_keeps_the_finished_jobs_and_the_resume_f
     assert "resuming: 2 of 4 jobs to run" in out and "Traceback" not in err
     r = json.loads((small_fs / "report" / "results.json").read_text())
     assert r["regression"]["complete"] and r["regression"]["passed"] == 4
+
+
+def test_a_tool_that_fails_on_the_cut_file_of_a_full_disk_is_reported_as_the_full_disk(small_fs):
+    out = small_fs / "report"
+    out.mkdir()
+    (out / "index.html").write_text("old")
+
+    def coverage_then_genhtml(folder: Path) -> None:
+        # verilator_coverage writes coverage.info without checking its writes: the file is cut where the disk filled
+        try:
+            (folder / "coverage.info").write_bytes(b"TN:\n" * 5_000_000)
+        except OSError:
+            pass
+        raise subprocess.CalledProcessError(
+            255, ["/usr/bin/genhtml", "x"], stderr="genhtml: ERROR: no valid records found in tracefile\n"
+        )
+
+    with pytest.raises(publish.ReportError) as info:
+        publish.swap_in(out, coverage_then_genhtml)
+    assert re.fullmatch(
+        rf"report not written to {re.escape(str(out))}: {SPACE}: {re.escape(str(small_fs))} "
+        rf"\({re.escape(str(small_fs))} has 0\.\d MB free\); then genhtml failed \(exit 255\): genhtml: ERROR: no "
+        r"valid records found in tracefile; the previous report is unchanged",
+        str(info.value),
+    ), info.value
+    assert (out / "index.html").read_text() == "old" and sorted(p.name for p in small_fs.iterdir()) == ["report"]
 
 
 # ----------------------------------------------------------------------------- a resume of a complete run

@@ -29,6 +29,8 @@ T = TypeVar("T")
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 _HELD = (signal.SIGINT, signal.SIGTERM)
+#: a report that failed to build on a file system with less room than this (MB) failed for the full disk
+FULL_MB = 1.0
 
 
 class ReportError(RuntimeError):
@@ -129,9 +131,12 @@ def swap_in(out: Path, build: Callable[[Path], T], after: Optional[Callable[[T],
         raise  # an input that cannot be read (a manifest): the caller's one line, exit 2
     except Exception as exc:
         if not placed:
-            raise ReportError(
-                f"report not written to {out}: {cause(exc, out.parent)}; the previous report is unchanged"
-            ) from exc
+            why = cause(exc, out.parent)
+            if not records.is_space_error(exc) and records.free_mb(out.parent) < FULL_MB:
+                # a tool that does not check its writes (verilator_coverage) leaves a cut file, and the next one
+                # fails on it (genhtml: "no valid records"): the full disk is the cause to name first
+                why = f"{records.space_line(errno.ENOSPC, out.parent)}; then {why}"
+            raise ReportError(f"report not written to {out}: {why}; the previous report is unchanged") from exc
         raise
     finally:
         if stale is not None:
