@@ -392,6 +392,20 @@ def test_a_resume_of_a_complete_run_changes_nothing_and_says_so(tmp_path, fake_j
     assert len(list((tmp_path / "history").iterdir())) == 1
 
 
+def test_a_resume_of_a_complete_run_with_a_cut_record_names_it_once_and_runs_that_job_again(
+    tmp_path, fake_jobs, capsys
+):
+    assert _run(tmp_path) == 0
+    cut = next((tmp_path / "reg").rglob("job.json"))
+    cut.write_bytes(cut.read_bytes()[:40])
+    capsys.readouterr()
+    assert _resume(tmp_path) == 0
+    out, err = capsys.readouterr()
+    assert err == f"regress: {cut}: not JSON, truncated or corrupt (" + err.split(" (", 1)[1]
+    assert err.count("\n") == 1 and err.endswith("; the job counts as not run\n")
+    assert "resuming: 1 of 4 jobs to run" in out and json.loads(cut.read_text())["status"] == "pass"
+
+
 def test_a_resume_of_a_complete_run_with_failures_reruns_them_only_when_asked(tmp_path, fake_jobs, capsys):
     assert _run(tmp_path) == 0
     reg = tmp_path / "reg"

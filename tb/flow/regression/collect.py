@@ -89,6 +89,9 @@ JOB_FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 
 
+_TOLD: set[str] = set()  # the unreadable job records this process has named
+
+
 def _is_job(rec: object) -> bool:
     """A job record of the shape :func:`collect` and the report read (a status a job writes, not ``not run``)."""
     from .execute import STATUSES  # execute imports the runner; collect stays light for the tests
@@ -125,7 +128,9 @@ def collect(inputs: list[Path], scratch: Path) -> Collected:
                 try:
                     rec = records.read_json(jf, _is_job, "job record")
                 except records.BadRecord as exc:  # a write cut short by a full disk or a crash: not a result
-                    print(f"regress: {exc}; the job counts as not run", file=sys.stderr, flush=True)
+                    if str(jf) not in _TOLD:  # said once, however often this process reads the folder
+                        _TOLD.add(str(jf))
+                        print(f"regress: {exc}; the job counts as not run", file=sys.stderr, flush=True)
                     continue
                 rec["folder"] = str(jf.parent)
                 rec["log"] = str(reg / rec["log"])
