@@ -118,7 +118,9 @@ def test_a_build_input_stamp_that_cannot_be_read_means_the_build_is_stale(tmp_pa
         assert stamp.stale() and not stamp.path.exists()  # compiled again, never a traceback
 
 
-@pytest.mark.parametrize("content", [b"", b'{"suite": "smoke", "jobs": [', b'{"suite": "smoke"}'])
+@pytest.mark.parametrize(
+    "content", [b"", b'{"suite": "smoke", "jobs": [', b'{"jobs": []}', b'{"suite": "smoke", "jobs": [1]}']
+)
 def test_make_report_of_a_folder_whose_manifest_cannot_be_read_is_one_line_exit_2(tmp_path, content):
     reg = tmp_path / "reg"
     reg.mkdir()
@@ -390,6 +392,22 @@ def test_a_resume_of_a_complete_run_changes_nothing_and_says_so(tmp_path, fake_j
         )
         assert _snapshot(tmp_path) == before  # no file or folder written, touched or added
     assert len(list((tmp_path / "history").iterdir())) == 1
+
+
+def test_a_resume_of_a_complete_run_into_another_report_folder_writes_it_there_and_keeps_no_second_entry(
+    tmp_path, fake_jobs, capsys
+):
+    assert _run(tmp_path) == 0
+    first = (tmp_path / "report" / "results.json").read_bytes()
+    capsys.readouterr()
+    assert cli.main(own_run(tmp_path, f"--resume={tmp_path / 'reg'}", "--jobs=1", name="2")) == 0
+    assert "resuming: 0 of 4 jobs to run" in capsys.readouterr().out
+    again = json.loads((tmp_path / "report2" / "results.json").read_text())
+    assert again["signature"] == json.loads(first)["signature"]
+    assert (tmp_path / "report" / "results.json").read_bytes() == first
+    assert len(list((tmp_path / "history").iterdir())) == 1  # the run is kept once
+    state = json.loads((tmp_path / "reg" / "state.json").read_text())
+    assert state["complete"] and state["report"] == str(tmp_path / "report2")
 
 
 def test_a_resume_of_a_complete_run_with_a_cut_record_names_it_once_and_runs_that_job_again(

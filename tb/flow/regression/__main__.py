@@ -196,7 +196,7 @@ def cmd_run(a: argparse.Namespace) -> int:
     if not s.selected:
         raise settings.BadInput(f"TESTS={s.tests}: selects no job of suite {s.suite}")
     if s.resume is not None and not a.build_only and not a.job_list:
-        complete = resume.nothing_to_do(s.resume, s.selected, s.rerun_failed)
+        complete = resume.nothing_to_do(s.resume, s.selected, s.rerun_failed, Path(a.report_dir))
         if complete is not None:
             print(f"regress: {complete}", flush=True)
             return 0
@@ -227,6 +227,8 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
         shutil.rmtree(regdir / "runs", ignore_errors=True)
         records.write_json(regdir / "manifest.json", s.manifest(mine, f"{index}/{total}"), indent=1)
     mine, todo = resume.to_run(regdir, s.selected, s.resume is not None, s.rerun_failed)
+    # a complete run with nothing to run, reported into another folder: its history entry was kept when it completed
+    kept = bool(s.resume is not None and not todo and runfolder.state(regdir).get("complete"))
     if a.report:
         runfolder.mark(
             regdir, False, f"running since {time.strftime('%Y-%m-%d %H:%M:%S')}", f"make regress RESUME={regdir}"
@@ -285,7 +287,7 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
                 out = regdir / "report"
                 _print_summary(out, make_report([regdir], out, plan, None))
         return 128 + received[0] if received else 0
-    return _publish(a, plan, regdir, again)
+    return _publish(a, plan, regdir, again, kept)
 
 
 def _stopped(regdir: Path, mine: list[jobs.Job], exc: OSError, again: str) -> int:
@@ -304,10 +306,11 @@ def _stopped(regdir: Path, mine: list[jobs.Job], exc: OSError, again: str) -> in
     return 1
 
 
-def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: str) -> int:
-    """The report of a run whose jobs all ran: published with its history entry, ``latest`` and its state in one
-    step (:func:`make_report`). SIGINT or SIGTERM while it is built abandons it (the previous report stays, the run
-    stays incomplete, ``again`` writes it); one that arrives while it is put in place acts once it is."""
+def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: str, kept: bool = False) -> int:
+    """The report of a run whose jobs all ran: published with its history entry (none when ``kept``: the run's was
+    kept before), ``latest`` and its state in one step (:func:`make_report`). SIGINT or SIGTERM while it is built
+    abandons it (the previous report stays, the run stays incomplete, ``again`` writes it); one that arrives while it
+    is put in place acts once it is."""
     out = Path(a.report_dir)
     done: list[dict] = []
 
@@ -315,7 +318,7 @@ def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: st
         g = results["regression"]
         if g["complete"]:
             runfolder.point_latest(regdir.parent, regdir)
-            runfolder.mark(regdir, True, f"complete; report {out}")
+            runfolder.mark(regdir, True, f"complete; report {out}", report=out)
         else:  # jobs of the manifest the selection no longer has (the plan changed since the run started)
             runfolder.mark(
                 regdir, False, f"report {out} written with {g['not_run']} of {g['jobs']} jobs not run", again
@@ -325,7 +328,7 @@ def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: st
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with runfolder.publishing(out):  # the report and latest of one run, even when two finish together
-            results = make_report([regdir], out, plan, history_dir(a.history), True, published)
+            results = make_report([regdir], out, plan, history_dir(a.history), not kept, published)
     except KeyboardInterrupt as exc:
         signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
         name = signal.Signals(signum).name

@@ -106,7 +106,13 @@ def _is_job(rec: object) -> bool:
 
 
 def _is_manifest(m: object) -> bool:
-    return isinstance(m, dict) and isinstance(m.get("jobs"), list) and isinstance(m.get("suite"), str)
+    """A regression's manifest: its suite, and the keys of its jobs when it lists them (an older one may not)."""
+    return (
+        isinstance(m, dict)
+        and isinstance(m.get("suite"), str)
+        and isinstance(m.get("jobs", []), list)
+        and all(isinstance(k, str) for k in m.get("jobs", []))
+    )
 
 
 def collect(inputs: list[Path], scratch: Path) -> Collected:

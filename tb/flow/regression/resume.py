@@ -47,11 +47,13 @@ def _results(regdir: Path) -> dict[str, dict]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def nothing_to_do(regdir: Path, selected: list[Job], rerun_failed: bool) -> Optional[str]:
+def nothing_to_do(regdir: Path, selected: list[Job], rerun_failed: bool, report: Path) -> Optional[str]:
     """For ``RESUME=`` of a run that is complete (its ``state.json`` says so: its report, history entry and ``latest``
-    were published) and has no job left to run: the one line that says so, and the caller runs and writes nothing
-    (no second history entry, no file touched). None when there is something to do."""
-    if not runfolder.state(regdir).get("complete"):
+    were published, into ``report`` when it says where) and has no job left to run: the one line that says so, and
+    the caller runs and writes nothing (no second history entry, no file touched). None when there is something to
+    do (a resume into another report folder writes the report there)."""
+    state = runfolder.state(regdir)
+    if not state.get("complete") or state.get("report", os.path.abspath(report)) != os.path.abspath(report):
         return None
     mine, todo = to_run(regdir, selected, True, rerun_failed)
     if todo:

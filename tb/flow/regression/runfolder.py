@@ -109,14 +109,19 @@ def point_latest(base: Path, folder: Path) -> Path:
     return link
 
 
-def mark(folder: Path, complete: bool, reason: str, resume: str = "", stopped: bool = False) -> Path:
+def mark(
+    folder: Path, complete: bool, reason: str, resume: str = "", stopped: bool = False, report: Optional[Path] = None
+) -> Path:
     """Write ``folder/state.json`` whole (:func:`tb.flow.records.write_text`): complete or not, why, how to continue;
-    ``stopped``: the run was ended by a failure of its own (a full disk), not by a signal. On a full disk the state is
+    ``stopped``: the run was ended by a failure of its own (a full disk), not by a signal; ``report``: where a complete
+    run's report was published (a resume into the same folder has nothing to do). On a full disk the state is
     rewritten in place instead (its file already holds the room it needs); when even that fails the error is raised
     (:class:`tb.flow.records.WriteError`)."""
     state = {"complete": complete, "reason": reason, "resume": "" if complete else resume}
     if stopped:
         state["stopped"] = True
+    if report is not None:
+        state["report"] = os.path.abspath(report)
     state["when"] = time.strftime("%Y-%m-%d %H:%M:%S")
     text = json.dumps(state, indent=1) + "\n"
     try:
