@@ -5,7 +5,7 @@ Each property set (:data:`PROOFS`) has a top: the design itself wherever it bind
 the output queue), with reduced parameters and every input free (reset in the first cycle); the property modules of
 ``blocks/rtl/props/`` assert the design's side of each bus and assume only the protocol of the other side
 (:class:`Proof`; the ``*_job`` sets cut the register file out, ``Proof.cut``). The flow per set: a copy of
-``blocks/rtl/`` in ``sim_build/formal/<set>/rtl_stubs`` (with a mutant applied by ``dlaverif.flow.mutants.make_copy``
+``blocks/rtl/`` in ``sim_build/formal/<set>/rtl`` (with a mutant applied by ``dlaverif.flow.mutants.make_copy``
 when ``--mutant`` is given), a textual rewrite of that copy for Yosys 0.23 (which parses neither ``import
 accel_pkg::*;`` in a module header nor at file scope: the imports of both packages are removed and every package name
 used is qualified, ``accel_pkg::NAME``; and which sizes an unsized ``'1`` parameter override as one bit: ``.P ('1)``
@@ -91,7 +91,7 @@ class Proof:
 
     name: str
     top: str  # a design module, or a formal top module in blocks/rtl/props/<top>.sv
-    design: tuple[str, ...]  # rtl_stubs file names (compile order is kept); () = every file of every list
+    design: tuple[str, ...]  # RTL file names (compile order is kept); () = every file of every list
     params: dict[str, int] = field(default_factory=dict)
     depth: int = 10  # `make formal`
     quick_depth: int = 8  # `make formal-quick`

@@ -49,7 +49,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from dlaverif import thirdparty
-from dlaverif.flow import filelists, runner, sim as simflow, testplan
+from dlaverif.flow import filelists, records, runner, sim as simflow, testplan
 from dlaverif.flow.mutation import RTL_ROOT, Edit, Mutant
 
 OUT_ROOT = runner.SIM_BUILD / "mutants"
@@ -423,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.worker:  # child: one mutant, result as JSON
         o = run_one(args.worker, args.sim, args.seed, args.count, args.keep_builds, args.all_runs)
-        Path(args.result).write_text(json.dumps(asdict(o), indent=1))
+        records.write_json(Path(args.result), asdict(o), indent=1)
         return 0
 
     if args.markdown is not None:
@@ -521,7 +521,7 @@ def _write_report(args, rows: list[Outcome], total: float) -> Path:
         "mutants": [asdict(o) for o in muts],
     }
     path = out_dir(args.sim) / "report.json"
-    path.write_text(json.dumps(report, indent=1))
+    records.write_json(path, report, indent=1)
     return path
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from dlaverif.flow import filelists, project
+from dlaverif.flow import filelists, project, records
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.platform import assertions
 
@@ -171,13 +171,13 @@ class _BuildStamp:
         self.text = json.dumps(inputs, default=str, sort_keys=True)
 
     def stale(self) -> bool:
-        if self.path.is_file() and self.path.read_text() == self.text:
+        if self.path.is_file() and self.path.read_bytes() == self.text.encode():  # any other content: compile again
             return False
         self.path.unlink(missing_ok=True)
         return True
 
     def write(self) -> None:
-        self.path.write_text(self.text)
+        records.write_text(self.path, self.text)
 
 
 def build(
@@ -257,6 +257,30 @@ def build(
 #: basenames of the modules whose asserts cocotb rewrites (the cocotb test modules of tb/ and tests/bench/)
 REWRITE_FILES = "tests.py test_*.py tb_*.py"
 
+#: The flow's own variables (the Makefile's ``export`` lines: make passes them to every process it starts) that the
+#: tools of a simulation also read from its environment, with what the simulation gets instead. ``COVERAGE`` is the
+#: flow's switch for Verilator code coverage, used when a regression's builds are compiled; cocotb reads it as a
+#: request for Python coverage of the test code (and stops every test when the coverage package is missing): a
+#: simulation never sees it. ``WAVES``: cocotb_tools lets the environment override the runner's ``waves`` argument,
+#: so a simulation gets this run's own choice (a regression job none, whatever ``make regress WAVES=`` said).
+#: ``tests/regression/test_run_records.py`` checks this table against the Makefile and the installed cocotb.
+SHADOWED = {"COVERAGE": None, "WAVES": "waves"}
+
+
+def simulation_env(extra_env: Mapping[str, str] | None, waves: bool) -> dict[str, str | None]:
+    """The environment a simulation runs with, on top of this process's: ``PYTHONPATH``, ``extra_env`` (the run's
+    own variables), cocotb's assertion rewriting, and each name of :data:`SHADOWED` set to the flow's value or, as
+    None, removed. The one place that decides what reaches cocotb and the simulator."""
+    pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    env: dict[str, str | None] = {"PYTHONPATH": pythonpath, **{k: str(v) for k, v in (extra_env or {}).items()}}
+    # cocotb rewrites the asserts of every module imported after start-up ("*.py"), numpy and pyuvm included,
+    # parsing them again in every simulator process when bytecode is not cached: about 0.7 s per run. Only the
+    # modules that hold cocotb tests have asserts worth rewriting.
+    env.setdefault("COCOTB_REWRITE_ASSERTION_FILES", os.environ.get("COCOTB_REWRITE_ASSERTION_FILES") or REWRITE_FILES)
+    for name, value in SHADOWED.items():
+        env[name] = str(int(waves)) if value == "waves" else None
+    return env
+
 
 def run(
     b: Build,
@@ -272,13 +296,9 @@ def run(
     simulation runs (default: ``<tag>-seed<seed>`` in the build directory)."""
     if test_dir is None:
         test_dir = b.build_dir / f"{tag or test_module.rsplit('.', 1)[-1]}-seed{seed}"
-    pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-    env = {"PYTHONPATH": pythonpath, **{k: str(v) for k, v in (extra_env or {}).items()}}
-    # cocotb rewrites the asserts of every module imported after start-up ("*.py"), numpy and pyuvm included,
-    # parsing them again in every simulator process when bytecode is not cached: about 0.7 s per run. Only the
-    # modules that hold cocotb tests have asserts worth rewriting.
-    env.setdefault("COCOTB_REWRITE_ASSERTION_FILES", os.environ.get("COCOTB_REWRITE_ASSERTION_FILES") or REWRITE_FILES)
-    env.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
+    full = simulation_env(extra_env, waves)
+    full.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
+    env = {k: v for k, v in full.items() if v is not None}
     test_filter: str | None = None  # None: every test of the module
     if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName[/param=...]);
         # a list of names selects those tests with all their parametrizations
@@ -288,8 +308,10 @@ def run(
     (test_dir / assertions.LOG_NAME).unlink(missing_ok=True)  # the failures of this run only
     # cocotb_tools lets the process environment override extra_env (Make exports its variables, even empty
     # ones), so the values chosen here are put into os.environ for the duration of the run.
-    saved = {k: os.environ.get(k) for k in env}
+    saved = {k: os.environ.get(k) for k in full}
     os.environ.update(env)
+    for k in full.keys() - env.keys():
+        os.environ.pop(k, None)
     try:
         b.runner.test(
             hdl_toplevel=b.toplevel,

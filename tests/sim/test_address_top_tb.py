@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from tb import placement
+from dlaverif import placement
 
 from blocks.cube_reader import families as F
 from blocks.cube_reader.footprint import atom_fault_range, cube_regions, first_fault_atom

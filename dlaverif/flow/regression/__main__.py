@@ -9,16 +9,18 @@ markdown summary and exit 1 when a job did not pass or did not run.
 
 Each local run gets its own folder (:mod:`.runfolder`, locked while it runs) and publishes its report, ``latest``
 and its history entry only when complete; SIGINT/SIGTERM stop it cleanly (exit 128+N) with the command that
-resumes it (``--resume``/``RESUME=``). Exit 2: a bad make variable (:mod:`.settings`, nothing written); 3: the
-folder is in use by another run; 1 also when a report could not be written (:mod:`.publish`, the old one kept).
+resumes it (``--resume``/``RESUME=``); a full disk stops it the same way, with one line (exit 1), and a resume of a
+complete run does nothing and says so (exit 0). Exit 2: a bad make variable (:mod:`.settings`, nothing written) or
+an input record that cannot be read; 3: the folder is in use by another run; 1 also when a report could not be
+written (:mod:`.publish`, the old one kept) or another write failed (:mod:`dlaverif.flow.records`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import datetime
-import json
 import os
 import shutil
 import signal
@@ -28,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
-from dlaverif.flow import runner, testplan
+from dlaverif.flow import records, runner, testplan
 
 from . import (
     charts,
@@ -79,7 +81,7 @@ def _build_report(inputs: list[Path], out: Path, plan: testplan.Plan, history_di
     results["charts"] = charts.draw_all(results, results["trend"]["points"], out)
     report.write(results, out)
     ran = [j for j in col.jobs.values() if j["status"] != execute.NOT_RUN]
-    (out / "durations.json").write_text(json.dumps(jobs.durations_of(ran), indent=1))
+    records.write_json(out / "durations.json", jobs.durations_of(ran), indent=1)
     return results
 
 
@@ -194,6 +196,11 @@ def cmd_run(a: argparse.Namespace) -> int:
         s = dataclasses.replace(s, selected=[j for j in s.selected if j.key in keys])
     if not s.selected:
         raise settings.BadInput(f"TESTS={s.tests}: selects no job of suite {s.suite}")
+    if s.resume is not None and not a.build_only and not a.job_list:
+        complete = resume.nothing_to_do(s.resume, s.selected, s.rerun_failed, Path(a.report_dir))
+        if complete is not None:
+            print(f"regress: {complete}", flush=True)
+            return 0
     if s.launcher == "slurm":
         return slurm.launch(a, s)
     if s.resume is not None:
@@ -219,8 +226,10 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
     if s.resume is None:
         mine = jobs.shard(s.selected, index, total)
         shutil.rmtree(regdir / "runs", ignore_errors=True)
-        (regdir / "manifest.json").write_text(json.dumps(s.manifest(mine, f"{index}/{total}"), indent=1))
+        records.write_json(regdir / "manifest.json", s.manifest(mine, f"{index}/{total}"), indent=1)
     mine, todo = resume.to_run(regdir, s.selected, s.resume is not None, s.rerun_failed)
+    # a complete run with nothing to run, reported into another folder: its history entry was kept when it completed
+    kept = bool(s.resume is not None and not todo and runfolder.state(regdir).get("complete"))
     if a.report:
         runfolder.mark(
             regdir, False, f"running since {time.strftime('%Y-%m-%d %H:%M:%S')}", f"make regress RESUME={regdir}"
@@ -245,6 +254,7 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
         stopper.stop()
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    again = f"make regress RESUME={regdir}"
     try:
         execute.run_shard(
             regdir,
@@ -261,10 +271,11 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
             stopper,
             reuse_builds=s.resume is not None,
         )
+    except OSError as exc:  # a full disk (or another failed write): stop, keep what finished, say how to continue
+        return _stopped(regdir, mine, exc, again)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    again = f"make regress RESUME={regdir}"
     if received or not a.report:
         if received:
             name = signal.Signals(received[0]).name
@@ -277,13 +288,30 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
                 out = regdir / "report"
                 _print_summary(out, make_report([regdir], out, plan, None))
         return 128 + received[0] if received else 0
-    return _publish(a, plan, regdir, again)
+    return _publish(a, plan, regdir, again, kept)
 
 
-def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: str) -> int:
-    """The report of a run whose jobs all ran: published with its history entry, ``latest`` and its state in one
-    step (:func:`make_report`). SIGINT or SIGTERM while it is built abandons it (the previous report stays, the run
-    stays incomplete, ``again`` writes it); one that arrives while it is put in place acts once it is."""
+def _stopped(regdir: Path, mine: list[jobs.Job], exc: OSError, again: str) -> int:
+    """End a run whose jobs could not go on (a write failed: the disk is full): every finished job is kept, the
+    state says why, one line says why and how to continue once there is room; exit 1 (a job did not run)."""
+    why = records.describe(exc)
+    left = sum(1 for j in mine if not (regdir / j.folder() / "job.json").is_file())
+    with contextlib.suppress(OSError):  # the line below says it all when not even the state can be written
+        runfolder.mark(regdir, False, f"stopped: {why}; {left} of {len(mine)} jobs not run", again, stopped=True)
+    print(
+        f"regress: stopped: {why}; {left} of {len(mine)} jobs not run, the finished ones are kept; "
+        f"make room, then: {again}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return 1
+
+
+def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: str, kept: bool = False) -> int:
+    """The report of a run whose jobs all ran: published with its history entry (none when ``kept``: the run's was
+    kept before), ``latest`` and its state in one step (:func:`make_report`). SIGINT or SIGTERM while it is built
+    abandons it (the previous report stays, the run stays incomplete, ``again`` writes it); one that arrives while it
+    is put in place acts once it is."""
     out = Path(a.report_dir)
     done: list[dict] = []
 
@@ -291,7 +319,7 @@ def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: st
         g = results["regression"]
         if g["complete"]:
             runfolder.point_latest(regdir.parent, regdir)
-            runfolder.mark(regdir, True, f"complete; report {out}")
+            runfolder.mark(regdir, True, f"complete; report {out}", report=out)
         else:  # jobs of the manifest the selection no longer has (the plan changed since the run started)
             runfolder.mark(
                 regdir, False, f"report {out} written with {g['not_run']} of {g['jobs']} jobs not run", again
@@ -301,7 +329,7 @@ def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: st
     previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with runfolder.publishing(out):  # the report and latest of one run, even when two finish together
-            results = make_report([regdir], out, plan, history_dir(a.history), True, published)
+            results = make_report([regdir], out, plan, history_dir(a.history), not kept, published)
     except KeyboardInterrupt as exc:
         signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
         name = signal.Signals(signum).name
@@ -318,7 +346,8 @@ def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: st
         results = done[0]  # the signal came while the report was put in place: it is, whole
         print(f"\nregress: {name} after the report was written; it is complete", file=sys.stderr, flush=True)
     except publish.ReportError as exc:
-        runfolder.mark(regdir, False, f"report not written: {exc}", again)
+        with contextlib.suppress(OSError):  # the report's one line says why; a full disk may refuse the state too
+            runfolder.mark(regdir, False, f"report not written: {exc}", again)
         raise
     finally:
         for sig, handler in previous.items():
@@ -395,7 +424,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Exit 2 with one line on a bad make variable, 1 when a report could not be written (nothing else changed)."""
+    """Exit 2 with one line on a bad make variable or an unreadable input record, 1 when a report could not be
+    written (nothing else changed) or a write failed (a full disk: one line naming the folder and the free space)."""
     a = parser().parse_args(argv)
     try:
         return a.func(a)
@@ -404,6 +434,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except publish.ReportError as exc:
         print(f"regress: {exc}", file=sys.stderr)
+        return 1
+    except records.BadRecord as exc:  # a record given as input (a manifest, a job list) that cannot be read
+        print(f"regress: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a write that failed outside the jobs (a full disk): nothing half-written is left
+        print(f"regress: stopped: {records.describe(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # outside the jobs (those stop cleanly): while collecting or writing a report
         print("\nregress: interrupted; no report written, the previous one is unchanged", file=sys.stderr)

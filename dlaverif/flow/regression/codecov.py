@@ -183,7 +183,7 @@ def html(merged: Path | None, out_dir: Path, files: list[FileCoverage]) -> Path 
         return info
     page_dir = out_dir / "html"
     subprocess.run(
-        [gen, "--quiet", "--output-directory", str(page_dir), "--title", "rtl_stubs", str(info)],
+        [gen, "--quiet", "--output-directory", str(page_dir), "--title", "RTL", str(info)],
         check=True,
         capture_output=True,
     )

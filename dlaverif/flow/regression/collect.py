@@ -14,13 +14,13 @@ folder) is a ``not run`` record, never a silent gap. A ``not run`` job contribut
 
 from __future__ import annotations
 
-import json
 import re
+import sys
 import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dlaverif.flow import project
+from dlaverif.flow import project, records
 
 _DEFAULT_RTL = str(project.RTL)
 
@@ -79,6 +79,42 @@ def _natural(p: Path) -> list:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", p.name)]
 
 
+#: the fields of a job record (job.json) that reading a run back relies on, and their types
+JOB_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "key": str,
+    "status": str,
+    "log": str,
+    "first_error": str,
+    "wall_s": (int, float),
+}
+
+
+_TOLD: set[str] = set()  # the unreadable job records this process has named
+
+
+def _is_job(rec: object) -> bool:
+    """A job record of the shape :func:`collect` and the report read (a status a job writes, not ``not run``)."""
+    from .execute import STATUSES  # execute imports the runner; collect stays light for the tests
+
+    return (
+        isinstance(rec, dict)
+        and all(isinstance(rec.get(k), t) for k, t in JOB_FIELDS.items())
+        and rec["status"] in STATUSES
+        and rec["status"] != NOT_RUN
+        and isinstance(rec.get("ended", 0.0), (int, float))
+    )
+
+
+def _is_manifest(m: object) -> bool:
+    """A regression's manifest: its suite, and the keys of its jobs when it lists them (an older one may not)."""
+    return (
+        isinstance(m, dict)
+        and isinstance(m.get("suite"), str)
+        and isinstance(m.get("jobs", []), list)
+        and all(isinstance(k, str) for k in m.get("jobs", []))
+    )
+
+
 def collect(inputs: list[Path], scratch: Path) -> Collected:
     """Gather every regression folder below each input (a folder or an archive; archives unpack into scratch)."""
     out = Collected()
@@ -93,9 +129,15 @@ def collect(inputs: list[Path], scratch: Path) -> Collected:
             raise FileNotFoundError(f"{inp} holds no regression (no manifest.json below it)")
         for mf in manifests:
             reg = mf.parent
-            out.manifests.append({**json.loads(mf.read_text()), "folder": str(reg)})
+            out.manifests.append({**records.read_json(mf, _is_manifest, "regression manifest"), "folder": str(reg)})
             for jf in sorted(reg.glob("runs/*/*/*/seed*/job.json")):
-                rec = json.loads(jf.read_text())
+                try:
+                    rec = records.read_json(jf, _is_job, "job record")
+                except records.BadRecord as exc:  # a write cut short by a full disk or a crash: not a result
+                    if str(jf) not in _TOLD:  # said once, however often this process reads the folder
+                        _TOLD.add(str(jf))
+                        print(f"regress: {exc}; the job counts as not run", file=sys.stderr, flush=True)
+                    continue
                 rec["folder"] = str(jf.parent)
                 rec["log"] = str(reg / rec["log"])
                 known = out.jobs.get(rec["key"])

@@ -21,6 +21,7 @@ built nor run, recorded with the one line saying how to get the files (:func:`dl
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif import thirdparty
-from dlaverif.flow import runner, testplan
+from dlaverif.flow import records, runner, testplan
 
 from .jobs import Duration, Job, expected_seconds, load_durations
 
@@ -86,8 +87,7 @@ def compile_builds(
     inputs instead of compiling it again."""
     failed: dict[tuple[str, str], str] = {}
     status, inputs = regdir / "builds" / "status.json", regdir / "builds" / "inputs.json"
-    done = json.loads(status.read_text()) if status.is_file() else {}
-    digests = json.loads(inputs.read_text()) if inputs.is_file() else {}
+    done, digests = read_build_record(status), read_build_record(inputs)
     for sim, name in sorted({(j.sim, plan.runs[j.run].build.name) for j in available(plan, jobs)}):
         b = plan.builds[name]
         log = build_dir(regdir, sim, name).with_suffix(".log")
@@ -121,13 +121,37 @@ def compile_builds(
         if stopper is not None and stopper.stopping:
             print(f"build {key}: interrupted", flush=True)
             return {}  # nothing recorded: an interrupted build is not a broken one
+        if rc != 0:
+            check_space(log, build_dir(regdir, sim, name))
         print(f"build {key}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})", flush=True)
         if rc != 0:
             failed[(sim, name)] = f"build {sim}/{b.name} failed: {first_error(log)} (see {log})"
         done[key], digests[key] = failed.get((sim, name), ""), digest
-        status.write_text(json.dumps(done, indent=1, sort_keys=True))
-        inputs.write_text(json.dumps(digests, indent=1, sort_keys=True))
+        records.write_json(status, done, indent=1, sort_keys=True)
+        records.write_json(inputs, digests, indent=1, sort_keys=True)
     return failed
+
+
+def read_build_record(path: Path) -> dict[str, str]:
+    """``builds/status.json`` or ``builds/inputs.json`` (build key -> text); one that cannot be read (a write cut short
+    by a full disk or a crash, an edit) is empty, said in one line: its builds are compiled again."""
+    if not path.is_file():
+        return {}
+    try:
+        return records.read_json(
+            path, lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()), "build record"
+        )
+    except records.BadRecord as exc:
+        print(f"regress: {exc}; its builds are compiled again", file=sys.stderr, flush=True)
+        return {}
+
+
+def check_space(log: Path, folder: Path) -> None:
+    """Raise :class:`dlaverif.flow.records.WriteError` when a build or job that failed says in its ``log`` that the disk
+    was full: that is no fault of the design, and the run stops with one line instead of recording it."""
+    space = [os.strerror(e) for e in records.SPACE_ERRNOS]
+    if any(s in line for line in log_tail(log, 200) for s in space):
+        raise records.WriteError(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), folder)
 
 
 def prebuilt(regdir: Path, builds: Path, plan: testplan.Plan, jobs: list[Job]) -> dict[tuple[str, str], str]:
@@ -136,8 +160,7 @@ def prebuilt(regdir: Path, builds: Path, plan: testplan.Plan, jobs: list[Job]) -
     link = regdir / "builds"
     if not link.exists():
         link.symlink_to(builds.resolve(), target_is_directory=True)
-    status = builds / "status.json"
-    known = json.loads(status.read_text()) if status.is_file() else {}
+    known = read_build_record(builds / "status.json")
     out = {}
     for sim, name in {(j.sim, plan.runs[j.run].build.name) for j in available(plan, jobs)}:
         err = known.get(f"{sim}/{name}")
@@ -272,12 +295,15 @@ def run_job(
     stopper: Optional[Stopper] = None,
     command: Optional[list[str]] = None,
     skip_reason: Optional[str] = None,
+    build: Optional[Path] = None,
 ) -> dict:
     """Run one job in a fresh folder (a child process in its own session, ended with its whole process group after
     ``timeout_s``) and write/return its record (``job.json``). A job stopped by ``stopper`` (an interrupt) leaves
     nothing and is returned as ``not run``. ``command``: the job's process (default :func:`job_command`).
     ``build_error`` (its build failed: ``error``) or ``skip_reason`` (its build cannot be made here: ``skipped``):
-    nothing runs, the record says why."""
+    nothing runs, the record says why. ``build``: its compiled model's folder; a job that finds it gone (deleted while
+    the run ran) is an error that says so. A full disk (the record cannot be written, or the job's log says so)
+    leaves nothing of the job and raises :class:`dlaverif.flow.records.WriteError`: a resume runs it again."""
     folder = regdir / job.folder()
     shutil.rmtree(folder, ignore_errors=True)  # a resumed job starts clean: no coverage of an interrupted try
     base = {
@@ -292,6 +318,9 @@ def run_job(
     log = folder / "sim.log"
     t0 = time.monotonic()
     timed_out, returncode = False, 0
+    gone = f"no test ran: its build folder {build} is gone (deleted while the run ran)"
+    if build_error is None and skip_reason is None and build is not None and not build.is_dir():
+        build_error = gone
     if build_error is None and skip_reason is None:
         with log.open("w") as fh:
             proc = subprocess.Popen(
@@ -316,7 +345,7 @@ def run_job(
             shutil.rmtree(folder, ignore_errors=True)
             return {**base, "status": NOT_RUN, "first_error": "interrupted while running", "wall_s": 0.0}
     else:
-        log.write_text(f"{skip_reason or build_error}\n")
+        records.write_text(log, f"{skip_reason or build_error}\n")
     wall = time.monotonic() - t0
     xml = folder / "results.xml"
     rows = runner.read_results(xml) if xml.is_file() else []
@@ -335,7 +364,14 @@ def run_job(
         status, error = CRASHED, f"crashed (signal {sig}, {signal_name(sig)}): the {who} was killed"
         tail = log_tail(log)
     elif not rows:
+        try:
+            check_space(log, folder)
+        except OSError:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
         status, error = ERROR, f"no test ran: {first_error(log)}"
+        if build is not None and not build.is_dir():
+            error = gone
         tail = log_tail(log)
     elif all(r.passed for r in rows):
         status, error = PASS, ""
@@ -354,7 +390,11 @@ def run_job(
         "sim_time_ns": round(sum(r.sim_time_ns for r in rows), 1),
         "tests": [{"name": r.name, "passed": r.passed} for r in rows],
     }
-    (folder / "job.json").write_text(json.dumps(record, indent=1, sort_keys=True))
+    try:
+        records.write_json(folder / "job.json", record, indent=1, sort_keys=True)
+    except OSError:
+        shutil.rmtree(folder, ignore_errors=True)  # no half a job: a resume runs it again (and the space is freed)
+        raise
     return record
 
 
@@ -415,7 +455,12 @@ def run_shard(
 
     def one(job: Job) -> dict:
         limit = job_timeout if job_timeout is not None else default_timeout(job, durations)
-        rec = run_job(regdir, job, suite, count_overridden, None, rtl, limit, stopper)
+        built = build_dir(regdir, job.sim, plan.runs[job.run].build.name)
+        try:
+            rec = run_job(regdir, job, suite, count_overridden, None, rtl, limit, stopper, build=built)
+        except OSError:  # a full disk: the running jobs stop (left to the resume), the run ends with one line
+            stopper.stop()
+            raise
         if rec["status"] != NOT_RUN:
             on_done(rec)
         return rec
@@ -464,7 +509,7 @@ def _child_job(job: Job, regdir: Path, suite: str) -> None:
         if not m:
             raise
         sig = int(m.group(1))
-        (regdir / job.folder() / SIGNAL_FILE).write_text(f"{sig}\n")
+        records.write_text(regdir / job.folder() / SIGNAL_FILE, f"{sig}\n")
         print(f"regress: the simulator was killed by signal {sig} ({signal_name(sig)})", flush=True)
         sys.exit(128 + sig)
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from dlaverif.flow import records
+
 
 @dataclass
 class Entry:
@@ -45,7 +47,7 @@ def record(results: dict, history: Path, when: Optional[float] = None) -> Path:
     tmp = history / f".{folder.name}.tmp-{os.getpid()}"  # whole or not at all: written aside, then renamed
     try:
         tmp.mkdir()
-        (tmp / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True))
+        records.write_json(tmp / "results.json", results, indent=1, sort_keys=True)
         os.rename(tmp, folder)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

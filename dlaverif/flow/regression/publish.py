@@ -23,19 +23,28 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Optional, TypeVar
 
+from dlaverif.flow import records
+
 T = TypeVar("T")
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 _HELD = (signal.SIGINT, signal.SIGTERM)
+#: a report that failed to build on a file system with less room than this (MB) failed for the full disk
+FULL_MB = 1.0
 
 
 class ReportError(RuntimeError):
     """The report could not be written (the message says why, in one line)."""
 
 
-def cause(exc: BaseException) -> str:
-    """One line naming why building a report failed."""
+def cause(exc: BaseException, folder: Optional[Path] = None) -> str:
+    """One line naming why building a report failed; a full disk names ``folder`` (where the report was being
+    written), its file system and the room left there (:func:`dlaverif.flow.records.space_line`)."""
     if isinstance(exc, OSError):
+        if exc.errno in records.SPACE_ERRNOS and folder is not None:
+            return records.space_line(exc.errno, folder)
+        if isinstance(exc, records.WriteError):
+            return str(exc)
         where = f" ({exc.filename})" if exc.filename else ""
         return f"{os.strerror(exc.errno) if exc.errno else exc}{where}"
     if isinstance(exc, subprocess.CalledProcessError):
@@ -44,7 +53,8 @@ def cause(exc: BaseException) -> str:
         tool = Path(str(exc.cmd[0] if isinstance(exc.cmd, (list, tuple)) else exc.cmd)).name
         space = os.strerror(errno.ENOSPC)
         if space in out:
-            return f"{space} ({tool} failed, exit {exc.returncode})"
+            where = records.space_line(errno.ENOSPC, folder) if folder is not None else space
+            return f"{where} ({tool} failed, exit {exc.returncode})"
         last = next((ln.strip() for ln in reversed(out.splitlines()) if ln.strip()), "no output")
         return f"{tool} failed (exit {exc.returncode}): {last[:200]}"
     return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
@@ -100,8 +110,13 @@ def swap_in(out: Path, build: Callable[[Path], T], after: Optional[Callable[[T],
     (:func:`signals_deferred`): what must be published with the report (an exception from it propagates; the
     report is in place)."""
     out = Path(os.path.abspath(out))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    new = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        new = Path(tempfile.mkdtemp(prefix=f".{out.name}.new-", dir=out.parent))
+    except OSError as exc:
+        raise ReportError(
+            f"report not written to {out}: {cause(exc, out.parent)}; the previous report is unchanged"
+        ) from None
     stale: Optional[Path] = new  # what to remove at the end: the new folder until it is in place, then the old one
     placed = False
     try:
@@ -112,9 +127,16 @@ def swap_in(out: Path, build: Callable[[Path], T], after: Optional[Callable[[T],
             placed = True
             if after is not None:
                 after(result)
+    except records.BadRecord:
+        raise  # an input that cannot be read (a manifest): the caller's one line, exit 2
     except Exception as exc:
         if not placed:
-            raise ReportError(f"report not written to {out}: {cause(exc)}; the previous report is unchanged") from exc
+            why = cause(exc, out.parent)
+            if not records.is_space_error(exc) and records.free_mb(out.parent) < FULL_MB:
+                # a tool that does not check its writes (verilator_coverage) leaves a cut file, and the next one
+                # fails on it (genhtml: "no valid records"): the full disk is the cause to name first
+                why = f"{records.space_line(errno.ENOSPC, out.parent)}; then {why}"
+            raise ReportError(f"report not written to {out}: {why}; the previous report is unchanged") from exc
         raise
     finally:
         if stale is not None:

@@ -9,7 +9,6 @@ depends on the machine or the clock, so two runs of the same suite and seeds can
 
 from __future__ import annotations
 
-import json
 import shutil
 import xml.etree.ElementTree as ET
 from collections import defaultdict
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import jinja2
 
-from dlaverif.flow import testplan
+from dlaverif.flow import records, testplan
 
 from . import codecov, fcov
 from .collect import Collected
@@ -259,8 +258,8 @@ def write(results: dict, out: Path) -> dict[str, Path]:
         "html": out / "index.html",
         "junit": out / "junit.xml",
     }
-    paths["json"].write_text(json.dumps(results, indent=1, sort_keys=True))
-    paths["md"].write_text(env.get_template("summary.md.j2").render(r=results))
-    paths["html"].write_text(env.get_template("index.html.j2").render(r=results))
+    records.write_json(paths["json"], results, indent=1, sort_keys=True)
+    records.write_text(paths["md"], env.get_template("summary.md.j2").render(r=results))
+    records.write_text(paths["html"], env.get_template("index.html.j2").render(r=results))
     junit(results, paths["junit"])
     return paths

@@ -16,10 +16,11 @@ import shutil
 from pathlib import Path
 from typing import Optional
 
-from dlaverif.flow import testplan
+from dlaverif.flow import records, testplan
 
+from . import runfolder
 from .collect import collect
-from .execute import CRASHED, ERROR, FAIL, NOT_RUN, TIMEOUT
+from .execute import CRASHED, ERROR, FAIL, NOT_RUN, PASS, TIMEOUT
 from .jobs import Job
 
 JOB_LIST = "jobs.json"  # in a Slurm resume's folder: the keys of the jobs it runs
@@ -32,13 +33,37 @@ def to_run(regdir: Path, selected: list[Job], resumed: bool, rerun_failed: bool)
     mine = [j for j in selected if j.key in listed]
     if not resumed:
         return mine, mine
-    scratch = regdir / f".collect-{os.getpid()}"
-    try:
-        done = collect([regdir], scratch).jobs
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    done = _results(regdir)
     redo = {NOT_RUN} | ({FAIL, ERROR, TIMEOUT, CRASHED} if rerun_failed else set())
     return mine, [j for j in mine if j.key not in done or done[j.key]["status"] in redo]
+
+
+def _results(regdir: Path) -> dict[str, dict]:
+    """Every job record below a run folder (the newest of each job; :func:`.collect.collect`)."""
+    scratch = regdir / f".collect-{os.getpid()}"  # only made for an archive, which a run folder never is
+    try:
+        return collect([regdir], scratch).jobs
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def nothing_to_do(regdir: Path, selected: list[Job], rerun_failed: bool, report: Path) -> Optional[str]:
+    """For ``RESUME=`` of a run that is complete (its ``state.json`` says so: its report, history entry and ``latest``
+    were published, into ``report`` when it says where) and has no job left to run: the one line that says so, and
+    the caller runs and writes nothing (no second history entry, no file touched). None when there is something to
+    do (a resume into another report folder writes the report there)."""
+    state = runfolder.state(regdir)
+    if not state.get("complete") or state.get("report", os.path.abspath(report)) != os.path.abspath(report):
+        return None
+    mine, todo = to_run(regdir, selected, True, rerun_failed)
+    if todo:
+        return None
+    done = _results(regdir)
+    passed = sum(1 for j in mine if done[j.key]["status"] == PASS)
+    return (
+        f"{regdir} is already complete ({passed} of {len(mine)} jobs passed; its report was published): nothing run, "
+        f"nothing written" + ("" if rerun_failed or passed == len(mine) else "; RERUN=failed reruns the others")
+    )
 
 
 def config_seed(manifest: dict) -> Optional[int]:
@@ -69,9 +94,11 @@ def next_attempt(regdir: Path) -> Path:
 
 def write_job_list(folder: Path, jobs: list[Job]) -> Path:
     path = folder / JOB_LIST
-    path.write_text(json.dumps([j.key for j in jobs], indent=1))
+    records.write_json(path, [j.key for j in jobs], indent=1)
     return path
 
 
 def read_job_list(path: Path) -> set[str]:
-    return set(json.loads(path.read_text()))
+    """The job keys of a Slurm resume's ``jobs.json`` (:class:`dlaverif.flow.records.BadRecord` when unreadable)."""
+    keys = records.read_json(path, lambda v: isinstance(v, list) and all(isinstance(k, str) for k in v), "job list")
+    return set(keys)

@@ -10,7 +10,8 @@ naming the running one. Two runs with default folders simply run side by side.
 ``<run>/state.json`` says whether the run is complete (every job has a result and its report, history entry and
 ``latest`` are published) and, when not, why and the command that continues it: written "running" when the run
 starts, then the reason it stopped (interrupted while its jobs ran, or while its report was written; a report that
-could not be written), or complete. A run that crashed leaves "running" with no lock held.
+could not be written; ``"stopped": true``: a full disk ended it), or complete. A run that crashed leaves "running"
+with no lock held.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator, Optional
+
+from dlaverif.flow import records
 
 LOCK_NAME = ".lock"
 LATEST = "latest"
@@ -106,13 +109,35 @@ def point_latest(base: Path, folder: Path) -> Path:
     return link
 
 
-def mark(folder: Path, complete: bool, reason: str, resume: str = "") -> Path:
-    """Write ``folder/state.json`` whole (written aside, then renamed): complete or not, why, how to continue."""
+def mark(
+    folder: Path, complete: bool, reason: str, resume: str = "", stopped: bool = False, report: Optional[Path] = None
+) -> Path:
+    """Write ``folder/state.json`` whole (:func:`dlaverif.flow.records.write_text`): complete or not, why, how to
+    continue; ``stopped``: the run was ended by a failure of its own (a full disk), not by a signal; ``report``: where a
+    complete run's report was published (a resume into the same folder has nothing to do). On a full disk the state is
+    rewritten in place instead (its file already holds the room it needs); when even that fails the error is raised
+    (:class:`dlaverif.flow.records.WriteError`)."""
     state = {"complete": complete, "reason": reason, "resume": "" if complete else resume}
+    if stopped:
+        state["stopped"] = True
+    if report is not None:
+        state["report"] = os.path.abspath(report)
     state["when"] = time.strftime("%Y-%m-%d %H:%M:%S")
-    tmp = folder / f".{STATE}.{os.getpid()}"
-    tmp.write_text(json.dumps(state, indent=1) + "\n")
-    os.replace(tmp, folder / STATE)
+    text = json.dumps(state, indent=1) + "\n"
+    try:
+        return records.write_text(folder / STATE, text)
+    except OSError as exc:
+        if not records.is_space_error(exc) or not (folder / STATE).is_file():
+            raise
+        failed = exc
+    try:  # no room for a second copy: overwrite the old state's bytes, then cut it to length
+        with open(folder / STATE, "r+b") as fh:
+            fh.write(text.encode())
+            fh.truncate()
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError:
+        raise failed from None
     return folder / STATE
 
 

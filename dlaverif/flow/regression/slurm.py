@@ -26,6 +26,8 @@ import sys
 import time
 from pathlib import Path
 
+from dlaverif.flow import records
+
 from . import execute, resume, runfolder
 from .settings import RunSettings
 
@@ -63,7 +65,7 @@ def launch(a: argparse.Namespace, s: RunSettings) -> int:
     else:
         base = runfolder.create(execute.REGRESS, "slurm-" + runfolder.new_name(s.suite, s.sims, (1, 1)))
     # every job of the regression, so that a shard that never ran (cancelled, its node dead) is listed as not run
-    (base / "manifest.json").write_text(json.dumps(s.manifest(s.selected, "", "slurm"), indent=1))
+    records.write_json(base / "manifest.json", s.manifest(s.selected, "", "slurm"), indent=1)
     return _submit(a, s, base, base, len(s.selected), None)
 
 
