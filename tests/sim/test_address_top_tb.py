@@ -11,7 +11,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from dlaverif import placement
 
 from blocks.cube_reader import families as F
 from blocks.cube_reader.footprint import atom_fault_range, cube_regions, first_fault_atom
@@ -20,7 +19,7 @@ from blocks.cube_reader.scoreboard import expected_for
 from blocks.pixel_reader.footprint import first_fault_pixel, line_starts, pixel_addresses, plane_regions
 from blocks.weight_reader import weights as W
 from blocks.weight_reader.footprint import needed_bytes, weight_regions, word_in
-from dlaverif import models
+from dlaverif import models, placement
 from dlaverif.agents.axi_mem import Burst, SparseMemory
 from dlaverif.checkers.axi_read import AxiReadChecker
 from dlaverif.fastpath.harness import HdlMemAgent
