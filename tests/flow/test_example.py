@@ -1,4 +1,4 @@
-"""The worked example runs as another project runs it (issue 31, "usable from another project"): this repository
+"""The worked example runs as another project runs it: this repository
 pip-installed with its ``[tb,flow]`` extras into a fresh venv, ``examples/desc_reader`` copied outside the checkout,
 and the commands of docs/verify_your_reader.md that a user types in their own project (its ``shell`` blocks) run there
 with nothing of the checkout on the path. The guide shows their output: the example passes on Verilator and on Icarus
@@ -137,7 +137,7 @@ def test_a_missing_or_broken_testplan_is_one_line(tmp_path: Path, plan: str | No
     assert lines[0].startswith(f"make sim: testplan {path}: ") and said in lines[0], lines
 
 
-#: what of the example is not glue (issue 31: its items, sequences, scoreboard and tests, its mutant, its RTL); every
+#: what of the example is not glue (its items, sequences, scoreboard and tests, its mutant, its RTL); every
 #: other file of it is, and has at most GLUE_LIMIT code lines in all
 NOT_GLUE = {
     "reader_tb/items.py",

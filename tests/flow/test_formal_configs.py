@@ -1,4 +1,4 @@
-"""``make formal CONFIG=<top>@<config>``: the property sets at a configuration of the matrix (issue 32).
+"""``make formal CONFIG=<top>@<config>``: the property sets at a configuration of the matrix.
 
 The rule under test (dlaverif/flow/formal.py ``config_proofs``, docs/configurations.md): a configuration's proof is each
 of its top's property sets with the set's own reduced parameters, the configuration's parameters on top of them, and
@@ -8,9 +8,9 @@ depth, induction and covers are the set's unless ``configs.<top>.formal_at`` say
 Oracles: the parameter values below are written by hand from the sets' tables (dlaverif/flow/formal.py ``PROOFS``) and
 the RTL contracts (ADDR_W 12 bounds LEN_W to 13; AXI_DATA_W 1024 needs MAX_ATOM_BYTES 128), never computed by the
 code under test. Four runs use the solver: the cheapest corner (every set must pass, the o1 set by induction), the
-formal mutant of issue 32's width bug at the corner that found it (it must fail there), the one-in-flight long-burst
-set at 64-bit addresses (by induction: the 64-bit corners' unbounded proof) and an end-address carry bug at that
-corner (it must fail there).
+formal mutant of the width bug (ADDR_W 12, DATA_W 1024: 256 beats cut to 0) at the corner that found it (it must
+fail there), the one-in-flight long-burst set at 64-bit addresses (by induction: the 64-bit corners' unbounded proof)
+and an end-address carry bug at that corner (it must fail there).
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ def test_the_cheapest_corner_concludes(capsys):
 @pytest.mark.parametrize(
     "name,corner,killer",
     [
-        # issue 32's width bug, at the corner that found it
+        # the width bug, at the corner that found it
         ("beats_w_command_only", "axi_rd_engine@narrow_addr_wide_bus", "axi_rd_engine_b256"),
         # an end-address carry into bit 63 lost, at 64-bit addresses (the one-in-flight set's command crosses 2**63)
         ("end_addr_top_bit_dropped", "axi_rd_engine@addr_w_max", "axi_rd_engine_o1_b256"),

@@ -1,4 +1,4 @@
-"""Parameter contracts (issue 32, blocks/rtl/common/param_contract.sv): an out-of-range parameter on any top stops the
+"""Parameter contracts (blocks/rtl/common/param_contract.sv): an out-of-range parameter on any top stops the
 build with the one line ``parameter <NAME> = <value> is outside its contract: <range>`` on Verilator (at
 elaboration), Icarus (vvp stops at time 0, before any test) and Yosys (at hierarchy); the defaults elaborate on all
 three. The illegal values are drawn from the contracts themselves (dlaverif/flow/contracts.py: just below the minimum,
