@@ -24,6 +24,7 @@ ALLOWED: dict[str, int] = {
     "dlaverif/flow/formal.py": 4,
     "dlaverif/flow/regression/configaxis.py": 1,
     "dlaverif/flow/testplan.py": 1,
+    "docs/configurations.md": 1,  # a row of the block generated from blocks/plan.yaml's formal_at reasons
     "docs/regressions.md": 2,
 }
 
