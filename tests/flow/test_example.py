@@ -89,6 +89,7 @@ def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
             assert any(squash(want) in line for line in lines), (command, want, done.stdout[-4000:])
 
 
+@pytest.mark.sim
 def test_the_example_rtl_is_lint_clean() -> None:
     """The example's reader meets the project's RTL rules too: ``verilator --lint-only -Wall`` without a warning."""
     from dlaverif.flow import runner
@@ -98,6 +99,7 @@ def test_the_example_rtl_is_lint_clean() -> None:
     assert lint.returncode == 0 and "%Warning" not in lint.stderr, lint.stderr
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize(
     "parameter, value", [("BEAT_BYTES", 3), ("MAX_BEATS", 1), ("SLOTS", 3), ("ADDR_BITS", 8), ("ID_BITS", 0)]
 )
@@ -113,6 +115,7 @@ def test_an_illegal_example_parameter_stops_elaboration_naming_it(tmp_path: Path
     assert f"{parameter}={value}" in said and ("FATAL" in said or build.returncode != 0), said
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize(
     "plan, said",
     [

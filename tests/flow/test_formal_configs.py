@@ -133,6 +133,7 @@ def test_an_unchecked_module_must_be_a_property_module(plan):
         formal.config_proofs(cfg.key, _with(plan, cfg))
 
 
+@pytest.mark.sim
 def test_list_with_a_configuration_lists_its_sets_and_runs_nothing():
     done = subprocess.run(
         [
@@ -190,6 +191,7 @@ def test_the_plans_formal_at_is_checked(spec, said):
         testplan._formal("top", spec, {"a"})
 
 
+@pytest.mark.sim
 def test_an_unknown_configuration_is_one_line_and_exit_2():
     done = subprocess.run(
         [sys.executable, "-m", "dlaverif.flow.formal", "--config", "axi_rd_engine@nosuch"],
@@ -205,6 +207,7 @@ def test_an_unknown_configuration_is_one_line_and_exit_2():
     assert done.stdout == ""
 
 
+@pytest.mark.sim
 def test_the_cheapest_corner_concludes(capsys):
     # one burst in flight, one-beat bursts, 1-byte commands, 12-bit addresses: the o1 set by 3-induction
     assert formal.run_configs(["axi_rd_engine@narrow_all"], None, timeout=600.0) == 0
@@ -215,6 +218,7 @@ def test_the_cheapest_corner_concludes(capsys):
     assert rows["axi_rd_engine_o1@narrow_all"][4:7] == ["bmc+ind", "k", "3"], out
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize(
     "name,corner,killer",
     [
@@ -233,6 +237,7 @@ def test_a_corner_mutant_fails_at_its_corner(capsys, name, corner, killer):
     assert f"mutant {name} killed at 1/1" in out, out
 
 
+@pytest.mark.sim
 def test_a_64_bit_corner_proves_the_address_arithmetic_by_induction(plan):
     # the 2-in-flight sets' BMC does not reach its depth at 64-bit addresses: the corner adds the one-in-flight
     # long-burst set, whose LEN_W is the RTL's own (ADDR_W + 1 = 65, commands across bit 63), proved by 3-induction

@@ -16,6 +16,8 @@ import pytest
 
 from dlaverif.flow import runner, sim as simflow, testplan
 
+pytestmark = pytest.mark.sim
+
 ROOT = Path(__file__).resolve().parents[2]
 SIM = os.getenv("SIM", "")
 SIMS = [SIM] if SIM else list(runner.SIMULATORS)

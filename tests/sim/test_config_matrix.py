@@ -78,6 +78,7 @@ def _lint_params() -> list:
     return [pytest.param(c, id=c.key) for c in plan.configs.values()]
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("cfg", _lint_params())
 def test_lint_clean_at_the_configuration(cfg):
     """``verilator --lint-only -Wall`` of the top at the configuration, with its assertions bound (DLA_ASSERT): a
