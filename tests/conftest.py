@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Generator, Sequence
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +43,8 @@ FLOW_MODULES = (
 
 def simulator_start(args: Any) -> str | None:
     """The command line of ``args`` (as :class:`subprocess.Popen` takes it) when it starts a simulator, else None."""
-    argv = [args] if isinstance(args, str | bytes | os.PathLike) else list(args)
-    argv = [os.fsdecode(a) if isinstance(a, bytes | os.PathLike) else str(a) for a in argv]
+    raw: list[Any] = [args] if isinstance(args, str | bytes | os.PathLike) else list(args)
+    argv = [os.fsdecode(a) if isinstance(a, bytes | os.PathLike) else str(a) for a in raw]
     if len(argv) == 1 and " " in argv[0]:  # a shell string
         argv = argv[0].split()
     if not argv:
@@ -66,6 +66,10 @@ def simulator_start(args: Any) -> str | None:
 
 class SimulatorRefused(RuntimeError):
     """A test without the ``sim`` marker tried to start a simulator."""
+
+
+#: the refusals of the running test, one line each
+_REFUSED = pytest.StashKey[list[str]]()
 
 
 def _refusal(item: pytest.Item, command: str) -> str:
@@ -102,15 +106,12 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         yield
 
 
-_REFUSED = pytest.StashKey[list[str]]()
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """A phase in which a simulator start was refused fails, with the refusal's line, whatever the test caught."""
     outcome = yield
     report: pytest.TestReport = outcome.get_result()
-    refused: Sequence[str] = item.stash.get(_REFUSED, [])
+    refused = item.stash.get(_REFUSED, [])
     if refused and report.when in ("setup", "call") and not report.skipped:
         report.outcome = "failed"
         report.longrepr = refused[0]
