@@ -1,4 +1,4 @@
-"""The read engine at any legal configuration (issue 32): the configuration matrix's smoke test of the engine.
+"""The read engine at any legal configuration: the configuration matrix's smoke test of the engine.
 
 ``test_engine`` (the directed tests) assumes the defaults' room: commands anywhere in a 1 MB memory, 128 slots.
 These tests fit every configuration of the engine's parameter contract instead: commands stay inside the address

@@ -212,7 +212,7 @@ def in_flight(tb: EngineTB) -> int:
 
 
 def one_beat_cmds(n: int, bw: int, base: int = 0x2000) -> list[tuple[int, int]]:
-    """``n`` one-beat commands on every other bus word (one burst each: the short-line case of issue 15)."""
+    """``n`` one-beat commands on every other bus word (one burst each: one-atom lines, the short-line case)."""
     return [(base + 2 * i * bw + i % bw, 1 + (i * 7) % (bw - i % bw)) for i in range(n)]
 
 

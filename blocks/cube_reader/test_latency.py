@@ -1,4 +1,4 @@
-"""Cube-reader bus utilization against memory latency (issue 15), on the env's ``CubeReaderTB``.
+"""Cube-reader bus utilization against memory latency, on the env's ``CubeReaderTB``.
 
 Utilization = AXI data beats / cycles of the job (the BEATS and CYCLES registers: START to DONE); the output
 streams at most one atom per cycle, so atoms / cycles is the fraction of that limit reached (``of_limit``: equal
@@ -75,7 +75,7 @@ async def measure(t: Directed, layout: str, latency: int) -> dict:
 
 @cocotb.test(timeout_time=20, timeout_unit="ms")
 async def one_atom_lines_latency32(dut):
-    """Issue 15 target: one-atom lines at latency 32 keep >= 95 % of the output limit busy."""
+    """Target: one-atom lines at latency 32 keep >= 95 % of the output limit busy."""
     t = await setup(dut)
     row = await measure(t, "one_atom_lines", 32)
     dut._log.info(

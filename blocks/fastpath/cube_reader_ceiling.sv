@@ -1,4 +1,4 @@
-// cube_reader_ceiling: the throughput ceiling of `make bench` (issue 12): the fast-path wrapper reader_hdl (READER 0)
+// cube_reader_ceiling: the throughput ceiling of `make bench`'s testbench throughput: the fast-path wrapper reader_hdl (READER 0)
 // driven by this SystemVerilog harness alone, no Python in the simulator. Never part of blocks/rtl/.
 //
 // Files (simulator working directory, written by tests/bench/ceiling.py): hdl_cfg.bin and hdl_mem.bin (as for

@@ -56,7 +56,7 @@ module reader_hdl #(
   logic [63:0]            cap_tuser;     // the reader's TUSER, zero-extended for the capture
 
   // the clock is generated here, not by cocotb: a cocotb Clock costs a GPI timer callback per edge, which
-  // on Verilator was most of the simulator's time on this path (issue 12)
+  // on Verilator was most of the simulator's time on this path (profiled)
   initial clk = 1'b0;
   always #5 clk = ~clk;
 

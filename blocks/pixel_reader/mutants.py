@@ -1,4 +1,4 @@
-"""The pixel reader's mutants (``make mutants``, issue 10): pixel_reader.sv, its pr_*.sv parts and its format table
+"""The pixel reader's mutants (``make mutants``): pixel_reader.sv, its pr_*.sv parts and its format table
 in accel_pkg.sv."""
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ async def n444_line_buffer(dut: Any) -> None:
     await _close(tb, problems)
 
 
-#: (format, what it stands for) of the throughput table (issue 10)
+#: (format, what it stands for) of the datasheet's throughput table
 THROUGHPUT_FORMATS = (
     ("T_A8B8G8R8", "8-bit, 4 channels"),
     ("T_A2B10G10R10", "packed 10-bit"),
@@ -125,7 +125,7 @@ async def throughput(dut: Any) -> None:
     assert not problems, problems[0]
 
 
-#: Directed converter cases (issue 25): (label, format, output precision 0 int8 / 1 int16 / 2 fp16, component
+#: Directed converter cases: (label, format, output precision 0 int8 / 1 int16 / 2 fp16, component
 #: dtype, converter registers, raw components, components the model must clamp). Equation 1 as the model does it
 #: (models.nvdla.pixel.input_convert): t = (x17 - offset) * scale, y = round_half_away(t / 2**truncate), int17
 #: saturation, then int8/int16 saturation or int -> fp16 (round to nearest even, +-65504).

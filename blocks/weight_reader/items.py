@@ -26,7 +26,7 @@ class Kind(enum.Enum):
     RESET = "reset"  # reset while the job runs
 
 
-#: the run-time corruptions of issue 9
+#: the run-time corruptions of the surfaces' contents, found only while the reader runs
 CORRUPTIONS = ("wmb_bit_flip", "wgs_plus_one", "wgs_minus_one", "weight_truncated")
 
 

@@ -1,4 +1,4 @@
-"""The weight reader's mutants (``make mutants``, issue 9): sparse expansion, element size, WGS checks, tlast,
+"""The weight reader's mutants (``make mutants``): sparse expansion, element size, WGS checks, tlast,
 validator."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dlaverif.flow.mutation import Mutant, mutant
 WTOP, WEXP, WWGS, WVAL = "weight_reader.sv", "wr_expander.sv", "wr_wgs_unpack.sv", "wr_validator.sv"
 
 MUTANTS: tuple[Mutant, ...] = (
-    # ---- weight reader (issue 9): sparse expansion (wr_expander.sv), element size (weight_reader.sv), checks
+    # ---- weight reader: sparse expansion (wr_expander.sv), element size (weight_reader.sv), checks
     mutant(
         "wr_wmb_bit_order_reversed",
         "mask bit order reversed within a byte",

@@ -1,4 +1,4 @@
-"""The weight reader against memory latency (issue 23): cocotb test module ``blocks.weight_reader.test_latency``.
+"""The weight reader against memory latency: cocotb test module ``blocks.weight_reader.test_latency``.
 
 * ``LatencyTest``: output transfers per cycle of dense and compressed weights of every family and precision at read
   latency 32 and 128 (and with 50 % TREADY backpressure at 128) against the reader's limit (:func:`rate_limit`):
@@ -36,7 +36,7 @@ LATENCY_CHANNELS = {"dc": 128, "winograd": 64, "deconv": 64}
 #: waits once for the first round trip of the weight data behind the WGS round trip (a transfer whose elements are
 #: all zero may go before it), which must not weigh on the sustained rate
 LATENCY_TRANSFERS = 2048
-#: read latency -> the fraction of the reader's limit (:func:`rate_limit`) its output must reach (issue 23)
+#: read latency -> the fraction of the reader's limit (:func:`rate_limit`) its output must reach
 LATENCY_BOUNDS = {32: 0.95, 128: 0.9}
 
 
@@ -166,7 +166,7 @@ def check_rows(test, rows: list, title: str) -> None:
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class LatencyTest(WeightTestBase):
-    """Issue 23: the weight reader hides slow memory. Output transfers per cycle (first to last transfer, exact
+    """The weight reader hides slow memory. Output transfers per cycle (first to last transfer, exact
     simulated cycles) of dense and compressed weights (density 1, 0.5, 0.05) of every family and precision, at read
     latency 32 and 128, against the reader's limit (:func:`rate_limit`: one transfer per cycle or the read bus):
     >= 0.95 of it at latency 32, >= 0.9 at 128; every job also checked by the scoreboard. Jobs of
@@ -180,7 +180,7 @@ class LatencyTest(WeightTestBase):
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class LatencyBackpressureTest(WeightTestBase):
-    """Issue 23: the same cases at latency 128 with 50 % random TREADY backpressure: the output follows TREADY.
+    """The same cases at latency 128 with 50 % random TREADY backpressure: the output follows TREADY.
     Exact cycles: the transfers of a job >= 0.9 x min(the cycles of its span in which TREADY was high, the read-bus
     limit x span) (the TREADY record of the default path's ready driver; on the fast path 0.9 x min(0.5, limit) x
     span)."""
@@ -216,7 +216,7 @@ class _SmallGroups(_LatencySeq):
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class SmallGroupLatencyTest(WeightTestBase):
-    """Issue 23, small compressed groups: output transfers per cycle at latency 128 of int8 groups of 32 to 512
+    """Small compressed groups: output transfers per cycle at latency 128 of int8 groups of 32 to 512
     dense bytes (1.6 to 512 compressed bytes per group) against the reader's limit (:func:`rate_limit`, the WGS
     entry of every group included): >= 0.9 of it. The weight-data read runs as far ahead of the expander as the
     WGS entries received (WGS_DEPTH beats and ENT_DEPTH entries): short groups need them deep and summed as they
@@ -284,7 +284,7 @@ def _check_peaks(peaks: list) -> None:
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class AllSlotsBusErrorTest(WeightTestBase):
-    """Issue 23: SLVERR, then DECERR, on a weight beat read while every read the reader can have is in flight
+    """SLVERR, then DECERR, on a weight beat read while every read the reader can have is in flight
     (DATA_DEPTH beats, latency 200): its error bit and FAULT surface, an exact prefix, every beat in flight drained
     before DONE (the scoreboard's checks of a bus-error job); the next job is exact."""
 
@@ -296,7 +296,7 @@ class AllSlotsBusErrorTest(WeightTestBase):
 
 @pyuvm.test(timeout_time=TIMEOUT_MS, timeout_unit="ms")
 class AllSlotsResetTest(WeightTestBase):
-    """Issue 23: reset while every read the reader can have is in flight (DATA_DEPTH beats, latency 200): no read
+    """Reset while every read the reader can have is in flight (DATA_DEPTH beats, latency 200): no read
     after it, idle, registers cleared (the scoreboard's checks of a reset job); the next job is exact."""
 
     async def body(self) -> None:

@@ -34,7 +34,7 @@ FAMILIES: dict[str, tuple[str, dict]] = {
     "deconv": ("nvdla.weight.deconv", {}),
 }
 PRECISIONS = ("int8", "int16", "float16")
-#: sparsity patterns applied to the mapped stream (issue 9: mask distributions)
+#: sparsity patterns applied to the mapped stream (the mask distributions)
 MASKS = (
     "dense",
     "natural",

@@ -18,8 +18,8 @@ latency``, so several outstanding reads overlap their latency like a real memory
 
 The AR and R channels are driven by one work function on the testbench's :class:`~dlaverif.agents.clocked.ClockLoop`
 (shared with the stream monitor), not by cocotbext-axi's ``AxiSlaveRead``: its R channel source and the pause
-coroutines took about a third of the simulator process of the default path (issue 12 profile). The timing is the
-one that slave had (first beat at ``accept + latency + 1``, beats back to back, ARREADY high when not stalled):
+coroutines took about a third of the simulator process of the default path (a sampling profile). The timing is
+the one that slave had (first beat at ``accept + latency + 1``, beats back to back, ARREADY high when not stalled):
 every exact cycle count of the test suite is unchanged.
 """
 

@@ -1,4 +1,4 @@
-"""One callback per clock edge for the per-cycle work of every agent on that clock (issue 12: "one coroutine per
+"""One callback per clock edge for the per-cycle work of every agent on that clock ("one coroutine per
 channel group instead of many").
 
 Each cocotb task woken at a rising edge costs a resume of its own, and on the default path the memory agent and

@@ -1,7 +1,7 @@
 """Cheap reads of simulator signals for the agents' per-cycle loops.
 
 ``handle.value`` builds a :class:`cocotb.types.LogicArray` (and its ``Range``) on every read, which was the largest
-single cost of the default path's stream monitor (issue 12 profile: a third of the simulator process). The agents
+single cost of the default path's stream monitor (sampling profile: a third of the simulator process). The agents
 read the simulator's binary string instead, through the handle's GPI object; X and Z stay visible as letters, so
 the protocol checks see them as before.
 """

@@ -1,5 +1,5 @@
 """Which project the flow works on: its testplan, the folder the plan's relative paths start from, where builds and
-reports go. The one place that knows (issue 31, "usable from another project"); :mod:`dlaverif.flow.runner`,
+reports go. The one place that knows, so that the flow is usable from another project; :mod:`dlaverif.flow.runner`,
 :mod:`dlaverif.flow.testplan` and :mod:`dlaverif.flow.buildopts` take their paths from here, and so does everything
 built on them (``make sim``, ``make regress``, ``make mutants``).
 

@@ -21,7 +21,7 @@ Exit statuses: 0 success; 2 for every failure (a rule of a spec broken by the in
 malformed argument; a missing, unreadable or garbage input; any OS error while writing, disk full included),
 with one line on stderr. A failed call leaves the disk as it was.
 
-Overwrite rule (issue 14): the CLI writes only what it produced. An output that is an existing folder is
+Overwrite rule: the CLI writes only what it produced. An output that is an existing folder is
 never written into, replaced or deleted: it is refused (exit 2). The folder of a multi-surface format must
 not exist yet. A single output file (one-surface ``pack``, ``unpack``) may replace an existing regular file.
 The output's parent folder must exist (nothing is created around the output). Every output is written
@@ -201,7 +201,7 @@ def _cmd_info(args: argparse.Namespace) -> int:
     check_base(args.base)
     doc = dict(info(args.format, shape, args.dtype, **opts))
     doc["descriptor"], doc["descriptor_unavailable"] = None, None
-    try:  # a valid tensor is described even when the RTL cannot read it: info says why instead (issue 14, 6)
+    try:  # a valid tensor is described even when the RTL cannot read it: info says why instead
         doc["descriptor"] = _descriptor_doc(args.format, shape, args.dtype, args.base, opts)
     except FormatError as exc:
         doc["descriptor_unavailable"] = str(exc)

@@ -48,7 +48,7 @@ bit   rule               broken when
 Choices (tested in ``tests/models/test_pixel_desc.py``): the format-dependent rules 2, 3 (Table 29
 part), 8, 9 and the extent of rule 10 need a known format; rules 8-10 also need legal size and x
 offset. They are checked only then, so one broken field sets its own bit and no other (a negative
-base is always ``addr_overflow``). Rules 8-9 are not in issue 10's list; they are the C model's
+base is always ``addr_overflow``). Rules 8-9 are not in the reader's own list of checks; they are the C model's
 checks (clarifications 2.2) that the model's ``pack`` applies too, so a legal descriptor always
 describes a picture the model can pack.
 """

@@ -59,7 +59,7 @@ Choices written down here (tested in ``tests/models/test_weight_desc.py``):
   Whether the compressed data fits the surface, and whether a WGS entry equals popcount(WMB of its
   group) x ``elem_bytes``, depend on the surfaces' contents: they are run-time checks of the reader,
   not validator rules.
-* Surfaces are not checked against each other for overlap (issue 9 lists no such rule).
+* Surfaces are not checked against each other for overlap (the reader's specification has no such rule).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What every reader testbench shares, one role a module (issue 31):
+"""What every reader testbench shares, one role a module:
 
 * :mod:`~dlaverif.platform.binding`: what the platform knows of a DUT, as data (:class:`DutBinding`);
 * :mod:`~dlaverif.platform.backends`: the memory and stream backends (Python agents or the HDL fast path), chosen once;

@@ -1,4 +1,4 @@
-"""What the platform knows of a DUT, as data: a :class:`DutBinding` (issue 31, "a DUT binding, not a DUT").
+"""What the platform knows of a DUT, as data: a :class:`DutBinding` (a DUT binding, not a DUT).
 
 A binding names the DUT's clock and reset (and the reset's polarity), the prefix of its AXI4 read master (the
 widths are read from the DUT's ports by the memory agent), the prefix(es) of its AXI4-Stream output(s), how a job

@@ -84,7 +84,7 @@ class ReaderTestBase(uvm_test):
     async def run_phase(self) -> None:
         self.raise_objection()
         # What exists before the run (the env, cocotb and pyuvm, the models' tables) lives as long as the test:
-        # frozen, the cyclic collector's full passes skip it (6 % of the default path's time, issue 12). Unfrozen
+        # frozen, the cyclic collector's full passes skip it (6 % of the default path's time, measured). Unfrozen
         # when the test ends, so that the next test in this simulator process can collect it.
         gc.freeze()
         try:

@@ -97,7 +97,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    # read-engine utilization (issue 15); DUT efficiency, testbench throughput and the models' share (issue 12)
+    # read-engine utilization; DUT efficiency, testbench throughput and the models' share
     from . import efficiency, latency, model_share, throughput
 
     sys.exit(max(main(), latency.main(), efficiency.main(), throughput.main(), model_share.main()))

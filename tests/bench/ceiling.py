@@ -1,4 +1,4 @@
-"""The ceiling of issue 12's testbench throughput: the same RTL and the same HDL memory and capture as the fast path
+"""The ceiling of the testbench throughput: the same RTL and the same HDL memory and capture as the fast path
 (``blocks/rtl/fastpath/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness
 (``blocks/rtl/fastpath/cube_reader_ceiling.sv``) with no Python in the simulator, built by the same Verilator
 (``--binary``) or Icarus. Python writes the job's files before and checks every byte and every AR from the HDL logs

@@ -1,4 +1,4 @@
-"""`make bench`, issue 12 item 1: DUT efficiency of the three readers, exact simulated cycles on Verilator.
+"""`make bench`: DUT efficiency of the three readers, exact simulated cycles on Verilator.
 
 For each block, the cases of ``tests/bench/tb_efficiency.py`` (cube reader: packed int8 and fp16 NVDLA cubes, an
 NVDLA cube with gapped lines, nChw16c f32, a MACE image; weight reader: dense, density 0.5 and 0.05, all-ones
@@ -8,7 +8,7 @@ the first AR to the last R beat; the limit is 1.0), output transfers per cycle (
 bytes per cycle (START to DONE). With backpressure the output can take at most half the cycles, so ~0.5 is the
 limit there. Rows land in ``sim_build/bench/efficiency.json``; nothing asserts a rate.
 
-Then the latency table of issue 23 (the same test with ``EFFICIENCY_MODE=latency``): the cube reader's one-atom
+Then the latency table (the same test with ``EFFICIENCY_MODE=latency``): the cube reader's one-atom
 lines, 8-atom lines and packed cubes, the weight reader's four cases, the pixel reader's narrowest lines and widest
 pixels, at read latency 0, 8, 32 and 128; each cell output transfers per cycle / bus utilization. Rows land in
 ``sim_build/bench/latency_table.json``.
@@ -29,7 +29,7 @@ MODULE = "tests.bench.tb_efficiency"
 SIM = "verilator"
 #: (read latency, TREADY stall profile) of every case
 CONDITIONS = ((0, "none"), (32, "none"), (0, "half"), (32, "half"))
-#: the latency table's conditions (issue 23): read latency 0, 8, 32 and 128, no backpressure
+#: the latency table's conditions: read latency 0, 8, 32 and 128, no backpressure
 LATENCY_CONDITIONS = ((0, "none"), (8, "none"), (32, "none"), (128, "none"))
 #: (build, test) per block
 BLOCKS = (("cube_reader", "CubeEfficiency"), ("weight_reader", "WeightEfficiency"), ("pixel_reader", "PixelEfficiency"))

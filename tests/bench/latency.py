@@ -1,5 +1,5 @@
-"""`make bench`, issues 15 and 23: the read engine's size (flip-flops and memory bits); the cube-reader utilization
-table of issue 15 (run by hand: :func:`utilization`), now part of the one latency table of ``efficiency.py``.
+"""`make bench`: the read engine's size (flip-flops and memory bits); the cube-reader utilization
+table (run by hand: :func:`utilization`), now part of the one latency table of ``efficiency.py``.
 
 Utilization (AXI data beats / cycles of the job, from the BEATS and CYCLES registers) of 4096-atom int8 cubes
 with one-atom lines, gapped 8-atom lines and packed lines, at latency 0, 8, 32 and 128, on the 256-bit and
@@ -50,7 +50,7 @@ def utilization(bus_bits: int, outstanding: int) -> list[dict]:
 def storage(top: str, parameters: dict[str, int] | None = None, rtl: Path = runner.RTL) -> dict | None:
     """Flip-flop bits and memory bits of ``top`` (its defaults, but ``parameters``), from Yosys ``stat`` after a
     generic ``synth`` stopped before ``memory_map`` (then ``techmap``), the hierarchy flattened: a buffer written
-    as an ``sdp_ram`` (registered read port) stays a memory (issue 23). The RTL is read from a copy that the formal
+    as an ``sdp_ram`` (registered read port) stays a memory. The RTL is read from a copy that the formal
     driver makes readable by Yosys 0.23 (``dlaverif.flow.formal.yosys_rewrite``: no ``import accel_pkg::*``), in the
     top's compile order (its ``<top>.f``). None when Yosys is not installed (``make setup``)."""
     yosys = shutil.which("yosys")
@@ -109,7 +109,7 @@ def table(rows: list[dict], bus_bits: int, outstanding: int) -> str:
 
 def main(outstanding: int | None = None) -> int:
     """The read engine's size (at ``outstanding`` reads in flight, default: the engine's default, and at 8). The
-    latency table of the three readers is ``efficiency.py``'s (issue 23); :func:`utilization` (the cube reader on
+    latency table of the three readers is ``efficiency.py``'s; :func:`utilization` (the cube reader on
     both bus widths) stays for a run by hand."""
     n = default_outstanding() if outstanding is None else outstanding
     doc: dict = {

@@ -1,4 +1,4 @@
-"""`make bench`, issue 12 item 3: the models' share of a regression's time, from a sampling profile.
+"""`make bench`: the models' share of a regression's time, from a sampling profile.
 
 The smoke regression on Verilator (``python -m dlaverif.flow.regression run --suite smoke --seeds 1``, its own folder
 under ``sim_build/bench/model-share/``, plain builds) runs under py-spy (``record --subprocesses``, raw output). Every

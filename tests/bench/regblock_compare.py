@@ -1,4 +1,4 @@
-"""Issue 22: generated AXI4-Lite register RTL against the hand-written ``blocks/rtl/common/axil_regs.sv``, measured.
+"""Generated AXI4-Lite register RTL against the hand-written ``blocks/rtl/common/axil_regs.sv``, measured.
 
 Run by hand (not collected by pytest, no network)::
 

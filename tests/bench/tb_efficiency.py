@@ -1,8 +1,8 @@
-"""cocotb module of the DUT-efficiency benchmark (``tests/bench/efficiency.py`` runs it, issue 12 item 1): each
+"""cocotb module of the DUT-efficiency benchmark (``tests/bench/efficiency.py`` runs it): each
 reader on the default platform (the same TB, scoreboard and checkers as its pyuvm tests, so every job is also
 checked byte for byte), a few fixed cases per block, each at read latency 0 and 32, without and with 50 % random
 TREADY backpressure (the ``half`` stall profile); with ``EFFICIENCY_MODE=latency`` the latency table's cases
-(issue 23) at read latency 0, 8, 32 and 128 without backpressure instead.
+at read latency 0, 8, 32 and 128 without backpressure instead.
 
 Per job (exact simulated cycles, so the figures do not depend on the machine):
 
@@ -43,7 +43,7 @@ TIMEOUT_MS = 2000
 
 
 def latency_mode() -> bool:
-    """``EFFICIENCY_MODE=latency``: the latency table's cases at :data:`LATENCY_CONDITIONS` (issue 23), not the
+    """``EFFICIENCY_MODE=latency``: the latency table's cases at :data:`LATENCY_CONDITIONS`, not the
     efficiency cases at :data:`CONDITIONS`."""
     return os.getenv("EFFICIENCY_MODE", "") == "latency"
 
@@ -119,7 +119,7 @@ CUBE_CASES: tuple[tuple[str, str, Layout, str, tuple[int, int, int, int], int, i
     ("MACE image f32 1x16x64x8", "mace.image.channel_major", Layout.MACE, "float32", (1, 16, 64, 8), 4, 8, {}),
 )
 
-#: the latency table's cubes (issue 23): 1024 int8 atoms each, one-atom lines with a one-atom gap after each line,
+#: the latency table's cubes: 1024 int8 atoms each, one-atom lines with a one-atom gap after each line,
 #: 8-atom lines with a one-atom gap, packed
 CUBE_LATENCY_CASES: tuple[tuple[Any, ...], ...] = (
     (
@@ -205,7 +205,7 @@ PIXEL_CASES = (
     ("T_A2B10G10R10 256x16", "T_A2B10G10R10", 16, 256, 0),
     ("T_Y8___U8V8_N444 256x16", "T_Y8___U8V8_N444", 16, 256, 0),
 )
-#: the latency table's pictures (issue 23): (label, format, height, width, bus words of gap after each line): the
+#: the latency table's pictures: (label, format, height, width, bus words of gap after each line): the
 #: narrowest lines (8 pixels of 4 bytes: one bus word, then a one-word gap) and the widest pixels (8 bytes)
 PIXEL_LATENCY_CASES = (
     ("narrow lines: T_A8B8G8R8 8x256, 1-word gap", "T_A8B8G8R8", 256, 8, 1),

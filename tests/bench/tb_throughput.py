@@ -2,7 +2,7 @@
 int8 feature cube (1x256x128x128 = 4 MiB on Verilator, 1x256x128x16 on Icarus: ``SHAPES``; packed, latency 0, no
 stalls) through the cube reader, every byte compared.
 
-* ``naive``: the baseline of issue 12: cocotbext-axi's ``AxiRamRead`` and a Python loop that awaits every rising
+* ``naive``: the baseline: cocotbext-axi's ``AxiRamRead`` and a Python loop that awaits every rising
   edge and compares each transfer's bytes with the model's atom (``desc.gather``) as it arrives.
 * ``PlatformBench``: the pyuvm platform (``CubeReaderTB``, the env, ``CubeScoreboard``); on the default build it
   uses the default agents, on the ``cube_reader_hdl`` build (``blocks/rtl/fastpath/reader_hdl.sv``) the fast path

@@ -1,4 +1,4 @@
-"""Testbench throughput of issue 12 (``make bench``): verified bytes per second and simulated cycles per second for a 4
+"""Testbench throughput (``make bench``): verified bytes per second and simulated cycles per second for a 4
 MiB NVDLA int8 cube through the cube reader on Verilator (512 KiB on Icarus, ``tb_throughput.SHAPES``), for (a) the
 naive baseline (AxiRamRead + a Python loop on every rising edge), (b) the default pyuvm testbench, (c) the fast path
 (HDL memory and capture, ``dlaverif/fastpath/harness.py``), each as a ratio to (a). Times are wall seconds of the job

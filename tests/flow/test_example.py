@@ -1,4 +1,4 @@
-"""The worked example runs as another project runs it (issue 31, "usable from another project"): this repository
+"""The worked example runs as another project runs it: this repository
 pip-installed with its ``[tb,flow]`` extras into a fresh venv, ``examples/desc_reader`` copied outside the checkout,
 and the commands of docs/verify_your_reader.md that a user types in their own project (its ``shell`` blocks) run there
 with nothing of the checkout on the path. The guide shows their output: the example passes on Verilator and on Icarus
@@ -89,6 +89,7 @@ def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
             assert any(squash(want) in line for line in lines), (command, want, done.stdout[-4000:])
 
 
+@pytest.mark.sim
 def test_the_example_rtl_is_lint_clean() -> None:
     """The example's reader meets the project's RTL rules too: ``verilator --lint-only -Wall`` without a warning."""
     from dlaverif.flow import runner
@@ -98,6 +99,7 @@ def test_the_example_rtl_is_lint_clean() -> None:
     assert lint.returncode == 0 and "%Warning" not in lint.stderr, lint.stderr
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize(
     "parameter, value", [("BEAT_BYTES", 3), ("MAX_BEATS", 1), ("SLOTS", 3), ("ADDR_BITS", 8), ("ID_BITS", 0)]
 )
@@ -113,6 +115,7 @@ def test_an_illegal_example_parameter_stops_elaboration_naming_it(tmp_path: Path
     assert f"{parameter}={value}" in said and ("FATAL" in said or build.returncode != 0), said
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize(
     "plan, said",
     [
@@ -137,7 +140,7 @@ def test_a_missing_or_broken_testplan_is_one_line(tmp_path: Path, plan: str | No
     assert lines[0].startswith(f"make sim: testplan {path}: ") and said in lines[0], lines
 
 
-#: what of the example is not glue (issue 31: its items, sequences, scoreboard and tests, its mutant, its RTL); every
+#: what of the example is not glue (its items, sequences, scoreboard and tests, its mutant, its RTL); every
 #: other file of it is, and has at most GLUE_LIMIT code lines in all
 NOT_GLUE = {
     "reader_tb/items.py",

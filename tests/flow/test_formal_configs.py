@@ -1,4 +1,4 @@
-"""``make formal CONFIG=<top>@<config>``: the property sets at a configuration of the matrix (issue 32).
+"""``make formal CONFIG=<top>@<config>``: the property sets at a configuration of the matrix.
 
 The rule under test (dlaverif/flow/formal.py ``config_proofs``, docs/configurations.md): a configuration's proof is each
 of its top's property sets with the set's own reduced parameters, the configuration's parameters on top of them, and
@@ -8,9 +8,9 @@ depth, induction and covers are the set's unless ``configs.<top>.formal_at`` say
 Oracles: the parameter values below are written by hand from the sets' tables (dlaverif/flow/formal.py ``PROOFS``) and
 the RTL contracts (ADDR_W 12 bounds LEN_W to 13; AXI_DATA_W 1024 needs MAX_ATOM_BYTES 128), never computed by the
 code under test. Four runs use the solver: the cheapest corner (every set must pass, the o1 set by induction), the
-formal mutant of issue 32's width bug at the corner that found it (it must fail there), the one-in-flight long-burst
-set at 64-bit addresses (by induction: the 64-bit corners' unbounded proof) and an end-address carry bug at that
-corner (it must fail there).
+formal mutant of the width bug (ADDR_W 12, DATA_W 1024: 256 beats cut to 0) at the corner that found it (it must
+fail there), the one-in-flight long-burst set at 64-bit addresses (by induction: the 64-bit corners' unbounded proof)
+and an end-address carry bug at that corner (it must fail there).
 """
 
 from __future__ import annotations
@@ -133,6 +133,7 @@ def test_an_unchecked_module_must_be_a_property_module(plan):
         formal.config_proofs(cfg.key, _with(plan, cfg))
 
 
+@pytest.mark.sim
 def test_list_with_a_configuration_lists_its_sets_and_runs_nothing():
     done = subprocess.run(
         [
@@ -190,6 +191,7 @@ def test_the_plans_formal_at_is_checked(spec, said):
         testplan._formal("top", spec, {"a"})
 
 
+@pytest.mark.sim
 def test_an_unknown_configuration_is_one_line_and_exit_2():
     done = subprocess.run(
         [sys.executable, "-m", "dlaverif.flow.formal", "--config", "axi_rd_engine@nosuch"],
@@ -205,6 +207,7 @@ def test_an_unknown_configuration_is_one_line_and_exit_2():
     assert done.stdout == ""
 
 
+@pytest.mark.sim
 def test_the_cheapest_corner_concludes(capsys):
     # one burst in flight, one-beat bursts, 1-byte commands, 12-bit addresses: the o1 set by 3-induction
     assert formal.run_configs(["axi_rd_engine@narrow_all"], None, timeout=600.0) == 0
@@ -215,10 +218,11 @@ def test_the_cheapest_corner_concludes(capsys):
     assert rows["axi_rd_engine_o1@narrow_all"][4:7] == ["bmc+ind", "k", "3"], out
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize(
     "name,corner,killer",
     [
-        # issue 32's width bug, at the corner that found it
+        # the width bug, at the corner that found it
         ("beats_w_command_only", "axi_rd_engine@narrow_addr_wide_bus", "axi_rd_engine_b256"),
         # an end-address carry into bit 63 lost, at 64-bit addresses (the one-in-flight set's command crosses 2**63)
         ("end_addr_top_bit_dropped", "axi_rd_engine@addr_w_max", "axi_rd_engine_o1_b256"),
@@ -233,6 +237,7 @@ def test_a_corner_mutant_fails_at_its_corner(capsys, name, corner, killer):
     assert f"mutant {name} killed at 1/1" in out, out
 
 
+@pytest.mark.sim
 def test_a_64_bit_corner_proves_the_address_arithmetic_by_induction(plan):
     # the 2-in-flight sets' BMC does not reach its depth at 64-bit addresses: the corner adds the one-in-flight
     # long-burst set, whose LEN_W is the RTL's own (ADDR_W + 1 = 65, commands across bit 63), proved by 3-induction

@@ -1,4 +1,4 @@
-"""The repository as a library (issue 31, "Usable from another project"): ``pip install <this repo>`` into a fresh
+"""The repository as a library, usable from another project: ``pip install <this repo>`` into a fresh
 venv gives the models with numpy as their only dependency, and the testbench's and the tools' dependencies are
 optional groups that a user of the models alone does not get.
 

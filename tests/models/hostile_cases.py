@@ -1,4 +1,4 @@
-"""Shared material of the hostile-input suites (issue 14): every registered format, one valid case per
+"""Shared material of the hostile-input suites: every registered format, one valid case per
 (format, dtype) found by asking the models' own ``info`` door, and values of every wrong kind."""
 
 from __future__ import annotations

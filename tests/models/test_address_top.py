@@ -327,7 +327,7 @@ def test_a_surface_ending_on_the_last_byte_is_accepted_one_byte_more_is_refused(
 
 def _cli(*args: object) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "models", *map(str, args)],
+        [sys.executable, "-m", "dlaverif.models", *map(str, args)],
         cwd=ROOT,
         capture_output=True,
         text=True,

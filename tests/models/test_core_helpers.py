@@ -1,4 +1,4 @@
-"""models.core.arith and models.core.fp16: the one helper of each small job (issue 8 item 6)."""
+"""models.core.arith and models.core.fp16: the one helper of each small job."""
 
 import numpy as np
 import pytest

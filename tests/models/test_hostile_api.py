@@ -1,4 +1,4 @@
-"""Issue 14 / issue 8 item 7: the Python API only ever raises FormatError, never hands back wrong bytes,
+"""The Python API only ever raises FormatError, never hands back wrong bytes,
 and never allocates an image above the documented size limit (models.core.validate.MAX_SURFACE_BYTES)."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_all_66_formats_and_family_members_are_exercised():
     assert all(valid_cases(n) for n in ALL_FORMATS), [n for n in ALL_FORMATS if not valid_cases(n)]
 
 
-# ------------------------------------------------------------------ the numbered examples of issue 14
+# ------------------------------------------------------------------ the numbered hostile examples
 def test_issue14_example1_byte_order_gives_identical_bytes():
     x = np.arange(6, dtype="<u2").reshape(2, 3) * 257 + 1
     assert models.pack("onednn.ba", x.astype(">u2")).tobytes() == models.pack("onednn.ba", x).tobytes()

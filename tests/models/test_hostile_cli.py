@@ -1,4 +1,4 @@
-"""Issue 14: the CLI writes only what it produced. Every failure is one line on stderr and exit 2, and a
+"""The CLI writes only what it produced. Every failure is one line on stderr and exit 2, and a
 failed call leaves the disk exactly as it was (no temporary or parent folders, an older output intact)."""
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ def test_big_endian_npy_packs_to_the_same_bytes(work, capsys):
 
 
 def test_info_describes_a_tensor_the_rtl_cannot_read(capsys):
-    """Issue 14 example 6: the layout is fine, only the descriptor cannot be formed: info says why."""
+    """The layout is fine, only the descriptor cannot be formed: info says why."""
     import json
 
     assert main(["info", "onednn.abcd", "--shape", "1,8,2,5", "--dtype", "int8"]) == 0

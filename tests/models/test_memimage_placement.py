@@ -1,4 +1,4 @@
-"""Surface.base, MemoryImage.placed() and memory(): where every surface of an image lives (issue 8 item 3)."""
+"""Surface.base, MemoryImage.placed() and memory(): where every surface of an image lives."""
 
 import numpy as np
 import pytest

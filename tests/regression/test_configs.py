@@ -1,4 +1,4 @@
-"""The regression report's configuration axis (issue 32), on a real Verilator regression of the configuration matrix:
+"""The regression report's configuration axis, on a real Verilator regression of the configuration matrix:
 the read engine at a random legal draw of another CONFIG_SEED, with a real RTL bug (the mutant that lets a burst
 cross a 4 KB page), beside the descriptor validator at a draw of the same seed (which that RTL does not touch). The
 failing configuration prints the one command that rebuilds and reruns it (with CONFIG_SEED), and that command

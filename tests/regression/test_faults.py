@@ -133,6 +133,7 @@ def test_the_default_timeout_scales_with_the_jobs_count_over_the_recorded_one():
     assert execute.default_timeout(Job("verilator", "r", "old", 1, "80"), durations) == pytest.approx(2357.0)
 
 
+@pytest.mark.sim
 def test_a_report_records_the_count_its_durations_were_measured_at(tiny_regression, tmp_path):
     # the durations.json a real regression's report wrote (copy it to dlaverif/flow/regression/ to use it)
     written = json.loads((tiny_regression / "report" / "durations.json").read_text())
@@ -419,6 +420,7 @@ BAD = [
 ]
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("var,value,line", BAD, ids=[f"{v}={x}" for v, x, _ in BAD])
 def test_each_bad_make_variable_is_one_line_exit_2_and_nothing_written(tmp_path, var, value, line):
     before = sorted(execute.REGRESS.iterdir()) if execute.REGRESS.is_dir() else []
@@ -444,6 +446,7 @@ def test_each_bad_make_variable_is_one_line_exit_2_and_nothing_written(tmp_path,
     assert (sorted(execute.REGRESS.iterdir()) if execute.REGRESS.is_dir() else []) == before
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize(
     "var,value,line",
     [
@@ -485,6 +488,7 @@ def test_a_resume_reuses_a_build_only_when_its_inputs_are_unchanged(tmp_path):
     assert execute.build_inputs("verilator", engine, True, rtl) != first  # the RTL changed since
 
 
+@pytest.mark.sim
 def test_an_interrupt_during_the_builds_records_no_broken_build_and_leaves_every_job_to_the_resume(tmp_path):
     from dlaverif.flow import testplan
 

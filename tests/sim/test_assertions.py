@@ -100,6 +100,7 @@ def test_the_in_run_reader_takes_only_new_complete_lines(tmp_path):
     )
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_a_withdrawn_arvalid_fails_the_test_that_caused_it(tmp_path, sim):
     """The read engine with ARVALID withdrawn before ARREADY, under its directed byte-granular test twice: with

@@ -12,6 +12,8 @@ import pytest
 
 from dlaverif.flow import buildopts, runner
 
+pytestmark = pytest.mark.sim
+
 TOP = (
     "`timescale 1ns/1ps\nmodule top #(parameter int P = 0) ();\n"
     "`ifndef TAG\n  `define TAG 0\n`endif\n`ifdef BREAK\n  syntax error here;\n`endif\n"

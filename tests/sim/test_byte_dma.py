@@ -1,4 +1,4 @@
-"""The platform on a DUT it did not write (issue 31): ``byte_dma`` (blocks/selftest_dma/rtl/byte_dma.sv), a
+"""The platform on a DUT it did not write: ``byte_dma`` (blocks/selftest_dma/rtl/byte_dma.sv), a
 descriptor-port DMA in another style (aclk/aresetn, cmd_*, rd_*, bytes_out_*), whose completion pulse comes before its
 job's last output transfer. Bound as it behaves (completion "issued") every job passes; bound as "drained" the run fails
 with one protocol error naming the job, the transfer and the cycle, and no data mismatch. On both simulators, built
@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from dlaverif.flow import runner, sim as simflow, testplan
+
+pytestmark = pytest.mark.sim
 
 ROOT = Path(__file__).resolve().parents[2]
 SIM = os.getenv("SIM", "")

@@ -39,7 +39,9 @@ def test_each_configuration_has_a_build_and_a_run_in_the_configs_suite(plan):
         run = plan.runs[cfg.run]
         assert run.build.parameters == cfg.parameters and run.build.toplevel == cfg.top
     smoke = {e.run.name for e in plan.suite("smoke").runs}
-    assert "axi_rd_engine/config-a12-dw1024" in smoke, "issue 32's bug configuration left the smoke suite"
+    assert "axi_rd_engine/config-a12-dw1024" in smoke, (
+        "the width bug's configuration (ADDR_W 12, DATA_W 1024) left the smoke suite"
+    )
     assert any("@" in name for name in smoke), "no matrix configuration in the smoke suite"
 
 
@@ -76,6 +78,7 @@ def _lint_params() -> list:
     return [pytest.param(c, id=c.key) for c in plan.configs.values()]
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("cfg", _lint_params())
 def test_lint_clean_at_the_configuration(cfg):
     """``verilator --lint-only -Wall`` of the top at the configuration, with its assertions bound (DLA_ASSERT): a

@@ -105,6 +105,7 @@ def options(foreign: Path, waivers: tuple[str, ...]) -> buildopts.BuildOptions:
     )
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("sim", runner.SIMULATORS)
 def test_a_foreign_build_compiles_with_its_own_list_and_options(
     sim: str, foreign: Path, monkeypatch: pytest.MonkeyPatch
@@ -114,6 +115,7 @@ def test_a_foreign_build_compiles_with_its_own_list_and_options(
     assert b.toplevel == "top" and any((foreign / "build").iterdir())
 
 
+@pytest.mark.sim
 def test_without_its_lint_waiver_verilator_stops_on_the_foreign_warning(
     foreign: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:

@@ -66,6 +66,7 @@ def test_tops_are_the_modules_of_the_lists():
             assert "`timescale" in text, path.name
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("top", TOPS)
 def test_verilator_lint_clean(top):
     # the lines make lint runs for this module (with and without its assertions bound): one flag list
@@ -76,6 +77,7 @@ def test_verilator_lint_clean(top):
         assert out.returncode == 0 and "%Warning" not in out.stderr, out.stderr
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("top", PROPS_TOPS)
 def test_each_property_module_and_formal_top_lints_clean_with_the_regressions_flags(top):
     (args,) = [a for a in make_lint_lines() if top_of(a) == top]
@@ -84,6 +86,7 @@ def test_each_property_module_and_formal_top_lints_clean_with_the_regressions_fl
     assert out.returncode == 0 and "%Warning" not in out.stderr, out.stderr
 
 
+@pytest.mark.sim
 def test_a_warning_in_a_property_module_fails_make_lint(tmp_path):
     # a copy of blocks/rtl/ whose reader_props gains an unused signal: its make-lint line must fail on it
     rtl = tmp_path / "rtl"
@@ -97,6 +100,7 @@ def test_a_warning_in_a_property_module_fails_make_lint(tmp_path):
     assert out.returncode != 0 and "never_read" in out.stderr, out.stderr
 
 
+@pytest.mark.sim
 def test_icarus_compiles_everything(tmp_path):
     runner.check_simulator("icarus")
     out = subprocess.run(
@@ -135,6 +139,7 @@ def test_make_lint_covers_every_module_with_and_without_assertions_and_each_fore
     assert foreign_build.toplevel in listed and set(tops) & listed <= foreign, set(tops) & listed
 
 
+@pytest.mark.sim
 def test_the_foreign_builds_lint_clean(foreign_build: testplan.PlannedBuild) -> None:
     lines = [a for a in make_lint_lines() if top_of(a) == foreign_build.toplevel]
     assert lines, foreign_build.name
@@ -143,6 +148,7 @@ def test_the_foreign_builds_lint_clean(foreign_build: testplan.PlannedBuild) -> 
         assert out.returncode == 0 and "%Warning" not in out.stderr, (args, out.stderr)
 
 
+@pytest.mark.sim
 def test_a_builds_lint_waiver_reaches_make_lint(tmp_path):
     (tmp_path / "t.sv").write_text(
         "`timescale 1ns/1ps\nmodule t(input logic [7:0] a, output logic [3:0] y);\n  assign y = a;\nendmodule\n"

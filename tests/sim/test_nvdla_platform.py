@@ -1,4 +1,4 @@
-"""The NVDLA platform parts without a simulator (issue 34): the DMA read response packing and its mask, the CSB
+"""The NVDLA platform parts without a simulator: the DMA read response packing and its mask, the CSB
 request packet, the flagged output word, NVIDIA's register description through the two dialect fixes, and where
 NVIDIA's files come from (NVDLA_HW, its default, the one line when neither exists)."""
 

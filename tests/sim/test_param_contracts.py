@@ -1,4 +1,4 @@
-"""Parameter contracts (issue 32, blocks/rtl/common/param_contract.sv): an out-of-range parameter on any top stops the
+"""Parameter contracts (blocks/rtl/common/param_contract.sv): an out-of-range parameter on any top stops the
 build with the one line ``parameter <NAME> = <value> is outside its contract: <range>`` on Verilator (at
 elaboration), Icarus (vvp stops at time 0, before any test) and Yosys (at hierarchy); the defaults elaborate on all
 three. The illegal values are drawn from the contracts themselves (dlaverif/flow/contracts.py: just below the minimum,
@@ -108,6 +108,7 @@ def test_contracts_are_stated(top):
     assert not contracts.violations(top), f"{top}: its defaults break its own contract"
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("top", TOPS)
 def test_verilator_refuses_an_illegal_parameter(top):
     line, params = _illegal(top)
@@ -119,6 +120,7 @@ def test_verilator_refuses_an_illegal_parameter(top):
     assert ok.returncode == 0, ok.stderr[-3000:]
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("top", TOPS)
 def test_icarus_refuses_an_illegal_parameter(top):
     line, params = _illegal(top)
@@ -136,6 +138,7 @@ def test_icarus_refuses_an_illegal_parameter(top):
         assert ok.returncode == 0 and "outside its contract" not in ok.stdout, ok.stdout[-2000:] + ok.stderr
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("top", TOPS)
 def test_yosys_refuses_an_illegal_parameter(top):
     line, params = _illegal(top)

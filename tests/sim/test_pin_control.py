@@ -13,6 +13,8 @@ import pytest
 
 from dlaverif.flow import runner, testplan
 
+pytestmark = pytest.mark.sim
+
 PLAN = testplan.load()
 SIM = os.getenv("SIM", "")
 SIMS = [SIM] if SIM else list(runner.SIMULATORS)

@@ -1,4 +1,4 @@
-"""Job placement at every legal address width (issue 32's matrix, AXI_ADDR_W 12 .. 64), without a simulator:
+"""Job placement at every legal address width (the configuration matrix's AXI_ADDR_W 12 .. 64), without a simulator:
 ``dlaverif.placement`` keeps every base inside the build's address space, the weight and pixel stimulus built
 on it stays inside it, and at the defaults (40 bits) it draws what the fixed placements drew before (hand-written
 formulas of those placements as the oracle: the seeds and exact cycle counts at the defaults are unchanged)."""

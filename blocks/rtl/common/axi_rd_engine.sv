@@ -9,7 +9,7 @@
 // command is accepted in the cycle its predecessor issues its last burst, so back-to-back commands
 // and zero-latency memory sustain one beat per cycle.
 //
-// Reads in flight (issue 15): by Little's law one-beat bursts (short lines: one atom per line, padded
+// Reads in flight: by Little's law one-beat bursts (short lines: one atom per line, padded
 // pitches) move at most MAX_OUTSTANDING beats per round trip (memory latency + about 4 cycles), so the
 // default, 128, keeps one beat per cycle up to a latency of about 124 cycles (measured in the cube reader:
 // 0.939 beats per cycle at latency 128 on one-atom lines, 0.989 at 32; docs/performance.md). Each burst in flight costs one entry of

@@ -52,7 +52,7 @@
 //   wr_expander    mask and data windows, one dense beat per cycle, group framing, run-time checks
 //   sync_fifo      output queue (2 transfers) and every other queue
 //
-// Buffering (issue 23: hide a read latency of 128 cycles): one beat queue per surface with its own credit (a
+// Buffering (to hide a read latency of 128 cycles): one beat queue per surface with its own credit (a
 // read is issued only when its beats fit, in flight included), no shared pool: the expander needs mask bits and
 // data bytes together in a ratio the weights set, so a pool one surface could fill would starve the other.
 // Each queue holds its peak rate over a round trip: DATA_DEPTH 160 (up to one beat per cycle), WMB_DEPTH 32

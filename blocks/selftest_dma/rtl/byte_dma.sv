@@ -1,5 +1,5 @@
 // byte_dma: a small AXI4 read DMA written in a deliberately different style from the readers of blocks/rtl/, to
-// verify the platform on a DUT it was not written for (issue 31):
+// verify the platform on a DUT it was not written for:
 //   * clock aclk, reset aresetn (synchronous, ACTIVE LOW);
 //   * jobs are descriptors on a valid/ready port (cmd_*: byte address, byte count, tag), queued up to QDEPTH deep,
 //     several jobs in flight: the fetch side starts the next job while the output still drains the previous ones;

@@ -1,4 +1,4 @@
-// pin_dma: byte_dma behind start/done pins, to verify the platform's PinControl (issue 31):
+// pin_dma: byte_dma behind start/done pins, to verify the platform's PinControl:
 //   * clock clk_i, reset rst_i (synchronous, active high);
 //   * a job starts with a one-cycle pulse on go_i, its byte address, byte count and id on src_i / nbytes_i / id_i;
 //     one job at a time (the next go_i only after fin_o);

@@ -1,7 +1,7 @@
-"""Integer arithmetic and byte conversion shared by every model (one helper per job, issue 8 item 6).
+"""Integer arithmetic and byte conversion shared by every model (one helper per job).
 
 All sizes are Python ``int``: exact for any magnitude, so a size can be computed and checked against
-:data:`models.core.limits.MAX_SURFACE_BYTES` before anything is allocated (issue 14, issue 8 item 7).
+:data:`models.core.limits.MAX_SURFACE_BYTES` before anything is allocated.
 """
 
 from __future__ import annotations

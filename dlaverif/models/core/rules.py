@@ -1,4 +1,4 @@
-"""RuleChecked: what every block descriptor has besides its own rules (issue 8 item 3).
+"""RuleChecked: what every block descriptor has besides its own rules.
 
 A descriptor is a frozen dataclass of register values whose ``errors()`` lists, in bit order, the
 validator rules it breaks (the reference model of its RTL validator). This mixin derives the rest

@@ -1,4 +1,4 @@
-"""The one validation door of the public API (issue 14; issue 8 item 7).
+"""The one validation door of the public API: bad input raises FormatError before anything is allocated.
 
 ``models.pack``, ``unpack``, ``info`` and ``descriptor`` check every argument here before any work, so
 that a bad value or type raises :class:`~models.core.errors.FormatError` naming the argument and the rule

@@ -1,4 +1,4 @@
-"""Issue 33's demonstration, too long for ``make test``: an interrupted regression resumed with the one command it
+"""The resume demonstration, too long for ``make test``: an interrupted regression resumed with the one command it
 prints gives the same results and coverage as an uninterrupted one with the same seeds.
 
 The whole smoke suite with two seeds on Verilator, three steps (each skipped when its result is already there, so

@@ -1,4 +1,4 @@
-"""Issue 33's demonstration as a test (``LONG_TESTS=1`` only): the smoke suite with two seeds on Verilator,
+"""The resume demonstration as a test (``LONG_TESTS=1`` only): the smoke suite with two seeds on Verilator,
 uninterrupted and interrupted (SIGINT) then resumed with its printed command, gives the same per-job statuses,
 functional coverage and code coverage (:mod:`tests.regression.long.resume_smoke`)."""
 
