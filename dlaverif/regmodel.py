@@ -1,6 +1,6 @@
 """What a register map is made of: fields and 32-bit registers, the one data model of ``make regs`` (which builds it
 from the SystemRDL sources, dlaverif/flow/regs.py) and of the testbench's register model (which loads it from the
-generated ``blocks/regmap.json``, dlaverif/platform/regmap.py).
+generated ``blocks/regmap.json``, dlaverif/regmap.py).
 
 Access types are SystemRDL's software access of the fields: ``RW`` (``sw = rw``), ``RO`` (``sw = r``), ``WO``
 (``sw = w``: CTRL.START). A register is RW when it has a RW field, WO when all its fields are WO, RO otherwise;

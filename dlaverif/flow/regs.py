@@ -59,8 +59,8 @@ class RegsError(Exception):
 
 
 # ---------------------------------------------------------------------------------------------- the model
-# Field and Register are the testbench's (dlaverif/platform/regmodel.py): the generator builds them,
-# dlaverif/platform/regmap.py loads them.
+# Field and Register are the testbench's (dlaverif/regmodel.py): the generator builds them,
+# dlaverif/regmap.py loads them.
 @dataclass(frozen=True)
 class Block:
     name: str  # the addrmap: cube_reader

@@ -36,6 +36,7 @@ def tracked_copy(dest: Path) -> Path:
 
 def test_pip_install_gives_the_models_with_numpy_only(tmp_path: Path) -> None:
     repo = tracked_copy(tmp_path / "repo")
+    before = sorted(p.name for p in repo.iterdir())
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     py = env_dir / "bin" / "python"
@@ -45,6 +46,8 @@ def test_pip_install_gives_the_models_with_numpy_only(tmp_path: Path) -> None:
         text=True,
     )
     assert install.returncode == 0, install.stderr[-2000:]
+    # the build happens outside the source tree: nothing new in the checkout (no build/, no *.egg-info)
+    assert sorted(p.name for p in repo.iterdir()) == before, sorted(p.name for p in repo.iterdir())
     listed = subprocess.run(
         [str(py), "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check"],
         capture_output=True,
