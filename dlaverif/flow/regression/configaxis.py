@@ -1,4 +1,4 @@
-"""The report's configuration axis (issue 32): which configurations ran, passed, and what each covered.
+"""The report's configuration axis: which configurations ran, passed, and what each covered.
 
 A configuration is a build of the plan: an HDL top at its parameters. The matrix's configurations (``configs:`` of
 ``blocks/plan.yaml``, :class:`dlaverif.flow.testplan.Configuration`) are corners or random legal draws of a
