@@ -94,6 +94,7 @@ def test_a_killed_and_a_stopped_simulator_end_as_crashed_and_timeout_beside_anot
         "error": 0,
         "timeout": 1,
         "crashed": 1,
+        "skipped": 0,
         "not run": 0,
     }
     junit = ET.parse(report / "junit.xml").getroot()

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Optional, Sequence
 
 from dlaverif.flow import records
 
@@ -32,6 +33,8 @@ from . import execute, resume, runfolder
 from .settings import RunSettings
 
 POLL_S = 2.0
+#: polls without an answer from squeue before the wait gives up (a controller gone, not one busy for a moment)
+SILENT_POLLS = 30
 
 
 def _sbatch(args: list[str]) -> str:
@@ -39,10 +42,30 @@ def _sbatch(args: list[str]) -> str:
     return out.strip().split(";", 1)[0]
 
 
-def in_queue(job_id: str) -> bool:
-    """True while any task of the job is pending or running (``squeue``)."""
+def in_queue(job_id: str) -> Optional[bool]:
+    """True while any task of the job is pending or running, False once it left (``squeue`` lists no task, or no
+    longer knows the job: "Invalid job id"); None when ``squeue`` gave no answer (a controller too busy to reply in
+    time, or not reachable): the caller asks again rather than take it for "left"."""
     out = subprocess.run(["squeue", "-h", "-j", job_id, "-o", "%i"], capture_output=True, text=True)
-    return out.returncode == 0 and bool(out.stdout.strip())
+    if out.returncode != 0:
+        return False if "invalid job id" in out.stderr.lower() else None
+    return bool(out.stdout.strip())
+
+
+def wait_for(jobs: Sequence[str]) -> Optional[str]:
+    """Poll until every job of ``jobs`` left the queue; the line saying why it stopped waiting when ``squeue`` gave
+    no answer :data:`SILENT_POLLS` times in a row (None once they all left)."""
+    silent = 0
+    while True:
+        answers = [in_queue(j) for j in jobs]
+        if not any(a is None or a for a in answers):
+            return None
+        silent = silent + 1 if None in answers else 0
+        if silent >= SILENT_POLLS:
+            return (
+                f"slurm: squeue gave no answer {silent} times in a row ({silent * POLL_S:.0f} s): is the controller up?"
+            )
+        time.sleep(POLL_S)
 
 
 def launch(a: argparse.Namespace, s: RunSettings) -> int:
@@ -137,8 +160,10 @@ def _submit(a: argparse.Namespace, s: RunSettings, base: Path, work: Path, njobs
             f"  (or: {collect})"
         )
         return 0
-    while any(in_queue(j) for j in (*waits_on, merge)):
-        time.sleep(POLL_S)
+    silent = wait_for((*waits_on, merge))
+    if silent is not None:
+        print(f"{silent}; the jobs may still run: make report INPUTS={base} REPORT={report}", file=sys.stderr)
+        return 1
     summary = report / "summary.md"
     if not summary.is_file():
         print(f"slurm: the merge job left no report; see {work}/slurm-*.out", file=sys.stderr)
