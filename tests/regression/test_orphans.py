@@ -1,7 +1,7 @@
-"""A regression whose steps get stuck or whose orchestrator dies, on fake commands (no simulator): a stuck build ends
-as a timeout in one line, a job writes nothing into its run after its orchestrator was SIGKILLed, a run whose
-orchestrator died is taken over (its leftover process groups ended) by ``RESUME=`` and by ``make report``, and a
-``RESUME=`` of a run whose orchestrator still runs is refused in one line."""
+"""A regression whose steps get stuck or whose orchestrator dies, on fake commands (no simulator): a stuck build
+ends as a timeout in one line, a stuck coverage merge too, a job writes nothing into its run after its orchestrator
+was SIGKILLed, a run whose orchestrator died is taken over (its leftover process groups ended) by ``RESUME=`` and
+by ``make report``, and a ``RESUME=`` of a run whose orchestrator still runs is refused in one line."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tb.flow import executor, runner, testplan
-from tb.flow.regression import execute, orchestrator, runfolder
+from tb.flow.regression import codecov, execute, orchestrator, publish, runfolder
 from tb.flow.regression.jobs import Job
 
 from .regress_cli import REGRESSION, own_run
@@ -173,3 +175,24 @@ def test_a_report_of_a_run_whose_orchestrator_died_ends_its_leftovers_and_says_s
     finally:
         left.kill()
         left.wait()
+
+
+def test_a_stuck_coverage_merge_ends_as_a_timeout_and_the_report_says_so_in_one_line(tmp_path, monkeypatch):
+    tool = tmp_path / "verilator_coverage"
+    tool.write_text("#!/bin/sh\nkill -STOP $$\n")  # a merge stopped with SIGSTOP: it would hold the report forever
+    tool.chmod(0o755)
+    monkeypatch.setattr(codecov, "tool", lambda name: str(tool))
+    dat = tmp_path / "coverage.dat"
+    dat.write_text("# SystemC::Coverage-3\n")
+    out = tmp_path / "report"
+    out.mkdir()
+    (out / "index.html").write_text("old")
+    t0 = time.monotonic()
+    with pytest.raises(publish.ReportError) as caught:
+        publish.swap_in(out, lambda folder: codecov.merge([dat], folder / "code", timeout_s=1.0))
+    assert time.monotonic() - t0 < 1.0 + executor.KILL_GRACE_S
+    assert str(caught.value) == (
+        f"report not written to {out}: verilator_coverage --write coverage.dat: timeout: still running after 1s "
+        "(REPORT_TIMEOUT), process group killed; the previous report is unchanged"
+    )
+    assert (out / "index.html").read_text() == "old"
