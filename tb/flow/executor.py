@@ -29,6 +29,9 @@ a yosys or smtbmc call of ``make formal``, Slurm's ``sbatch``/``squeue``) is a :
   makes the three raise :class:`Interrupted` instead, which ends every running step on its way out of
   :meth:`Executor.run_all`.
 
+A process that is itself a step (the guard marks its command's environment, :data:`STEP_ENV`) starts its own
+children plainly: its step's group already holds them (:func:`inside_step`; ``tb.flow.runner`` asks it).
+
 ``python tb/flow/executor.py --guard PARENT_PID -- COMMAND...`` is the guard (:func:`_guard`).
 """
 
@@ -58,6 +61,7 @@ KILL_GRACE_S = 5.0  # SIGTERM to SIGKILL
 POLL_S = 0.05  # how often the running steps are looked at
 HANDLED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # the orchestrator's signals that end its steps
 GUARD = Path(__file__).resolve()
+STEP_ENV = "FLOW_EXECUTOR_STEP"  # set by the guard for its command (and so for all below it): the guard's pid
 _PR_SET_PDEATHSIG = 1
 
 
@@ -66,7 +70,8 @@ class Step:
     """One child process to run: ``command`` in ``cwd`` with ``env``, stdout and stderr into ``log`` (None: dropped,
     or kept in :attr:`Record.output` with ``capture``), ended after ``limit_s`` seconds (None: no limit).
     ``name`` and ``limit_name`` (the make variable or option that sets the limit) are what its one line says;
-    ``prepare`` runs just before it starts (never for a step that does not start: e.g. its fresh folder)."""
+    ``prepare`` runs just before it starts (never for a step that does not start: e.g. its fresh folder);
+    ``inherit``: the output goes to this process's own stdout and stderr instead (a terminal, make's output)."""
 
     name: str
     command: Sequence[str]
@@ -77,6 +82,7 @@ class Step:
     capture: bool = False
     env: Optional[Mapping[str, str]] = None
     prepare: Optional[Callable[[], None]] = field(default=None, repr=False)
+    inherit: bool = False
 
 
 @dataclass
@@ -137,6 +143,11 @@ def start_ticks(pid: int) -> Optional[int]:
         return None
     fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) ": field 3 onwards
     return int(fields[22 - 3])
+
+
+def inside_step() -> bool:
+    """True in a process an executor's step started (or below it): its step's group holds its children already."""
+    return bool(os.environ.get(STEP_ENV))
 
 
 def group_members(pgid: int) -> list[int]:
@@ -231,7 +242,7 @@ class _Running:
     index: int
     step: Step
     proc: subprocess.Popen
-    out: IO
+    out: Optional[IO]
     t0: float
     start: float
     deadline: Optional[float]
@@ -293,7 +304,8 @@ class Executor:
                 signal_group(pid, signal.SIGKILL)
                 r.proc.wait()
                 _wait_gone(pid, 2.0)
-                r.out.close()
+                if r.out is not None:
+                    r.out.close()
             raise
         return [r for r in records if r is not None]
 
@@ -331,9 +343,12 @@ class Executor:
         step = steps[index]
         if step.prepare is not None:
             step.prepare()
-        if step.log is not None:
+        out: Optional[IO] = None
+        if step.inherit:
+            pass
+        elif step.log is not None:
             step.log.parent.mkdir(parents=True, exist_ok=True)
-            out: IO = open(step.log, "wb")
+            out = open(step.log, "wb")
         elif step.capture:
             out = tempfile.TemporaryFile()
         else:
@@ -344,14 +359,15 @@ class Executor:
                 [sys.executable, "-I", "-S", str(GUARD), "--guard", str(me), "--", *step.command],
                 stdin=subprocess.DEVNULL,
                 stdout=out,
-                stderr=subprocess.STDOUT,
+                stderr=None if out is None else subprocess.STDOUT,
                 cwd=step.cwd,
                 env=None if step.env is None else dict(step.env),
                 start_new_session=True,
                 preexec_fn=_die_with(me),
             )
         except BaseException:
-            out.close()
+            if out is not None:
+                out.close()
             raise
         t0 = time.monotonic()
         if self.registry is not None:
@@ -379,10 +395,11 @@ class Executor:
         if r.status:
             _wait_gone(r.proc.pid, 2.0)
         output = ""
-        if r.step.capture and r.step.log is None:
+        if r.out is not None and r.step.capture and r.step.log is None:
             r.out.seek(0)
             output = r.out.read().decode(errors="replace")
-        r.out.close()
+        if r.out is not None:
+            r.out.close()
         # a step that ended by itself, and well, as it was being stopped is kept: it is not an interrupted one
         status = r.status if r.status and not (r.status == KILLED and rc == 0) else (OK if rc == 0 else FAILED)
         return Record(
@@ -464,7 +481,7 @@ def _guard(parent: int, command: list[str]) -> int:
     if orphaned():  # the orchestrator died before the handlers were set
         signal_group(0, signal.SIGKILL)
     try:
-        child = subprocess.Popen(command)
+        child = subprocess.Popen(command, env={**os.environ, STEP_ENV: str(os.getpid())})
     except OSError as exc:
         print(f"executor: cannot run {command[0]}: {exc.strerror or exc}", file=sys.stderr, flush=True)
         return 127

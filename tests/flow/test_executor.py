@@ -219,3 +219,41 @@ def test_the_identity_of_a_process_tells_it_from_a_later_one_with_the_same_pid()
     p = subprocess.Popen(["true"])
     p.wait()
     assert executor.Identity(p.pid, me.start, me.host).alive() is False
+
+
+def test_a_process_inside_a_step_knows_it(tmp_path):
+    assert not executor.inside_step()  # pytest was not started by an executor
+    probe = [sys.executable, "-c", "from tb.flow import executor; print(executor.inside_step())"]
+    rec = Executor().run(Step("probe", probe, 30, capture=True, env={**os.environ, "PYTHONPATH": str(ROOT)}))
+    assert rec.output.strip() == "True"
+
+
+class FakeRunner:
+    """What tb.flow.runner.limited patches: a cocotb_tools runner whose build executes its commands."""
+
+    env = dict(os.environ)
+
+    def _execute_cmds(self, cmds: list[list[str]], cwd: Path, stdout: object = None) -> None:
+        raise AssertionError("ran without the executor")
+
+    def build(self, cmd: list[str], cwd: Path) -> None:
+        self._execute_cmds([cmd], cwd)
+
+
+def test_a_stuck_build_command_of_make_sim_ends_as_a_timeout_in_one_line(tmp_path):
+    from tb.flow import runner
+
+    fake = FakeRunner()
+    stuck = [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSTOP)"]  # a stopped compiler
+    t0 = time.monotonic()
+    with pytest.raises(RuntimeError) as caught, runner.limited(fake, "build verilator/x", 1.0):
+        fake.build(stuck, tmp_path)
+    assert time.monotonic() - t0 < 1.0 + executor.KILL_GRACE_S
+    line = "build verilator/x: timeout: still running after 1s (BUILD_TIMEOUT), process group killed"
+    assert str(caught.value) == line
+    failing = [sys.executable, "-c", "raise SystemExit(3)"]
+    with pytest.raises(RuntimeError, match="^Command failed with return code: 3$"):
+        with runner.limited(fake, "build verilator/x", 30.0):
+            fake.build(failing, tmp_path)
+    with pytest.raises(AssertionError, match="ran without the executor"):  # after the block: the runner's own again
+        fake.build(failing, tmp_path)

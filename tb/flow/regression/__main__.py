@@ -363,7 +363,7 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--build-timeout",
         default=_env("BUILD_TIMEOUT"),
-        help=f"seconds per build (default: {execute.BUILD_TIMEOUT_S:.0f})",
+        help=f"seconds per build (default: {runner.BUILD_TIMEOUT_S:.0f})",
     )
     r.add_argument(
         "--report-timeout",

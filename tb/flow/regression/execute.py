@@ -44,10 +44,6 @@ PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN = "pass", "fail", "error", "timeout
 STATUSES = (PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN)
 TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's expected duration ...
 TIMEOUT_FLOOR_S = 600.0  # ... and never less
-#: a build's wall-clock limit when ``BUILD_TIMEOUT`` is not given. Builds have no recorded durations: a Verilator build
-#: takes 30-60 s with ccache (docs/regressions.md, Mutants), a cold one on a busy machine a few minutes; 1800 s is ten
-#: times a slow 180 s build, so only a stuck one (a stopped compiler, a hung licence or file server) reaches it
-BUILD_TIMEOUT_S = 1800.0
 PROCESSES = "processes.jsonl"  # in a run folder: every process group its executor started (executor.stop_leftovers)
 TAIL_LINES = 10
 SIGNAL_FILE = "signal.txt"  # written by the job process when its simulator was killed by a signal
@@ -81,12 +77,12 @@ def compile_builds(
 ) -> dict[tuple[str, str], str]:
     """Compile every build the jobs need, once (from ``rtl``, default rtl_stubs/), each a step of ``executor``
     (which ends it on an interrupt; then nothing is recorded for it) ended after ``limit_s`` seconds (default
-    :data:`BUILD_TIMEOUT_S`; a stuck build is a failed one, one line names it and the limit); returns (sim, build)
-    -> error text for the builds that failed. Each build's result and :func:`build_inputs` are recorded in
-    ``builds/status.json`` and ``builds/inputs.json`` as soon as it ends; ``reuse`` (a resume) keeps a build that
-    compiled before from the same inputs instead of compiling it again."""
+    :data:`tb.flow.runner.BUILD_TIMEOUT_S`; a stuck build is a failed one, one line names it and the limit);
+    returns (sim, build) -> error text for the builds that failed. Each build's result and :func:`build_inputs` are
+    recorded in ``builds/status.json`` and ``builds/inputs.json`` as soon as it ends; ``reuse`` (a resume) keeps a
+    build that compiled before from the same inputs instead of compiling it again."""
     executor = executor or Executor()
-    limit = limit_s if limit_s is not None else BUILD_TIMEOUT_S
+    limit = limit_s if limit_s is not None else runner.BUILD_TIMEOUT_S
     failed: dict[tuple[str, str], str] = {}
     status, inputs = regdir / "builds" / "status.json", regdir / "builds" / "inputs.json"
     done = json.loads(status.read_text()) if status.is_file() else {}

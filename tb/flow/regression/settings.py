@@ -74,7 +74,7 @@ TIMEOUTS = {
 def timeout(value: str, var: str = "JOB_TIMEOUT") -> Optional[float]:
     """A limit of :data:`TIMEOUTS` (``JOB_TIMEOUT``: per job, ``BUILD_TIMEOUT``: per build, ``REPORT_TIMEOUT``: per
     coverage merge or genhtml of a report): seconds (> 0); empty: None, the default (:func:`..execute.default_timeout`,
-    :data:`..execute.BUILD_TIMEOUT_S`, :data:`..codecov.STEP_TIMEOUT_S`)."""
+    :data:`tb.flow.runner.BUILD_TIMEOUT_S`, :data:`..codecov.STEP_TIMEOUT_S`)."""
     if not value.strip():
         return None
     try:
@@ -116,7 +116,7 @@ class RunSettings:
     rerun_failed: bool  # RERUN=failed: a resume reruns the jobs that did not pass too
     selected: list[jobs_mod.Job]  # every job of the selection (all shards)
     config_seed: Optional[int] = None  # CONFIG_SEED of the configuration matrix's random draws (the plan's)
-    build_timeout: Optional[float] = None  # BUILD_TIMEOUT (None: execute.BUILD_TIMEOUT_S)
+    build_timeout: Optional[float] = None  # BUILD_TIMEOUT (None: runner.BUILD_TIMEOUT_S)
     report_timeout: Optional[float] = None  # REPORT_TIMEOUT (None: codecov.STEP_TIMEOUT_S)
 
     def manifest(self, jobs: list[jobs_mod.Job], shard: str, launcher: str = "local") -> dict:
