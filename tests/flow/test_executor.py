@@ -257,3 +257,15 @@ def test_a_stuck_build_command_of_make_sim_ends_as_a_timeout_in_one_line(tmp_pat
             fake.build(failing, tmp_path)
     with pytest.raises(AssertionError, match="ran without the executor"):  # after the block: the runner's own again
         fake.build(failing, tmp_path)
+
+
+def test_a_mutant_past_its_timeout_is_killed_and_one_that_left_no_result_is_broken(tmp_path):
+    from tb.flow import mutants
+
+    log, result = tmp_path / "log.txt", tmp_path / "result.json"
+    hung = Executor().run(Step("mutant baseline", ["sleep", "30"], 1.0, "--timeout", log=log))
+    o = mutants._outcome("baseline", hung, log, result)
+    assert (o.status, o.killed_by) == ("KILLED", ["<timeout after 1 s>"])
+    died = Executor().run(Step("mutant baseline", [sys.executable, "-c", "raise SystemExit(1)"], 30.0, log=log))
+    o = mutants._outcome("baseline", died, log, result)
+    assert (o.status, o.note) == ("BROKEN", f"harness failed (exit 1), see {log}")

@@ -196,3 +196,44 @@ def test_a_stuck_coverage_merge_ends_as_a_timeout_and_the_report_says_so_in_one_
         "(REPORT_TIMEOUT), process group killed; the previous report is unchanged"
     )
     assert (out / "index.html").read_text() == "old"
+
+
+HANGING = """
+import sys
+from tb.flow.regression import __main__ as regress, execute
+pids = sys.argv[1]
+script = f"import os, time\\nopen({pids!r}, 'a').write(f'{{os.getpid()}}\\\\n')\\ntime.sleep(300)"
+execute.job_command = lambda *a: [sys.executable, "-c", script]  # a job that hangs, as a stuck simulator does
+sys.exit(regress.main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_sighup_stops_a_regression_as_sigterm_does(tmp_path, sig):
+    builds = tmp_path / "prebuilt"
+    builds.mkdir()
+    (builds / "status.json").write_text(json.dumps({"verilator/axi_rd_engine": ""}))  # compiled: nothing to build
+    pids = tmp_path / "pids"
+    args = own_run(tmp_path, "--seed-list=1,2", "--tests=axi_rd_engine/directed::stop_drains", f"--prebuilt={builds}")
+    orch = subprocess.Popen(
+        [sys.executable, "-c", HANGING, str(pids), *args],
+        cwd=runner.ROOT,
+        env={**os.environ, "PYTHONPATH": str(runner.ROOT)},
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    end = time.monotonic() + 60
+    while len(pids.read_text().split() if pids.is_file() else []) < 2 and time.monotonic() < end:
+        time.sleep(0.05)
+    jobs = [int(p) for p in pids.read_text().split()]
+    assert len(jobs) == 2 and all(alive(p) for p in jobs)  # both jobs run (JOBS=2)
+    orch.send_signal(sig)
+    out, err = orch.communicate(timeout=60)
+    assert orch.returncode == 128 + sig, out + err
+    assert f"regress: {signal.Signals(sig).name}: stopping the running jobs" in err.splitlines()
+    reg = tmp_path / "reg"
+    state = runfolder.state(reg)
+    assert state["reason"] == f"interrupted ({signal.Signals(sig).name}) while its jobs ran: 2 of 2 not run"
+    assert not any(alive(p) for p in jobs)
+    assert not list(reg.rglob("job.json"))  # the stopped jobs left nothing: both are left to the resume
