@@ -230,6 +230,11 @@ def stop_leftovers(registry: Path) -> list[dict]:
     return ended
 
 
+def _ended(pid: int) -> bool:
+    """True once child ``pid`` has ended, without collecting it (``waitid`` with ``WNOWAIT``)."""
+    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+
+
 def _wait_gone(pgid: int, timeout_s: float) -> None:
     end = time.monotonic() + timeout_s
     while group_members(pgid) and time.monotonic() < end:
@@ -287,7 +292,7 @@ class Executor:
                             on_done(i, records[i])  # type: ignore[arg-type]
                 now = time.monotonic()
                 for pid, r in list(mine.items()):
-                    if r.proc.poll() is None:
+                    if not _ended(pid):
                         self._check(r, now)
                         continue
                     del mine[pid]
@@ -388,10 +393,10 @@ class Executor:
             r.kill_at = None
 
     def _finish(self, r: _Running) -> Record:
-        """The leader ended: whatever is left of its group is killed (nothing of a step outlives it), then the
-        record."""
-        rc = r.proc.returncode
+        """The leader ended (not yet collected, so its pid, the group's id, is not free for another process):
+        whatever is left of its group is killed (nothing of a step outlives it), then it is collected and recorded."""
         signal_group(r.proc.pid, signal.SIGKILL)
+        rc = r.proc.wait()
         if r.status:
             _wait_gone(r.proc.pid, 2.0)
         output = ""
