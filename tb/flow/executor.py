@@ -6,9 +6,9 @@ a yosys or smtbmc call of ``make formal``, Slurm's ``sbatch``/``squeue``) is a :
 
 - **its own session**: the step starts in a new session (``start_new_session``), so it and everything it starts
   (a simulator, a solver) are one process group, ended together;
-- **a limit**: after ``limit_s`` seconds of wall time the group gets SIGCONT (a stopped process acts on nothing
-  else), SIGTERM, and :data:`KILL_GRACE_S` later SIGKILL; the step ends as ``timeout`` and :meth:`Record.line` is
-  the one line naming the step and its limit;
+- **a limit**: after ``limit_s`` seconds of wall time the group gets SIGTERM and SIGCONT (a stopped process acts on
+  the pending SIGTERM as it resumes, and runs nothing before), and :data:`KILL_GRACE_S` later SIGKILL; the step ends
+  as ``timeout`` and :meth:`Record.line` is the one line naming the step and its limit;
 - **a record** (:class:`Record`): command, folder, start, end, status (:data:`STATUSES`), return code, log, the
   group's id;
 - **it dies with its parent**: the executor starts a small guard (this file run as a script, standard library
@@ -167,8 +167,9 @@ def group_members(pgid: int) -> list[int]:
 
 
 def signal_group(pgid: int, sig: int) -> None:
-    """``sig`` to the group, after SIGCONT (a stopped process acts on no other signal); nothing when it is gone."""
-    for s in (signal.SIGCONT, sig):
+    """``sig`` to the group, then SIGCONT (a stopped process acts on no signal but SIGKILL: it resumes with ``sig``
+    pending, which acts at once; SIGCONT first would let it run on between the two); nothing when it is gone."""
+    for s in (sig,) if sig == signal.SIGKILL else (sig, signal.SIGCONT):
         try:
             os.killpg(pgid, s)
         except (ProcessLookupError, PermissionError):
@@ -208,9 +209,10 @@ class Identity:
 
 def stop_leftovers(registry: Path) -> list[dict]:
     """End every process group of the ``registry`` (the lines :class:`Executor` appended) that still has a live
-    process: SIGCONT, SIGKILL, and wait (up to a few seconds) until it is gone. A group counts as the registered one
-    while its leader is the process registered (same start time) or is gone; a leader with the pid but another start
-    time is a new process, and the old group is gone. Returns the entries that were ended."""
+    process: SIGKILL (which a stopped process obeys too), and wait (up to a few seconds) until it is gone. A group
+    counts as the registered one while its leader is the process registered (same start time) or is gone; a leader
+    with the pid but another start time is a new process, and the old group is gone. Returns the entries that were
+    ended."""
     if not registry.is_file():
         return []
     ended = []
@@ -315,7 +317,7 @@ class Executor:
         return [r for r in records if r is not None]
 
     def stop(self) -> None:
-        """End every running step's group (SIGCONT, SIGTERM, SIGKILL after the grace) and start no other one."""
+        """End every running step's group (SIGTERM and SIGCONT, SIGKILL after the grace) and start no other one."""
         self.stopping = True
         now = time.monotonic()
         for r in list(self._running.values()):

@@ -72,7 +72,7 @@ def test_a_timeout_ends_the_whole_group_a_grandchild_and_a_stopped_child_include
     assert rec.status == executor.TIMEOUT
     assert rec.line() == "fake build: timeout: still running after 1s (LIMIT), process group killed"
     assert rec.returncode == -signal.SIGTERM  # the guard ends as the command ended: by the SIGTERM
-    assert 1.0 <= took < 4.0  # the stopped step acted on SIGTERM at once: SIGCONT came first
+    assert 1.0 <= took < 4.0  # the stopped step acted on SIGTERM at once: SIGCONT came with it
     assert gone_within([me, grandchild, stopped], 2.0)
     assert (rec.log, rec.cwd, rec.command[0]) == (str(log), os.getcwd(), sys.executable)
     assert rec.start <= rec.end and rec.pgid is not None

@@ -214,7 +214,9 @@ def test_sighup_stops_a_regression_as_sigterm_does(tmp_path, sig):
     builds.mkdir()
     (builds / "status.json").write_text(json.dumps({"verilator/axi_rd_engine": ""}))  # compiled: nothing to build
     pids = tmp_path / "pids"
-    args = own_run(tmp_path, "--seed-list=1,2", "--tests=axi_rd_engine/directed::stop_drains", f"--prebuilt={builds}")
+    args = own_run(
+        tmp_path, "--seed-list=1,2", "--tests=axi_rd_engine/directed::stop_drains", f"--prebuilt={builds}", "--jobs=2"
+    )
     orch = subprocess.Popen(
         [sys.executable, "-c", HANGING, str(pids), *args],
         cwd=runner.ROOT,
