@@ -21,28 +21,31 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 from dlaverif.flow import records
+from dlaverif.flow.executor import OK, Executor, Step, check
 
-from . import execute, resume, runfolder
+from . import execute, orchestrator, resume, runfolder
 from .settings import RunSettings
 
 POLL_S = 2.0
+#: one sbatch or squeue call's limit (a step of dlaverif.flow.executor): a controller that hangs ends it
+CLIENT_TIMEOUT_S = 120.0
 
 
 def _sbatch(args: list[str]) -> str:
-    out = subprocess.run(["sbatch", "--parsable", *args], check=True, capture_output=True, text=True).stdout
-    return out.strip().split(";", 1)[0]
+    rec = check(Executor().run(Step("sbatch", ["sbatch", "--parsable", *args], CLIENT_TIMEOUT_S, capture=True)))
+    return rec.output.strip().split(";", 1)[0]
 
 
 def in_queue(job_id: str) -> bool:
-    """True while any task of the job is pending or running (``squeue``)."""
-    out = subprocess.run(["squeue", "-h", "-j", job_id, "-o", "%i"], capture_output=True, text=True)
-    return out.returncode == 0 and bool(out.stdout.strip())
+    """True while any task of the job is pending or running (``squeue``; a call that fails or hangs: not known to
+    be, False)."""
+    rec = Executor().run(Step("squeue", ["squeue", "-h", "-j", job_id, "-o", "%i"], CLIENT_TIMEOUT_S, capture=True))
+    return rec.status == OK and bool(rec.output.strip())
 
 
 def launch(a: argparse.Namespace, s: RunSettings) -> int:
@@ -51,12 +54,15 @@ def launch(a: argparse.Namespace, s: RunSettings) -> int:
     if s.resume is not None:
         try:
             with runfolder.RunLock(s.resume):
+                died = orchestrator.take_over(s.resume, refuse_alive=True)
+                if died is not None:
+                    print(f"slurm: {s.resume}: {died}; continuing", flush=True)
                 _, todo = resume.to_run(s.resume, s.selected, True, s.rerun_failed)
                 attempt = resume.next_attempt(s.resume)
                 job_list = resume.write_job_list(attempt, todo)
                 print(f"slurm: resuming {s.resume}: {len(todo)} of {len(s.selected)} jobs to run", flush=True)
                 return _submit(a, s, s.resume, attempt, len(todo), job_list)
-        except runfolder.Busy as exc:
+        except (runfolder.Busy, orchestrator.Alive) as exc:
             print(f"regress: refused: {exc}", file=sys.stderr)
             return 3
     if a.out:
@@ -85,6 +91,8 @@ def _submit(a: argparse.Namespace, s: RunSettings, base: Path, work: Path, njobs
             ("count", s.count),
             ("rtl", s.rtl or ""),
             ("job-timeout", s.job_timeout or ""),
+            ("build-timeout", s.build_timeout or ""),
+            ("report-timeout", s.report_timeout or ""),
             ("job-list", job_list or ""),
         )
         if v
@@ -98,7 +106,7 @@ def _submit(a: argparse.Namespace, s: RunSettings, base: Path, work: Path, njobs
     report = Path(a.report_dir)
     collect = (
         f"cd {root} && {py} -m dlaverif.flow.regression report {shlex.quote(str(base))} "
-        f"--out={shlex.quote(str(report))}"
+        f"--out={shlex.quote(str(report))}" + (f" --report-timeout={s.report_timeout}" if s.report_timeout else "")
     )
     resume_cmd = f"make regress RESUME={base}"
     waits_on: list[str] = []
