@@ -10,8 +10,8 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from dlaverif.footprint import Region, runs_hit, words_of_runs
 from dlaverif.models.blocked import BlockedCubeDescriptor
-from dlaverif.platform.footprint import Region, runs_hit, words_of_runs
 
 Fault = tuple[int, int, str]  # (lo, hi, "SLVERR"|"DECERR"): a poisoned byte range [lo, hi)
 

@@ -10,10 +10,10 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from dlaverif.footprint import Region, runs_hit, words_of_runs
 from dlaverif.models.core.address import grid_addresses
 from dlaverif.models.nvdla.pixel import PixelFormat
 from dlaverif.models.pixel_desc import PixelDescriptor
-from dlaverif.platform.footprint import Region, runs_hit, words_of_runs
 
 
 def line_starts(d: PixelDescriptor, fmt: PixelFormat) -> list[np.ndarray]:

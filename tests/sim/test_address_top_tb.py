@@ -23,8 +23,8 @@ from dlaverif import models, placement
 from dlaverif.agents.axi_mem import Burst, SparseMemory
 from dlaverif.checkers.axi_read import AxiReadChecker
 from dlaverif.fastpath.harness import HdlMemAgent
+from dlaverif.footprint import Region, runs_hit, words_of_runs
 from dlaverif.models import FormatError
-from dlaverif.platform.footprint import Region, runs_hit, words_of_runs
 
 TOP = 1 << 64
 HALF = 1 << 63

@@ -14,7 +14,7 @@ negative address for a base plus an offset). The rules here:
 
 Callers: :class:`~models.core.memimage.Surface` (placed images), :meth:`models.blocked.BlockedCubeDescriptor.
 atom_addresses` and the descriptor builders of the NVDLA layouts, the testbench's footprints
-(``dlaverif/platform/footprint.py`` and each block's ``footprint`` module).
+(``dlaverif/footprint.py`` and each block's ``footprint`` module).
 """
 
 from __future__ import annotations
