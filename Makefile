@@ -21,6 +21,7 @@ export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT NVDLA_HW
 # make regress / make report (dlaverif/flow/regression): read from the environment by python -m dlaverif.flow.regression
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY JOB_TIMEOUT RESUME RERUN
+export BUILD_TIMEOUT REPORT_TIMEOUT
 # the configuration matrix (blocks/plan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
 export CONFIG_SEED
 INPUTS     ?=
@@ -37,7 +38,8 @@ help:
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
 	@echo "make regress  a testplan suite, every (test, seed) in parallel, merged coverage, report in sim_build/report/"
 	@echo "              (SIM=, SUITE=smoke|sim|nightly, SEEDS=N | SEED_LIST=a,b, JOBS=N, TESTS=glob, SHARD=i/n,"
-	@echo "               RUN=runs, LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0, JOB_TIMEOUT=s);"
+	@echo "               RUN=runs, LAUNCHER=local|slurm, SHARDS=n, WAIT=0, COUNT=, COVERAGE=0, JOB_TIMEOUT=s,"
+	@echo "               BUILD_TIMEOUT=s, REPORT_TIMEOUT=s: per build, per coverage merge or genhtml);"
 	@echo "              each run in its own sim_build/regress/<time>-<suite>-<sim>/ (latest: the last complete one)"
 	@echo "make regress RESUME=<run folder> [RERUN=failed]   continue an interrupted run: its jobs without a result"
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=..., default the latest run)"

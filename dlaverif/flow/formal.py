@@ -56,14 +56,13 @@ import argparse
 import os
 import re
 import signal
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dlaverif import thirdparty
-from dlaverif.flow import contracts, filelists, mutants as mut, project, testplan
+from dlaverif.flow import contracts, executor, filelists, mutants as mut, project, testplan
 from dlaverif.flow.mutation import Mutant, mutant
 
 ROOT = project.PACKAGE_ROOT
@@ -446,23 +445,11 @@ class ProofResult:
 
 def run_smtbmc(args: list[str], work: Path, log: Path, timeout: float) -> str | None:
     """yosys-smtbmc with ``args`` in ``work``, output to ``log`` (written as the steps go); the output, or None
-    after ``timeout`` seconds (smtbmc and its solver are killed)."""
-    with open(log, "w") as f:
-        proc = subprocess.Popen(
-            ["yosys-smtbmc", *args],
-            cwd=work,
-            env=tool_env(),
-            stdout=f,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)  # smtbmc and its solver (own process group)
-            proc.wait()
-            return None
-    return log.read_text()
+    after ``timeout`` seconds (a step of :mod:`dlaverif.flow.executor`: smtbmc and its solver are killed)."""
+    rec = executor.Executor().run(
+        executor.Step("yosys-smtbmc", ["yosys-smtbmc", *args], timeout, "--timeout", work, log, env=tool_env())
+    )
+    return None if rec.status == executor.TIMEOUT else log.read_text()
 
 
 def check_covers(work: Path, depth: int, timeout: float) -> tuple[int, list[str]]:
@@ -522,17 +509,17 @@ def run_proof(
         ]
     )
     (work / "model.ys").write_text(script.replace("; ", "\n") + "\n")
-    env = tool_env()
-    try:
-        y = subprocess.run(
+    y = executor.Executor().run(
+        executor.Step(
+            "yosys",
             ["yosys", "-q", "-l", str(work / "yosys.log"), "-s", str(work / "model.ys")],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
+            timeout,
+            "--timeout",
+            work,
+            env=tool_env(),
         )
-    except subprocess.TimeoutExpired:
+    )
+    if y.status == executor.TIMEOUT:
         return ProofResult(tag, "ERROR", depth, "bmc", time.monotonic() - t0, f"yosys: timeout after {timeout:.0f} s")
     if y.returncode != 0:
         log_text = (work / "yosys.log").read_text() if (work / "yosys.log").exists() else ""
@@ -750,10 +737,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     catalogue = all_mutants()
     try:
-        return drive(ap, args, catalogue)
+        with executor.raising_signals():  # SIGINT, SIGTERM, SIGHUP: the running yosys or smtbmc ends with its group
+            return drive(ap, args, catalogue)
     except ConfigError as e:
         print(e, file=sys.stderr)
         return 2
+    except executor.Interrupted as exc:
+        print(f"\nformal: interrupted ({signal.Signals(exc.signum).name})", file=sys.stderr)
+        return 128 + exc.signum
 
 
 def list_line(p: Proof, width: int, quick: bool = False) -> str:

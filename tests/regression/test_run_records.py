@@ -226,11 +226,12 @@ def _no_half_records(base: Path) -> None:
     assert not [p for p in base.rglob("*.tmp")]
 
 
-@pytest.mark.parametrize("nth", [3, 4, 6], ids=["first-job", "second-job", "last-job"])
+@pytest.mark.parametrize("nth", [4, 5, 7], ids=["first-job", "second-job", "last-job"])
 def test_a_full_disk_at_the_nth_write_stops_the_run_with_one_line_and_the_resume_finishes_it(
     tmp_path, fake_jobs, monkeypatch, capsys, nth
 ):
-    # writes: 1 the manifest, 2 the state ("running"), 3..6 the four jobs' records, then the report's
+    # writes: 1 the orchestrator record, 2 the manifest, 3 the state ("running"), 4..7 the four jobs' records, then
+    # the report's
     (tmp_path / "report").mkdir()
     (tmp_path / "report" / "summary.md").write_text("the previous report\n")
     real, count = records._write_all, [0]
@@ -245,7 +246,7 @@ def test_a_full_disk_at_the_nth_write_stops_the_run_with_one_line_and_the_resume
     assert _run(tmp_path) == 1
     out, err = capsys.readouterr()
     reg, again = tmp_path / "reg", f"make regress RESUME={tmp_path / 'reg'}"
-    finished = nth - 3
+    finished = nth - 4
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert re.fullmatch(
         rf"regress: stopped: {SPACE}: {re.escape(str(reg))}/runs/\S+ \(/\S* has \d+\.\d MB free\); "
@@ -280,7 +281,7 @@ def test_a_full_disk_while_the_report_is_written_keeps_the_previous_report_and_t
 
     def fails_at_the_report(fh: Any, data: bytes) -> None:
         count[0] += 1
-        if count[0] == 7:  # after the four jobs: the report's results.json
+        if count[0] == 8:  # after the orchestrator record, manifest, state and four jobs: the report's results.json
             raise OSError(errno.ENOSPC, SPACE)
         real(fh, data)
 
@@ -496,6 +497,8 @@ DOCUMENTED_VALUES = {
     "JOBS": ["2"],
     "COUNT": ["8"],
     "JOB_TIMEOUT": ["120"],
+    "BUILD_TIMEOUT": ["1800"],
+    "REPORT_TIMEOUT": ["3600"],
     "RESUME": ["sim_build/regress/latest"],
     "RERUN": ["failed"],
     "SHARD": ["2/4"],

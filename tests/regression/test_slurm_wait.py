@@ -4,24 +4,27 @@ the wait, with one line. No cluster is needed: squeue's answers are played back.
 
 from __future__ import annotations
 
-import subprocess
 from typing import Iterator
 
 import pytest
 
+from dlaverif.flow.executor import FAILED, OK, Record, Step
 from dlaverif.flow.regression import slurm
 
 
 def _replay(monkeypatch: pytest.MonkeyPatch, answers: list[tuple[int, str, str]]) -> list[list[str]]:
+    """squeue's answers (return code, stdout, stderr) played back through the executor's records, in order."""
     calls: list[list[str]] = []
     it: Iterator[tuple[int, str, str]] = iter(answers)
 
-    def fake_run(cmd: list[str], **_: object) -> subprocess.CompletedProcess:
-        calls.append(cmd)
-        rc, out, err = next(it)
-        return subprocess.CompletedProcess(cmd, rc, out, err)
+    class FakeExecutor:
+        def run(self, step: Step) -> Record:
+            calls.append(list(step.command))
+            rc, out, err = next(it)
+            status = OK if rc == 0 else FAILED
+            return Record(step.name, list(step.command), "", 0.0, 0.0, status, rc, None, None, None, output=out + err)
 
-    monkeypatch.setattr(slurm.subprocess, "run", fake_run)
+    monkeypatch.setattr(slurm, "Executor", FakeExecutor)
     monkeypatch.setattr(slurm, "POLL_S", 0.0)
     return calls
 

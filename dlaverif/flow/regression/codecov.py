@@ -14,6 +14,10 @@ hits), so that line, branch and toggle coverage are reported apart (lcov data mi
 - toggle: ``v_toggle`` points hit / all.
 
 Lines waived in the testplan (``coverage.code_waivers``, each with a tag and a reason) leave the denominators.
+
+Each ``verilator_coverage`` and ``genhtml`` call is a step of :mod:`dlaverif.flow.executor` with a wall-clock limit
+(``REPORT_TIMEOUT``, default :data:`STEP_TIMEOUT_S`): a stuck one is killed and the report is not written, with one
+line naming the step and the limit.
 """
 
 from __future__ import annotations
@@ -21,12 +25,17 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Optional
 
 from dlaverif.flow import filelists, testplan
+from dlaverif.flow.executor import Executor, Step, check
+
+#: a merge's or genhtml's limit when ``REPORT_TIMEOUT`` is not given: no durations of them are recorded, so a
+#: generous hour per call, which ends only a stuck one (a stopped process, a hung file server)
+STEP_TIMEOUT_S = 3600.0
 
 INSTALL = "apt-get install -y verilator lcov   (only verilator_coverage is used from Debian's verilator)"
 _RECORD = re.compile(r"^C '(.*)' (\d+)\s*$")
@@ -95,10 +104,13 @@ def _batches(paths: list[str], limit: int) -> list[list[str]]:
     return out
 
 
-def merge(dats: list[Path], out_dir: Path, limit: int = COMMAND_CHARS) -> Path | None:
+def merge(
+    dats: list[Path], out_dir: Path, limit: int = COMMAND_CHARS, timeout_s: Optional[float] = None
+) -> Path | None:
     """``verilator_coverage --write`` of all ``coverage.dat`` files (sorted, so the result is reproducible), in
     rounds of partial merges (``out_dir/partial/``) while one command would be longer than ``limit`` characters
-    (:data:`COMMAND_CHARS`): hits add up per point, so the rounds give the counts of one merge of every file."""
+    (:data:`COMMAND_CHARS`): hits add up per point, so the rounds give the counts of one merge of every file. Each
+    call is ended after ``timeout_s`` seconds (default :data:`STEP_TIMEOUT_S`)."""
     exe = tool("verilator_coverage")
     if not dats or exe is None:
         return None
@@ -113,16 +125,23 @@ def merge(dats: list[Path], out_dir: Path, limit: int = COMMAND_CHARS) -> Path |
         paths = []
         for i, batch in enumerate(batches):
             part = partial_dir / f"{i:05d}.dat"
-            _write(exe, part, batch)
+            _write(exe, part, batch, timeout_s)
             paths.append(str(part))
         depth += 1
-    _write(exe, merged, paths)
+    _write(exe, merged, paths, timeout_s)
     shutil.rmtree(out_dir / "partial", ignore_errors=True)
     return merged
 
 
-def _write(exe: str, out: Path, paths: list[str]) -> None:
-    subprocess.run([exe, "--write", str(out), *paths], check=True, env=_env(), capture_output=True, text=True)
+def _step(what: str, cmd: list[str], timeout_s: Optional[float], env: Optional[dict[str, str]] = None) -> None:
+    """Run one tool call of the report to its end (raises on a failure or a timeout:
+    :func:`dlaverif.flow.executor.check`)."""
+    limit = timeout_s if timeout_s is not None else STEP_TIMEOUT_S
+    check(Executor().run(Step(what, cmd, limit, "REPORT_TIMEOUT", capture=True, env=env)))
+
+
+def _write(exe: str, out: Path, paths: list[str], timeout_s: Optional[float] = None) -> None:
+    _step(f"verilator_coverage --write {out.name}", [exe, "--write", str(out), *paths], timeout_s, _env())
 
 
 def _fields(key: str) -> dict[str, str]:
@@ -172,21 +191,20 @@ def score(merged: Path | None, plan: testplan.CoveragePlan, rtl: Path) -> list[F
     return [files[n] for n in sorted(files)]
 
 
-def html(merged: Path | None, out_dir: Path, files: list[FileCoverage]) -> Path | None:
-    """lcov data (``verilator_coverage --write-info``) and ``genhtml`` pages; links each file to its page."""
+def html(
+    merged: Path | None, out_dir: Path, files: list[FileCoverage], timeout_s: Optional[float] = None
+) -> Path | None:
+    """lcov data (``verilator_coverage --write-info``) and ``genhtml`` pages; links each file to its page. Each call
+    is ended after ``timeout_s`` seconds (default :data:`STEP_TIMEOUT_S`)."""
     exe, gen = tool("verilator_coverage"), tool("genhtml")
     if merged is None or exe is None:
         return None
     info = out_dir / "coverage.info"
-    subprocess.run([exe, "--write-info", str(info), str(merged)], check=True, env=_env(), capture_output=True)
+    _step("verilator_coverage --write-info", [exe, "--write-info", str(info), str(merged)], timeout_s, _env())
     if gen is None:
         return info
     page_dir = out_dir / "html"
-    subprocess.run(
-        [gen, "--quiet", "--output-directory", str(page_dir), "--title", "RTL", str(info)],
-        check=True,
-        capture_output=True,
-    )
+    _step("genhtml", [gen, "--quiet", "--output-directory", str(page_dir), "--title", "RTL", str(info)], timeout_s)
     for fc in files:
         page = next(iter(sorted(page_dir.rglob(f"{fc.file}.gcov.html"))), None)
         if page is not None:

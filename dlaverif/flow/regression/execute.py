@@ -11,11 +11,13 @@ Layout of a regression folder (``sim_build/regress/<time>-<suite>-<sim>/``, :mod
     runs/<sim>/<run>/<test>/seed<N>/    one job: sim.log, results.xml, job.json, fcov_*.xml, coverage.dat
 
 A job runs as its own process (``python -m dlaverif.flow.regression.execute JOB_JSON``) so that its environment, its log
-and a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running (a thread pool of
-subprocesses). Each job is started in its own session, so that a timeout (:func:`default_timeout`) or an interrupt
-(:class:`Stopper`) ends its whole process group, simulator included; its status is one of :data:`STATUSES`. The
-jobs of a run whose third-party RTL is not found here (``NVDLA_HW``, :mod:`dlaverif.thirdparty`) are ``skipped``: never
-built nor run, recorded with the one line saying how to get the files (:func:`dlaverif.thirdparty.skipped`).
+and a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running. Jobs and builds are
+steps of :mod:`dlaverif.flow.executor`: each in its own session, ended with its whole process group (simulator
+included) on a timeout (:func:`default_timeout`, ``BUILD_TIMEOUT``), on an interrupt (:meth:`.Executor.stop`) and
+when the orchestrator dies; each group is listed in the run's ``processes.jsonl`` (:data:`PROCESSES`). A job's status
+is one of :data:`STATUSES`. The jobs of a run whose third-party RTL is not found here (``NVDLA_HW``,
+:mod:`dlaverif.thirdparty`) are ``skipped``: never built nor run, recorded with the one line saying how to get the
+files (:func:`dlaverif.thirdparty.skipped`).
 :func:`run_shard` is what both launchers call on a machine: the local launcher once, Slurm once per array task.
 """
 
@@ -28,16 +30,14 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif import thirdparty
 from dlaverif.flow import records, runner, testplan
+from dlaverif.flow.executor import KILLED, NOT_STARTED, TIMEOUT as STEP_TIMEOUT, Executor, Record, Step
 
 from .jobs import Duration, Job, expected_seconds, load_durations
 
@@ -50,7 +50,7 @@ SKIPPED = "skipped"
 STATUSES = (PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN, SKIPPED)
 TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's expected duration ...
 TIMEOUT_FLOOR_S = 600.0  # ... and never less
-KILL_GRACE_S = 5.0  # SIGTERM to SIGKILL
+PROCESSES = "processes.jsonl"  # in a run folder: every process group its executor started (executor.stop_leftovers)
 TAIL_LINES = 10
 SIGNAL_FILE = "signal.txt"  # written by the job process when its simulator was killed by a signal
 _KILLED = re.compile(r"return code: -(\d+)")
@@ -77,14 +77,19 @@ def compile_builds(
     jobs: list[Job],
     coverage: bool,
     rtl: Optional[Path] = None,
-    stopper: Optional["Stopper"] = None,
+    executor: Optional[Executor] = None,
     reuse: bool = False,
+    limit_s: Optional[float] = None,
 ) -> dict[tuple[str, str], str]:
-    """Compile every build the jobs need, once (from ``rtl``, default blocks/rtl/), each in its own process group
-    (``stopper`` ends it on an interrupt; then nothing is recorded for it); returns (sim, build) -> error text for
-    the builds that failed. Each build's result and :func:`build_inputs` are recorded in ``builds/status.json`` and
-    ``builds/inputs.json`` as soon as it ends; ``reuse`` (a resume) keeps a build that compiled before from the same
-    inputs instead of compiling it again."""
+    """Compile every build the jobs need, once (from ``rtl``, default blocks/rtl/), each a step of ``executor``
+    (which ends it on an interrupt; then nothing is recorded for it) ended after ``limit_s`` seconds (default
+    :data:`dlaverif.flow.runner.BUILD_TIMEOUT_S`; a stuck build is a failed one, one line names it and the limit);
+    returns (sim, build) -> error text for the builds that failed. Each build's result and :func:`build_inputs` are
+    recorded in ``builds/status.json`` and ``builds/inputs.json`` as soon as it ends; ``reuse`` (a resume) keeps a
+    build that compiled before from the same inputs instead of compiling it again. A build that failed because the
+    disk is full raises :class:`dlaverif.flow.records.WriteError` (:func:`check_space`) instead."""
+    executor = executor or Executor()
+    limit = limit_s if limit_s is not None else runner.BUILD_TIMEOUT_S
     failed: dict[tuple[str, str], str] = {}
     status, inputs = regdir / "builds" / "status.json", regdir / "builds" / "inputs.json"
     done, digests = read_build_record(status), read_build_record(inputs)
@@ -97,39 +102,39 @@ def compile_builds(
         if reuse and done.get(key) == "" and digests.get(key) == digest and build_dir(regdir, sim, name).is_dir():
             print(f"build {key}: reused (compiled by this run before, from the same inputs)", flush=True)
             continue
-        cmd = [
-            sys.executable,
-            "-m",
-            "dlaverif.flow.regression.execute",
-            "--build",
-            sim,
-            name,
-            str(regdir),
-            "--coverage" if coverage else "--no-coverage",
-            str(rtl or runner.RTL),
-        ]
-        t0 = time.monotonic()
-        with log.open("w") as fh:
-            proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True)
-            if stopper is not None:
-                stopper.started(proc.pid)
-            try:
-                rc = proc.wait()
-            finally:
-                if stopper is not None:
-                    stopper.ended(proc.pid)
-        if stopper is not None and stopper.stopping:
+        cmd = build_command(regdir, sim, name, coverage, rtl or runner.RTL)
+        rec = executor.run(Step(f"build {key}", cmd, limit, "BUILD_TIMEOUT", ROOT, log))
+        if rec.status in (KILLED, NOT_STARTED) or executor.stopping:
             print(f"build {key}: interrupted", flush=True)
             return {}  # nothing recorded: an interrupted build is not a broken one
-        if rc != 0:
-            check_space(log, build_dir(regdir, sim, name))
-        print(f"build {key}: {'ok' if rc == 0 else 'FAILED'} ({time.monotonic() - t0:.0f}s, {log})", flush=True)
-        if rc != 0:
+        if rec.status == STEP_TIMEOUT:
+            print(rec.line(), flush=True)
+            failed[(sim, name)] = f"{rec.line()} (see {log})"
+        else:
+            if rec.returncode != 0:
+                check_space(log, build_dir(regdir, sim, name))
+            print(f"build {key}: {'ok' if rec.returncode == 0 else 'FAILED'} ({rec.wall_s:.0f}s, {log})", flush=True)
+        if rec.returncode != 0 and (sim, name) not in failed:
             failed[(sim, name)] = f"build {sim}/{b.name} failed: {first_error(log)} (see {log})"
         done[key], digests[key] = failed.get((sim, name), ""), digest
         records.write_json(status, done, indent=1, sort_keys=True)
         records.write_json(inputs, digests, indent=1, sort_keys=True)
     return failed
+
+
+def build_command(regdir: Path, sim: str, name: str, coverage: bool, rtl: Path) -> list[str]:
+    """The process that compiles one build (:func:`_child_build`)."""
+    return [
+        sys.executable,
+        "-m",
+        "dlaverif.flow.regression.execute",
+        "--build",
+        sim,
+        name,
+        str(regdir),
+        "--coverage" if coverage else "--no-coverage",
+        str(rtl),
+    ]
 
 
 def read_build_record(path: Path) -> dict[str, str]:
@@ -207,56 +212,6 @@ def default_timeout(job: Job, durations: dict[str, Duration]) -> float:
     return max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * expected_seconds(job, durations))
 
 
-class Stopper:
-    """The running jobs' process groups, so that an interrupt (Ctrl-C, SIGTERM from Slurm or CI) can stop them all;
-    after :meth:`stop`, jobs not yet started are not started."""
-
-    def __init__(self) -> None:
-        self.stopping = False
-        self._lock = threading.Lock()
-        self._running: set[int] = set()
-
-    def started(self, pid: int) -> None:
-        with self._lock:
-            self._running.add(pid)
-            late = self.stopping
-        if late:  # stop() ran between the check and the start: this one stops too
-            kill_group(pid, signal.SIGTERM)
-
-    def ended(self, pid: int) -> None:
-        with self._lock:
-            self._running.discard(pid)
-
-    def stop(self) -> None:
-        """Ask every running job's process group to end (SIGTERM, and SIGCONT for a stopped one)."""
-        with self._lock:
-            self.stopping = True
-            pids = list(self._running)
-        for pid in pids:
-            kill_group(pid, signal.SIGTERM)
-
-
-def kill_group(pid: int, sig: int) -> None:
-    """Send ``sig`` to the process group ``pid`` leads (each job is started in its own session); a stopped group
-    gets SIGCONT too, so that it can act on the signal."""
-    for s in (sig, signal.SIGCONT):
-        try:
-            os.killpg(pid, s)
-        except (ProcessLookupError, PermissionError):
-            return
-
-
-def _end(proc: subprocess.Popen, grace_s: float = KILL_GRACE_S) -> None:
-    """End a job's whole process group: SIGTERM, then SIGKILL after ``grace_s``."""
-    kill_group(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(grace_s)
-    except subprocess.TimeoutExpired:
-        pass
-    kill_group(proc.pid, signal.SIGKILL)  # the simulator too, even when the job process itself has ended
-    proc.wait()
-
-
 def log_tail(log: Path, lines: int = TAIL_LINES) -> list[str]:
     """The last lines of a log (what a crashed or hung job printed last)."""
     if not log.is_file():
@@ -284,6 +239,34 @@ def job_command(regdir: Path, job: Job, suite: str) -> list[str]:
     ]
 
 
+def _job_base(job: Job, suite: str, count_overridden: bool, rtl: Optional[Path]) -> dict:
+    """What every record of ``job`` says whatever happened to it: the job, its key and its rerun commands."""
+    return {
+        **job.to_dict(),
+        "key": job.key,
+        "rerun": rerun_command(job, suite, count_overridden, rtl),
+        "rerun_run": rerun_command(job, suite, count_overridden, rtl, whole_run=True),
+    }
+
+
+def job_step(regdir: Path, job: Job, suite: str, timeout_s: Optional[float], command: Optional[list[str]]) -> Step:
+    """A job as a step of the executor, in a folder made fresh as it starts (a resumed job starts clean: no
+    coverage of an interrupted try); ``command``: the job's process (default :func:`job_command`)."""
+    folder = regdir / job.folder()
+
+    def fresh() -> None:
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+
+    cmd = command or job_command(regdir, job, suite)
+    return Step(f"job {job.key}", cmd, timeout_s, "JOB_TIMEOUT", ROOT, folder / "sim.log", prepare=fresh)
+
+
+def gone_line(build: Optional[Path]) -> str:
+    """A job's error when its build folder ``build`` is gone (deleted before or while the job ran)."""
+    return f"no test ran: its build folder {build} is gone (deleted while the run ran)"
+
+
 def run_job(
     regdir: Path,
     job: Job,
@@ -292,61 +275,56 @@ def run_job(
     build_error: Optional[str] = None,
     rtl: Optional[Path] = None,
     timeout_s: Optional[float] = None,
-    stopper: Optional[Stopper] = None,
+    executor: Optional[Executor] = None,
     command: Optional[list[str]] = None,
     skip_reason: Optional[str] = None,
     build: Optional[Path] = None,
 ) -> dict:
-    """Run one job in a fresh folder (a child process in its own session, ended with its whole process group after
-    ``timeout_s``) and write/return its record (``job.json``). A job stopped by ``stopper`` (an interrupt) leaves
-    nothing and is returned as ``not run``. ``command``: the job's process (default :func:`job_command`).
-    ``build_error`` (its build failed: ``error``) or ``skip_reason`` (its build cannot be made here: ``skipped``):
-    nothing runs, the record says why. ``build``: its compiled model's folder; a job that finds it gone (deleted while
-    the run ran) is an error that says so. A full disk (the record cannot be written, or the job's log says so)
-    leaves nothing of the job and raises :class:`dlaverif.flow.records.WriteError`: a resume runs it again."""
-    folder = regdir / job.folder()
-    shutil.rmtree(folder, ignore_errors=True)  # a resumed job starts clean: no coverage of an interrupted try
-    base = {
-        **job.to_dict(),
-        "key": job.key,
-        "rerun": rerun_command(job, suite, count_overridden, rtl),
-        "rerun_run": rerun_command(job, suite, count_overridden, rtl, whole_run=True),
-    }
-    if stopper is not None and stopper.stopping:
-        return {**base, "status": NOT_RUN, "first_error": "interrupted before it started", "wall_s": 0.0}
-    folder.mkdir(parents=True)
-    log = folder / "sim.log"
-    t0 = time.monotonic()
-    timed_out, returncode = False, 0
-    gone = f"no test ran: its build folder {build} is gone (deleted while the run ran)"
+    """Run one job in a fresh folder (a step of ``executor``: a child process in its own session, ended with its
+    whole process group after ``timeout_s``) and write/return its record (``job.json``, :func:`job_record`). A job
+    stopped by the executor (an interrupt) leaves nothing and is returned as ``not run``. ``command``: the job's
+    process (default :func:`job_command`). ``build_error`` (its build failed: ``error``) or ``skip_reason`` (its build
+    cannot be made here: ``skipped``): nothing runs, the record says why. ``build``: its compiled model's folder; a
+    job that finds it gone (deleted while the run ran) is an error that says so. A full disk (the record cannot be
+    written, or the job's log says so) leaves nothing of the job and raises :class:`dlaverif.flow.records.WriteError`:
+    a resume runs it again."""
+    base = _job_base(job, suite, count_overridden, rtl)
     if build_error is None and skip_reason is None and build is not None and not build.is_dir():
-        build_error = gone
-    if build_error is None and skip_reason is None:
-        with log.open("w") as fh:
-            proc = subprocess.Popen(
-                command or job_command(regdir, job, suite),
-                stdout=fh,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
-                start_new_session=True,
-            )
-            if stopper is not None:
-                stopper.started(proc.pid)
-            try:
-                returncode = proc.wait(timeout_s)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                _end(proc)
-                returncode = proc.returncode
-            finally:
-                if stopper is not None:
-                    stopper.ended(proc.pid)
-        if stopper is not None and stopper.stopping and returncode != 0:
-            shutil.rmtree(folder, ignore_errors=True)
-            return {**base, "status": NOT_RUN, "first_error": "interrupted while running", "wall_s": 0.0}
-    else:
-        records.write_text(log, f"{skip_reason or build_error}\n")
-    wall = time.monotonic() - t0
+        build_error = gone_line(build)
+    if build_error is not None or skip_reason is not None:
+        folder = regdir / job.folder()
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        records.write_text(folder / "sim.log", f"{skip_reason or build_error}\n")
+        return job_record(regdir, job, base, None, build_error, skip_reason)
+    ex = executor or Executor()
+    if ex.stopping:
+        return {**base, "status": NOT_RUN, "first_error": "interrupted before it started", "wall_s": 0.0}
+    rec = ex.run(job_step(regdir, job, suite, timeout_s, command))
+    return job_record(regdir, job, base, rec, build=build)
+
+
+def job_record(
+    regdir: Path,
+    job: Job,
+    base: dict,
+    step: Optional[Record],
+    build_error: Optional[str] = None,
+    skip_reason: Optional[str] = None,
+    build: Optional[Path] = None,
+) -> dict:
+    """The record of a job whose step ended (``step``; None: it did not run, its build failed, ``build_error``, or
+    cannot be made here, ``skip_reason``), written to its ``job.json``; a job the executor stopped (an interrupt) or
+    never started leaves nothing and is ``not run``. ``build``: its build folder, named when it is gone. A full disk
+    (the job's log says so, or ``job.json`` cannot be written) removes the job's folder and raises
+    :class:`dlaverif.flow.records.WriteError`."""
+    folder = regdir / job.folder()
+    if step is not None and step.status in (KILLED, NOT_STARTED):
+        shutil.rmtree(folder, ignore_errors=True)
+        why = "interrupted while running" if step.status == KILLED else "interrupted before it started"
+        return {**base, "status": NOT_RUN, "first_error": why, "wall_s": 0.0}
+    log = folder / "sim.log"
+    returncode = (step.returncode or 0) if step is not None else 0
     xml = folder / "results.xml"
     rows = runner.read_results(xml) if xml.is_file() else []
     crash = folder / SIGNAL_FILE
@@ -354,10 +332,10 @@ def run_job(
     tail: list[str] = []
     if skip_reason is not None:
         status, error = SKIPPED, skip_reason
-    elif build_error is not None:
-        status, error = ERROR, build_error
-    elif timed_out:
-        status, error = TIMEOUT, f"timeout: still running after {timeout_s:.0f}s (JOB_TIMEOUT), process group killed"
+    elif build_error is not None or step is None:
+        status, error = ERROR, build_error or ""
+    elif step.status == STEP_TIMEOUT:
+        status, error = TIMEOUT, f"timeout: still running after {step.limit_s:.0f}s (JOB_TIMEOUT), process group killed"
         tail = log_tail(log)
     elif sig:
         who = "job process" if returncode < 0 else "simulator"
@@ -371,7 +349,7 @@ def run_job(
             raise
         status, error = ERROR, f"no test ran: {first_error(log)}"
         if build is not None and not build.is_dir():
-            error = gone
+            error = gone_line(build)
         tail = log_tail(log)
     elif all(r.passed for r in rows):
         status, error = PASS, ""
@@ -385,10 +363,11 @@ def run_job(
         "signal": sig or None,
         "log_tail": tail,
         "log": str(log.relative_to(regdir)),
-        "wall_s": round(wall, 2),
+        "wall_s": round(step.wall_s, 2) if step is not None else 0.0,
         "ended": round(time.time(), 3),  # when two records of a job are collected (a rerun), the newest counts
         "sim_time_ns": round(sum(r.sim_time_ns for r in rows), 1),
         "tests": [{"name": r.name, "passed": r.passed} for r in rows],
+        "pgid": step.pgid if step is not None else None,
     }
     try:
         records.write_json(folder / "job.json", record, indent=1, sort_keys=True)
@@ -410,16 +389,19 @@ def run_shard(
     rtl: Optional[Path] = None,
     builds: Optional[Path] = None,
     job_timeout: Optional[float] = None,
-    stopper: Optional[Stopper] = None,
+    executor: Optional[Executor] = None,
     reuse_builds: bool = False,
+    build_timeout: Optional[float] = None,
 ) -> list[dict]:
     """Compile the builds (from ``rtl``, default blocks/rtl/; ``reuse_builds``: keep those compiled before from the
-    same inputs, :func:`compile_builds`; or use the ``builds`` folder already compiled), then
-    run the jobs ``workers`` at a time, each ended after ``job_timeout`` seconds (default :func:`default_timeout`);
-    the records in job order. The jobs of a build that failed are recorded as ``error`` without running, and
+    same inputs, :func:`compile_builds`, each ended after ``build_timeout`` seconds; or use the ``builds`` folder
+    already compiled), then run the jobs ``workers`` at a time (steps of ``executor``, all started from this
+    thread), each ended after ``job_timeout`` seconds (default :func:`default_timeout`); the records in job order. A
+    full disk ends the running jobs (left to the resume) and raises :class:`dlaverif.flow.records.WriteError`. The
+    jobs of a build that failed are recorded as ``error`` without running, and
     reported in one line per build (not through ``on_done``); those of a run whose third-party RTL is not found are
     recorded as ``skipped``, reported in one line per run."""
-    stopper = stopper or Stopper()
+    executor = executor or Executor()
     if not jobs:  # a resume with nothing left to run: nothing to build either
         return []
     records: dict[str, dict] = {}
@@ -436,8 +418,8 @@ def run_shard(
     if builds:
         build_errors = prebuilt(regdir, builds, plan, jobs)
     else:
-        build_errors = compile_builds(regdir, plan, jobs, coverage, rtl, stopper, reuse_builds)
-    if stopper.stopping:  # interrupted while compiling: every job is left to the resume
+        build_errors = compile_builds(regdir, plan, jobs, coverage, rtl, executor, reuse_builds, build_timeout)
+    if executor.stopping:  # interrupted while compiling: every job is left to the resume
         return [records.get(j.key) or {**j.to_dict(), "key": j.key, "status": NOT_RUN} for j in jobs_all]
     durations = load_durations()
     runnable = []
@@ -452,22 +434,28 @@ def run_shard(
                 f"  rerun configuration {cfg.key} {cfg.parameters}: {records[broken[0].key]['rerun_run']}", flush=True
             )
     runnable = [j for j in jobs if j.key not in records]
+    bases = [_job_base(j, suite, count_overridden, rtl) for j in runnable]
+    steps = [
+        job_step(regdir, j, suite, job_timeout if job_timeout is not None else default_timeout(j, durations), None)
+        for j in runnable
+    ]
 
-    def one(job: Job) -> dict:
-        limit = job_timeout if job_timeout is not None else default_timeout(job, durations)
+    def done(i: int, step: Record) -> None:
+        job = runnable[i]
         built = build_dir(regdir, job.sim, plan.runs[job.run].build.name)
-        try:
-            rec = run_job(regdir, job, suite, count_overridden, None, rtl, limit, stopper, build=built)
-        except OSError:  # a full disk: the running jobs stop (left to the resume), the run ends with one line
-            stopper.stop()
-            raise
+        # a full disk raises here: run_all ends the running jobs' groups (left to the resume) on its way out
+        rec = job_record(regdir, job, bases[i], step, build=built)
+        records[rec["key"]] = rec
         if rec["status"] != NOT_RUN:
             on_done(rec)
-        return rec
 
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        for rec in pool.map(one, runnable):
-            records[rec["key"]] = rec
+    try:
+        executor.run_all(steps, workers, done)
+    except OSError:  # a full disk: run_all ended the running jobs; like a job's own failed write, none leaves half
+        for j in runnable:
+            if j.key not in records:
+                shutil.rmtree(regdir / j.folder(), ignore_errors=True)
+        raise
     return [records[j.key] for j in jobs_all]
 
 

@@ -4,7 +4,7 @@ genhtml error) removes the partial folder, leaves the previous report as it was 
 whose message is the one line to print ("No space left on device" when that is the cause).
 
 Putting a report in place (the exchange, then what goes with it: the history entry, the ``latest`` link, the run's
-state) is one step that an interrupt cannot cut in two: SIGINT and SIGTERM received during it are held
+state) is one step that an interrupt cannot cut in two: SIGINT, SIGTERM and SIGHUP received during it are held
 (:func:`signals_deferred`) and act when it is done. Building the report (the long part: coverage merges, genhtml)
 can be interrupted; then nothing of the new report stays.
 """
@@ -23,12 +23,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Optional, TypeVar
 
-from dlaverif.flow import records
+from dlaverif.flow import executor, records
 
 T = TypeVar("T")
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
-_HELD = (signal.SIGINT, signal.SIGTERM)
+_HELD = executor.HANDLED  # SIGINT, SIGTERM and SIGHUP (a closed terminal, as SIGTERM)
 #: a report that failed to build on a file system with less room than this (MB) failed for the full disk
 FULL_MB = 1.0
 
@@ -47,6 +47,8 @@ def cause(exc: BaseException, folder: Optional[Path] = None) -> str:
             return str(exc)
         where = f" ({exc.filename})" if exc.filename else ""
         return f"{os.strerror(exc.errno) if exc.errno else exc}{where}"
+    if isinstance(exc, executor.StepTimeout):
+        return str(exc)
     if isinstance(exc, subprocess.CalledProcessError):
         out = exc.stderr or exc.stdout or ""
         out = out.decode(errors="replace") if isinstance(out, bytes) else out
@@ -72,7 +74,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 @contextmanager
 def signals_deferred() -> Iterator[None]:
-    """SIGINT and SIGTERM held back until the block ends: received meanwhile, each is raised again then, for the
+    """SIGINT, SIGTERM and SIGHUP held back until the block ends: received meanwhile, each is raised again then, for the
     handler that was in place (Python runs signal handlers in the main thread only; elsewhere nothing is held)."""
     if threading.current_thread() is not threading.main_thread():
         yield

@@ -63,8 +63,18 @@ def seed_list(value: str) -> list[int]:
     return [int(p) for p in parts]
 
 
-def timeout(value: str) -> Optional[float]:
-    """``JOB_TIMEOUT``: seconds (> 0); empty: each job's default (:func:`..execute.default_timeout`)."""
+#: the wall-clock limits a run takes, and what an empty one means
+TIMEOUTS = {
+    "JOB_TIMEOUT": "derived from each job's duration",
+    "BUILD_TIMEOUT": "the default of every build",
+    "REPORT_TIMEOUT": "the default of every step of the report",
+}
+
+
+def timeout(value: str, var: str = "JOB_TIMEOUT") -> Optional[float]:
+    """A limit of :data:`TIMEOUTS` (``JOB_TIMEOUT``: per job, ``BUILD_TIMEOUT``: per build, ``REPORT_TIMEOUT``: per
+    coverage merge or genhtml of a report): seconds (> 0); empty: None, the default (:func:`..execute.default_timeout`,
+    :data:`dlaverif.flow.runner.BUILD_TIMEOUT_S`, :data:`..codecov.STEP_TIMEOUT_S`)."""
     if not value.strip():
         return None
     try:
@@ -72,7 +82,7 @@ def timeout(value: str) -> Optional[float]:
     except ValueError:
         t = -1.0
     if not t > 0 or t != t or t == float("inf"):
-        raise _bad("JOB_TIMEOUT", value, "expected a number of seconds > 0 (empty: derived from each job's duration)")
+        raise _bad(var, value, f"expected a number of seconds > 0 (empty: {TIMEOUTS[var]})")
     return t
 
 
@@ -106,6 +116,8 @@ class RunSettings:
     rerun_failed: bool  # RERUN=failed: a resume reruns the jobs that did not pass too
     selected: list[jobs_mod.Job]  # every job of the selection (all shards)
     config_seed: Optional[int] = None  # CONFIG_SEED of the configuration matrix's random draws (the plan's)
+    build_timeout: Optional[float] = None  # BUILD_TIMEOUT (None: runner.BUILD_TIMEOUT_S)
+    report_timeout: Optional[float] = None  # REPORT_TIMEOUT (None: codecov.STEP_TIMEOUT_S)
 
     def manifest(self, jobs: list[jobs_mod.Job], shard: str, launcher: str = "local") -> dict:
         """A run folder's ``manifest.json``: the selection (what ``RESUME=`` takes back) and the run's ``jobs``."""
@@ -147,6 +159,8 @@ def check_run(a: argparse.Namespace, plan: testplan.Plan) -> RunSettings:
     wait = switch("WAIT", a.wait)
     shards = whole("SHARDS", a.shards, 1, 1000)
     job_timeout = timeout(a.job_timeout)
+    build_timeout = timeout(a.build_timeout, "BUILD_TIMEOUT")
+    report_timeout = timeout(a.report_timeout, "REPORT_TIMEOUT")
     rerun = a.rerun.strip()
     if rerun not in ("", "failed"):
         raise _bad("RERUN", a.rerun, "expected failed (with RESUME=: also rerun the jobs that did not pass) or nothing")
@@ -201,4 +215,6 @@ def check_run(a: argparse.Namespace, plan: testplan.Plan) -> RunSettings:
         rerun_failed=rerun == "failed",
         selected=selected,
         config_seed=plan.config_seed,
+        build_timeout=build_timeout,
+        report_timeout=report_timeout,
     )

@@ -21,35 +21,38 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Optional, Sequence
 
 from dlaverif.flow import records
+from dlaverif.flow.executor import OK, Executor, Step, check
 
-from . import execute, resume, runfolder
+from . import execute, orchestrator, resume, runfolder
 from .settings import RunSettings
 
 POLL_S = 2.0
 #: polls without an answer from squeue before the wait gives up (a controller gone, not one busy for a moment)
 SILENT_POLLS = 30
+#: one sbatch or squeue call's limit (a step of dlaverif.flow.executor): a controller that hangs ends it
+CLIENT_TIMEOUT_S = 120.0
 
 
 def _sbatch(args: list[str]) -> str:
-    out = subprocess.run(["sbatch", "--parsable", *args], check=True, capture_output=True, text=True).stdout
-    return out.strip().split(";", 1)[0]
+    rec = check(Executor().run(Step("sbatch", ["sbatch", "--parsable", *args], CLIENT_TIMEOUT_S, capture=True)))
+    return rec.output.strip().split(";", 1)[0]
 
 
 def in_queue(job_id: str) -> Optional[bool]:
     """True while any task of the job is pending or running, False once it left (``squeue`` lists no task, or no
-    longer knows the job: "Invalid job id"); None when ``squeue`` gave no answer (a controller too busy to reply in
-    time, or not reachable): the caller asks again rather than take it for "left"."""
-    out = subprocess.run(["squeue", "-h", "-j", job_id, "-o", "%i"], capture_output=True, text=True)
-    if out.returncode != 0:
-        return False if "invalid job id" in out.stderr.lower() else None
-    return bool(out.stdout.strip())
+    longer knows the job: "Invalid job id"); None when ``squeue`` gave no answer (it failed, or hung past
+    :data:`CLIENT_TIMEOUT_S`: a controller too busy to reply in time, or not reachable): the caller asks again
+    rather than take it for "left"."""
+    rec = Executor().run(Step("squeue", ["squeue", "-h", "-j", job_id, "-o", "%i"], CLIENT_TIMEOUT_S, capture=True))
+    if rec.status != OK:
+        return False if "invalid job id" in rec.output.lower() else None
+    return bool(rec.output.strip())
 
 
 def wait_for(jobs: Sequence[str]) -> Optional[str]:
@@ -74,12 +77,15 @@ def launch(a: argparse.Namespace, s: RunSettings) -> int:
     if s.resume is not None:
         try:
             with runfolder.RunLock(s.resume):
+                died = orchestrator.take_over(s.resume, refuse_alive=True)
+                if died is not None:
+                    print(f"slurm: {s.resume}: {died}; continuing", flush=True)
                 _, todo = resume.to_run(s.resume, s.selected, True, s.rerun_failed)
                 attempt = resume.next_attempt(s.resume)
                 job_list = resume.write_job_list(attempt, todo)
                 print(f"slurm: resuming {s.resume}: {len(todo)} of {len(s.selected)} jobs to run", flush=True)
                 return _submit(a, s, s.resume, attempt, len(todo), job_list)
-        except runfolder.Busy as exc:
+        except (runfolder.Busy, orchestrator.Alive) as exc:
             print(f"regress: refused: {exc}", file=sys.stderr)
             return 3
     if a.out:
@@ -108,6 +114,8 @@ def _submit(a: argparse.Namespace, s: RunSettings, base: Path, work: Path, njobs
             ("count", s.count),
             ("rtl", s.rtl or ""),
             ("job-timeout", s.job_timeout or ""),
+            ("build-timeout", s.build_timeout or ""),
+            ("report-timeout", s.report_timeout or ""),
             ("job-list", job_list or ""),
         )
         if v
@@ -121,7 +129,7 @@ def _submit(a: argparse.Namespace, s: RunSettings, base: Path, work: Path, njobs
     report = Path(a.report_dir)
     collect = (
         f"cd {root} && {py} -m dlaverif.flow.regression report {shlex.quote(str(base))} "
-        f"--out={shlex.quote(str(report))}"
+        f"--out={shlex.quote(str(report))}" + (f" --report-timeout={s.report_timeout}" if s.report_timeout else "")
     )
     resume_cmd = f"make regress RESUME={base}"
     waits_on: list[str] = []
