@@ -65,6 +65,7 @@ from pathlib import Path
 from tb.axi_rd_engine.mutants import ENG
 from tb.flow import contracts, filelists, mutants as mut, testplan
 from tb.flow.mutation import Mutant, mutant
+from tb.flow.planschema import exit_status
 
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl_stubs"
@@ -837,4 +838,4 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_status("make formal", main))

@@ -21,6 +21,7 @@ import sys
 import zlib
 
 from tb.flow import runner, testplan
+from tb.flow.planschema import PlanError
 from tb.flow.regression import settings
 
 
@@ -49,8 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         plan = testplan.load()
-    except (OSError, ValueError, KeyError) as exc:  # a TESTPLAN= that is missing or broken
-        print(f"make sim: testplan {testplan.PLAN_PATH}: {exc}", file=sys.stderr)
+    except PlanError as exc:  # a TESTPLAN= that is missing or broken: file:line: key: what
+        print(exc, file=sys.stderr)
+        return 2
+    except settings.BadInput as exc:  # CONFIG_SEED
+        print(f"make sim: {exc}", file=sys.stderr)
         return 2
     try:
         sim = settings.sims(args.sim)
@@ -65,12 +69,13 @@ def main(argv: list[str] | None = None) -> int:
         if rtl:
             settings.folder("RTL", rtl)
         selection = testplan.select(plan, args.suite, args.runs, args.tests)
+        flags = settings.flags()  # WAVES and ASSERT: 0 or 1
     except (settings.BadInput, testplan.SelectionError) as exc:
         print(f"make sim: {exc}", file=sys.stderr)
         return 2
     args.sim = sim[0]
+    waves = flags["WAVES"]
     testcase = os.getenv("TESTCASE", "").strip() or None
-    waves = os.getenv("WAVES", "0") not in ("", "0")
     suite = plan.suite(args.suite)
     count = count_text or str(suite.count)
     if args.suite == testplan.CONFIG_SUITE:
@@ -78,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"regression: SIM={args.sim} SEED={seed} COUNT={count}"
         + (f" TESTCASE={testcase}" if testcase else "")
-        + (" WAVES=1" if waves else ""),
+        + f" WAVES={int(waves)}"
+        + ("" if flags["ASSERT"] else " ASSERT=0"),
         flush=True,
     )
 
