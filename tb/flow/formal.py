@@ -61,11 +61,12 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NoReturn
 
 from tb.axi_rd_engine.mutants import ENG
 from tb.flow import contracts, filelists, mutants as mut, testplan
 from tb.flow.mutation import Mutant, mutant
-from tb.flow.planschema import exit_status
+from tb.flow.planschema import Refusal, exit_status
 
 ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "rtl_stubs"
@@ -745,12 +746,18 @@ def main(argv: list[str] | None = None) -> int:
         "configuration (make formal CONFIG=...; 'corners' = every corner of every top that names a set)",
     )
     args = ap.parse_args(argv)
+    ap.error = _refuse  # type: ignore[method-assign]  # a bad MUTANT= or --only: one line, exit 2 (exit_status)
     catalogue = all_mutants()
     try:
         return drive(ap, args, catalogue)
     except ConfigError as e:
         print(e, file=sys.stderr)
         return 2
+
+
+def _refuse(message: str) -> NoReturn:
+    """What ``drive`` refuses (an unknown mutant or set): the one line ``make formal: <message>``, exit 2."""
+    raise Refusal(message)
 
 
 def list_line(p: Proof, width: int, quick: bool = False) -> str:
@@ -781,14 +788,14 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
     chosen = [p for p in PROOFS if not args.only or p.name in args.only]
     if args.only and len(chosen) != len(set(args.only)):
         ap.error(f"unknown set in {args.only}; --list shows them")
+    names = list(PROTOCOL_MUTANTS) if args.mutants else (args.mutant or [])
+    unknown = [n for n in names if n not in catalogue]
+    if unknown:  # refused before anything is written
+        ap.error(f"unknown mutant(s) {unknown}")
     OUT.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
 
-    names = list(PROTOCOL_MUTANTS) if args.mutants else (args.mutant or [])
     if names:
-        unknown = [n for n in names if n not in catalogue]
-        if unknown:
-            ap.error(f"unknown mutant(s) {unknown}")
         rows: list[tuple[str, str, str]] = []
         for n in names:
             m = catalogue[n]

@@ -426,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     args.seed = settings.whole("SEED", str(args.seed), 0)
     args.count = settings.whole("COUNT", str(args.count), 1)
     args.jobs = settings.whole("MUTANT_JOBS", str(args.jobs), 1, settings.MAX_JOBS)
-    settings.flags()
+    settings.simulation_env()
     suite_runs()  # the testplan and its mutants suite, before anything is written
 
     if args.worker:  # child: one mutant, result as JSON

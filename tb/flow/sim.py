@@ -69,13 +69,13 @@ def main(argv: list[str] | None = None) -> int:
         if rtl:
             settings.folder("RTL", rtl)
         selection = testplan.select(plan, args.suite, args.runs, args.tests)
-        flags = settings.flags()  # WAVES and ASSERT: 0 or 1
+        flags = settings.simulation_env()  # WAVES and ASSERT: 0 or 1; MISMATCH_MAPS
+        testcase = settings.pattern("TESTCASE", os.getenv("TESTCASE", "").strip()) or None
     except (settings.BadInput, testplan.SelectionError) as exc:
         print(f"make sim: {exc}", file=sys.stderr)
         return 2
     args.sim = sim[0]
     waves = flags["WAVES"]
-    testcase = os.getenv("TESTCASE", "").strip() or None
     suite = plan.suite(args.suite)
     count = count_text or str(suite.count)
     if args.suite == testplan.CONFIG_SUITE:

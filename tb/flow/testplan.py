@@ -333,6 +333,8 @@ def load(path: Path = PLAN_PATH, config_seed: Optional[int] = None) -> Plan:
         raise
     except ValueError as exc:  # a value the schema allows that the flow does not (a cross-link): one line
         raise PlanError(f"{doc.file}: {_one_line(exc)}") from None
+    except (KeyError, TypeError) as exc:  # the same, found by a lookup: still one line, never a traceback
+        raise PlanError(f"{doc.file}: {type(exc).__name__}: {_one_line(exc)}") from None
 
 
 def _one_line(exc: Exception) -> str:

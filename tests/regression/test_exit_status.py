@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.flow import runner
+from tb.flow import formal, mutants, runner
 from tb.flow.regression import execute
 from tests.regression.test_faults import KEYS, MAKE_ERROR, _job_record, _manifest
 
@@ -46,6 +46,11 @@ def _make(*args: str, wrapper: bool = True, **extra: str) -> subprocess.Complete
 def _own_lines(stderr: str) -> list[str]:
     """The lines the flow printed, without make's own ``make: *** ... Error N`` line."""
     return [ln for ln in stderr.splitlines() if not MAKE_ERROR.match(ln)]
+
+
+def _tree(folder: Path) -> list[Path] | None:
+    """Everything below ``folder`` (None: it does not exist): what a refused command must leave as it was."""
+    return sorted(folder.rglob("*")) if folder.is_dir() else None
 
 
 def _regressions() -> list[Path]:
@@ -222,11 +227,28 @@ def test_make_report_checks_its_report_folder_before_merging(tmp_path):
 )
 def test_make_mutants_checks_its_variables_first(tmp_path, var, value, line):
     """Once: a traceback (int() of SEED at argument parsing), or SIM taken unchecked."""
-    before = sorted(runner.SIM_BUILD.iterdir()) if runner.SIM_BUILD.is_dir() else []
+    before = _tree(mutants.OUT_ROOT)
     p = _make("mutants", **{var: value})
     assert p.returncode == 2, p.stdout + p.stderr
     assert _own_lines(p.stderr) == [line]
-    assert (sorted(runner.SIM_BUILD.iterdir()) if runner.SIM_BUILD.is_dir() else []) == before
+    assert _tree(mutants.OUT_ROOT) == before
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (["MUTANT=nosuch"], "make formal: unknown mutant(s) ['nosuch']"),
+        (["CONFIG=cube_reader@nosuch"], "make formal: no configuration 'cube_reader@nosuch' in tb/testplan.yaml"),
+    ],
+)
+def test_make_formal_refuses_an_unknown_mutant_or_configuration_with_one_line_and_writes_nothing(args, line):
+    """An unknown mutant was argparse's usage and error lines, after the output folder had been made."""
+    before = _tree(formal.OUT)
+    p = _make("formal", *args)
+    assert p.returncode == 2, p.stdout + p.stderr
+    lines = _own_lines(p.stderr)
+    assert len(lines) == 1 and lines[0].startswith(line), p.stderr
+    assert _tree(formal.OUT) == before
 
 
 def test_a_corrupt_durations_file_is_refused_with_one_line_naming_it(tmp_path):

@@ -419,6 +419,7 @@ BAD = [
     ("CONFIG_SEED", "abc", "CONFIG_SEED=abc: expected a whole number >= 0"),
     ("WAVES", "abc", "WAVES=abc: expected 0 or 1"),
     ("ASSERT", "2", "ASSERT=2: expected 0 or 1"),
+    ("MISMATCH_MAPS", "-1", "MISMATCH_MAPS=-1: expected a whole number >= 0"),  # read inside every simulation
 ]
 
 
@@ -458,6 +459,8 @@ def test_each_bad_make_variable_is_one_line_exit_2_and_nothing_written(tmp_path,
         ("CONFIG_SEED", "abc", "CONFIG_SEED=abc: expected a whole number >= 0"),
         ("WAVES", "abc", "WAVES=abc: expected 0 or 1"),  # once taken for on: its header said WAVES=1
         ("ASSERT", "yes", "ASSERT=yes: expected 0 or 1"),
+        ("MISMATCH_MAPS", "x", "MISMATCH_MAPS=x: expected a whole number >= 0"),
+        ("TESTCASE", "foo(", "TESTCASE=foo(: not a test name or regular expression (missing ), unterminated"),
     ],
 )
 def test_make_sim_refuses_the_same_names(var, value, line):

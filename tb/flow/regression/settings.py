@@ -107,10 +107,24 @@ def writable_folder(var: str, value: str) -> Path:
     return p
 
 
-def flags(env: Mapping[str, str] = os.environ) -> dict[str, bool]:
-    """The on/off make variables of a simulation, each ``0`` or ``1``: ``WAVES`` (default 0) and ``ASSERT`` (default
-    1; tb.flow.runner reads it), so that ``WAVES=abc`` is refused instead of being taken for on."""
+def simulation_env(env: Mapping[str, str] = os.environ) -> dict[str, bool]:
+    """The make variables a simulation reads from its environment, checked: ``WAVES`` (default 0) and ``ASSERT``
+    (default 1; tb.flow.runner reads it) 0 or 1, so that ``WAVES=abc`` is refused instead of being taken for on, and
+    ``MISMATCH_MAPS`` a whole number (tb.platform.reporting reads it inside every simulation). Returns the two
+    switches."""
+    maps = env.get("MISMATCH_MAPS", "").strip()
+    if maps:
+        whole("MISMATCH_MAPS", maps, 0)
     return {var: switch(var, env.get(var, "").strip() or default) for var, default in (("WAVES", "0"), ("ASSERT", "1"))}
+
+
+def pattern(var: str, value: str) -> str:
+    """A test name or regular expression (``TESTCASE``: cocotb matches it against the test names)."""
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise _bad(var, value, f"not a test name or regular expression ({exc})") from None
+    return value
 
 
 @dataclass(frozen=True)
@@ -171,7 +185,7 @@ def check_run(a: argparse.Namespace, plan: testplan.Plan) -> RunSettings:
     """Check every option of ``run`` (each is a make variable) and the durations file; raises BadInput (or the
     durations file's :class:`tb.flow.planschema.Refusal`) on the first bad one."""
     jobs_n = whole("JOBS", a.jobs, 1, MAX_JOBS)
-    flags()
+    simulation_env()
     if a.report:  # written when every job has run: refused now rather than after the run
         writable_folder("REPORT", a.report_dir)
         if a.history.strip() not in ("", NO_HISTORY):
