@@ -157,10 +157,12 @@ def display(path: Path) -> str:
 
 
 def _form(node: yaml.Node) -> str:
+    """A node's form: ``scalar``, ``seq`` or ``map``."""
     return {yaml.ScalarNode: "scalar", yaml.SequenceNode: "seq", yaml.MappingNode: "map"}[type(node)]
 
 
 def _schema_form(schema: Schema) -> str:
+    """The node form a schema kind takes (an :class:`Either` is never asked: its options are)."""
     if isinstance(schema, (Scalar, Ref)):
         return "scalar"
     return "seq" if isinstance(schema, Seq) else "map"
@@ -174,18 +176,22 @@ def _shown(node: yaml.Node) -> str:
 
 
 def _hint(word: str, known: list[str]) -> str:
+    """`` (did you mean 'x'?)`` for the nearest of ``known`` to a typo, or nothing when none is near."""
     close = difflib.get_close_matches(word, known, n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 @dataclass
 class _Checker:
+    """One walk of a plan's node tree against the schema; ``lines`` records each key's line on the way."""
+
     file: str
     sections: dict[str, list[str]]  # top-level section -> its keys (what a Ref may name)
     loader: yaml.SafeLoader  # its flatten_mapping resolves YAML merge keys (``<<: *defaults``) as construction will
     lines: dict[tuple[str, ...], int] = field(default_factory=dict)
 
     def fail(self, node: yaml.Node, path: tuple[str, ...], what: str) -> PlanError:
+        """The refusal's one line: ``file:line: key.path: what``, at the node's own line."""
         dotted = ".".join(path) or "(top level)"
         return PlanError(f"{self.file}:{node.start_mark.line + 1}: {dotted}: {what}")
 
@@ -228,9 +234,11 @@ class _Checker:
 
     @staticmethod
     def _null(node: yaml.Node) -> bool:
+        """Whether ``node`` is a value left empty (``key:`` or ``null``)."""
         return isinstance(node, yaml.ScalarNode) and node.tag == _TAG + "null"
 
     def _scalar(self, node: yaml.Node, schema: Scalar, path: tuple[str, ...]) -> None:
+        """A single value: its YAML type (as the loader resolved it) and, if the schema lists them, its value."""
         if node.tag.removeprefix(_TAG) not in _KIND_TAGS[schema.kind]:
             raise self.fail(node, path, f"expected {_KIND_WORDS[schema.kind]}, not {_shown(node)}")
         if schema.choices and node.value not in [str(c) for c in schema.choices]:
@@ -239,6 +247,7 @@ class _Checker:
             raise self.fail(node, path, f"{node.value!r}; allowed: {allowed}{hint}")
 
     def _map(self, node: yaml.MappingNode, schema: Union[Names, Fields], path: tuple[str, ...]) -> None:
+        """A map: no key twice, each key known (:class:`Fields`), each value checked, the required keys there."""
         first: dict[str, int] = {}  # a key written twice in this map (a merged-in key may be overridden)
         for key_node, _ in node.value:
             if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _TAG + "merge":

@@ -338,6 +338,7 @@ def load(path: Path = PLAN_PATH, config_seed: Optional[int] = None) -> Plan:
 
 
 def _one_line(exc: Exception) -> str:
+    """An exception's message on one line."""
     return " ".join(str(exc).split())
 
 
