@@ -460,6 +460,7 @@ def test_each_bad_make_variable_is_one_line_exit_2_and_nothing_written(tmp_path,
         ("WAVES", "abc", "WAVES=abc: expected 0 or 1"),  # once taken for on: its header said WAVES=1
         ("ASSERT", "yes", "ASSERT=yes: expected 0 or 1"),
         ("MISMATCH_MAPS", "x", "MISMATCH_MAPS=x: expected a whole number >= 0"),
+        ("VERILATOR_PUBLIC", "on", "VERILATOR_PUBLIC=on: expected 0 or 1"),
         ("TESTCASE", "foo(", "TESTCASE=foo(: not a test name or regular expression (missing ), unterminated"),
     ],
 )

@@ -107,15 +107,18 @@ def writable_folder(var: str, value: str) -> Path:
     return p
 
 
+#: the on/off make variables of a simulation and their defaults (tb.flow.runner reads ASSERT and VERILATOR_PUBLIC)
+SWITCHES = (("WAVES", "0"), ("ASSERT", "1"), ("VERILATOR_PUBLIC", "0"))
+
+
 def simulation_env(env: Mapping[str, str] = os.environ) -> dict[str, bool]:
-    """The make variables a simulation reads from its environment, checked: ``WAVES`` (default 0) and ``ASSERT``
-    (default 1; tb.flow.runner reads it) 0 or 1, so that ``WAVES=abc`` is refused instead of being taken for on, and
-    ``MISMATCH_MAPS`` a whole number (tb.platform.reporting reads it inside every simulation). Returns the two
-    switches."""
+    """The make variables a simulation reads from its environment, checked: the :data:`SWITCHES` 0 or 1, so that
+    ``WAVES=abc`` is refused instead of being taken for on, and ``MISMATCH_MAPS`` a whole number
+    (tb.platform.reporting reads it inside every simulation). Returns the switches."""
     maps = env.get("MISMATCH_MAPS", "").strip()
     if maps:
         whole("MISMATCH_MAPS", maps, 0)
-    return {var: switch(var, env.get(var, "").strip() or default) for var, default in (("WAVES", "0"), ("ASSERT", "1"))}
+    return {var: switch(var, env.get(var, "").strip() or default) for var, default in SWITCHES}
 
 
 def pattern(var: str, value: str) -> str:
