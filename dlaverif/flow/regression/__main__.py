@@ -10,9 +10,10 @@ markdown summary and exit 1 when a job did not pass or did not run.
 Each local run gets its own folder (:mod:`.runfolder`, locked while it runs) and publishes its report, ``latest``
 and its history entry only when complete; SIGINT/SIGTERM stop it cleanly (exit 128+N) with the command that
 resumes it (``--resume``/``RESUME=``); a full disk stops it the same way, with one line (exit 1), and a resume of a
-complete run does nothing and says so (exit 0). Exit 2: a bad make variable (:mod:`.settings`, nothing written) or
-an input record that cannot be read; 3: the folder is in use by another run; 1 also when a report could not be
-written (:mod:`.publish`, the old one kept) or another write failed (:mod:`dlaverif.flow.records`).
+complete run does nothing and says so (exit 0). Exit 2: a bad make variable (:mod:`.settings`), testplan
+(:mod:`dlaverif.flow.planschema`) or durations file, one line and nothing written, or an input record that cannot be
+read; 3: the folder is in use by another run; 1 also when a report could not be written (:mod:`.publish`, the old
+one kept) or another write failed (:mod:`dlaverif.flow.records`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif.flow import records, runner, testplan
+from dlaverif.flow.planschema import PlanError, Refusal
 
 from . import (
     charts,
@@ -57,7 +59,7 @@ def _env(name: str, default: str = "") -> str:
     return os.getenv(name, "").strip() or default
 
 
-NO_HISTORY = "none"  # HISTORY=none: make exports an unset variable as empty, so empty cannot mean "none" there
+NO_HISTORY = settings.NO_HISTORY
 
 
 def history_dir(value: str) -> Path | None:
@@ -367,6 +369,9 @@ def cmd_report(a: argparse.Namespace) -> int:
     for p in inputs:
         if not p.exists():
             raise settings.BadInput(f"INPUTS={p}: no such folder or archive")
+    settings.writable_folder("REPORT", a.out)
+    if a.keep and a.history.strip() not in ("", NO_HISTORY):
+        settings.writable_folder("HISTORY", a.history)
     hist = history_dir(a.history)
     return _print_summary(out, make_report(inputs, out, history_dir=hist, keep=a.keep))
 
@@ -429,7 +434,10 @@ def main(argv: list[str] | None = None) -> int:
     a = parser().parse_args(argv)
     try:
         return a.func(a)
-    except settings.BadInput as exc:
+    except PlanError as exc:  # the testplan: file:line: key path: what is allowed
+        print(exc, file=sys.stderr)
+        return 2
+    except Refusal as exc:  # a make variable (settings.BadInput) or the durations file
         print(f"regress: {exc}", file=sys.stderr)
         return 2
     except publish.ReportError as exc:
