@@ -95,6 +95,7 @@ def test_a_killed_and_a_stopped_simulator_end_as_crashed_and_timeout_beside_anot
         "timeout": 1,
         "crashed": 1,
         "not run": 0,
+        "skipped": 0,
     }
     junit = ET.parse(report / "junit.xml").getroot()
     errors = {e.get("type"): e.get("message") for e in junit.iter("error")}
