@@ -25,6 +25,11 @@ export BUILD_TIMEOUT REPORT_TIMEOUT
 # the configuration matrix (blocks/plan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
 export CONFIG_SEED
 INPUTS     ?=
+# The flow's own exit status (docs/regressions.md: 0 passed, 1 failed, 2 bad input, 3 folder in use, 130
+# interrupted): make exits 2 whenever a recipe fails, so these recipes also write it to $MAKE_STATUS_FILE when the
+# caller sets it; dlaverif/flow/make_status.sh does, and exits with it.
+KEEP_STATUS = ; status=$$?; if [ -n "$${MAKE_STATUS_FILE:-}" ]; then echo $$status > "$$MAKE_STATUS_FILE"; fi; \
+              exit $$status
 
 .PHONY: all setup sysdeps venv nvdla regs sim test test-models test-sim lint formal formal-quick formal-mutants doctor bench mutants regress report slurm-up slurm-down clean distclean help
 
@@ -43,6 +48,8 @@ help:
 	@echo "              each run in its own sim_build/regress/<time>-<suite>-<sim>/ (latest: the last complete one)"
 	@echo "make regress RESUME=<run folder> [RERUN=failed]   continue an interrupted run: its jobs without a result"
 	@echo "make report   merge regression/shard folders or .tar.gz archives into one report (INPUTS=..., default the latest run)"
+	@echo "              make exits 2 on any failure; dlaverif/flow/make_status.sh <target> [VAR=...] exits with the flow's own"
+	@echo "              status (0 passed, 1 failed, 2 bad input, 3 run folder in use, 130 interrupted; docs/regressions.md)"
 	@echo "make slurm-up / slurm-down   a one-node Slurm cluster on localhost (dlaverif/flow/regression/slurm_cluster.sh)"
 	@echo "make regs     generate every register artefact from blocks/rtl/regs/*.rdl (SV constants, tb model, tables, C, HTML),"
 	@echo "              and NVIDIA's .rdl of NVDLA_HW compiled from a fixed copy in sim_build/regs/nvdla/"
@@ -89,13 +96,13 @@ $(STAMP): pyproject.toml | sysdeps
 	@touch $@
 
 sim: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE))
+	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE)) $(KEEP_STATUS)
 
 regress: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.regression run --jobs $(JOBS)
+	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.regression run --jobs $(JOBS) $(KEEP_STATUS)
 
 report: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.regression report $(INPUTS)
+	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.regression report $(INPUTS) $(KEEP_STATUS)
 
 slurm-up:
 	dlaverif/flow/regression/slurm_cluster.sh start
@@ -129,7 +136,7 @@ lint: sysdeps $(STAMP)
 	@echo "lint: clean"
 
 formal: sysdeps $(STAMP)
-	$(PY) -m dlaverif.flow.formal $(if $(MUTANT),--mutant $(MUTANT)) $(if $(CONFIG),--config $(CONFIG))
+	$(PY) -m dlaverif.flow.formal $(if $(MUTANT),--mutant $(MUTANT)) $(if $(CONFIG),--config $(CONFIG)) $(KEEP_STATUS)
 
 formal-quick: sysdeps $(STAMP)
 	$(PY) -m dlaverif.flow.formal --quick
@@ -141,7 +148,7 @@ bench: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tests.bench
 
 mutants: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.mutants --sim $(SIM) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
+	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.mutants --sim $(SIM) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(KEEP_STATUS)
 
 doctor: $(STAMP)
 	@$(WITH_VERILATOR) $(PY) -m dlaverif.flow.doctor

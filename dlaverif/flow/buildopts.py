@@ -10,21 +10,28 @@ from pathlib import Path
 from typing import Optional
 
 from dlaverif.flow import project
+from dlaverif.flow.planschema import Fields, Names, Scalar, Seq
 
 ROOT = project.ROOT  # relative paths of a plan entry start here (dlaverif.flow.project)
 SIMS = ("verilator", "icarus")
-#: the keys a build may give (``toplevel`` is required); anything else is refused with one line naming it
-KEYS = (
-    "toplevel",
-    "parameters",
-    "filelist",
-    "defines",
-    "include_dirs",
-    "compile_args",
-    "sim_args",
-    "lint_waivers",
-    "properties",
+_ARGS = Fields({sim: Seq(Scalar("str")) for sim in SIMS})  # per simulator: its arguments
+#: a build entry of the plan (``builds.<name>``), checked when the plan is loaded (dlaverif.flow.planschema): its keys,
+#: their types, ``toplevel`` required; anything else is refused with one line naming it
+SCHEMA = Fields(
+    {
+        "toplevel": Scalar("str"),
+        "parameters": Names(Scalar("any")),
+        "filelist": Scalar("str"),
+        "defines": Names(Scalar("any")),
+        "include_dirs": Seq(Scalar("str")),
+        "compile_args": _ARGS,
+        "sim_args": _ARGS,
+        "lint_waivers": Seq(Scalar("str")),
+        "properties": Scalar("str"),
+    },
+    required=("toplevel",),
 )
+KEYS = tuple(SCHEMA.keys)  # the keys a build may give
 NO_PROPERTIES = "none"
 
 

@@ -60,10 +60,12 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NoReturn
 
 from dlaverif import thirdparty
 from dlaverif.flow import contracts, executor, filelists, mutants as mut, project, testplan
 from dlaverif.flow.mutation import Mutant, mutant
+from dlaverif.flow.planschema import Refusal, exit_status
 
 ROOT = project.PACKAGE_ROOT
 RTL = project.RTL
@@ -258,7 +260,7 @@ PROOFS: tuple[Proof, ...] = (
     ),
 )
 
-# Protocol mutants of the blocks' catalogues (tb/<block>/mutants.py) checked here (the read engine's and the output
+# Protocol mutants of the blocks' catalogues (blocks/<block>/mutants.py) checked here (the read engine's and the output
 # stream's), and mutants that exist only for the formal check (the same Mutant/Edit records, applied by
 # dlaverif.flow.mutants.make_copy).
 FORMAL_MUTANTS: tuple[Mutant, ...] = (
@@ -735,6 +737,7 @@ def main(argv: list[str] | None = None) -> int:
         "configuration (make formal CONFIG=...; 'corners' = every corner of every top that names a set)",
     )
     args = ap.parse_args(argv)
+    ap.error = _refuse  # type: ignore[method-assign]  # a bad MUTANT= or --only: one line, exit 2 (exit_status)
     catalogue = all_mutants()
     try:
         with executor.raising_signals():  # SIGINT, SIGTERM, SIGHUP: the running yosys or smtbmc ends with its group
@@ -745,6 +748,11 @@ def main(argv: list[str] | None = None) -> int:
     except executor.Interrupted as exc:
         print(f"\nformal: interrupted ({signal.Signals(exc.signum).name})", file=sys.stderr)
         return 128 + exc.signum
+
+
+def _refuse(message: str) -> NoReturn:
+    """What ``drive`` refuses (an unknown mutant or set): the one line ``make formal: <message>``, exit 2."""
+    raise Refusal(message)
 
 
 def list_line(p: Proof, width: int, quick: bool = False) -> str:
@@ -775,14 +783,14 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
     chosen = [p for p in PROOFS if not args.only or p.name in args.only]
     if args.only and len(chosen) != len(set(args.only)):
         ap.error(f"unknown set in {args.only}; --list shows them")
+    names = list(PROTOCOL_MUTANTS) if args.mutants else (args.mutant or [])
+    unknown = [n for n in names if n not in catalogue]
+    if unknown:  # refused before anything is written
+        ap.error(f"unknown mutant(s) {unknown}")
     OUT.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
 
-    names = list(PROTOCOL_MUTANTS) if args.mutants else (args.mutant or [])
     if names:
-        unknown = [n for n in names if n not in catalogue]
-        if unknown:
-            ap.error(f"unknown mutant(s) {unknown}")
         rows: list[tuple[str, str, str]] = []
         for n in names:
             m = catalogue[n]
@@ -832,4 +840,4 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_status("make formal", main))

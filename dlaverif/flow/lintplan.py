@@ -23,6 +23,7 @@ from pathlib import Path
 from dlaverif import thirdparty
 from dlaverif.flow import filelists, runner, testplan
 from dlaverif.flow.buildopts import BuildOptions
+from dlaverif.flow.planschema import exit_status
 
 # with the coverage flags of the regression's builds, which warn about branches a parameter makes constant
 COMMON = ["--lint-only", "-Wall", "--timing", *runner.VERILATOR_COVERAGE_ARGS]
@@ -83,6 +84,12 @@ def targets(plan: testplan.Plan | None = None, rtl: Path = runner.RTL) -> list[l
     return list({tuple(a): a for a in found}.values())
 
 
-if __name__ == "__main__":
+def main() -> int:
+    """Print every lint invocation's arguments, one line each (make lint runs them)."""
     for args in targets():
         print(shlex.join(args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(exit_status("make lint", main))

@@ -49,6 +49,8 @@ from pathlib import Path
 from dlaverif import thirdparty
 from dlaverif.flow import executor, filelists, records, runner, sim as simflow, testplan
 from dlaverif.flow.mutation import RTL_ROOT, Edit, Mutant
+from dlaverif.flow.planschema import PlanError, Refusal, display, exit_status
+from dlaverif.flow.regression import settings
 
 OUT_ROOT = runner.SIM_BUILD / "mutants"
 
@@ -64,7 +66,16 @@ def catalogue(plan_path: Path | None = None) -> tuple[Mutant, ...]:
     """Every mutant of the plan's catalogues: the modules its ``mutants:`` list names (each defines ``MUTANTS``), in
     the plan's order, the order the mutants run. Loaded on first use: importing the flow imports no project module."""
     plan = testplan.load() if plan_path is None else testplan.load(plan_path)
-    return tuple(m for module in plan.mutants for m in importlib.import_module(module).MUTANTS)
+    out: list[Mutant] = []
+    for module in plan.mutants:
+        try:
+            out += importlib.import_module(module).MUTANTS
+        except (ImportError, AttributeError) as exc:  # the schema checks the name's form, not that it imports
+            where = display(plan_path or testplan.PLAN_PATH)
+            raise PlanError(
+                f"{where}: mutants: {module}: not a mutant catalogue ({type(exc).__name__}: {exc})"
+            ) from None
+    return tuple(out)
 
 
 def __getattr__(name: str) -> tuple[Mutant, ...]:
@@ -153,7 +164,10 @@ def make_tree_copy(mutant: Mutant, dest: Path) -> Path:
 # ---------------------------------------------------------------------------------------------- suites
 def suite_runs() -> list[testplan.SuiteRun]:
     """The runs of the testplan's ``mutants`` suite."""
-    return list(testplan.load().suite("mutants").runs)
+    try:
+        return list(testplan.load().suite("mutants").runs)
+    except KeyError as exc:  # a plan without a mutants suite
+        raise Refusal(str(exc.args[0])) from None
 
 
 def runs_for(mutant: Mutant | None) -> list[testplan.SuiteRun]:
@@ -364,13 +378,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="make mutants", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--sim", default=os.getenv("SIM") or "verilator", choices=runner.SIMULATORS)
+    # the make variables' defaults are checked below (settings: one line, exit 2), as make sim's are
+    ap.add_argument("--sim", default=os.getenv("SIM") or "verilator", help=f"{' or '.join(runner.SIMULATORS)}")
     ap.add_argument("--only", action="append", help="only this mutant (repeatable; the baseline always runs)")
-    ap.add_argument("--seed", type=int, default=int(os.getenv("SEED") or 1))
+    ap.add_argument("--seed", default=os.getenv("SEED") or "1")
     ap.add_argument(
         "--count",
-        type=int,
-        default=int(os.getenv("COUNT") or 8),
+        default=os.getenv("COUNT") or "8",
         help="random cubes per layout family in the pyuvm suite",
     )
     ap.add_argument("--timeout", type=float, default=1200.0, help="wall-clock seconds per mutant")
@@ -378,9 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--all-runs", action="store_true", help="run every run of each mutant (default: stop at its first kill)"
     )
-    ap.add_argument(
-        "--jobs", type=int, default=int(os.getenv("MUTANT_JOBS") or 1), help="mutants simulated at once (default 1)"
-    )
+    ap.add_argument("--jobs", default=os.getenv("MUTANT_JOBS") or "1", help="mutants simulated at once (default 1)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument(
         "--markdown", metavar="PREFIX", help="print the mutants named PREFIX* as a markdown table from the last reports"
@@ -388,6 +400,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--result", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    sim = settings.sims(args.sim)
+    if len(sim) != 1:
+        raise settings.BadInput(f"SIM={args.sim}: make mutants runs one simulator ({', '.join(runner.SIMULATORS)})")
+    args.seed = settings.whole("SEED", str(args.seed), 0)
+    args.count = settings.whole("COUNT", str(args.count), 1)
+    args.jobs = settings.whole("MUTANT_JOBS", str(args.jobs), 1, settings.MAX_JOBS)
+    settings.simulation_switches()
+    suite_runs()  # the testplan and its mutants suite, before anything is written
 
     if args.worker:  # child: one mutant, result as JSON
         o = run_one(args.worker, args.sim, args.seed, args.count, args.keep_builds, args.all_runs)
@@ -509,4 +529,4 @@ def _write_report(args, rows: list[Outcome], total: float) -> Path:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_status("make mutants", main))

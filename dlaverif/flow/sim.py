@@ -26,6 +26,7 @@ import zlib
 
 from dlaverif import thirdparty
 from dlaverif.flow import runner, testplan
+from dlaverif.flow.planschema import PlanError
 from dlaverif.flow.regression import settings
 
 
@@ -54,8 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         plan = testplan.load()
-    except (OSError, ValueError, KeyError) as exc:  # a TESTPLAN= that is missing or broken
-        print(f"make sim: testplan {testplan.PLAN_PATH}: {exc}", file=sys.stderr)
+    except PlanError as exc:  # a TESTPLAN= that is missing or broken: file:line: key: what
+        print(exc, file=sys.stderr)
+        return 2
+    except settings.BadInput as exc:  # CONFIG_SEED
+        print(f"make sim: {exc}", file=sys.stderr)
         return 2
     try:
         sim = settings.sims(args.sim)
@@ -71,12 +75,13 @@ def main(argv: list[str] | None = None) -> int:
         if rtl:
             settings.folder("RTL", rtl)
         selection = testplan.select(plan, args.suite, args.runs, args.tests)
+        flags = settings.simulation_switches()  # WAVES and ASSERT: 0 or 1; MISMATCH_MAPS
+        testcase = settings.pattern("TESTCASE", os.getenv("TESTCASE", "").strip()) or None
     except (settings.BadInput, testplan.SelectionError) as exc:
         print(f"make sim: {exc}", file=sys.stderr)
         return 2
     args.sim = sim[0]
-    testcase = os.getenv("TESTCASE", "").strip() or None
-    waves = os.getenv("WAVES", "0") not in ("", "0")
+    waves = flags["WAVES"]
     suite = plan.suite(args.suite)
     count = count_text or str(suite.count)
     if args.suite == testplan.CONFIG_SUITE:
@@ -84,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"regression: SIM={args.sim} SEED={seed} COUNT={count}"
         + (f" TESTCASE={testcase}" if testcase else "")
-        + (" WAVES=1" if waves else ""),
+        + f" WAVES={int(waves)}"
+        + ("" if flags["ASSERT"] else " ASSERT=0"),
         flush=True,
     )
 

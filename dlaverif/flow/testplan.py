@@ -22,11 +22,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Optional
 
-import yaml
-
 from dlaverif import thirdparty
 from dlaverif.flow import buildopts, contracts, filelists, project
 from dlaverif.flow.buildopts import BuildOptions
+from dlaverif.flow.planschema import Either, Fields, Names, PlanError, Ref, Refusal, Scalar, Seq, read
 
 PLAN_PATH = project.PLAN  # blocks/plan.yaml, or a user project's TESTPLAN= (dlaverif.flow.project)
 RTL_DIR = project.RTL
@@ -36,6 +35,109 @@ CONFIG_SEED_VAR = "CONFIG_SEED"  # the seed of the random draws (default: the pl
 NIGHTLY_SUITE = "nightly"  # configs.nightly: random puts the matrix's random draws here, drawn anew each night
 EXCLUSION_TAGS = ("unreachable", "unsupported", "low_risk")
 DEFAULT_GOAL = 100.0
+
+# ------------------------------------------------------------------------------------------------ the schema
+# Every key of every section of a plan, its type, whether it is required and its allowed values, checked when the
+# plan is loaded (dlaverif.flow.planschema.read), before anything else reads it: an unknown key, a wrong type or a
+# name of a build or run that the plan does not define is refused with one line (file:line: key.path: what is allowed).
+_STRS = Seq(Scalar("str"))
+MODULE_NAME = r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*"  # an importable module's dotted name
+_ENV = Names(Scalar("any"))  # environment variables of a run: NAME -> value
+_NAMES = Either((Scalar("str"), _STRS))  # one name or a list of them
+RUN_SCHEMA = Fields(
+    {
+        "build": Ref("builds", "build"),
+        "module": Scalar("str"),
+        "tests": _STRS,
+        "env": _ENV,
+        "artifacts": _STRS,
+    },
+    required=("build", "module"),
+)
+SUITE_SCHEMA = Fields(
+    {
+        "count": Scalar("int"),
+        "reseeds": Scalar("int"),
+        "runs": Seq(Either((Ref("runs", "run"), Fields({"run": Ref("runs", "run"), "env": _ENV}, required=("run",))))),
+    },
+    required=("runs",),
+)
+TESTPOINT_SCHEMA = Fields(
+    {
+        "name": Scalar("str"),
+        "desc": Scalar("str"),
+        "stimulus": Scalar("str"),
+        "checks": Scalar("str"),
+        "tests": _STRS,
+        "covergroups": _STRS,
+    },
+    required=("name",),
+)
+# a tag outside EXCLUSION_TAGS and a missing reason are the self-check's (problems()), which names the entry
+_WAIVED = {"tag": Scalar("str"), "reason": Scalar("str")}
+COVERAGE_SCHEMA = Fields(
+    {
+        "goals": Names(Scalar("number")),
+        "line_goal": Scalar("number"),
+        "exclusions": Seq(
+            Fields({"covergroup": Scalar("str"), "bin": Scalar("str"), **_WAIVED}, required=("covergroup", "bin"))
+        ),
+        "code_waivers": Seq(
+            Fields(
+                {
+                    "file": Scalar("str"),
+                    "match": Scalar("str"),
+                    "lines": Either((Scalar("int"), Seq(Scalar("int")))),
+                    **_WAIVED,
+                },
+                required=("file",),
+                one_of=("match", "lines"),
+            )
+        ),
+    }
+)
+_EXTREME = Either((Scalar("int"), Scalar("str", ("min", "max"))))  # a parameter of a corner: a number, min or max
+CONFIG_TOP_SCHEMA = Fields(
+    {
+        "run": Ref("runs", "run"),
+        "corners": Names(Names(_EXTREME)),
+        "waive": Names(Scalar("str")),
+        "smoke": _STRS,
+        # per parameter a maximum, or [low, high] (null: the contract's bound)
+        "limits": Names(Either((Scalar("int"), Seq(Scalar("bound"))))),
+        "env": _ENV,
+        "formal": _NAMES,
+        "formal_at": Names(
+            Fields(
+                {"sets": _NAMES, "depth": Names(Scalar("int")), "unchecked": _NAMES, "why": Scalar("str")},
+                required=("why",),
+            )
+        ),
+    },
+    required=("run",),
+)
+CONFIGS_SCHEMA = Fields(
+    {
+        "seed": Scalar("int"),
+        "random": Scalar("int"),
+        "count": Scalar("int"),
+        "nightly": Scalar("str", ("random",)),
+        "tops": Names(CONFIG_TOP_SCHEMA),
+    }
+)
+SCHEMA = Fields(
+    {
+        "builds": Names(buildopts.SCHEMA),
+        "runs": Names(RUN_SCHEMA),
+        "suites": Names(SUITE_SCHEMA),
+        "testpoints": Seq(TESTPOINT_SCHEMA),
+        "coverage": COVERAGE_SCHEMA,
+        "configs": CONFIGS_SCHEMA,
+        # the modules of the mutant catalogues (Plan.mutants, imported by dlaverif.flow.mutants.catalogue)
+        "mutants": Seq(Scalar("str", pattern=MODULE_NAME, means="a dotted module name (blocks.<block>.mutants)")),
+    },
+    required=("builds", "runs", "suites", "testpoints"),
+)
 
 
 @dataclass(frozen=True)
@@ -228,10 +330,32 @@ def _build(name: str, raw: object) -> PlannedBuild:
 def load(path: Path = PLAN_PATH, config_seed: Optional[int] = None) -> Plan:
     """Read and cross-link the plan (a name that does not exist raises ValueError). ``config_seed``: the seed of the
     configuration matrix's random draws (default: ``CONFIG_SEED`` in the environment, else the plan's)."""
-    raw = yaml.safe_load(Path(path).read_text())
-    builds = {n: _build(n, b) for n, b in raw["builds"].items()}
+    doc = read(Path(path), SCHEMA, "a map with builds, runs, suites and testpoints")
+    try:
+        return _load(doc.data, config_seed, doc.where)
+    except Refusal:  # the plan's own line, or a make variable's (CONFIG_SEED)
+        raise
+    except ValueError as exc:  # a value the schema allows that the flow does not (a cross-link): one line
+        raise PlanError(f"{doc.file}: {_one_line(exc)}") from None
+    except (KeyError, TypeError) as exc:  # the same, found by a lookup: still one line, never a traceback
+        raise PlanError(f"{doc.file}: {type(exc).__name__}: {_one_line(exc)}") from None
+
+
+def _one_line(exc: Exception) -> str:
+    """An exception's message on one line."""
+    return " ".join(str(exc).split())
+
+
+def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> Plan:
+    """The plan of checked data ``raw`` (:func:`load`); ``where(*key path)``: ``file:line`` of an entry."""
+    builds = {}
+    for n, b in (raw["builds"] or {}).items():
+        try:
+            builds[n] = _build(n, b)
+        except ValueError as exc:
+            raise PlanError(f"{where('builds', str(n))}: {_one_line(exc)}") from None
     runs = {}
-    for n, r in raw["runs"].items():
+    for n, r in (raw["runs"] or {}).items():
         if r["build"] not in builds:
             raise ValueError(f"run {n}: no build {r['build']!r}")
         runs[n] = Run(
@@ -243,16 +367,21 @@ def load(path: Path = PLAN_PATH, config_seed: Optional[int] = None) -> Plan:
             tuple(r.get("artifacts") or ()),
         )
     suites = {}
-    for n, s in raw["suites"].items():
+    for n, s in (raw["suites"] or {}).items():
         entries = []
-        for e in s["runs"]:
+        for e in s["runs"] or ():
             e = {"run": e} if isinstance(e, str) else e
             if e["run"] not in runs:
                 raise ValueError(f"suite {n}: no run {e['run']!r}")
             run = runs[e["run"]]
             entries.append(SuiteRun(run, {**run.env, **_strs(e.get("env"))}))
         suites[n] = Suite(n, int(s.get("count", 8)), int(s.get("reseeds", 1)), tuple(entries))
-    configs, config_seed, config_waivers = _configs(raw.get("configs"), builds, runs, suites, config_seed)
+    try:
+        configs, config_seed, config_waivers = _configs(raw.get("configs"), builds, runs, suites, config_seed)
+    except Refusal:  # CONFIG_SEED: the make variable's own line
+        raise
+    except ValueError as exc:
+        raise PlanError(f"{where('configs')}: {_one_line(exc)}") from None
     tps = tuple(
         Testpoint(
             t["name"],
@@ -262,7 +391,7 @@ def load(path: Path = PLAN_PATH, config_seed: Optional[int] = None) -> Plan:
             tuple(t.get("tests") or ()),
             tuple(t.get("covergroups") or ()),
         )
-        for t in raw["testpoints"]
+        for t in raw["testpoints"] or ()
     )
     nightly_draws = (raw.get("configs") or {}).get("nightly") == "random"
     cov = _coverage(raw.get("coverage") or {})
@@ -325,8 +454,12 @@ def _configs(
         return {}, None, {}
     if raw.get("nightly") not in (None, "random"):
         raise ValueError(f"configs.nightly: {raw['nightly']!r}; allowed: random (or leave it out)")
+    from dlaverif.flow.regression import settings  # the make variables' one checker (it imports this module)
+
     env_seed = os.environ.get(CONFIG_SEED_VAR, "").strip()
-    seed = config_seed if config_seed is not None else int(env_seed) if env_seed else int(raw.get("seed", 1))
+    if config_seed is None and env_seed:
+        config_seed = settings.whole(CONFIG_SEED_VAR, env_seed, 0)
+    seed = config_seed if config_seed is not None else int(raw.get("seed", 1))
     n_random = int(raw.get("random", 0))
     out: dict[str, Configuration] = {}
     waivers: dict[str, str] = {}

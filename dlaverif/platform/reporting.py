@@ -12,7 +12,13 @@ from pyuvm import ConfigDB
 
 JOBLOG = os.getenv("JOBLOG", "0") not in ("", "0")  # JOBLOG=1: one INFO line per job
 MAX_REPORTS = 20  # detailed mismatch reports per run; later ones are counted and summarised
-MAX_MAPS = int(os.getenv("MISMATCH_MAPS", "").strip() or 3)  # mismatch maps (SVG) per test; 0: none
+
+
+def max_maps() -> int:
+    """``MISMATCH_MAPS``: the mismatch maps (SVG) per test, 3 when unset, 0 none. Read when a map is drawn, not when
+    this package is imported: the flow imports it too, and refuses a bad value with one line itself
+    (dlaverif.flow.regression.settings), which a failed ``int()`` at import time would have turned into a traceback."""
+    return int(os.getenv("MISMATCH_MAPS", "").strip() or 3)
 
 
 def regression_seed() -> int:

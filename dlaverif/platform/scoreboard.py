@@ -10,7 +10,7 @@ from pyuvm import ConfigDB, uvm_analysis_port, uvm_subscriber
 
 from dlaverif.agents.analysis import JobLog
 from dlaverif.platform.mismatch_map import DiffRows, write_map
-from dlaverif.platform.reporting import MAX_MAPS, MAX_REPORTS, reproduce_command
+from dlaverif.platform.reporting import MAX_REPORTS, max_maps, reproduce_command
 from dlaverif.platform.tb import ReaderTB
 
 
@@ -41,7 +41,7 @@ class JobScoreboard(uvm_subscriber):
         self.protocol: list[tuple[str, str]] = []  # (item name, its first protocol error)
         self.corrupt: Optional[Callable[[Any, Any], object]] = None
         self.expect_reports: dict[str, str] = {}
-        self.maps: list[Path] = []  # mismatch maps written by this test (at most MAX_MAPS)
+        self.maps: list[Path] = []  # mismatch maps written by this test (at most max_maps())
         self._expected: Any = None  # the answer the last job was compared with (drawn on a mismatch)
 
     def observe(self, tb: ReaderTB) -> None:
@@ -82,9 +82,9 @@ class JobScoreboard(uvm_subscriber):
 
     def draw(self, item) -> str:
         """On a mismatch: the mismatch map of the job's data (:mod:`dlaverif.platform.mismatch_map`) written into the
-        run folder (the simulation's working directory) as ``mismatch_<test>_<item>.svg``, at most :data:`MAX_MAPS` per
+        run folder (the simulation's working directory) as ``mismatch_<test>_<item>.svg``, at most :func:`max_maps` per
         test; returns the report line naming the file, or "" (the data matched, the cap is reached, no rows)."""
-        if len(self.maps) >= MAX_MAPS or self._expected is None:
+        if len(self.maps) >= max_maps() or self._expected is None:
             return ""
         try:
             rows = self.diff_rows(item, self._expected)

@@ -419,6 +419,10 @@ BAD = [
     ("RERUN", "all", "RERUN=all: expected failed"),
     ("COUNT", "x", "COUNT=x: expected a whole number >= 1"),
     ("RTL", "/nonexistent", "RTL=/nonexistent: no such folder"),
+    ("CONFIG_SEED", "abc", "CONFIG_SEED=abc: expected a whole number >= 0"),
+    ("WAVES", "abc", "WAVES=abc: expected 0 or 1"),
+    ("ASSERT", "2", "ASSERT=2: expected 0 or 1"),
+    ("MISMATCH_MAPS", "-1", "MISMATCH_MAPS=-1: expected a whole number >= 0"),  # read inside every simulation
 ]
 
 
@@ -457,6 +461,12 @@ def test_each_bad_make_variable_is_one_line_exit_2_and_nothing_written(tmp_path,
         ("SUITE", "nosuch", "SUITE=nosuch: no such suite"),
         ("SIM", "nosim", "SIM=nosim: expected verilator, icarus"),
         ("SEED", "x", "SEED=x: expected a whole number >= 0"),
+        ("CONFIG_SEED", "abc", "CONFIG_SEED=abc: expected a whole number >= 0"),
+        ("WAVES", "abc", "WAVES=abc: expected 0 or 1"),  # once taken for on: its header said WAVES=1
+        ("ASSERT", "yes", "ASSERT=yes: expected 0 or 1"),
+        ("MISMATCH_MAPS", "x", "MISMATCH_MAPS=x: expected a whole number >= 0"),
+        ("VERILATOR_PUBLIC", "on", "VERILATOR_PUBLIC=on: expected 0 or 1"),
+        ("TESTCASE", "foo(", "TESTCASE=foo(: not a test name or regular expression (missing ), unterminated"),
     ],
 )
 def test_make_sim_refuses_the_same_names(var, value, line):

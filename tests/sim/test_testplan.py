@@ -186,21 +186,34 @@ def test_the_new_covergroups_are_in_the_plan():
 @pytest.mark.parametrize(
     "entry, message",
     [
-        ("{toplevel: t, lint_waiver: [WIDTH]}", "builds.bad: unknown key lint_waiver (known: toplevel, parameters,"),
+        (
+            "{toplevel: t, lint_waiver: [WIDTH]}",
+            "builds.bad.lint_waiver: unknown key; allowed: toplevel, parameters, filelist, defines, include_dirs, "
+            "compile_args, sim_args, lint_waivers, properties (did you mean 'lint_waivers'?)",
+        ),
         ("{toplevel: t, filelist: no/such.f}", "builds.bad.filelist: no/such.f does not exist"),
-        ("{toplevel: t, compile_args: {xcelium: [-x]}}", "builds.bad.compile_args: a map of verilator / icarus"),
-        ("{toplevel: t, sim_args: {icarus: -x}}", "builds.bad.sim_args.icarus: a list of arguments"),
-        ("{toplevel: t, properties: nosuch.f}", "builds.bad.properties: nosuch.f is neither 'none' nor a property"),
-        ("{parameters: {W: 1}}", "builds.bad: a map with at least a toplevel"),
+        (
+            "{toplevel: t, compile_args: {xcelium: [-x]}}",
+            "builds.bad.compile_args.xcelium: unknown key; allowed: verilator, icarus",
+        ),
+        ("{toplevel: t, sim_args: {icarus: -x}}", "builds.bad.sim_args.icarus: expected a list of strings, not '-x'"),
+        (
+            "{toplevel: t, properties: nosuch.f}",
+            "builds.bad.properties: nosuch.f is neither 'none' nor a property list",
+        ),
+        ("{parameters: {W: 1}}", "builds.bad: missing key toplevel (required: toplevel)"),
     ],
 )
 def test_a_bad_build_entry_is_refused_with_one_line_naming_it(tmp_path, entry, message):
+    """The line is ``<file>:<line of the entry>: <key path>: <what>`` (dlaverif.flow.planschema), whether the schema
+    refuses it (a key, a type) or the build's own check (a file that does not exist)."""
     text = testplan.PLAN_PATH.read_text().replace("builds:\n", f"builds:\n  bad: {entry}\n", 1)
+    line = text.splitlines().index(f"  bad: {entry}") + 1
     p = tmp_path / "plan.yaml"
     p.write_text(text)
     with pytest.raises(ValueError) as exc:
         testplan.load(p)
-    assert str(exc.value).startswith(message) and "\n" not in str(exc.value), exc.value
+    assert str(exc.value) == f"{p}:{line}: {message}"
 
 
 def test_a_build_by_file_list_depends_on_that_lists_files_and_carries_its_options(foreign_build):

@@ -11,10 +11,10 @@ Each local run gets its own folder (:mod:`.runfolder`, locked while it runs) and
 and its history entry only when complete; SIGINT/SIGTERM/SIGHUP stop it cleanly (exit 128+N) with the command that
 resumes it (``--resume``/``RESUME=``); a full disk stops it the same way, with one line (exit 1), and a resume of a
 complete run does nothing and says so (exit 0). A run whose orchestrator died is taken over first
-(:mod:`.orchestrator`: its leftover processes ended). Exit 2: a bad make variable (:mod:`.settings`, nothing
-written) or an input record that cannot be read; 3: the folder is in use by another run, or its orchestrator still
-runs; 1 also when a report could not be written (:mod:`.publish`, the old one kept) or another write failed
-(:mod:`dlaverif.flow.records`).
+(:mod:`.orchestrator`: its leftover processes ended). Exit 2: a bad make variable (:mod:`.settings`), testplan
+(:mod:`dlaverif.flow.planschema`) or durations file, one line and nothing written, or an input record that cannot be
+read; 3: the folder is in use by another run, or its orchestrator still runs; 1 also when a report could not be
+written (:mod:`.publish`, the old one kept) or another write failed (:mod:`dlaverif.flow.records`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif.flow import executor, records, runner, testplan
+from dlaverif.flow.planschema import PlanError, Refusal
 
 from . import (
     charts,
@@ -60,7 +61,7 @@ def _env(name: str, default: str = "") -> str:
     return os.getenv(name, "").strip() or default
 
 
-NO_HISTORY = "none"  # HISTORY=none: make exports an unset variable as empty, so empty cannot mean "none" there
+NO_HISTORY = settings.NO_HISTORY
 
 
 def history_dir(value: str) -> Path | None:
@@ -375,6 +376,9 @@ def cmd_report(a: argparse.Namespace) -> int:
         if not p.exists():
             raise settings.BadInput(f"INPUTS={p}: no such folder or archive")
     step_timeout = settings.timeout(a.report_timeout, "REPORT_TIMEOUT")
+    settings.writable_folder("REPORT", a.out)
+    if a.keep and a.history.strip() not in ("", NO_HISTORY):
+        settings.writable_folder("HISTORY", a.history)
     for p in inputs:  # a run whose orchestrator died: its leftover processes end before it is read
         died = orchestrator.take_over(p, refuse_alive=False) if p.is_dir() else None
         if died is not None:
@@ -456,7 +460,10 @@ def main(argv: list[str] | None = None) -> int:
     a = parser().parse_args(argv)
     try:
         return a.func(a)
-    except settings.BadInput as exc:
+    except PlanError as exc:  # the testplan: file:line: key path: what is allowed
+        print(exc, file=sys.stderr)
+        return 2
+    except Refusal as exc:  # a make variable (settings.BadInput) or the durations file
         print(f"regress: {exc}", file=sys.stderr)
         return 2
     except publish.ReportError as exc:

@@ -25,6 +25,7 @@ from statistics import median
 from typing import Iterable, Optional
 
 from dlaverif.flow import testplan
+from dlaverif.flow.planschema import Refusal, display
 
 DURATIONS = Path(__file__).resolve().parent / "durations.json"
 DEFAULT_SECONDS = 10.0  # a job when nothing at all is recorded
@@ -104,14 +105,23 @@ class Duration:
 
 
 def load_durations(path: Path = DURATIONS) -> dict[str, Duration]:
-    """``sim:run:test`` -> its recorded :class:`Duration`."""
-    raw = json.loads(path.read_text()) if path.is_file() else {}
-    return {
-        k: Duration(float(v["wall_s"]), int(v["count"]) if v.get("count") else None)
-        if isinstance(v, dict)
-        else Duration(float(v))
-        for k, v in raw.items()
-    }
+    """``sim:run:test`` -> its recorded :class:`Duration`. A file that is not one is refused (:class:`Refusal`, one
+    line naming it), not ignored: every shard of a regression, on whatever machine, must split the jobs by the same
+    durations, or jobs would be run twice or by no shard, and the timeouts would fall back to the default."""
+    try:
+        raw = json.loads(path.read_text()) if path.is_file() else {}
+        return {
+            str(k): Duration(float(v["wall_s"]), int(v["count"]) if v.get("count") else None)
+            if isinstance(v, dict)
+            else Duration(float(v))
+            for k, v in raw.items()
+        }
+    except (OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        what = exc.strerror if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+        raise Refusal(
+            f"{display(path)}: not a durations file ({' '.join(str(what).split())}); restore it from git or copy a "
+            "report's durations.json over it"
+        ) from None
 
 
 def durations_of(records: Iterable[dict]) -> dict[str, dict]:

@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 from dlaverif.flow import runner, testplan
+from dlaverif.flow.planschema import Refusal
 
 from . import jobs as jobs_mod
 
 MAX_JOBS = 512  # simulations at a time: more is a typo, not a machine
+NO_HISTORY = "none"  # HISTORY=none: make exports an unset variable as empty, so empty cannot mean "none" there
 
 
-class BadInput(ValueError):
+class BadInput(Refusal):
     """A make variable with a value the flow does not take (the message names both and what is allowed)."""
 
 
@@ -94,6 +98,55 @@ def folder(var: str, value: str) -> Path:
     return p
 
 
+def writable_folder(var: str, value: str) -> Path:
+    """A folder the flow will write at the end of a run (``REPORT``, ``HISTORY``), checked before the run starts: it
+    is a folder or does not exist yet, and the nearest folder above it that exists takes a new entry (tried with an
+    empty folder made and removed at once: root passes every permission test, a read-only file system does not; the
+    folder's times are put back, so a command that then writes nothing, a resume of a complete run, changes nothing)."""
+    p = Path(value).expanduser()
+    if p.exists() and not p.is_dir():
+        raise _bad(var, value, "exists and is not a folder")
+    parent = Path(os.path.abspath(p)).parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise _bad(var, value, f"cannot be created: {parent} is not a folder")
+    before = parent.stat()
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=f".{p.name}.probe-", dir=parent))
+    except OSError as exc:
+        raise _bad(var, value, f"cannot be written: {parent}: {exc.strerror or exc}") from None
+    try:
+        os.utime(parent, ns=(before.st_atime_ns, before.st_mtime_ns))
+    except OSError:  # a folder of another owner that takes new entries: its time moves, as any writer's would
+        pass
+    return p
+
+
+#: the on/off make variables of a simulation and their defaults (dlaverif.flow.runner reads ASSERT and VERILATOR_PUBLIC)
+SWITCHES = (("WAVES", "0"), ("ASSERT", "1"), ("VERILATOR_PUBLIC", "0"))
+
+
+def simulation_switches(env: Mapping[str, str] = os.environ) -> dict[str, bool]:
+    """The make variables a simulation reads from its environment, checked: the :data:`SWITCHES` 0 or 1, so that
+    ``WAVES=abc`` is refused instead of being taken for on, and ``MISMATCH_MAPS`` a whole number
+    (dlaverif.platform.reporting reads it inside every simulation). Returns the switches. (What a simulation's
+    environment then is, is :func:`dlaverif.flow.runner.simulation_env`'s.)"""
+    maps = env.get("MISMATCH_MAPS", "").strip()
+    if maps:
+        whole("MISMATCH_MAPS", maps, 0)
+    return {var: switch(var, env.get(var, "").strip() or default) for var, default in SWITCHES}
+
+
+def pattern(var: str, value: str) -> str:
+    """A test name or regular expression (``TESTCASE``: cocotb matches it against the test names)."""
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise _bad(var, value, f"not a test name or regular expression ({exc})") from None
+    return value
+
+
 @dataclass(frozen=True)
 class RunSettings:
     """What ``make regress`` runs, every value checked."""
@@ -151,8 +204,15 @@ def load_manifest(var: str, value: str) -> dict:
 
 
 def check_run(a: argparse.Namespace, plan: testplan.Plan) -> RunSettings:
-    """Check every option of ``run`` (each is a make variable); raises BadInput on the first bad one."""
+    """Check every option of ``run`` (each is a make variable) and the durations file; raises BadInput (or the
+    durations file's :class:`dlaverif.flow.planschema.Refusal`) on the first bad one."""
     jobs_n = whole("JOBS", a.jobs, 1, MAX_JOBS)
+    simulation_switches()
+    if a.report:  # written when every job has run: refused now rather than after the run
+        writable_folder("REPORT", a.report_dir)
+        if a.history.strip() not in ("", NO_HISTORY):
+            writable_folder("HISTORY", a.history)
+    jobs_mod.load_durations()  # shards and timeouts come from it: a corrupt one is refused before anything runs
     launcher = a.launcher.strip()
     if launcher not in ("local", "slurm"):
         raise _bad("LAUNCHER", a.launcher, "expected local or slurm")
