@@ -22,7 +22,7 @@ and its replay command. ``--quick`` runs induction too, with the same k (it cost
 it); ``--depth N`` below a set's k, or ``--no-ind``, leaves that set BMC only. Mutant runs (``--mutant``,
 ``--mutants``) are BMC only: a mutant is killed by a reachable failure, not by a failed induction step.
 
-Configurations (issue 32; ``make formal CONFIG=<top>@<config>[,...]``, ``CONFIG=corners`` for every corner of every
+Configurations (``make formal CONFIG=<top>@<config>[,...]``, ``CONFIG=corners`` for every corner of every
 top that names sets): the matrix of blocks/plan.yaml ``configs:`` names per top the property sets it is proved by
 (``formal:``). A configuration's proof (:func:`config_proofs`) is each set with **the set's own reduced parameters,
 the configuration's on top of them**, not the RTL defaults: a set's parameters are what makes it tractable (2 reads
@@ -32,8 +32,8 @@ a corner is the defaults' proof problem again (128-entry burst FIFO, 256-bit dat
 conclude (``axi_rd_engine@narrow_addr_wide_bus``: depth 9 not reached in 120 s). A set parameter the corner makes
 illegal yields, never the corner (dlaverif.flow.contracts.configuration with ``base``): the b256 set's LEN_W 14 is 13 at
 ADDR_W 12, the cube set's 8-byte atoms are 128 at a 1024-bit bus. A reduced parameter can hide a width bug the
-corner exists for (the engine set's 4-beat bursts fit issue 32's truncated 8-bit beat counts), which is why the
-engine's corners run the 256-beat set too, and why the bug's mutant (``beats_w_command_only``, a
+corner exists for (the engine set's 4-beat bursts fit in the 8-bit beat counts that once truncated MAX_BURST 256
+to 0), which is why the engine's corners run the 256-beat set too, and why the bug's mutant (``beats_w_command_only``, a
 :data:`CORNER_MUTANTS` entry) is run at ``axi_rd_engine@narrow_addr_wide_bus``, where it fails. Depth, induction and
 covers are the set's (``make formal``'s full depth; a set with ``prove`` tries its induction at the corner: an
 induction failure there is a FAIL, a missing invariant or a bug at that configuration); ``configs.<top>.formal_at``
@@ -309,12 +309,13 @@ FORMAL_MUTANTS += (
         "      state   <= ST_IDLE;",
     ),
 )
-# A width mutant, equivalent at every set's own parameters: it needs the corner that found the bug (issue 32)
+# A width mutant, equivalent at every set's own parameters: it needs the corner that found the bug (ADDR_W 12,
+# DATA_W 1024)
 FORMAL_MUTANTS += (
     mutant(
         "beats_w_command_only",
         "a derived width truncating a constant",
-        "the engine's beat counts sized for the command only (before issue 32): at ADDR_W 12, DATA_W 1024 (8-bit "
+        "the engine's beat counts sized for the command only (as they once were): at ADDR_W 12, DATA_W 1024 (8-bit "
         "counts) MAX_BURST 256 truncates to 0 and every burst is cut to 0 beats (ARLEN 255 across the 4 KB page)",
         ENG,
         "localparam int BEATS_W = (CMD_BW > CAP_BW) ? CMD_BW : CAP_BW;",

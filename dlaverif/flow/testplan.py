@@ -448,7 +448,7 @@ def _configs(
     share (each top's ``smoke`` corners). The ranges come from the RTL's contracts (dlaverif.flow.contracts): each
     contracted parameter alone at its minimum and maximum, then the plan's named corners (``min``/``max``/numbers),
     then ``random`` legal draws per top from the seed (``config_seed``, else ``CONFIG_SEED`` in the environment, else
-    ``seed``). ``nightly: random`` adds every random draw to the nightly suite too (issue 32: random legal
+    ``seed``). ``nightly: random`` adds every random draw to the nightly suite too (random legal
     configurations per nightly; the regression draws them from the night's date, :func:`night_seed`)."""
     if not raw:
         return {}, None, {}

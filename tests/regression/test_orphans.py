@@ -115,6 +115,7 @@ def _dead_orchestrator() -> dict:
     return {"pid": p.pid, "start": me.start, "host": me.host}
 
 
+@pytest.mark.sim  # a `regression run` process: the flow's own orchestrator, as tests/conftest.py counts it
 def test_a_resume_of_a_run_whose_orchestrator_died_ends_its_leftovers_and_continues(tmp_path):
     who = _dead_orchestrator()
     reg, left = _run_left_running(tmp_path, who)
@@ -135,6 +136,7 @@ def test_a_resume_of_a_run_whose_orchestrator_died_ends_its_leftovers_and_contin
         left.wait()
 
 
+@pytest.mark.sim  # a `regression run` process: the flow's own orchestrator, as tests/conftest.py counts it
 def test_a_resume_of_a_run_whose_orchestrator_runs_is_refused_in_one_line(tmp_path):
     live = subprocess.Popen(["sleep", "60"])
     try:
