@@ -25,13 +25,13 @@ from typing import Any
 import numpy as np
 from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_section
 
+from dlaverif.agents.nvdla.csb import readback_problems
+from dlaverif.agents.nvdla.dma_read import ATOM, BEAT_ATOMS, NvdlaBackend, NvdlaReadPort
 from dlaverif.agents.nvdla.flagged_stream import FlaggedStream
 from dlaverif.agents.stream import payload as stream_payload, sidebands
 from dlaverif.footprint import Region, words_of_runs
 from dlaverif.platform import CoverageSubscriber, Expectation, JobScoreboard, ReaderEnv, ReaderTB, hex_bytes
 from dlaverif.platform.binding import Completion, CsbControl, DutBinding, ResetPin
-from dlaverif.platform.csb import readback_problems
-from dlaverif.platform.nvdla_dma import ATOM, BEAT_ATOMS, NvdlaBackend, NvdlaReadPort
 from dlaverif.thirdparty import nvdla_rdl
 
 from .items import FORMATS, PdpItem

@@ -9,7 +9,7 @@ starts and ends (its :data:`Control`), and what its completion signal means (:cl
 * :class:`DescriptorControl`: a descriptor stream on a valid/ready port, its payload's fields as named ports,
   several jobs in flight up to ``queue_depth`` (the bench's limit; the DUT's ``ready`` is the handshake);
 * :class:`PinControl`: a start pin and a done pin, one job at a time;
-* :class:`CsbControl`: NVDLA's configuration space bus, two register groups (:mod:`dlaverif.platform.csb`).
+* :class:`CsbControl`: NVDLA's configuration space bus, two register groups (:mod:`dlaverif.agents.nvdla.csb`).
 
 Each block declares its binding once (``tb/<block>/env.py``; our three readers through
 :mod:`blocks.binding`, the convention of ``blocks/rtl/``); the TB builds its agents from it and nothing else.
@@ -135,7 +135,7 @@ class DutBinding:
     completion: Completion = Completion.DRAINED
     period_ns: int = PERIOD_NS
     #: the backend of a DUT whose memory and output are not AXI4 / AXI4-Stream: ``backend(dut, binding)`` (e.g.
-    #: :meth:`dlaverif.platform.nvdla_dma.NvdlaBackend.of`); None: the default AXI agents or the fast path
+    #: :meth:`dlaverif.agents.nvdla.dma_read.NvdlaBackend.of`); None: the default AXI agents or the fast path
     backend: Optional[Callable[[Any, "DutBinding"], Any]] = None
 
     @property

@@ -13,9 +13,9 @@ import pytest
 
 from dlaverif import thirdparty
 from dlaverif.agents.axi_mem import SparseMemory
+from dlaverif.agents.nvdla import csb
+from dlaverif.agents.nvdla.dma_read import ATOM, POISON, pack_response, responses
 from dlaverif.flow import sim as simflow, testplan
-from dlaverif.platform import csb
-from dlaverif.platform.nvdla_dma import ATOM, POISON, pack_response, responses
 from dlaverif.thirdparty import nvdla_rdl
 
 

@@ -195,8 +195,8 @@ class NvdlaReadMemory:
         self.binding_signal = signal
         self.reset, self._reset_high = reset, reset_active_high
         self.mem = SparseMemory(size, fill)
-        self.ar_ap, self.r_ap = AnalysisPort("nvdla_dma.req_ap"), AnalysisPort("nvdla_dma.rsp_ap")
-        self.violation_ap = AnalysisPort("nvdla_dma.violation_ap")
+        self.ar_ap, self.r_ap = AnalysisPort("dma_read.req_ap"), AnalysisPort("dma_read.rsp_ap")
+        self.violation_ap = AnalysisPort("dma_read.violation_ap")
         self.latency: Union[int, Callable[[], int]] = 0
         self.req_stalls: Optional[Iterator[int]] = None
         self.rsp_gaps: Optional[Iterator[int]] = None
