@@ -17,7 +17,6 @@ description of the cube (``models.nvdla.feature.descriptor``: every atom's addre
 
 from __future__ import annotations
 
-import functools
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -52,8 +51,9 @@ STREAM = FlaggedStream(
     (("pos_w", 4), ("pos_c", 3), ("b_sync", 1), ("line_end", 1), ("surf_end", 1), ("split_end", 1), ("cube_end", 1)),
     last=("b_sync", "cube_end"),
 )
-#: NVIDIA's register map of the block, from its .rdl (dlaverif/thirdparty/nvdla_rdl.py)
-REGS = functools.partial(nvdla_rdl.load, "NVDLA_PDP_RDMA")
+#: NVIDIA's register map of the block, from its .rdl in $NVDLA_HW (dlaverif/thirdparty/nvdla_rdl.py; the fixed copy
+#: goes to the run's folder)
+REGS = nvdla_rdl.RdlFile(unit="NVDLA_PDP_RDMA")
 BINDING = DutBinding(
     control=CsbControl(
         req="csb2pdp_rdma_req",

@@ -77,8 +77,8 @@ def test_the_two_dialect_fixes():
     assert "addrmap addrmap_NVDLA_t {" in fixed and "}addrmap_NVDLA;" not in fixed
 
 
-def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists(nvdla_hw: Path) -> None:
-    regs = nvdla_rdl.load("NVDLA_PDP_RDMA")
+def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists(nvdla_hw: Path, tmp_path: Path) -> None:
+    regs = nvdla_rdl.load(nvdla_rdl.manual("NVDLA_PDP_RDMA"), tmp_path)
     base = regs.address("S_STATUS")
     readme = {  # thirdparty/nvdla-pdp-rdma/README.md, "Registers"
         "D_OP_ENABLE": 0x08, "D_DATA_CUBE_IN_WIDTH": 0x0C, "D_DATA_CUBE_IN_HEIGHT": 0x10,
@@ -92,8 +92,51 @@ def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists(nvdla_hw: Path) -> N
     assert regs.value("D_POOLING_KERNEL_CFG", KERNEL_STRIDE_WIDTH=2) == 0x20
     with pytest.raises(ValueError, match="does not fit"):
         regs.value("D_SRC_RAM_CFG", SRC_RAM_TYPE=2)
-    original = nvdla_hw / nvdla_rdl.SOURCES["NVDLA_PDP_RDMA"]
+    original = nvdla_hw / "spec" / "manual" / "NVDLA_PDP_RDMA.rdl"
     assert "spec_access     = r;" in original.read_text()  # NVIDIA's file is untouched: the fixes went to a copy
+    assert 'spec_access     = "r";' in (tmp_path / "NVDLA_PDP_RDMA.rdl").read_text()  # in the caller's folder
+
+
+#: an NVIDIA-style description of a user's own block (Ordt's dialect: bare spec_access, an anonymous root)
+OWN_RDL = """property spec_access { type = string; component = field; };
+regfile regs_MY_READER {
+    default regwidth=32;
+    reg { name = "D_OP_ENABLE";
+        enum D_OP_ENABLE_OP_EN_enum { DISABLE = 1'd0; ENABLE = 1'd1; };
+        field { encode = D_OP_ENABLE_OP_EN_enum; sw = rw; hw = r; spec_access = rw; reset = 0x0; } OP_EN[0:0];
+    } D_OP_ENABLE @0x8;
+    reg { name = "D_WIDTH";
+        field { sw = rw; hw = r; spec_access = rw; reset = 0x0; } WIDTH[12:0];
+    } D_WIDTH @0xc;
+};
+addrmap  {
+    regs_MY_READER MY_READER @0x5000;
+}addrmap_NVDLA;
+"""
+
+
+def test_the_loader_takes_any_nvidia_style_file_and_writes_into_the_callers_folder(tmp_path: Path) -> None:
+    src = tmp_path / "project" / "MY_READER.rdl"
+    src.parent.mkdir()
+    src.write_text(OWN_RDL)
+    build = tmp_path / "project" / "sim_build"
+    regs = nvdla_rdl.load(src, build)
+    assert regs.name == "MY_READER" and regs.source == str(src)
+    assert (regs.address("D_OP_ENABLE"), regs.address("D_WIDTH")) == (0x5008, 0x500C)
+    assert regs.value("D_WIDTH", WIDTH=0x1FFF) == 0x1FFF and regs.enum("D_OP_ENABLE", "OP_EN", "ENABLE") == 1
+    assert src.read_text() == OWN_RDL  # the user's file untouched
+    assert [p.name for p in build.iterdir()] == ["MY_READER.rdl"]  # the fixed copy: in the given build folder only
+    assert sorted(p.name for p in src.parent.iterdir()) == ["MY_READER.rdl", "sim_build"]
+
+
+def test_a_missing_or_broken_rdl_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(nvdla_rdl.RdlError, match="no such register description"):
+        nvdla_rdl.load(tmp_path / "NONE.rdl", tmp_path)
+    bad = tmp_path / "BAD.rdl"
+    bad.write_text("regfile rf {\n reg { field { sw = rw; } F[0:0] } R @0x0;\n};\n")  # a field without its ";"
+    with pytest.raises(nvdla_rdl.RdlError, match="does not compile after the two dialect fixes") as e:
+        nvdla_rdl.load(bad, tmp_path / "out")
+    assert "\n" not in str(e.value).strip()
 
 
 @pytest.fixture
