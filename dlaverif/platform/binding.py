@@ -106,8 +106,9 @@ class RegisterMap(Protocol):
 class CsbControl:
     """Jobs through NVDLA's CSB: ``req`` / ``resp`` the port prefixes; ``regs`` loads the client's register map
     (from its ``.rdl``; called once per TB); ``enable`` (register, field) starts the programmed group, written last;
-    ``pointer`` (register, field) selects the group the writes go to; ``done`` the one-cycle pulse at a job's end;
-    ``groups`` the register groups (jobs in flight)."""
+    ``pointer`` (register, field) selects the group the writes go to; ``done`` the one-cycle pulse at a job's end, a
+    port or an internal signal (a dotted path below the top: :meth:`DutBinding.signal`); ``groups`` the register
+    groups (jobs in flight)."""
 
     req: str
     resp: str
@@ -146,8 +147,17 @@ class DutBinding:
         return self.streams[0]
 
     def signal(self, dut, name: str) -> Any:
-        """The DUT's port ``name`` (a readable error naming the binding when it has none)."""
-        try:
-            return getattr(dut, name)
-        except AttributeError:
-            raise AttributeError(f"the binding names port {name!r}, which the DUT {dut._name} does not have") from None
+        """The DUT's port ``name``, or its internal signal when ``name`` is a dotted path below the top
+        (``u_eg.dp_done``: the hierarchical handle); a readable error naming the binding when it has none (Verilator
+        shows an internal signal only when the RTL marks it ``/*verilator public*/``)."""
+        handle = dut
+        for part in name.split("."):
+            try:
+                handle = getattr(handle, part)
+            except AttributeError:
+                what = "signal" if "." in name else "port"
+                hint = " (an internal signal: is it /*verilator public*/?)" if "." in name else ""
+                raise AttributeError(
+                    f"the binding names {what} {name!r}, which the DUT {dut._name} does not have{hint}"
+                ) from None
+        return handle

@@ -199,3 +199,36 @@ def test_without_nvdla_hw_make_regress_skips_its_jobs_and_reports_them(no_nvdla,
     assert {s.get("message") for s in junit.iter("skipped")} == {said}
     html = (report / "index.html").read_text()
     assert '<table id="skipped">' in html and said in html
+
+
+def test_a_flagged_streams_end_of_job_is_a_predicate_over_its_fields():
+    from dlaverif.agents.nvdla.flagged_stream import FlaggedStream
+
+    fields = (("count", 4), ("eoj", 1))
+    by_flags = FlaggedStream("s", 64, fields, last=("eoj",))
+    by_rule = FlaggedStream("s", 64, fields, end=lambda f: f["count"] == 15 and not f["eoj"])
+    word = {"count": 15, "eoj": 0}
+    user = int(by_rule.encode(**word))
+    assert (by_flags.ends(user), by_rule.ends(user)) == (False, True)
+    user = int(by_rule.encode(count=15, eoj=1))
+    assert (by_flags.ends(user), by_rule.ends(user)) == (True, False)
+    with pytest.raises(ValueError, match="says how a job ends"):
+        FlaggedStream("s", 64, fields)
+    with pytest.raises(KeyError, match="no field 'done'"):
+        FlaggedStream("s", 64, fields, last=("done",))
+
+
+def test_a_binding_reaches_an_internal_signal_by_its_dotted_path():
+    from types import SimpleNamespace
+
+    from dlaverif.platform.binding import DutBinding, PinControl, ResetPin
+
+    done = object()
+    dut = SimpleNamespace(_name="top", fin_o=object(), u_core=SimpleNamespace(u_eg=SimpleNamespace(done=done)))
+    b = DutBinding(PinControl("go", "fin_o"), "clk", ResetPin("rst"), "", ("out",))
+    assert b.signal(dut, "fin_o") is dut.fin_o
+    assert b.signal(dut, "u_core.u_eg.done") is done
+    with pytest.raises(AttributeError, match="names signal 'u_core.u_ig.done'.*verilator public"):
+        b.signal(dut, "u_core.u_ig.done")
+    with pytest.raises(AttributeError, match="names port 'fin'"):
+        b.signal(dut, "fin")
