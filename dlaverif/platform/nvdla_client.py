@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
+from pyuvm import ConfigDB
 
 from dlaverif.agents.nvdla.csb import readback_problems
 from dlaverif.agents.nvdla.dma_read import NvdlaBackend, NvdlaReadPort
@@ -212,9 +213,13 @@ class NvdlaClientScoreboard(JobScoreboard):
         ]
 
 
-#: (name, sample function, bins) of the covergroups every NVDLA read client has
-COMMON_POINTS: tuple[tuple[str, Callable[[Any], Any], list[Any]], ...] = (
-    ("in_flight", lambda it: it.response().in_flight, [1, 2]),
+def common_points(groups: int) -> tuple[tuple[str, Callable[[Any], Any], list[Any]], ...]:
+    """(name, sample function, bins) of the covergroups every NVDLA read client with ``groups`` register groups
+    has: jobs in flight (1 to ``groups``), posted or non-posted CSB writes, memory latency, output backpressure."""
+    return (("in_flight", lambda it: it.response().in_flight, list(range(1, groups + 1))),) + _KNOB_POINTS
+
+
+_KNOB_POINTS: tuple[tuple[str, Callable[[Any], Any], list[Any]], ...] = (
     ("csb_writes", lambda it: "nposted" if getattr(it, "nposted", False) else "posted", ["posted", "nposted"]),
     ("latency", lambda it: it.knobs.latency > 0, [False, True]),
     ("backpressure", lambda it: it.knobs.backpressure != "none", [False, True]),
@@ -224,7 +229,7 @@ COMMON_POINTS: tuple[tuple[str, Callable[[Any], Any], list[Any]], ...] = (
 class NvdlaClientCoverage(CoverageSubscriber):
     """Covergroups named by the block (:attr:`prefix`: ``<prefix>.<name>``, written to ``fcov_<prefix>.xml``): the
     block's :attr:`points` ((name, sample function, bins)) and :attr:`crosses` ((name, point names)), and
-    :data:`COMMON_POINTS`."""
+    :func:`common_points` of the TB's register groups."""
 
     points: tuple[tuple[str, Callable[[Any], Any], list[Any]], ...] = ()
     crosses: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -234,16 +239,17 @@ class NvdlaClientCoverage(CoverageSubscriber):
         self.xml_name = self.xml_name or f"fcov_{self.prefix}.xml"
         self.groups = Covergroups(self.covergroups)
 
-    def covergroups(self) -> list[Any]:
+    def covergroups(self, groups: int) -> list[Any]:
         from cocotb_coverage.coverage import CoverCross, CoverPoint
 
-        p = self.prefix
-        out: list[Any] = [CoverPoint(f"{p}.{n}", xf=xf, bins=bins) for n, xf, bins in self.points + COMMON_POINTS]
+        p, points = self.prefix, self.points + common_points(groups)
+        out: list[Any] = [CoverPoint(f"{p}.{n}", xf=xf, bins=bins) for n, xf, bins in points]
         out += [CoverCross(f"{p}.{n}", items=[f"{p}.{i}" for i in items]) for n, items in self.crosses]
         return out
 
     def sample(self, item: ReaderItem) -> None:
-        self.groups.sample(item)
+        tb = ConfigDB().get(None, "", "TB")  # the test base's TB: its binding's register groups
+        self.groups.sample(item, tb.binding.control.groups)
 
 
 def _flip_byte(item: Any, exp: ClientExpected, rng: np.random.Generator) -> str:
