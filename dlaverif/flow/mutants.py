@@ -207,7 +207,9 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool, all_r
         out.family, out.bug, out.files = mutant.family, mutant.bug, sorted(mutant.files)
     dest = out_dir(sim) / name
     ours = mutant is None or mutant.root == RTL_ROOT
-    copy = make_copy(mutant if ours else None, dest)
+    # the package's own RTL tree, copied (mutated for our mutants); an installed package has none: the builds of a
+    # user's plan name their own lists, and a user's mutants are third-party ones (their root variable)
+    copy = make_copy(mutant if ours else None, dest) if runner.RTL.is_dir() else None
     if mutant is not None and not ours:
         os.environ[mutant.root] = str(make_tree_copy(mutant, dest))  # this worker process builds from the copy
     builds: dict[str, runner.Build] = {}
