@@ -239,12 +239,15 @@ class NvdlaClientCoverage(CoverageSubscriber):
         self.xml_name = self.xml_name or f"fcov_{self.prefix}.xml"
         self.groups = Covergroups(self.covergroups)
 
-    def covergroups(self, groups: int) -> list[Any]:
+    @classmethod
+    def covergroups(cls, groups: int) -> list[Any]:
+        """The block's covergroups for a client of ``groups`` register groups (built at the first sample; building
+        them registers their names in cocotb-coverage's database, as a plan check needs)."""
         from cocotb_coverage.coverage import CoverCross, CoverPoint
 
-        p, points = self.prefix, self.points + common_points(groups)
+        p, points = cls.prefix, cls.points + common_points(groups)
         out: list[Any] = [CoverPoint(f"{p}.{n}", xf=xf, bins=bins) for n, xf, bins in points]
-        out += [CoverCross(f"{p}.{n}", items=[f"{p}.{i}" for i in items]) for n, items in self.crosses]
+        out += [CoverCross(f"{p}.{n}", items=[f"{p}.{i}" for i in items]) for n, items in cls.crosses]
         return out
 
     def sample(self, item: ReaderItem) -> None:
