@@ -61,7 +61,8 @@ REGS = nvdla_rdl.RdlFile(unit="NVDLA_PDP_RDMA")
 BINDING = nvdla_binding(
     csb=("csb2pdp_rdma_req", "pdp_rdma2csb_resp"),
     regs=REGS,
-    done="rdma2wdma_done",
+    # the done pulse: the port, or (PDP_DONE=u_eg.rdma2wdma_done) the egress unit's own signal inside the block
+    done=os.getenv("PDP_DONE", "").strip() or "rdma2wdma_done",
     ports=PORTS,
     stream=STREAM,
     completion=Completion(os.getenv("COMPLETION", "").strip() or "drained"),

@@ -156,7 +156,8 @@ class DutBinding:
                 handle = getattr(handle, part)
             except AttributeError:
                 what = "signal" if "." in name else "port"
-                hint = " (an internal signal: is it /*verilator public*/?)" if "." in name else ""
+                hint = " (an internal signal: Verilator shows it with --public-flat-rw or /*verilator public*/)"
+                hint = hint if "." in name else ""
                 raise AttributeError(
                     f"the binding names {what} {name!r}, which the DUT {dut._name} does not have{hint}"
                 ) from None

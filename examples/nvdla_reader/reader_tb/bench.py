@@ -5,12 +5,12 @@ from pathlib import Path
 
 from dlaverif.agents.nvdla.dma_read import NvdlaReadPort
 from dlaverif.agents.nvdla.flagged_stream import FlaggedStream
-from dlaverif.footprint import Region, words_of_runs
+from dlaverif.footprint import Region
 from dlaverif.platform import ReaderEnv, ReaderTestBase
 from dlaverif.platform.nvdla_client import NvdlaClientTB, nvdla_binding
 from dlaverif.thirdparty.nvdla_rdl import RdlFile
 
-from .items import ATOM, CubeJob
+from .items import CubeJob
 from .scoreboard import CubeCoverage, CubeScoreboard
 
 STREAM = FlaggedStream("rdr2dp", 256, (("line_end", 1), ("surf_end", 1), ("cube_end", 1)), last=("cube_end",))
@@ -27,8 +27,7 @@ class NvdlaReaderTB(NvdlaClientTB):
     )
 
     def regions(self, job: CubeJob) -> list[Region]:
-        d = job.descriptor()
-        return [Region(job.get_name(), d.base, d.base + d.extent, words_of_runs(d.atom_addresses(), d.atom_bytes, ATOM))]
+        return job.footprint()
 
     def pieces(self, job: CubeJob) -> list:
         return [(job.base, job.image())]

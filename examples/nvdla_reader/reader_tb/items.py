@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from dlaverif.footprint import Region, words_of_runs
 from dlaverif.models.nvdla import feature
 from dlaverif.platform import ReaderItem
 
@@ -49,6 +50,13 @@ class CubeJob(ReaderItem):
         return feature.descriptor(
             self.tensor.shape, self.tensor.dtype, self.base, self.line_stride, self.surface_stride
         )
+
+    def footprint(self) -> list[Region]:
+        """The bytes the job may read: its atoms (the read checker's footprint)."""
+        d = self.descriptor()
+        return [
+            Region(self.get_name(), d.base, d.base + d.extent, words_of_runs(d.atom_addresses(), d.atom_bytes, ATOM))
+        ]
 
     def image(self) -> np.ndarray:
         """The cube's bytes from its base, as the model packs them."""
