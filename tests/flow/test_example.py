@@ -223,3 +223,19 @@ def test_the_example_glue_is_at_most_60_code_lines(name: str) -> None:
     counts = {f: code_lines(example / f) for f in files if f not in NOT_GLUE[name]}
     assert set(counts) >= GLUE[name], counts
     assert sum(counts.values()) <= GLUE_LIMIT, counts
+
+
+def test_the_nvdla_readers_register_comment_agrees_with_its_rdl(tmp_path: Path) -> None:
+    """The register map on top of rtl/nvdla_reader.sv (the RTL's rule) names the registers, offsets and fields of
+    rtl/NVDLA_RDR.rdl, the one source the bench programs through: a comment that drifts from it fails here."""
+    import re
+
+    from dlaverif.thirdparty import nvdla_rdl
+
+    folder = ROOT / "examples" / "nvdla_reader" / "rtl"
+    regs = nvdla_rdl.load(folder / "NVDLA_RDR.rdl", tmp_path)
+    base = regs.address("S_STATUS")
+    row = re.compile(r"^//\s+0x([0-9a-f]+) (\w+)\s+R[OW]\s+\[[\d:]+\]\s+(\w+)", re.M)
+    table = {name: (int(off, 16), field) for off, name, field in row.findall((folder / "nvdla_reader.sv").read_text())}
+    rdl = {name: (addr - base, next(iter(fields))) for name, (addr, fields) in regs.registers.items()}
+    assert table == rdl
