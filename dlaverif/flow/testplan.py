@@ -5,16 +5,15 @@ The one list of what runs where: ``make sim`` (``dlaverif.flow.sim``), ``make mu
 :func:`problems` is the plan's self-check (``tests/sim/test_testplan.py``): every test of every run's module is in a
 testpoint, every testpoint has tests, and every name (test, run, build, covergroup) exists.
 
-Tests are found without a simulator by reading each cocotb module's source (:func:`module_tests`): functions
-decorated with ``@cocotb.test`` and classes decorated with ``@pyuvm.test``.
+Tests are found without a simulator as cocotb finds them (:func:`module_tests`): each run's module is imported and its
+cocotb test objects named, whatever declared them (``@cocotb.test``, ``@pyuvm.test``, ``dlaverif.platform.declare``).
 """
 
 from __future__ import annotations
 
-import ast
 import datetime
 import fnmatch
-import importlib.util
+import importlib
 import os
 import random
 from dataclasses import dataclass, field
@@ -548,58 +547,19 @@ def _coverage(raw: dict) -> CoveragePlan:
 
 @lru_cache(maxsize=None)
 def module_tests(module: str) -> tuple[str, ...]:
-    """Names of the cocotb tests a module defines (``@cocotb.test`` functions, ``@pyuvm.test`` classes)."""
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
-        raise ValueError(f"test module {module} not found")
-    tree = ast.parse(Path(spec.origin).read_text())
-    out = []
-    for node in tree.body:
-        declared = _declared_tests(node)
-        if declared:
-            out += declared
-            continue
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for dec in node.decorator_list:
-            target = dec.func if isinstance(dec, ast.Call) else dec
-            if (
-                isinstance(target, ast.Attribute)
-                and target.attr == "test"
-                and isinstance(target.value, ast.Name)
-                and target.value.id in ("cocotb", "pyuvm")
-            ):
-                out.append(node.name)
-    return tuple(out)
+    """Names of the cocotb tests a module defines, in its order, found as cocotb finds them: the module is imported
+    (no simulator needed: cocotb and pyuvm import outside one, and a test module only defines tests when imported)
+    and its cocotb test objects are read from its namespace, as ``cocotb.regression.RegressionManager.discover_tests``
+    reads them - ``@cocotb.test`` functions, ``@pyuvm.test`` classes and the tests the platform declares as data
+    (``dlaverif.platform.declare``), each by the name cocotb runs it under. So a test is declared once, in its module,
+    whatever declares it; the plan names it and this finds it. A module that cannot be imported is one line."""
+    from cocotb.regression import Test, TestGenerator  # the flow needs cocotb only when it asks a module
 
-
-#: tests as data (dlaverif/platform/declare.py): its calls and, for a call declaring fixed names, the constant naming
-#: them
-DECLARE_PY = Path(__file__).resolve().parents[1] / "platform" / "declare.py"
-DECLARATIONS = {
-    "declare_sequence_tests": None,
-    "declare_scoreboard_selftests": "SELFTESTS",
-    "declare_register_test": "REGISTER_TESTS",
-}
-
-
-@lru_cache(maxsize=None)
-def _constant(name: str) -> tuple[str, ...]:
-    """A module-level constant of dlaverif/platform/declare.py, read without importing it (it imports cocotb)."""
-    for node in ast.parse(DECLARE_PY.read_text()).body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            return tuple(ast.literal_eval(node.value))
-    raise ValueError(f"{DECLARE_PY}: no constant {name}")
-
-
-def _declared_tests(node: ast.stmt) -> list[str]:
-    """The tests a module-level ``declare_*(...)`` call of dlaverif/platform/declare.py declares (tests as data): the
-    keyword arguments' names, or the fixed names of the call."""
-    call = node.value if isinstance(node, ast.Expr) else None
-    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id not in DECLARATIONS:
-        return []
-    fixed = DECLARATIONS[call.func.id]
-    return list(_constant(fixed)) if fixed is not None else [k.arg for k in call.keywords if k.arg is not None]
+    try:
+        mod = importlib.import_module(module)
+    except Exception as exc:  # ImportError, or a module refusing its environment (a bad COMPLETION=, ...)
+        raise ValueError(f"test module {module} cannot be imported: {type(exc).__name__}: {_one_line(exc)}") from None
+    return tuple(obj.name for obj in vars(mod).values() if isinstance(obj, (Test, TestGenerator)))
 
 
 def test_id(module: str, test: str) -> str:

@@ -18,7 +18,7 @@ gives such a test its sequence alone, or with the words its own check adds, wher
 Each name becomes a class of the module
 that makes the call (so ``blocks.cube_reader.tests.RandomCubeTest`` exists, and the testplan, TESTCASE= and the
 reproduce command name it as before) registered with cocotb as ``@pyuvm.test`` registers a class.
-``dlaverif.flow.testplan`` reads the names from these calls without importing the module.
+``dlaverif.flow.testplan`` finds them as cocotb does, in the imported module (no simulator needed).
 
 ``TEST_SEQ`` (environment): the generic test. When set to the class name of one of the block's sequences (any
 :class:`~dlaverif.platform.sequences.ReaderSeqBase` of the module that defines the declared sequences), the test module

@@ -128,6 +128,41 @@ def test_module_tests_finds_cocotb_and_pyuvm_tests(tmp_path, monkeypatch):
     assert testplan.module_tests("toy_block_tests") == ("first", "second", "UvmTest")
 
 
+DATA_MODULE = """
+import cocotb
+
+# tests made by a call at import, from data (as dlaverif.platform.declare makes them): no def in the source names them
+for _name in ("made_one", "made_two"):
+    async def _body(dut):
+        pass
+    globals()["__" + _name] = cocotb.test(name=_name)(_body)
+
+
+@cocotb.test()
+@cocotb.parametrize(width=[8, 16])
+async def swept(dut, width):
+    pass
+"""
+
+
+def test_module_tests_finds_tests_declared_as_data_by_the_name_cocotb_runs(tmp_path, monkeypatch):
+    # the flow asks the imported module, as cocotb's discovery does: a test made by a call is found; a parametrized
+    # test is one name (cocotb runs it as swept/width=8, swept/width=16; the plan names the test)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "toy_data_tests.py").write_text(DATA_MODULE)
+    assert testplan.module_tests("toy_data_tests") == ("made_one", "made_two", "swept")
+
+
+def test_a_test_module_that_does_not_import_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "toy_broken_tests.py").write_text("import cocotb\nraise ValueError('COMPLETION=sometimes:\\n no')\n")
+    with pytest.raises(ValueError) as exc:
+        testplan.module_tests("toy_broken_tests")
+    assert str(exc.value) == "test module toy_broken_tests cannot be imported: ValueError: COMPLETION=sometimes: no"
+    with pytest.raises(ValueError, match="test module toy_no_such_tests cannot be imported: ModuleNotFoundError"):
+        testplan.module_tests("toy_no_such_tests")
+
+
 @pytest.mark.parametrize("name", testplan.SUITE_NAMES)
 def test_every_suite_has_runs(name):
     assert testplan.load().suite(name).runs
