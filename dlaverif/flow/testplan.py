@@ -16,6 +16,7 @@ import fnmatch
 import importlib
 import os
 import random
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -124,6 +125,21 @@ CONFIGS_SCHEMA = Fields(
         "tops": Names(CONFIG_TOP_SCHEMA),
     }
 )
+#: a block of the project (``blocks.<name>``): what the flow links to and needs of it, as data, so that no module of
+#: the flow names a block. ``datasheet``: its document (from the project's root); the datasheet of a top of the
+#: configuration matrix carries that top's generated parameter block (dlaverif.flow.contracts). ``roots``: the
+#: variables its file lists take third-party trees from (``$NVDLA_HW``): what each must name (``means``), where to
+#: look when it is not set (``defaults``, first found first) and how to get the files (``get``).
+ROOT_VAR = r"[A-Z_][A-Z0-9_]*"
+ROOT_SCHEMA = Fields({"means": Scalar("str"), "defaults": _STRS, "get": Scalar("str")}, required=("means",))
+BLOCK_SCHEMA = Fields(
+    {
+        "datasheet": Scalar(
+            "str", pattern=r"\S+\.md", means="a Markdown file from the project's root (docs/<block>.md)"
+        ),
+        "roots": Names(ROOT_SCHEMA),
+    }
+)
 SCHEMA = Fields(
     {
         "builds": Names(buildopts.SCHEMA),
@@ -134,6 +150,7 @@ SCHEMA = Fields(
         "configs": CONFIGS_SCHEMA,
         # the modules of the mutant catalogues (Plan.mutants, imported by dlaverif.flow.mutants.catalogue)
         "mutants": Seq(Scalar("str", pattern=MODULE_NAME, means="a dotted module name (blocks.<block>.mutants)")),
+        "blocks": Names(BLOCK_SCHEMA),
     },
     required=("builds", "runs", "suites", "testpoints"),
 )
@@ -264,6 +281,25 @@ class Configuration:
 
 
 @dataclass(frozen=True)
+class Root:
+    """A variable a block's file lists take a third-party tree from (``blocks.<name>.roots``)."""
+
+    name: str  # NVDLA_HW
+    means: str  # what it must name: a checkout of nvdla/hw (branch nvdlav1)
+    defaults: tuple[str, ...] = ()  # where to look when it is not set, first found first (from the project's root)
+    get: str = ""  # how to get the files (a make target), when there is a way
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of the project (``blocks:``): what the flow links to and needs of it."""
+
+    name: str
+    datasheet: Optional[str] = None  # its document, from the project's root
+    roots: tuple[Root, ...] = ()
+
+
+@dataclass(frozen=True)
 class Plan:
     builds: dict
     runs: dict
@@ -275,6 +311,12 @@ class Plan:
     config_waivers: dict = field(default_factory=dict)  # <top>@<corner> left out of the matrix -> the reason
     nightly_draws: bool = False  # configs.nightly: random (the nightly suite runs the random draws)
     mutants: tuple[str, ...] = ()  # the modules of the mutant catalogues (each defines MUTANTS), in run order
+    blocks: dict = field(default_factory=dict)  # name -> Block
+
+    @property
+    def roots(self) -> dict[str, Root]:
+        """Every block's third-party variables: name -> :class:`Root` (one definition each, checked at load)."""
+        return {r.name: r for b in self.blocks.values() for r in b.roots}
 
     def config_of_run(self, run: str) -> Optional[Configuration]:
         return next((c for c in self.configs.values() if c.run == run), None)
@@ -395,7 +437,33 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
     nightly_draws = (raw.get("configs") or {}).get("nightly") == "random"
     cov = _coverage(raw.get("coverage") or {})
     catalogues = tuple(str(m) for m in raw.get("mutants") or ())
-    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues)
+    blocks = _blocks(raw.get("blocks") or {}, where)
+    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues, blocks)
+
+
+def _blocks(raw: dict, where: Callable[..., str]) -> dict[str, Block]:
+    """The ``blocks:`` section: a datasheet must exist (from the project's root), a root variable is an environment
+    variable's name and is defined by one block only."""
+    out: dict[str, Block] = {}
+    seen: dict[str, str] = {}
+    for name, b in raw.items():
+        b = b or {}
+        sheet = b.get("datasheet")
+        if sheet is not None and not (project.ROOT / str(sheet)).is_file():
+            raise PlanError(f"{where('blocks', str(name), 'datasheet')}: blocks.{name}.datasheet: no file {sheet}")
+        roots = []
+        for var, r in (b.get("roots") or {}).items():
+            at = where("blocks", str(name), "roots", str(var))
+            if not re.fullmatch(ROOT_VAR, str(var)):
+                raise PlanError(f"{at}: blocks.{name}.roots.{var}: not a variable name ({ROOT_VAR})")
+            if var in seen:
+                raise PlanError(f"{at}: blocks.{name}.roots.{var}: already a root of block {seen[var]}")
+            seen[str(var)] = str(name)
+            roots.append(
+                Root(str(var), " ".join(str(r["means"]).split()), tuple(r.get("defaults") or ()), str(r.get("get", "")))
+            )
+        out[str(name)] = Block(str(name), None if sheet is None else str(sheet), tuple(roots))
+    return out
 
 
 def night_seed(today: datetime.date) -> int:
@@ -563,7 +631,7 @@ def module_tests(module: str) -> tuple[str, ...]:
 
 
 def test_id(module: str, test: str) -> str:
-    """``blocks.cube_reader.tests`` + ``RandomCubeTest`` -> ``cube_reader.tests::RandomCubeTest``."""
+    """``blocks.<block>.tests`` + ``<Test>`` -> ``<block>.tests::<Test>`` (the plan's name of a test)."""
     return f"{module.removeprefix('blocks.')}::{test}"
 
 

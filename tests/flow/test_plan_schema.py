@@ -45,7 +45,7 @@ UNKNOWN_KEYS = [
         "top level",
         PLAN + "sutes: {}\n",
         "sutes: {}",
-        "sutes: unknown key; allowed: builds, runs, suites, testpoints, coverage, configs, mutants "
+        "sutes: unknown key; allowed: builds, runs, suites, testpoints, coverage, configs, mutants, blocks "
         "(did you mean 'suites'?)",
     ),
     (
@@ -92,6 +92,18 @@ UNKNOWN_KEYS = [
         "    bad: {run",
         "configs.tops.bad.corner: unknown key; allowed: run, corners, waive, smoke, limits, env, formal, formal_at "
         "(did you mean 'corners'?)",
+    ),
+    (
+        "a block",
+        _after("blocks:", "  bad: {datasheat: docs/cube_reader.md}"),
+        "  bad: {datasheat",
+        "blocks.bad.datasheat: unknown key; allowed: datasheet, roots (did you mean 'datasheet'?)",
+    ),
+    (
+        "a block's third-party root",
+        _after("blocks:", "  bad: {roots: {THEIR_HW: {means: their tree, defualts: [x]}}}"),
+        "  bad: {roots",
+        "blocks.bad.roots.THEIR_HW.defualts: unknown key; allowed: means, defaults, get (did you mean 'defaults'?)",
     ),
     (
         "a key without a near one",
@@ -166,6 +178,18 @@ WRONG = [
         "mutants: expected a list of strings, not 'blocks.cube_reader.mutants'",
     ),
     (
+        "a datasheet that is not a Markdown file",
+        _after("blocks:", "  bad: {datasheet: docs/bad.pdf}"),
+        "  bad: {datasheet",
+        "blocks.bad.datasheet: expected a Markdown file from the project's root (docs/<block>.md), not 'docs/bad.pdf'",
+    ),
+    (
+        "a root without what it means",
+        _after("blocks:", "  bad: {roots: {THEIR_HW: {defaults: [x]}}}"),
+        "  bad: {roots",
+        "blocks.bad.roots.THEIR_HW: missing key means (required: means)",
+    ),
+    (
         "a missing required key",
         _after("runs:", "  bad: {build: cube_reader}"),
         "  bad: {build",
@@ -182,6 +206,35 @@ WRONG = [
 
 @pytest.mark.parametrize("what, text, marker, message", WRONG, ids=[c[0] for c in WRONG])
 def test_a_wrong_type_or_value_is_refused_with_its_line_and_what_is_allowed(tmp_path, what, text, marker, message):
+    line, where = _refusal(tmp_path, text, marker)
+    assert line == f"{where}: {message}"
+
+
+BLOCKS = [
+    (
+        "a datasheet that does not exist",
+        _after("blocks:", "  bad: {datasheet: docs/no_such_block.md}"),
+        "  bad: {datasheet",
+        "blocks.bad.datasheet: no file docs/no_such_block.md",
+    ),
+    (
+        "a root that is not a variable's name",
+        _after("blocks:", "  bad: {roots: {their-hw: {means: their tree}}}"),
+        "their-hw",
+        "blocks.bad.roots.their-hw: not a variable name ([A-Z_][A-Z0-9_]*)",
+    ),
+    (
+        "a root two blocks define: the second, naming the first",
+        _after("blocks:", "  bad: {roots: {NVDLA_HW: {means: another tree}}}"),
+        "      NVDLA_HW:",
+        "blocks.pdp_rdma.roots.NVDLA_HW: already a root of block bad",
+    ),
+]
+
+
+@pytest.mark.parametrize("what, text, marker, message", BLOCKS, ids=[c[0] for c in BLOCKS])
+def test_a_block_entry_naming_what_is_not_there_is_refused_with_its_line(tmp_path, what, text, marker, message):
+    # blocks: is read after the schema (a datasheet must exist, a root is defined once): still one line at its entry
     line, where = _refusal(tmp_path, text, marker)
     assert line == f"{where}: {message}"
 
@@ -255,7 +308,7 @@ def test_an_empty_file_is_one_line(tmp_path, text):
 
 def test_a_plan_that_is_not_a_map_or_lacks_a_section_is_one_line(tmp_path):
     line, where = _refusal(tmp_path, "- builds\n- runs\n", "- builds")
-    sections = "builds, runs, suites, testpoints, coverage, configs, mutants"
+    sections = "builds, runs, suites, testpoints, coverage, configs, mutants, blocks"
     assert line == f"{where}: (top level): expected a map with keys {sections}, not a list"
     line, where = _refusal(tmp_path, "builds: {}\nruns: {}\ntestpoints: []\n", "builds")
     assert line == f"{where}: (top level): missing key suites (required: builds, runs, suites, testpoints)"
