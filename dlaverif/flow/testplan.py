@@ -739,8 +739,8 @@ def select(
 ) -> list[tuple[SuiteRun, list[str]]]:
     """The runs of ``suite`` (only those named exactly in ``runs``, comma-separated, when given) with their tests
     (only those matching a ``tests`` pattern when given), in the suite's order, runs left with no test dropped.
-    The one selection of ``make sim`` and ``make regress``: a suite, run or pattern that selects nothing raises
-    :class:`SelectionError` instead of being ignored."""
+    The one selection of ``make sim`` and ``make regress``: a suite, run or pattern that selects nothing, or a run
+    whose test module does not import, raises :class:`SelectionError` instead of being ignored."""
     if suite not in plan.suites:
         raise SelectionError("SUITE", f"SUITE={suite}: no such suite; allowed: {', '.join(plan.suites)}")
     entries = plan.suites[suite].runs
@@ -756,8 +756,12 @@ def select(
     patterns = split_names(tests)
     out = []
     for e in entries:
+        try:
+            tests_of_run = e.run.expected_tests()
+        except ValueError as exc:  # its module does not import here (its environment refused, a name missing)
+            raise SelectionError("RUN", f"run {e.run.name}: {exc}") from None
         chosen = sorted(
-            t for t in e.run.expected_tests() if not patterns or any(test_matches(e.run.name, t, p) for p in patterns)
+            t for t in tests_of_run if not patterns or any(test_matches(e.run.name, t, p) for p in patterns)
         )
         if chosen:
             out.append((e, chosen))

@@ -164,6 +164,24 @@ def test_a_test_module_that_does_not_import_is_one_line(tmp_path, monkeypatch):
         testplan.module_tests("toy_no_such_tests")
 
 
+def test_a_run_whose_module_does_not_import_is_a_selection_error_naming_the_run(tmp_path, monkeypatch):
+    # make sim / make regress print it as their one line and exit 2, before any build
+    def edit(raw):
+        raw["runs"]["toy/broken"] = {"build": "toy", "module": "toy_refusing_tests"}
+        raw["suites"]["sim"]["runs"].append("toy/broken")
+
+    plan = toy_plan(tmp_path, monkeypatch, edit)
+    (tmp_path / "toy_refusing_tests.py").write_text("raise ValueError('COMPLETION=sometimes: not a completion')\n")
+    assert [e.run.name for e, _ in testplan.select(plan, "sim", "toy/all")] == ["toy/all"]  # not imported unless run
+    with pytest.raises(testplan.SelectionError) as exc:
+        testplan.select(plan, "sim")
+    assert exc.value.variable == "RUN"
+    assert str(exc.value) == (
+        "run toy/broken: test module toy_refusing_tests cannot be imported: ValueError: COMPLETION=sometimes: not a "
+        "completion"
+    )
+
+
 @pytest.mark.parametrize("name", testplan.SUITE_NAMES)
 def test_every_suite_has_runs(name):
     assert testplan.load().suite(name).runs
