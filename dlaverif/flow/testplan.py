@@ -422,6 +422,16 @@ def night_seed(today: datetime.date) -> int:
     return int(today.strftime("%Y%m%d"))
 
 
+def top_folder(build: PlannedBuild) -> Path:
+    """The folder the contracts of ``build``'s top are read from (:mod:`dlaverif.flow.contracts`): that of the file
+    ``<top>.sv`` of its own list when the plan names one (a user's RTL, any root), else blocks/rtl/."""
+    if build.options.filelist is not None:
+        for src in filelists.parse(build.options.filelist).sources:
+            if src.name == f"{build.toplevel}.sv":
+                return src.parent
+    return RTL_DIR
+
+
 def _formal(top: str, spec: dict, names: set[str]) -> Callable[[str], dict]:
     """``configs.<top>.formal`` (a property set's name or a list of them) and ``formal_at`` (per configuration:
     ``sets`` instead of the top's, ``depth`` {set: BMC depth} below the set's own, ``unchecked`` property modules
@@ -489,9 +499,10 @@ def _configs(
         if template.build.toplevel != top:
             raise ValueError(f"configs.{top}: run {template.name} builds {template.build.toplevel}")
         points: list[tuple[str, dict, str, Optional[int]]] = []
-        points += [(n, p, "corner", None) for n, p in contracts.corners(top).items()]
+        rtl = top_folder(template.build)  # where the top's module is: blocks/rtl/, or a user's own RTL
+        points += [(n, p, "corner", None) for n, p in contracts.corners(top, rtl).items()]
         for n, corner in (spec.get("corners") or {}).items():
-            points.append((str(n), contracts.configuration(top, corner), "corner", None))
+            points.append((str(n), contracts.configuration(top, corner, rtl), "corner", None))
         waived = {str(k): " ".join(str(v).split()) for k, v in (spec.get("waive") or {}).items()}
         unknown = set(waived) - {p[0] for p in points}
         if unknown or not all(waived.values()):
@@ -500,10 +511,10 @@ def _configs(
         points = [p for p in points if p[0] not in waived]
         rng = random.Random(f"{seed}/{top}")
         ranges = {str(k): v if isinstance(v, list) else [None, v] for k, v in (spec.get("limits") or {}).items()}
-        points += [(f"r{seed}_{i}", contracts.draw(top, rng, ranges), "random", seed) for i in range(n_random)]
+        points += [(f"r{seed}_{i}", contracts.draw(top, rng, ranges, rtl), "random", seed) for i in range(n_random)]
         formal = _formal(top, spec, {p[0] for p in points})
         for name, params, kind, cseed in points:
-            bad = contracts.violations(top, params)
+            bad = contracts.violations(top, params, rtl)
             if bad:
                 raise ValueError(f"configs.{top}.{name} is illegal: {'; '.join(bad)}")
             bname, rname = f"{top}@{name}", f"{template.name}@{name}"
