@@ -473,7 +473,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown is not None:
         print(markdown_table(args.markdown))
         return 0
-    check_table()  # every substitution applies exactly once, before any simulation
+    try:
+        check_table()  # every substitution applies exactly once, before any simulation
+    except ValueError as exc:  # a catalogue that no longer fits the RTL: one line, exit 2, nothing simulated
+        raise Refusal(str(exc)) from None
     chosen = list(catalogue())
     if args.only:
         unknown = set(args.only) - {m.name for m in catalogue()}

@@ -54,3 +54,27 @@ def test_a_user_mutant_is_killed_and_a_comment_edit_survives(tmp_path: Path) -> 
     mutated = project / "sim_build" / "mutants" / "icarus" / "first_lane_ignored" / "rtl" / "desc_reader.sv"
     assert "lo = '0;" in mutated.read_text() and "lo = '0;" not in before
     assert rtl.read_text() == before  # the project's RTL untouched
+
+
+@pytest.mark.sim  # it starts make mutants, which refuses the catalogue before building anything
+@pytest.mark.parametrize(
+    "field, value, said",
+    [
+        ("file", "nosuch.sv", "first_lane_ignored: nosuch.sv is in no file list of the plan's builds"),
+        ("old", "lo = 'x;", "first_lane_ignored: the old text occurs 0 times in desc_reader.sv"),
+    ],
+)
+def test_a_user_mutant_that_does_not_fit_its_rtl_is_one_line(tmp_path: Path, field: str, value: str, said: str) -> None:
+    project = shutil.copytree(EXAMPLE, tmp_path / "my_reader", ignore=shutil.ignore_patterns("sim_build"))
+    catalogue = yaml.safe_load((project / "mutants.yaml").read_text())
+    catalogue["mutants"][0][field] = value
+    (project / "mutants.yaml").write_text(yaml.safe_dump(catalogue))
+    done = subprocess.run(
+        [sys.executable, "-m", "dlaverif.flow.mutants", "--sim", "icarus"],
+        env={**os.environ, "TESTPLAN": str(project / "testplan.yaml"), "PYTHONPATH": str(ROOT),
+             "DESC_READER_RTL": str(project / "rtl"), "SIM_BUILD": str(tmp_path / "out")},
+        cwd=project, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith(f"make mutants: {said}"), done.stderr
+    assert not (tmp_path / "out" / "mutants").exists()  # nothing built or simulated
