@@ -160,10 +160,10 @@ def design_files(
 
 
 # Verilator's coverage flags of a regression build. --coverage would add expression coverage, on which Verilator 5.048
-# fails with an internal error (V3Ast.h "AstNode is not of expected type" at cr_desc_validator.sv:103): line, toggle
-# and user only. They change what -Wall sees: a branch made constant by a parameter is kept for its coverage point
-# and warned about (CMPCONST), where a plain build folds it silently - so make lint and the configuration matrix's
-# lint pass them too (dlaverif/flow/lintplan.py, tests/sim/test_config_matrix.py).
+# fails with an internal error (V3Ast.h "AstNode is not of expected type", in a descriptor validator of this
+# repository): line, toggle and user only. They change what -Wall sees: a branch made constant by a parameter is
+# kept for its coverage point and warned about (CMPCONST), where a plain build folds it silently - so make lint and
+# the configuration matrix's lint pass them too (dlaverif/flow/lintplan.py, tests/sim/test_config_matrix.py).
 VERILATOR_COVERAGE_ARGS = ["--coverage-line", "--coverage-toggle", "--coverage-user"]
 
 
