@@ -132,9 +132,13 @@ def resolve(top: str, params: Mapping[str, int] | None = None, rtl: Path = RTL) 
 
 
 def violations(top: str, params: Mapping[str, int] | None = None, rtl: Path = RTL) -> list[str]:
-    """The lines the RTL prints for ``params`` (empty: legal), and unknown parameter names."""
+    """The lines the RTL prints for ``params`` (empty: legal), and unknown parameter names (of a top without
+    contracts: names its header does not declare)."""
     cs = {c.name: c for c in contracts(top, rtl)}
     values = resolve(top, params, rtl)
+    if not cs:
+        header = {n for n, _ in default_expressions(top, rtl)}
+        return [f"{top} has no parameter {k}" for k in (params or {}) if k not in header]
     out = [f"{top} has no contracted parameter {k}" for k in (params or {}) if k not in cs]
     out += [c.message(values[c.name], values) for c in cs.values() if not c.legal(values[c.name], values)]
     return out
@@ -150,6 +154,19 @@ def _extreme(c: Contract, values: Mapping[str, int], which: str) -> int:
     return pows[0] if which == "min" else pows[-1]
 
 
+def uncontracted(top: str, spec: Mapping[str, int | str], rtl: Path = RTL) -> dict[str, int]:
+    """A corner of a top that declares no contract (a user's reader, whose own elaboration checks its parameters):
+    numbers for parameters its header declares; ``min``/``max`` need a contract and are refused."""
+    header = [n for n, _ in default_expressions(top, rtl)]
+    bad = sorted(f"{k}: {v}" for k, v in spec.items() if k not in header or isinstance(v, str))
+    if bad:
+        raise ValueError(
+            f"{top} declares no parameter contract: a corner gives numbers for its parameters "
+            f"({', '.join(header)}), not {', '.join(bad)}"
+        )
+    return {k: int(v) for k, v in spec.items()}
+
+
 def configuration(
     top: str, spec: Mapping[str, int | str], rtl: Path = RTL, base: Mapping[str, int] | None = None
 ) -> dict[str, int]:
@@ -159,6 +176,8 @@ def configuration(
     gives them (a formal property set's reduced parameters, dlaverif.flow.formal), else at their defaults; either way
     one the corner puts out of range is clamped into it, and every ``base`` parameter is in the result."""
     cs = {c.name: c for c in contracts(top, rtl)}
+    if not cs:  # a top without param_contract instances (a user's reader): its own elaboration checks the values
+        return {**{k: int(v) for k, v in (base or {}).items()}, **uncontracted(top, spec, rtl)}
     unknown = set(spec) - set(cs)
     if unknown:
         raise ValueError(f"{top}: no contract for {sorted(unknown)}")

@@ -75,7 +75,7 @@ UNKNOWN_KEYS = [
         "coverage",
         _after("coverage:", "  line_gaol: 90"),
         "line_gaol",
-        "coverage.line_gaol: unknown key; allowed: goals, line_goal, exclusions, code_waivers "
+        "coverage.line_gaol: unknown key; allowed: goals, line_goal, exclusions, code_waivers, code_coverage "
         "(did you mean 'line_goal'?)",
     ),
     (
