@@ -202,9 +202,11 @@ def test_a_checkout_without_nvidias_files_skips_the_tests_that_need_them_saying_
     text = out.stdout + out.stderr
     assert out.returncode == 0, text
     assert " skipped" in text and "failed" not in text and " error" not in text, text
-    said = f"skipped: nvdla_pdp_rdma: NVDLA_HW is not set and no default of it exists ({copy}/sim_build/thirdparty/"
-    assert said in text and "make nvdla" in text, text
-    assert f" {len(NEEDING)} skipped" in text, text  # each test's item of NVIDIA's build, counted in the summary
+    builds = ("nvdla_pdp_rdma", "nvdla_pdp_rdma_public")  # the plan's builds of NVIDIA's RTL
+    for build in builds:
+        said = f"skipped: {build}: NVDLA_HW is not set and no default of it exists ({copy}/sim_build/thirdparty/"
+        assert said in text and "make nvdla" in text, text
+    assert f" {len(NEEDING) * len(builds)} skipped" in text, text  # each test's item of each such build, counted
 
 
 def test_make_nvdla_into_a_checkout_makes_its_tests_run(tmp_path, nvdla_files):
