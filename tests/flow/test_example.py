@@ -105,8 +105,8 @@ def test_the_nvdla_example_runs_from_the_installed_package(tmp_path: Path) -> No
     env = {k: v for k, v in os.environ.items() if k in KEPT or k.startswith("PIP_")}
     env["PATH"] = os.pathsep.join([str(py.parent), "/usr/local/bin", "/usr/bin", "/bin"])
     for command, said in (
-        ("make sim SIM=verilator SEED=1", "regression: 3 passed, 0 failed"),
-        ("make sim SIM=icarus SEED=1", "regression: 3 passed, 0 failed"),
+        ("make sim SIM=verilator SEED=1", "regression: 4 passed, 0 failed"),
+        ("make sim SIM=icarus SEED=1", "regression: 4 passed, 0 failed"),
         ("make mutants SIM=verilator", "mutants: 5/5 killed, 0 survived, 0 broken"),
     ):
         done = subprocess.run(

@@ -9,6 +9,7 @@ from dlaverif.platform import CorruptModelBase, ScoreboardSelfTestBase, SmallJob
 from dlaverif.platform.nvdla_client import CORRUPTIONS
 
 from .bench import NvdlaReaderTest
+from .items import CubeJob
 from .sequences import CubeSeq
 
 
@@ -19,6 +20,23 @@ class RandomCubes(NvdlaReaderTest):
     writes, some read back: every request, word, flag, done pulse and readback checked."""
 
     sequence = (CubeSeq, "cube")
+
+
+class _NonPostedSeq(CubeSeq):
+    """Every register written non-posted: the enable's response comes after the cube's first request is out."""
+
+    def random_item(self, name: str, burst: int) -> CubeJob:
+        job = super().random_item(name, burst)
+        job.nposted = True
+        return job
+
+
+@pyuvm.test(timeout_time=2, timeout_unit="ms")
+class NonPostedBursts(NvdlaReaderTest):
+    """Bursts of cubes programmed with non-posted writes only: each burst's first cube starts reading while its
+    enable still waits for its response, and its requests stay its own (not the previous burst's)."""
+
+    sequence = (_NonPostedSeq, "nposted")
 
 
 class _SelfTest(NvdlaReaderTest, ScoreboardSelfTestBase):
