@@ -112,8 +112,9 @@ class ClientExpected(Expectation):
 
 class NvdlaClientScoreboard(JobScoreboard):
     """Every request, output word, flag, completion, credit and readback of a job against the block's
-    :meth:`expected` (a :class:`ClientExpected`). With jobs in flight the platform gives a settled batch's requests
-    and responses to its first job; they are taken in job order (a client reads its jobs one after the other)."""
+    :meth:`expected` (a :class:`ClientExpected`). The platform gives each job of a settled batch the requests that
+    read its bytes and the responses that answer them; they are also taken in job order (a client reads its jobs one
+    after the other), so a request or response counted with a neighbour is not reported twice."""
 
     def build_phase(self) -> None:
         super().build_phase()

@@ -232,3 +232,16 @@ def test_a_binding_reaches_an_internal_signal_by_its_dotted_path():
         b.signal(dut, "u_core.u_ig.done")
     with pytest.raises(AttributeError, match="names port 'fin'"):
         b.signal(dut, "fin")
+
+
+def test_a_request_is_answered_by_one_response_per_two_atoms_and_dealt_so():
+    from dlaverif.agents.nvdla.dma_read import NvdlaBurst
+    from dlaverif.footprint import Region
+    from dlaverif.platform.attribution import attribute
+
+    odd, even = NvdlaBurst(0, 0x1000, 4, 5, 1, 0), NvdlaBurst(0, 0x8000, 1, 5, 1, 3)  # 5 atoms, then 2
+    assert (odd.beats, odd.nbytes, odd.responses) == (5, 160, 3)  # the read checker's bytes, the responses
+    assert (even.beats, even.responses) == (2, 1)
+    jobs = [[Region("a", 0x1000, 0x10A0)], [Region("b", 0x8000, 0x8040)]]
+    shares = attribute(jobs, [odd, even], ["r0", "r1", "r2", "r3"], [])
+    assert [s.r for s in shares] == [["r0", "r1", "r2"], ["r3"]]

@@ -65,6 +65,15 @@ class NvdlaReadPort:
     credits: int = 61
 
 
+class NvdlaBurst(Burst):
+    """An accepted request: ``len`` + 1 atoms (the bytes the read checker checks), answered by one response per two
+    atoms (:attr:`responses`, what job attribution deals the responses by)."""
+
+    @property
+    def responses(self) -> int:
+        return -(-self.beats // BEAT_ATOMS)
+
+
 def pack_response(atoms: bytes) -> tuple[int, int]:
     """(payload, mask) of one response holding ``atoms`` (one or two 32-byte atoms, the first in the low half),
     as NVDLA's memory interface packs it (module docstring); the cleared half carries :data:`POISON`."""
@@ -150,7 +159,7 @@ class _PortAgent:
         o = self.owner
         pd = self._req_pd() or 0
         addr, size = self.fields(pd)
-        b = Burst(self.index, addr, size, ATOM_LOG2, int(AxiBurstType.INCR), cycle, cycle + o.latency_now())
+        b = NvdlaBurst(self.index, addr, size, ATOM_LOG2, int(AxiBurstType.INCR), cycle, cycle + o.latency_now())
         self.bursts.append(b)
         o.ar_ap.write(b)
 
