@@ -308,9 +308,10 @@ def formal_at_block() -> str:
     changes it) and the entry's ``why``, one row per entry (configurations that share one are listed together)."""
     from dlaverif.flow import formal, testplan
 
-    own = {p.name: p.depth for p in formal.PROOFS}
+    plan = testplan.load()
+    own = {p.name: p.depth for p in formal.proofs(plan)}
     rows: dict[tuple, list[str]] = {}
-    for c in testplan.load().configs.values():
+    for c in plan.configs.values():
         if not c.formal_why:
             continue
         sets = ", ".join(f"{s} (depth {c.formal_depth.get(s, own[s])})" for s in c.formal)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif import thirdparty
-from dlaverif.flow import buildopts, contracts, filelists, project
+from dlaverif.flow import buildopts, contracts, filelists, formalplan, project
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.planschema import Either, Fields, Names, PlanError, Ref, Refusal, Scalar, Seq, read
 
@@ -135,6 +135,8 @@ SCHEMA = Fields(
         "configs": CONFIGS_SCHEMA,
         # the modules of the mutant catalogues (Plan.mutants, imported by dlaverif.flow.mutants.catalogue)
         "mutants": Seq(Scalar("str", pattern=MODULE_NAME, means="a dotted module name (blocks.<block>.mutants)")),
+        # make formal's property sets, by name (dlaverif/flow/formalplan.py: one self-contained entry per set)
+        "formal": Names(formalplan.SCHEMA),
     },
     required=("builds", "runs", "suites", "testpoints"),
 )
@@ -276,6 +278,7 @@ class Plan:
     config_waivers: dict = field(default_factory=dict)  # <top>@<corner> left out of the matrix -> the reason
     nightly_draws: bool = False  # configs.nightly: random (the nightly suite runs the random draws)
     mutants: tuple[str, ...] = ()  # the modules of the mutant catalogues (each defines MUTANTS), in run order
+    formal: dict = field(default_factory=dict)  # make formal's property sets: name -> formalplan.Proof, in plan order
 
     def config_of_run(self, run: str) -> Optional[Configuration]:
         return next((c for c in self.configs.values() if c.run == run), None)
@@ -396,7 +399,13 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
     nightly_draws = (raw.get("configs") or {}).get("nightly") == "random"
     cov = _coverage(raw.get("coverage") or {})
     catalogues = tuple(str(m) for m in raw.get("mutants") or ())
-    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues)
+    proofs = {}
+    for n, f in (raw.get("formal") or {}).items():
+        try:
+            proofs[str(n)] = formalplan.proof(str(n), f, project.ROOT, builds)
+        except ValueError as exc:
+            raise PlanError(f"{where('formal', str(n))}: {_one_line(exc)}") from None
+    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues, proofs)
 
 
 def night_seed(today: datetime.date) -> int:
