@@ -77,7 +77,7 @@ def proofs(plan: testplan.Plan | None = None) -> tuple[Proof, ...]:
     return tuple((plan or testplan.load()).formal.values())
 
 
-# Protocol mutants of the blocks' catalogues (blocks/<block>/mutants.py) checked here (the read engine's and the output
+# Protocol mutants of the blocks' catalogues (blocks/<block>/mutants.yaml) checked (the read engine's and the output
 # stream's), and mutants that exist only for the formal check (the same Mutant/Edit records, applied by
 # dlaverif.flow.mutants.make_copy).
 FORMAL_MUTANTS: tuple[Mutant, ...] = (
