@@ -52,16 +52,14 @@ from typing import NoReturn
 from dlaverif import thirdparty
 from dlaverif.flow import contracts, executor, filelists, formalplan, mutants as mut, project, testplan
 from dlaverif.flow.formalplan import Proof
-from dlaverif.flow.mutation import Mutant, mutant
-from dlaverif.flow.planschema import Refusal, exit_status
+from dlaverif.flow.mutation import Mutant, load_catalogue
+from dlaverif.flow.planschema import PlanError, Refusal, display, exit_status
 
 ROOT = project.PACKAGE_ROOT
 RTL = project.RTL
 #: the package's property sets and their macros, port groups (prop_macros.svh, axi_ports.svh)
 HDL_PROPS = thirdparty.HDL / "props"
 OUT = project.SIM_BUILD / "formal"
-#: the read engine's RTL file, the target of the engine's proof sets and protocol mutants
-ENG = "axi_rd_engine.sv"
 
 
 #: memories of up to this many words are mapped to flip-flops (memory_map), as they always were: every memory of every
@@ -77,121 +75,58 @@ def proofs(plan: testplan.Plan | None = None) -> tuple[Proof, ...]:
     return tuple((plan or testplan.load()).formal.values())
 
 
-# Protocol mutants of the blocks' catalogues (blocks/<block>/mutants.yaml) checked (the read engine's and the output
-# stream's), and mutants that exist only for the formal check (the same Mutant/Edit records, applied by
-# dlaverif.flow.mutants.make_copy).
-FORMAL_MUTANTS: tuple[Mutant, ...] = (
-    mutant(
-        "arvalid_dropped",
-        "ARVALID dropped",
-        "ARVALID falls after one cycle even when ARREADY is low (the AR is withdrawn)",
-        ENG,
-        "end else if (m_axi_arvalid && m_axi_arready) begin\n        m_axi_arvalid <= 1'b0;",
-        "end else begin\n        m_axi_arvalid <= 1'b0;",
-    ),
-    mutant(
-        "ar_issued_under_stop",
-        "nothing issued after stop",
-        "stop does not block new ARs (the command keeps issuing while the engine drains)",
-        ENG,
-        "issue      = act && !stop &&",
-        "issue      = act &&",
-    ),
-)
-# the job contract (blocks/rtl/props/job_contract_props.sv), on the job controller every reader shares (reader_shell)
-CTRL = "job_ctrl.sv"
-FORMAL_MUTANTS += (
-    mutant(
-        "start_taken_while_busy",
-        "START while busy ignored",
-        "a START written while a job runs is taken: the validator restarts under the running job",
-        CTRL,
-        "assign starting = (state == ST_IDLE) && start_req;",
-        "assign starting = start_req;",
-    ),
-    mutant(
-        "illegal_descriptor_reads",
-        "an illegal descriptor issues no read",
-        "a descriptor the validator rejects sets its ERROR bits but the job runs (and reads) anyway",
-        CTRL,
-        "state <= (val_err != '0) ? ST_FIN : ST_SETUP;",
-        "state <= ST_SETUP;",
-    ),
-    mutant(
-        "done_survives_reset",
-        "reset returns to idle",
-        "reset leaves STATUS.DONE (irq) as it was",
-        CTRL,
-        "      state   <= ST_IDLE;\n      done_q  <= 1'b0;",
-        "      state   <= ST_IDLE;",
-    ),
-)
-# A width mutant, equivalent at every set's own parameters: it needs the corner that found the bug (ADDR_W 12,
-# DATA_W 1024)
-FORMAL_MUTANTS += (
-    mutant(
-        "beats_w_command_only",
-        "a derived width truncating a constant",
-        "the engine's beat counts sized for the command only (as they once were): at ADDR_W 12, DATA_W 1024 (8-bit "
-        "counts) MAX_BURST 256 truncates to 0 and every burst is cut to 0 beats (ARLEN 255 across the 4 KB page)",
-        ENG,
-        "localparam int BEATS_W = (CMD_BW > CAP_BW) ? CMD_BW : CAP_BW;",
-        "localparam int BEATS_W = CMD_BW;",
-    ),
-)
-# An end-address carry lost (a 64-bit corner's bug class): the beat count reads the end address without its top bit, so
-# a command that crosses the top half of the address space (bit 63 at 64 bits) is counted from a wrapped end
-FORMAL_MUTANTS += (
-    mutant(
-        "end_addr_top_bit_dropped",
-        "the end-address carry into the top address bit",
-        "the command's beat count takes its end address without the top address bit: a command that carries into "
-        "bit ADDR_W - 1 (bit 63 at 64-bit addresses) gets a wrapped, huge beat count and reads past its end",
-        ENG,
-        "assign cmd_beats = BEATS_W'(cmd_end[E_W-1:LB])",
-        "assign cmd_beats = BEATS_W'(cmd_end[ADDR_W-2:LB])",
-    ),
-)
-#: mutants that are run at a matrix configuration instead of the sets' own parameters (--mutant, --mutants)
-CORNER_MUTANTS: dict[str, str] = {
-    "beats_w_command_only": "axi_rd_engine@narrow_addr_wide_bus",
-    "end_addr_top_bit_dropped": "axi_rd_engine@addr_w_max",
-}
-PROTOCOL_MUTANTS: tuple[str, ...] = (
-    "burst_crosses_4kb",
-    "burst_4kb_one_beat_over",
-    "outstanding_limit_off_by_one",
-    "burst_fifo_wraps_early",
-    "outstanding_count_misses_overlap",
-    "arvalid_dropped",
-    "ar_issued_under_stop",
-    "tlast_dropped",
-    "tlast_every_batch",
-    "tready_ignored_one_cycle",
-    "output_fifo_overflow",
-    "bus_error_not_stopping",
-    "wr_tlast_one_beat_early",
-    "pr_tlast_every_line",
-    "start_taken_while_busy",
-    "illegal_descriptor_reads",
-    "done_survives_reset",
-    "beats_w_command_only",
-    "end_addr_top_bit_dropped",
-)
+# ---------------------------------------------------------------------------------------------- mutants
+def all_mutants(plan: testplan.Plan | None = None) -> dict[str, Mutant]:
+    """Every mutant the formal flow may apply, by name: the plan's catalogues (``mutants:``, those ``make mutants``
+    simulates; dlaverif.flow.mutants.catalogue) and its formal-only ones (``formal_mutants:``, catalogue files in the
+    same format, paths from the project root). A name in both is refused naming the file."""
+    plan = plan or testplan.load()
+    out = {m.name: m for m in mut.catalogue()}
+    for name in plan.formal_mutants:
+        path = project.ROOT / name
+        if not path.is_file():
+            raise PlanError(f"{display(testplan.PLAN_PATH)}: formal_mutants: {name}: no such catalogue file")
+        for m in load_catalogue(path):
+            if m.name in out:
+                raise PlanError(f"{display(path)}: mutant {m.name}: defined again (the plan's mutants: has it)")
+            out[m.name] = m
+    return out
 
 
-def all_mutants() -> dict[str, Mutant]:
-    """dlaverif/flow/mutants.py (the blocks' catalogues)'s catalogue plus the formal-only mutants, by name."""
-    return {m.name: m for m in mut.MUTANTS + FORMAL_MUTANTS}
+def killers(plan: testplan.Plan | None = None) -> dict[str, list[tuple[str, str | None]]]:
+    """The plan's ``formal.<set>.kills`` by mutant: name -> [(set, configuration key or None)], in plan order: the
+    mutants ``make formal-mutants`` runs, each against the sets that must fail on it (``<mutant>@<corner>``: at
+    that configuration of the set's top, :func:`config_proofs`, for a bug only a corner's parameters show)."""
+    out: dict[str, list[tuple[str, str | None]]] = {}
+    for p in proofs(plan):
+        for k in p.kills:
+            name, _, corner = k.partition("@")
+            out.setdefault(name, []).append((p.name, f"{p.top}@{corner}" if corner else None))
+    return out
 
 
-def proofs_for(m: Mutant) -> list[Proof]:
-    """The property sets whose design contains a file the mutant edits."""
+def mutant_sets(name: str, m: Mutant, plan: testplan.Plan, chosen: list[Proof]) -> list[Proof]:
+    """The sets a mutant runs against, in order: those whose ``kills`` name it (at their configuration, when it
+    names one), or else every chosen set whose design contains a file it edits (:func:`proofs_for`)."""
+    named = killers(plan).get(name)
+    if not named:
+        return [p for p in proofs_for(m, plan) if p in chosen]
+    out = []
+    for set_name, key in named:
+        if key is None:
+            out += [p for p in chosen if p.name == set_name]
+        else:
+            out += [p for p in config_proofs(key, plan) if p.name == f"{set_name}@{key.split('@', 1)[1]}"]
+    return out
+
+
+def proofs_for(m: Mutant, plan: testplan.Plan | None = None) -> list[Proof]:
+    """The property sets whose design contains a file the mutant edits (a set on a build's own file list: none)."""
 
     def mine(p: Proof, f: str) -> bool:
         return f in p.design if p.design else f.startswith(p.owns)
 
-    return [p for p in proofs() if any(mine(p, f) for f in m.files)]
+    return [p for p in proofs(plan) if p.filelist is None and any(mine(p, f) for f in m.files)]
 
 
 # ---------------------------------------------------------------------------------------------- tools
@@ -482,14 +417,14 @@ def config_proofs(key: str, plan: testplan.Plan | None = None) -> list[Proof]:
     Depth, induction and covers are the set's own (``make formal``): the full BMC depth, k-induction after it for
     a set with ``prove``, the cover check for a set with ``cover``. ``configs.<top>.formal_at.<name>`` may name
     other sets for one configuration (``sets``), a smaller depth (``depth: {set: n}``) or property modules whose
-    assertions are left out there (``unchecked``: each a module of blocks/rtl/props/), with its ``why``."""
+    assertions are left out there (``unchecked``: each a module among the set's property files), with its ``why``."""
     plan = plan or testplan.load()
     cfg = plan.configs.get(key)
     if cfg is None:
         top = key.split("@")[0]
         known = sorted(c.name for c in plan.configs.values() if c.top == top)
         where = f"{top}'s are {', '.join(known)}" if known else f"the tops are {', '.join(sorted(tops(plan)))}"
-        raise ConfigError(f"make formal: no configuration {key!r} in blocks/plan.yaml configs: ({where})")
+        raise ConfigError(f"make formal: no configuration {key!r} in {display(testplan.PLAN_PATH)} configs: ({where})")
     if not cfg.formal:
         raise ConfigError(f"make formal: configuration {key} names no property set (configs.{cfg.top}.formal)")
     sets = plan.formal
@@ -601,8 +536,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     ap.error = _refuse  # type: ignore[method-assign]  # a bad MUTANT= or --only: one line, exit 2 (exit_status)
-    catalogue = all_mutants()
     try:
+        catalogue = all_mutants()
         with executor.raising_signals():  # SIGINT, SIGTERM, SIGHUP: the running yosys or smtbmc ends with its group
             return drive(ap, args, catalogue)
     except ConfigError as e:
@@ -637,16 +572,22 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
         if args.mutant and (len(args.mutant) > 1 or args.mutant[0] not in catalogue):
             ap.error(f"--config takes one known mutant, not {args.mutant}")
         return run_configs(args.config, args.depth, args.timeout, catalogue[args.mutant[0]] if args.mutant else None)
+    plan = testplan.load()
+    killed_by = killers(plan)
+    unknown = [n for n in killed_by if n not in catalogue]
+    if unknown:  # the plan names a mutant no catalogue has: refused before anything runs
+        ap.error(f"formal: kills names unknown mutant(s) {unknown} (the plan's mutants: and formal_mutants: files)")
     if args.list:
-        for p in proofs():
+        for p in proofs(plan):
             print(list_line(p, 22, quick=True))
-        for n in PROTOCOL_MUTANTS:
-            print(f"mutant {n:34s} {catalogue[n].bug}")
+        for n, where in killed_by.items():
+            by = ", ".join(f"{s}" + (f" at {k}" if k else "") for s, k in where)
+            print(f"mutant {n:34s} {catalogue[n].bug} (killed by {by})")
         return 0
-    chosen = [p for p in proofs() if not args.only or p.name in args.only]
+    chosen = [p for p in proofs(plan) if not args.only or p.name in args.only]
     if args.only and len(chosen) != len(set(args.only)):
         ap.error(f"unknown set in {args.only}; --list shows them")
-    names = list(PROTOCOL_MUTANTS) if args.mutants else (args.mutant or [])
+    names = list(killed_by) if args.mutants else (args.mutant or [])
     unknown = [n for n in names if n not in catalogue]
     if unknown:  # refused before anything is written
         ap.error(f"unknown mutant(s) {unknown}")
@@ -657,9 +598,7 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
         rows: list[tuple[str, str, str]] = []
         for n in names:
             m = catalogue[n]
-            sets = (
-                config_proofs(CORNER_MUTANTS[n]) if n in CORNER_MUTANTS else [p for p in proofs_for(m) if p in chosen]
-            )
+            sets = mutant_sets(n, m, plan, chosen)
             if not sets:
                 rows.append((n, "NOT RUN", "no property set contains its files"))
                 print(f"mutant {n:34s} NOT RUN  (no property set contains {sorted(m.files)})", flush=True)

@@ -18,7 +18,9 @@ A set names what it proves and how (docs/formal.md, "Declaring a property set"):
   k-induction after the BMC; 0 or absent: BMC only), ``cover`` (every ``PROP_COVER`` must be reached at full depth);
 * ``cut`` (instances replaced by free values), ``unchecked`` (property modules whose checks are left out, each with
   its reason: the waivers), ``mutants_of`` (name prefixes of the files whose mutants a whole-design set is run
-  against), ``what`` (one line: what it proves).
+  against by ``make formal MUTANT=``), ``kills`` (the mutants ``make formal-mutants`` runs against it, each of
+  which must make it FAIL; ``<mutant>@<configuration>``: at that configuration of its top), ``what`` (one line:
+  what it proves).
 
 This module knows nothing of the tools (dlaverif.flow.formal runs the sets) nor of the rest of the plan
 (dlaverif.flow.testplan reads the section with :data:`SCHEMA` and calls :func:`proof`).
@@ -65,6 +67,7 @@ SCHEMA = Fields(
         "cut": Seq(Scalar("str")),
         "unchecked": Names(Scalar("str")),
         "mutants_of": Seq(Scalar("str")),
+        "kills": Seq(Scalar("str", pattern=r"\w+(@\w+)?", means="a mutant's name, or <mutant>@<configuration>")),
         "what": Scalar("str"),
     },
     required=("depth", "quick_depth", "what"),
@@ -115,6 +118,8 @@ class Proof:
     quick_depth: int = 8  # `make formal-quick`
     prove: int = 0  # k of a k-induction run after the BMC (0: BMC only); needs depth >= k (the base case)
     what: str = ""
+    kills: tuple[str, ...] = ()  # the mutants make formal-mutants runs against it, each must FAIL it (name, or
+    # name@<configuration of its top>: at that configuration)
     owns: tuple[str, ...] = ()  # for a whole-design set (design = ()): name prefixes of the files whose mutants it
     # is run against (the block's own files)
     cut: tuple[str, ...] = ()  # instances (`<module>/<instance>`) replaced by free values (Yosys cutpoint): their
@@ -252,6 +257,7 @@ def proof(name: str, raw: Mapping, root: Path, builds: Mapping[str, object]) -> 
         prove=k,
         what=" ".join(str(raw["what"]).split()),
         owns=tuple(str(p) for p in raw.get("mutants_of") or ()),
+        kills=tuple(str(k) for k in raw.get("kills") or ()),
         cut=tuple(str(c) for c in raw.get("cut") or ()),
         unchecked=tuple(waivers),
         waivers=waivers,

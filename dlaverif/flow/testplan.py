@@ -139,6 +139,8 @@ SCHEMA = Fields(
         "mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
         # make formal's property sets, by name (dlaverif/flow/formalplan.py: one self-contained entry per set)
         "formal": Names(formalplan.SCHEMA),
+        # catalogues of mutants that only make formal-mutants applies (same format as mutants:; paths from the root)
+        "formal_mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
     },
     required=("builds", "runs", "suites", "testpoints"),
 )
@@ -281,6 +283,7 @@ class Plan:
     nightly_draws: bool = False  # configs.nightly: random (the nightly suite runs the random draws)
     mutants: tuple[str, ...] = ()  # the modules of the mutant catalogues (each defines MUTANTS), in run order
     formal: dict = field(default_factory=dict)  # make formal's property sets: name -> formalplan.Proof, in plan order
+    formal_mutants: tuple[str, ...] = ()  # catalogue files of the formal-only mutants (make formal-mutants)
 
     def config_of_run(self, run: str) -> Optional[Configuration]:
         return next((c for c in self.configs.values() if c.run == run), None)
@@ -407,7 +410,21 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
             proofs[str(n)] = formalplan.proof(str(n), f, project.ROOT, builds)
         except ValueError as exc:
             raise PlanError(f"{where('formal', str(n))}: {_one_line(exc)}") from None
-    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues, proofs)
+    formal_only = tuple(str(m) for m in raw.get("formal_mutants") or ())
+    return Plan(
+        builds,
+        runs,
+        suites,
+        tps,
+        cov,
+        configs,
+        config_seed,
+        config_waivers,
+        nightly_draws,
+        catalogues,
+        proofs,
+        formal_only,
+    )
 
 
 def night_seed(today: datetime.date) -> int:

@@ -230,7 +230,7 @@ def test_the_cheapest_corner_concludes(capsys):
 )
 def test_a_corner_mutant_fails_at_its_corner(capsys, name, corner, killer):
     bug = formal.all_mutants()[name]
-    assert formal.CORNER_MUTANTS[name] == corner
+    assert formal.killers()[name] == [(killer, corner)]  # the plan's kills: that set, at that corner
     assert formal.run_configs([corner], None, timeout=900.0, mutant=bug) == 0
     out = capsys.readouterr().out
     assert f"{killer}@{corner.split('@')[1]}-{name} FAIL" in " ".join(out.split()), out

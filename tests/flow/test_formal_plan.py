@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from dlaverif.flow import buildopts, formal, formalplan, project, testplan
+from dlaverif.flow import buildopts, formal, formalplan, mutants, project, testplan
 from dlaverif.flow.planschema import PlanError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,7 +199,7 @@ REFUSED = [
         _edited("    quick_depth: 12 ", "    quick_dpth: 12 "),
         "quick_dpth",
         "formal.cube_job.quick_dpth: unknown key; allowed: top, build, design, parameters, properties, bind, depth, "
-        "quick_depth, induction, cover, cut, unchecked, mutants_of, what (did you mean 'quick_depth'?)",
+        "quick_depth, induction, cover, cut, unchecked, mutants_of, kills, what (did you mean 'quick_depth'?)",
     ),
     (
         "a missing depth",
@@ -285,3 +285,46 @@ def test_a_wrong_formal_entry_is_one_line_at_its_line(tmp_path, what, text, mark
     start = lines.index("formal:")  # the marker's first line in the formal section
     at = next(i for i, t in enumerate(lines, 1) if i > start and marker.splitlines()[0] in t)
     assert str(exc.value) == f"{plan}:{at}: {message}"
+
+
+def test_make_formal_mutants_runs_each_mutant_against_the_set_the_plan_says_kills_it():
+    # docs/formal.md's mutant table: the set that kills each protocol and contract mutant (and where)
+    expected = {
+        **dict.fromkeys(
+            [
+                "burst_crosses_4kb",
+                "burst_4kb_one_beat_over",
+                "outstanding_limit_off_by_one",
+                "burst_fifo_wraps_early",
+                "outstanding_count_misses_overlap",
+                "arvalid_dropped",
+                "ar_issued_under_stop",
+            ],
+            [("axi_rd_engine", None)],
+        ),
+        "beats_w_command_only": [("axi_rd_engine_b256", "axi_rd_engine@narrow_addr_wide_bus")],
+        "end_addr_top_bit_dropped": [("axi_rd_engine_o1_b256", "axi_rd_engine@addr_w_max")],
+        "tlast_dropped": [("atom_fifo", None)],
+        "tready_ignored_one_cycle": [("atom_fifo", None)],
+        **dict.fromkeys(
+            [
+                "tlast_every_batch",
+                "output_fifo_overflow",
+                "bus_error_not_stopping",
+                "start_taken_while_busy",
+                "illegal_descriptor_reads",
+                "done_survives_reset",
+            ],
+            [("cube_job", None)],
+        ),
+        "wr_tlast_one_beat_early": [("weight_job", None)],
+        "pr_tlast_every_line": [("pixel_job", None)],
+    }
+    assert formal.killers() == expected
+    catalogue = formal.all_mutants()
+    assert set(expected) <= set(catalogue)
+    # the formal-only ones are not simulated by make mutants
+    simulated = {m.name for m in mutants.catalogue()}
+    formal_only = {"arvalid_dropped", "ar_issued_under_stop", "beats_w_command_only", "end_addr_top_bit_dropped"}
+    formal_only |= {"start_taken_while_busy", "illegal_descriptor_reads", "done_survives_reset"}
+    assert formal_only == set(catalogue) - simulated
