@@ -10,6 +10,7 @@ fail: a bug that lets a burst cross a 4 KB page, and a binding that misdeclares 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from dlaverif.flow import buildopts, formal, formalplan, mutants, project, testplan
-from dlaverif.flow.planschema import PlanError
+from dlaverif.flow.planschema import PlanError, Refusal
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "desc_reader"
@@ -151,7 +152,7 @@ def test_the_documented_testplan_way_runs_the_quick_depth(tmp_path):
 
 #: a burst no longer cut at its MAX_BEATS block: from a word near the end of a page it runs into the next
 PAGE_BUG = (": to_block;", ": (MB+1)'(MAX_BEATS);")
-#: the binding as a map in the plan (not the file), declaring 2-beat bursts where the reader issues 4
+#: the binding as a map in the plan (not the file), declaring 2-beat bursts where the reader's have up to 4 beats
 MISDECLARED = (
     "bind: rtl/desc_reader_props.sv",
     "bind: {prefix: mem_, clock: clk_i, reset: rst_ni, reset_active: 0,\n"
@@ -328,3 +329,24 @@ def test_make_formal_mutants_runs_each_mutant_against_the_set_the_plan_says_kill
     formal_only = {"arvalid_dropped", "ar_issued_under_stop", "beats_w_command_only", "end_addr_top_bit_dropped"}
     formal_only |= {"start_taken_while_busy", "illegal_descriptor_reads", "done_survives_reset"}
     assert formal_only == set(catalogue) - simulated
+
+
+def test_a_kill_of_an_unknown_mutant_is_refused_before_anything_runs(monkeypatch):
+    plan = testplan.load()
+    sets = dict(plan.formal)
+    sets["atom_fifo"] = dataclasses.replace(sets["atom_fifo"], kills=("tlast_dropped", "no_such_bug"))
+    monkeypatch.setattr(testplan, "load", lambda *a, **k: dataclasses.replace(plan, formal=sets))
+    with pytest.raises(Refusal, match=r"kills names unknown mutant\(s\) \['no_such_bug'\]"):
+        formal.main(["--mutants"])
+
+
+def test_a_formal_only_catalogue_that_is_missing_or_repeats_a_simulated_mutant_is_refused(tmp_path, monkeypatch):
+    plan = testplan.load()
+    with pytest.raises(PlanError, match="formal_mutants: nosuch.yaml: no such catalogue file"):
+        formal.all_mutants(dataclasses.replace(plan, formal_mutants=("nosuch.yaml",)))
+    again = tmp_path / "again.yaml"
+    again.write_text(
+        "mutants:\n- {name: burst_crosses_4kb, family: f, bug: b, file: axi_rd_engine.sv, old: x, new: y}\n"
+    )
+    with pytest.raises(PlanError, match="mutant burst_crosses_4kb: defined again"):
+        formal.all_mutants(dataclasses.replace(plan, formal_mutants=(str(again),)))
