@@ -350,3 +350,17 @@ def test_a_formal_only_catalogue_that_is_missing_or_repeats_a_simulated_mutant_i
     )
     with pytest.raises(PlanError, match="mutant burst_crosses_4kb: defined again"):
         formal.all_mutants(dataclasses.replace(plan, formal_mutants=(str(again),)))
+
+
+def test_a_corner_kill_runs_the_set_at_that_corner_and_a_plain_one_the_set_itself():
+    plan = testplan.load()
+    catalogue = formal.all_mutants(plan)
+    chosen = list(formal.proofs(plan))
+    (p,) = formal.mutant_sets("beats_w_command_only", catalogue["beats_w_command_only"], plan, chosen)
+    assert p.name == "axi_rd_engine_b256@narrow_addr_wide_bus"
+    assert (p.params["ADDR_W"], p.params["DATA_W"], p.params["MAX_BURST"], p.params["LEN_W"]) == (12, 1024, 256, 13)
+    (q,) = formal.mutant_sets("tlast_dropped", catalogue["tlast_dropped"], plan, chosen)
+    assert q is plan.formal["atom_fifo"]
+    # a mutant no set kills runs on every chosen set whose design holds its file (make formal MUTANT=)
+    other = formal.mutant_sets("axil_unmapped_read_okay", catalogue["axil_unmapped_read_okay"], plan, chosen)
+    assert [s.name for s in other] == ["axil_regs"]
