@@ -322,6 +322,21 @@ def formal_at_block() -> str:
     return "\n".join(out)
 
 
+def formal_sets_block() -> str:
+    """The table of make formal's property sets (blocks/plan.yaml ``formal:``), one row per set in run order: its
+    top (or build), parameters, BMC depths, mode, what it cuts or leaves unchecked, and what it proves."""
+    from dlaverif.flow import formal
+
+    out = ["| set | top, parameters | depth (quick) | mode | cut, unchecked | what |", "|---|---|---|---|---|---|"]
+    for p in formal.proofs():
+        mode = "BMC" + (f" + {p.prove}-induction" if p.prove else "") + (" + covers" if p.cover else "")
+        top = f"{p.top} (build {p.build})" if p.build else p.top
+        notes = [f"`{c}` cut" for c in p.cut] + [f"`{m}` unchecked" for m in p.unchecked]
+        row = [p.name, f"{top}: {_params(p.params)}", f"{p.depth} ({p.quick_depth})", mode, "; ".join(notes), p.what]
+        out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out)
+
+
 def _markers(name: str) -> tuple[str, str]:
     return (
         f"<!-- contracts: begin {name} (python -m dlaverif.flow.contracts --docs) -->",
@@ -335,6 +350,7 @@ def _blocks() -> list[tuple[str, str, Callable[[], str]]]:
         (doc, top, partial(docs_block, top)) for top, doc in DATASHEETS.items()
     ]
     out.append(("configurations.md", "formal_at", formal_at_block))
+    out.append(("formal.md", "formal_sets", formal_sets_block))
     return out
 
 
