@@ -1,8 +1,9 @@
 """make formal's property sets as plan data (``formal:``, dlaverif/flow/formalplan.py; docs/formal.md, "Declaring a
 property set"), and a user's top proved from its own plan (examples/desc_reader).
 
-Oracles: the sets' names, parameters and depths below are written by hand from docs/formal.md's table and the
-example's binding file (rtl/desc_reader_props.sv), never read back from the code under test; each refusal's line
+Oracles: the sets' names, parameters and depths below are written by hand from the hand-written table docs/formal.md
+had before the sets became data (the killers from its mutant table) and from the example's binding file
+(rtl/desc_reader_props.sv), never read back from the code under test; each refusal's line
 number is found in the edited text. The solver runs (marked ``sim``) prove the example's reader from a copy of the
 example, as its user runs it (``make formal``, and ``TESTPLAN=`` with the flow's module), and show the proof can
 fail: a bug that lets a burst cross a 4 KB page, and a binding that misdeclares the master.
