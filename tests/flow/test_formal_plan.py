@@ -227,7 +227,7 @@ REFUSED = [
         "an unknown build",
         _edited(CUBE, "  cube_reader:\n    build: cube_readr\n    parameters: {AXI_ADDR_W: 16"),
         "build: cube_readr",
-        "formal.cube_reader.build: unknown build 'cube_readr'; allowed: one of the 17 names under builds: "
+        "formal.cube_reader.build: unknown build 'cube_readr'; allowed: one of the 18 names under builds: "
         "(did you mean 'cube_reader'?)",
     ),
     (
