@@ -8,6 +8,9 @@
 #                WAVES=1, ASSERT=0, SIM=verilator|icarus): python -m dlaverif.flow.sim on TESTPLAN
 # make regress   a suite, every (test, seed) in parallel, with its report (SEEDS=, SEED_LIST=, JOBS=, COVERAGE=0, ...)
 # make mutants   the plan's mutant catalogue against its tests (python -m dlaverif.flow.mutants)
+# make mutant MUTANT=<name>   one mutant of the plan's catalogue (mutants:) on a copy of the project's RTL folder,
+#                the folder its file lists read through the variable PROJECT_RTL_VAR names (set by the project, e.g.
+#                PROJECT_RTL_VAR := MY_RTL with `$MY_RTL/top.sv` in its list): make sim must fail on it
 # make clean     remove SIM_BUILD
 #
 # Every variable the flow reads is passed to it when it has a value, whether set on the command line (make exports
@@ -22,7 +25,7 @@ FLOW_VARS := TESTPLAN SIM_BUILD SIM SUITE RUN TESTS TESTCASE SEED COUNT COUNT_SC
              CONFIG_SEED BUILD_TIMEOUT SEEDS SEED_LIST JOBS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT HISTORY \
              JOB_TIMEOUT RESUME RERUN REPORT_TIMEOUT MUTANT MUTANT_JOBS
 $(foreach v,$(FLOW_VARS),$(if $(value $(v)),$(eval export $(v))))
-.PHONY: sim regress mutants clean
+.PHONY: sim regress mutants mutant clean
 
 sim:
 	$(PYTHON) -m dlaverif.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE))
@@ -32,6 +35,14 @@ regress:
 
 mutants:
 	$(PYTHON) -m dlaverif.flow.mutants --sim $(SIM) $(if $(MUTANT),--only $(MUTANT))
+
+MUTANT_DIR = $(SIM_BUILD)/mutant-$(MUTANT)
+mutant:
+	@$(PYTHON) -c 'import sys, pathlib; from dlaverif.flow import mutants as m; n, d, r = sys.argv[1:]; \
+	  c = {x.name: x for x in m.catalogue()}; n in c or sys.exit("make mutant: MUTANT=" + n + " is none of " + \
+	  ", ".join(c)); m.make_copy(c[n], pathlib.Path(d), pathlib.Path(r))' "$(MUTANT)" $(MUTANT_DIR) $($(PROJECT_RTL_VAR))
+	@if $(MAKE) --no-print-directory sim $(PROJECT_RTL_VAR)=$(MUTANT_DIR)/rtl SIM_BUILD=$(MUTANT_DIR); then \
+	  echo "mutant $(MUTANT) survived: the tests passed on it"; exit 1; fi; echo "mutant $(MUTANT) caught: the tests failed on it"
 
 clean:
 	rm -rf $(SIM_BUILD)

@@ -10,12 +10,13 @@ from .items import TDEST, DmaJob
 from .scoreboard import RealignedScoreboard
 
 FIELDS = (("addr", "s_desc_addr"), ("len", "s_desc_len"), ("tag", "s_desc_tag"), ("tid", "s_desc_tid"))
-STATUS = (("tag", "st_tag"), ("error", "st_err"))  # checked per job: its tag, no error
 
 
 class StreamDmaTB(ReaderTB):
     binding = DutBinding(
-        control=DescriptorControl("s_desc_tvalid", "s_desc_tready", FIELDS, "st_valid", queue_depth=4, status=STATUS),
+        control=DescriptorControl(  # st_tag, st_err: checked per job by the platform (the job's tag, error 0)
+            "s_desc_tvalid", "s_desc_tready", FIELDS, "st_valid", 4, status=(("tag", "st_tag"), ("error", "st_err"))
+        ),
         clock="ap_clk",
         reset=ResetPin("ap_rst_n", active_high=False),
         axi_master="m_axi_gmem",
