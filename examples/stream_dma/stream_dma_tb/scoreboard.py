@@ -1,6 +1,6 @@
 """stream_dma's checks: each job's bytes, realigned to lane 0 of its transfers, against the memory; only its last
-transfer may be short; TUSER (the error flag) clear. Its status (tag, error) is checked by the platform
-(the binding's ``status``)."""
+transfer may be short; TUSER (the error flag) clear; its reads and its stream obey the protocol checkers. Its status
+(tag, error) is checked by the platform (the binding's ``status``)."""
 
 from __future__ import annotations
 
@@ -46,4 +46,4 @@ class RealignedScoreboard(JobScoreboard):
         wrong = [b for b in beats if b.user != exp.error]
         if wrong:
             out.append(f"TUSER {wrong[0].user} at cycle {wrong[0].cycle}, expected {exp.error} (error flag)")
-        return out
+        return out + job.response().violations  # the read checker's and the stream monitor's, for this job
