@@ -7,10 +7,9 @@
 # make sim       the plan's `sim` suite (SUITE= another suite, RUN= runs of it, TESTS= globs, TESTCASE=, SEED=, COUNT=,
 #                WAVES=1, ASSERT=0, SIM=verilator|icarus): python -m dlaverif.flow.sim on TESTPLAN
 # make regress   a suite, every (test, seed) in parallel, with its report (SEEDS=, SEED_LIST=, JOBS=, COVERAGE=0, ...)
-# make mutants   the plan's mutant catalogue against its tests (python -m dlaverif.flow.mutants)
-# make mutant MUTANT=<name>   one mutant of the plan's catalogue (mutants:) on a copy of the project's RTL folder,
-#                the folder its file lists read through the variable PROJECT_RTL_VAR names (set by the project, e.g.
-#                PROJECT_RTL_VAR := MY_RTL with `$MY_RTL/top.sv` in its list): make sim must fail on it
+# make report    merge regression folders or archives into one report (INPUTS=..., default the latest run)
+# make mutants   the plan's mutant catalogue (mutants:) against its `mutants` suite (python -m dlaverif.flow.mutants;
+#                MUTANT=<name>: that one only, MUTANT_JOBS=N: N at once); each mutant's log in sim_build/mutants/<sim>/<name>/log.txt
 # make clean     remove SIM_BUILD
 #
 # Every variable the flow reads is passed to it when it has a value, whether set on the command line (make exports
@@ -23,9 +22,9 @@ TESTPLAN  ?= $(CURDIR)/testplan.yaml
 SIM_BUILD ?= $(CURDIR)/sim_build
 FLOW_VARS := TESTPLAN SIM_BUILD SIM SUITE RUN TESTS TESTCASE SEED COUNT COUNT_SCALE WAVES ASSERT MISMATCH_MAPS RTL \
              CONFIG_SEED BUILD_TIMEOUT SEEDS SEED_LIST JOBS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT HISTORY \
-             JOB_TIMEOUT RESUME RERUN REPORT_TIMEOUT MUTANT MUTANT_JOBS
+             JOB_TIMEOUT RESUME RERUN REPORT_TIMEOUT INPUTS
 $(foreach v,$(FLOW_VARS),$(if $(value $(v)),$(eval export $(v))))
-.PHONY: sim regress mutants mutant clean
+.PHONY: sim regress report mutants clean
 
 sim:
 	$(PYTHON) -m dlaverif.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE))
@@ -33,16 +32,11 @@ sim:
 regress:
 	$(PYTHON) -m dlaverif.flow.regression run $(if $(JOBS),--jobs $(JOBS))
 
-mutants:
-	$(PYTHON) -m dlaverif.flow.mutants --sim $(SIM) $(if $(MUTANT),--only $(MUTANT))
+report:
+	$(PYTHON) -m dlaverif.flow.regression report $(INPUTS)
 
-MUTANT_DIR = $(SIM_BUILD)/mutant-$(MUTANT)
-mutant:
-	@$(PYTHON) -c 'import sys, pathlib; from dlaverif.flow import mutants as m; n, d, r = sys.argv[1:]; \
-	  c = {x.name: x for x in m.catalogue()}; n in c or sys.exit("make mutant: MUTANT=" + n + " is none of " + \
-	  ", ".join(c)); m.make_copy(c[n], pathlib.Path(d), pathlib.Path(r))' "$(MUTANT)" $(MUTANT_DIR) $($(PROJECT_RTL_VAR))
-	@if $(MAKE) --no-print-directory sim $(PROJECT_RTL_VAR)=$(MUTANT_DIR)/rtl SIM_BUILD=$(MUTANT_DIR); then \
-	  echo "mutant $(MUTANT) survived: the tests passed on it"; exit 1; fi; echo "mutant $(MUTANT) caught: the tests failed on it"
+mutants:
+	$(PYTHON) -m dlaverif.flow.mutants --sim $(SIM) $(if $(MUTANT),--only $(MUTANT)) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
 
 clean:
 	rm -rf $(SIM_BUILD)

@@ -1,1 +1,1 @@
-$STREAM_DMA_RTL/stream_dma.sv
+stream_dma.sv
