@@ -329,9 +329,10 @@ def formal_at_block() -> str:
     changes it) and the entry's ``why``, one row per entry (configurations that share one are listed together)."""
     from dlaverif.flow import formal, testplan
 
-    own = {p.name: p.depth for p in formal.PROOFS}
+    plan = testplan.load()
+    own = {p.name: p.depth for p in formal.proofs(plan)}
     rows: dict[tuple, list[str]] = {}
-    for c in testplan.load().configs.values():
+    for c in plan.configs.values():
         if not c.formal_why:
             continue
         sets = ", ".join(f"{s} (depth {c.formal_depth.get(s, own[s])})" for s in c.formal)
@@ -339,6 +340,21 @@ def formal_at_block() -> str:
         rows.setdefault((c.top, sets, c.formal_why), []).append(f"`{c.name}`")
     out = ["| top | configurations | property sets (BMC depth) | why |", "|---|---|---|---|"]
     out += [f"| {top} | {', '.join(names)} | {sets} | {why} |" for (top, sets, why), names in rows.items()]
+    return "\n".join(out)
+
+
+def formal_sets_block() -> str:
+    """The table of make formal's property sets (blocks/plan.yaml ``formal:``), one row per set in run order: its
+    top (or build), parameters, BMC depths, mode, what it cuts or leaves unchecked, and what it proves."""
+    from dlaverif.flow import formal
+
+    out = ["| set | top, parameters | depth (quick) | mode | cut, unchecked | what |", "|---|---|---|---|---|---|"]
+    for p in formal.proofs():
+        mode = "BMC" + (f" + {p.prove}-induction" if p.prove else "") + (" + covers" if p.cover else "")
+        top = f"{p.top} (build {p.build})" if p.build else p.top
+        notes = [f"`{c}` cut" for c in p.cut] + [f"`{m}` unchecked" for m in p.unchecked]
+        row = [p.name, f"{top}: {_params(p.params)}", f"{p.depth} ({p.quick_depth})", mode, "; ".join(notes), p.what]
+        out.append("| " + " | ".join(row) + " |")
     return "\n".join(out)
 
 
@@ -355,6 +371,7 @@ def _blocks() -> list[tuple[Path, str, Callable[[], str]]]:
         (doc, top, partial(docs_block, top)) for top, doc in datasheets().items()
     ]
     out.append((DOCS / "configurations.md", "formal_at", formal_at_block))
+    out.append((DOCS / "formal.md", "formal_sets", formal_sets_block))
     return out
 
 

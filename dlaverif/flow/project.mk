@@ -10,6 +10,7 @@
 # make report    merge regression folders or archives into one report (INPUTS=..., default the latest run)
 # make mutants   the plan's mutant catalogue (mutants:) against its `mutants` suite (python -m dlaverif.flow.mutants;
 #                MUTANT=<name>: that one only, MUTANT_JOBS=N: N at once); each mutant's log in sim_build/mutants/<sim>/<name>/log.txt
+# make formal   the plan's formal: sets (python -m dlaverif.flow.formal; QUICK=1: the quick depths)
 # make clean     remove SIM_BUILD
 #
 # Every variable the flow reads is passed to it when it has a value, whether set on the command line (make exports
@@ -24,7 +25,7 @@ FLOW_VARS := TESTPLAN SIM_BUILD SIM SUITE RUN TESTS TESTCASE SEED COUNT COUNT_SC
              CONFIG_SEED BUILD_TIMEOUT SEEDS SEED_LIST JOBS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT HISTORY \
              JOB_TIMEOUT RESUME RERUN REPORT_TIMEOUT INPUTS
 $(foreach v,$(FLOW_VARS),$(if $(value $(v)),$(eval export $(v))))
-.PHONY: sim regress report mutants clean
+.PHONY: sim regress report mutants formal clean
 
 sim:
 	$(PYTHON) -m dlaverif.flow.sim --sim $(SIM) $(if $(SUITE),--suite $(SUITE))
@@ -37,6 +38,9 @@ report:
 
 mutants:
 	$(PYTHON) -m dlaverif.flow.mutants --sim $(SIM) $(if $(MUTANT),--only $(MUTANT)) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS))
+
+formal:
+	$(PYTHON) -m dlaverif.flow.formal $(if $(QUICK),--quick)
 
 clean:
 	rm -rf $(SIM_BUILD)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif import thirdparty
-from dlaverif.flow import buildopts, codescope, contracts, filelists, project
+from dlaverif.flow import buildopts, codescope, contracts, filelists, formalplan, project
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.planschema import Either, Fields, Names, PlanError, Ref, Refusal, Scalar, Seq, read_plan
 
@@ -154,6 +154,10 @@ SCHEMA = Fields(
         # the mutant catalogues (Plan.mutants: YAML files, paths from the project root; dlaverif.flow.mutation)
         "mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
         "blocks": Names(BLOCK_SCHEMA),
+        # make formal's property sets, by name (dlaverif/flow/formalplan.py: one self-contained entry per set)
+        "formal": Names(formalplan.SCHEMA),
+        # catalogues of mutants that only make formal-mutants applies (same format as mutants:; paths from the root)
+        "formal_mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
     },
     required=("builds", "runs", "suites", "testpoints"),
 )
@@ -318,6 +322,8 @@ class Plan:
     config_waivers: dict = field(default_factory=dict)  # <top>@<corner> left out of the matrix -> the reason
     nightly_draws: bool = False  # configs.nightly: random (the nightly suite runs the random draws)
     mutants: tuple[str, ...] = ()  # the modules of the mutant catalogues (each defines MUTANTS), in run order
+    formal: dict = field(default_factory=dict)  # make formal's property sets: name -> formalplan.Proof, in plan order
+    formal_mutants: tuple[str, ...] = ()  # catalogue files of the formal-only mutants (make formal-mutants)
     blocks: dict = field(default_factory=dict)  # name -> Block
 
     @property
@@ -455,8 +461,29 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
         raise PlanError(f"{where('coverage')}: {_one_line(exc)}") from None
     cov = _coverage(cov_raw, scored)
     catalogues = tuple(str(m) for m in raw.get("mutants") or ())
+    proofs = {}
+    for n, f in (raw.get("formal") or {}).items():
+        try:
+            proofs[str(n)] = formalplan.proof(str(n), f, project.ROOT, builds)
+        except ValueError as exc:
+            raise PlanError(f"{where('formal', str(n))}: {_one_line(exc)}") from None
+    formal_only = tuple(str(m) for m in raw.get("formal_mutants") or ())
     blocks = _blocks(raw.get("blocks") or {}, where)
-    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues, blocks)
+    return Plan(
+        builds,
+        runs,
+        suites,
+        tps,
+        cov,
+        configs,
+        config_seed,
+        config_waivers,
+        nightly_draws,
+        catalogues,
+        proofs,
+        formal_only,
+        blocks,
+    )
 
 
 def _blocks(raw: dict, where: Callable[..., str]) -> dict[str, Block]:
