@@ -66,6 +66,13 @@ BINDING = nvdla_binding(
     ports=PORTS,
     stream=STREAM,
     completion=Completion(os.getenv("COMPLETION", "").strip() or "drained"),
+    # inputs of the block that are no job's business: clock-gating overrides off, RAM power-down off
+    ties=(
+        ("dla_clk_ovr_on_sync", 0),
+        ("global_clk_ovr_on_sync", 0),
+        ("tmc2slcg_disable_clock_gating", 0),
+        ("pwrbus_ram_pd", 0),
+    ),
 )
 
 
@@ -73,13 +80,6 @@ class PdpTB(NvdlaClientTB):
     """The generic client's TB on the PDP read DMA's binding; what a layer reads, holds and is programmed with."""
 
     binding = BINDING
-    #: inputs of the block that are no job's business: clock-gating overrides off, RAM power-down off
-    tie_off = {
-        "dla_clk_ovr_on_sync": 0,
-        "global_clk_ovr_on_sync": 0,
-        "tmc2slcg_disable_clock_gating": 0,
-        "pwrbus_ram_pd": 0,
-    }
 
     def regions(self, item: PdpItem) -> list[Region]:
         d = item.descriptor()

@@ -5,7 +5,7 @@ programmed (:meth:`NvdlaClientTB.regions`, :meth:`~NvdlaClientTB.pieces`, :meth:
 register values through the map its ``.rdl`` loads into), the model's answer as a :class:`ClientExpected` and its
 own covergroups; the rest is here:
 
-* :class:`NvdlaClientTB`: inputs tied off, the register map loaded once from the binding's ``CsbControl.regs`` (an
+* :class:`NvdlaClientTB`: the register map loaded once from the binding's ``CsbControl.regs`` (an
   NVIDIA-style ``.rdl``: :mod:`dlaverif.thirdparty.nvdla_rdl`), the DMA memory on every read port the binding names;
 * :class:`NvdlaClientScoreboard`: every request (port, address, size, in request order), every output word's data
   and flags, the completion (a port or an internal signal), the credits owed, the CSB readback; each message names
@@ -55,11 +55,14 @@ def nvdla_binding(
     pointer: tuple[str, str] = ("S_POINTER", "PRODUCER"),
     groups: int = 2,
     completion: Completion = Completion.DRAINED,
+    ties: tuple[tuple[str, int], ...] = (),
 ) -> DutBinding:
     """The binding of an NVDLA read client: ``csb`` its CSB request and response prefixes, ``regs`` its register map
     (e.g. :class:`dlaverif.thirdparty.nvdla_rdl.RdlFile`), ``done`` its completion pulse (a port, or an internal
     signal as a dotted path), ``ports`` its DMA read ports (in the order of their index on the request analysis
-    port), ``stream`` its flagged output; NVDLA's clock, reset and register-group names by default."""
+    port), ``stream`` its flagged output, ``ties`` its inputs tied to constants (clock-gating overrides, RAM
+    power-down: :attr:`dlaverif.platform.binding.DutBinding.ties`); NVDLA's clock, reset and register-group names by
+    default."""
     control = CsbControl(csb[0], csb[1], regs, enable, pointer, done, groups)
     return DutBinding(
         control=control,
@@ -68,20 +71,16 @@ def nvdla_binding(
         axi_master="",
         streams=(stream.prefix,),
         completion=completion,
+        ties=ties,
         backend=NvdlaBackend.of(tuple(ports), stream),
     )
 
 
 class NvdlaClientTB(ReaderTB):
-    """The platform's TB for an NVDLA read client: ``tie_off`` inputs driven before anything else (clock-gating
-    overrides, RAM power-down), the register map loaded once (:attr:`regs`); the block fills ``regions``, ``pieces``
-    and ``payload`` (register name -> value)."""
-
-    tie_off: Mapping[str, int] = {}
+    """The platform's TB for an NVDLA read client: the register map loaded once (:attr:`regs`); the block fills
+    ``regions``, ``pieces`` and ``payload`` (register name -> value)."""
 
     def __init__(self, dut, rng: Optional[np.random.Generator] = None) -> None:
-        for name, value in self.tie_off.items():
-            self.binding.signal(dut, name).value = value
         super().__init__(dut, rng)
         control = self.binding.control
         assert isinstance(control, CsbControl), "an NVDLA client is programmed over CSB"

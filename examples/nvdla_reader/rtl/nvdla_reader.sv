@@ -2,7 +2,7 @@
 // control and DMA style, written for the example: it reads one NVDLA feature cube (models.nvdla.feature: surfaces
 // of 32-byte atoms, line by line) and hands each atom out as one word.
 //
-// Register map (rtl/NVDLA_RDR.rdl, the one source; CSB byte offsets, decoded on their low 12 bits; one register
+// Register map (rtl/nvdla_reader.rdl, the one source; CSB byte offsets, decoded on their low 12 bits; one register
 // group: S_POINTER is kept for NVDLA's job protocol but selects nothing):
 //   0x00 S_STATUS             RO  [1:0]  STATUS         0 IDLE, 1 RUNNING
 //   0x04 S_POINTER            RW  [0]    PRODUCER       kept, unused

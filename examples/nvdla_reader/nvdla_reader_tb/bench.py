@@ -19,7 +19,7 @@ STREAM = FlaggedStream("rdr2dp", 256, (("line_end", 1), ("surf_end", 1), ("cube_
 class NvdlaReaderTB(NvdlaClientTB):
     binding = nvdla_binding(  # one register group: one job at a time; no credit wire: responses paced by rsp_ready
         csb=("csb2rdr_req", "rdr2csb_resp"),
-        regs=RdlFile(path=str(Path(__file__).parents[1] / "rtl" / "NVDLA_RDR.rdl")),
+        regs=RdlFile(path=str(Path(__file__).parents[1] / "rtl" / "nvdla_reader.rdl")),
         done="rdr_done_intr",
         ports=(NvdlaReadPort("rdr2mcif_rd_req", "mcif2rdr_rd_rsp"),),
         stream=STREAM,

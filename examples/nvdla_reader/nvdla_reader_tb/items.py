@@ -14,7 +14,7 @@ from dlaverif.models.nvdla import feature
 from dlaverif.platform import ReaderItem
 
 Kind = enum.Enum("Kind", "CUBE")
-#: element type -> the D_DATA_FORMAT.INPUT_DATA member of rtl/NVDLA_RDR.rdl
+#: element type -> the D_DATA_FORMAT.INPUT_DATA member of rtl/nvdla_reader.rdl
 FORMATS = {"int8": "INT8", "int16": "INT16", "float16": "FP16"}
 ATOM = feature.ATOM_BYTES
 

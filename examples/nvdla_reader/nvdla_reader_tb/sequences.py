@@ -14,7 +14,7 @@ from .items import ATOM, CubeJob
 class CubeSeq(BurstSeqBase):
     def __init__(self, name: str = "cube", count: Optional[int] = None) -> None:
         super().__init__(name, count)
-        self.per_burst = max(1, self.count // self.bursts)
+        self.per_burst = max(1, self.count // 4)  # four bursts (fewer for a COUNT below 4), COUNT cubes in all
         self.taken: list[tuple[int, int]] = []  # byte ranges of the cubes placed, with room for guard bands
 
     def random_item(self, name: str, burst: int) -> CubeJob:
