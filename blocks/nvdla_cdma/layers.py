@@ -13,6 +13,7 @@ from typing import Optional
 
 import numpy as np
 
+from dlaverif.models import pixel_desc
 from dlaverif.models.nvdla import cbuf, feature, pixel
 from dlaverif.thirdparty.nvdla_rdl import RdlMap
 
@@ -39,6 +40,7 @@ class Layer:
     tensor: np.ndarray  # feature: (C, H, W) int8/int16/float16; image: (H, W, channels) raw components
     pixel_format: str = ""  # image: the T_* name
     x_offset: int = 0  # image: PIXEL_X_OFFSET (pixels before the ROI in its first 32 bytes)
+    cvt: dict = field(default_factory=dict)  # image: the converter (models.pixel_desc.descriptor's keywords)
     precision: str = "int8"  # image: the converter's output precision
     data_base: int = 0x10000
     weight_base: int = 0x80000
@@ -72,8 +74,20 @@ class Layer:
     def slices(self) -> tuple[np.ndarray, np.ndarray]:
         if self.kind == "feature":
             return cbuf.feature_slices(self.tensor)
-        converted = pixel.convert_pixels(self.pixel_format, self.tensor, self.precision, cvt_en=False)
+        converted = self.pixel_descriptor().convert(self.tensor)
         return cbuf.image_slices(np.asarray(converted, self.out_dtype()))
+
+    def pixel_descriptor(self) -> pixel_desc.PixelDescriptor:
+        """The image's converter and ROI as the pixel model describes them (converter off unless ``cvt`` says)."""
+        return pixel_desc.descriptor(
+            pixel.get(self.pixel_format),
+            self.tensor.shape,
+            self.tensor.dtype,
+            base=self.data_base,
+            x_offset=self.x_offset,
+            out_precision=self.precision,
+            **{"cvt_en": False, **self.cvt},
+        )
 
     def entries_per_slice(self) -> int:
         return self.slices()[0].shape[1]
@@ -93,8 +107,11 @@ class Layer:
         inf = self.info()
         regs = inf["registers"]
         e = self.out_dtype()
-        prec = r.enum("D_MISC_CFG", "IN_PRECISION", PRECISION[e])
+        proc = r.enum("D_MISC_CFG", "PROC_PRECISION", PRECISION[e])
         image = self.kind == "image"
+        # IN_PRECISION: the data in memory (an image: its format's precision class, Table 33, which info gives);
+        # PROC_PRECISION: what goes into the buffer (the converter's output)
+        prec = r.enum("D_MISC_CFG", "IN_PRECISION", inf["precision"].upper()) if image else proc
         eps = self.entries_per_slice()
         bpk = self.weights.size // self.kernels
         out = {
@@ -102,14 +119,14 @@ class Layer:
                 "D_MISC_CFG",
                 CONV_MODE=r.enum("D_MISC_CFG", "CONV_MODE", "DIRECT"),
                 IN_PRECISION=prec,
-                PROC_PRECISION=prec,
+                PROC_PRECISION=proc,
             ),
             "D_DATAIN_FORMAT": r.value(
                 "D_DATAIN_FORMAT",
                 DATAIN_FORMAT=r.enum("D_DATAIN_FORMAT", "DATAIN_FORMAT", "PIXEL" if image else "FEATURE"),
                 PIXEL_FORMAT=regs.get("PIXEL_FORMAT", 0),
                 PIXEL_MAPPING=regs.get("PIXEL_MAPPING", 0),
-                PIXEL_SIGN_OVERRIDE=regs.get("PIXEL_SIGN_OVERRIDE", 0),
+                PIXEL_SIGN_OVERRIDE=int(self.pixel_descriptor().sign_override) if image else 0,
             ),
             "D_DATAIN_SIZE_0": r.value("D_DATAIN_SIZE_0", DATAIN_WIDTH=regs["WIDTH"], DATAIN_HEIGHT=regs["HEIGHT"]),
             "D_DATAIN_SIZE_1": r.value("D_DATAIN_SIZE_1", DATAIN_CHANNEL=regs["CHANNEL"]),
@@ -145,14 +162,29 @@ class Layer:
             "D_WEIGHT_ADDR_HIGH": r.value("D_WEIGHT_ADDR_HIGH", WEIGHT_ADDR_HIGH=self.weight_base >> 32),
             "D_WEIGHT_ADDR_LOW": r.value("D_WEIGHT_ADDR_LOW", WEIGHT_ADDR_LOW=self.weight_base & 0xFFFFFFFF),
             "D_WEIGHT_BYTES": r.value("D_WEIGHT_BYTES", WEIGHT_BYTES=self.weights.size),
-            "D_MEAN_FORMAT": r.value("D_MEAN_FORMAT", MEAN_FORMAT=r.enum("D_MEAN_FORMAT", "MEAN_FORMAT", "DISABLE")),
-            "D_CVT_CFG": r.value("D_CVT_CFG", CVT_EN=r.enum("D_CVT_CFG", "CVT_EN", "DISABLE")),
-            "D_CVT_SCALE": r.value("D_CVT_SCALE", CVT_SCALE=1),
+            **(self.converter_registers(r) if image else {}),
             "D_CONV_STRIDE": r.value("D_CONV_STRIDE", CONV_X_STRIDE=0, CONV_Y_STRIDE=0),
             "D_ZERO_PADDING": r.value("D_ZERO_PADDING"),
             "D_BANK": r.value("D_BANK", DATA_BANK=self.data_banks - 1, WEIGHT_BANK=self.weight_banks - 1),
         }
         return out
+
+    def converter_registers(self, r: RdlMap) -> dict[str, int]:
+        """D_CVT_* and D_MEAN_* from the pixel model's descriptor (signed 16-bit fields as two's complement)."""
+        d = self.pixel_descriptor()
+        on = "ENABLE" if d.cvt_en else "DISABLE"
+        m = [v & 0xFFFF for v in d.mean]
+        return {
+            "D_CVT_CFG": r.value("D_CVT_CFG", CVT_EN=r.enum("D_CVT_CFG", "CVT_EN", on), CVT_TRUNCATE=d.cvt_truncate),
+            "D_CVT_OFFSET": r.value("D_CVT_OFFSET", CVT_OFFSET=d.cvt_offset & 0xFFFF),
+            "D_CVT_SCALE": r.value("D_CVT_SCALE", CVT_SCALE=d.cvt_scale & 0xFFFF),
+            "D_MEAN_FORMAT": r.value(
+                "D_MEAN_FORMAT",
+                MEAN_FORMAT=r.enum("D_MEAN_FORMAT", "MEAN_FORMAT", "ENABLE" if d.mean_en else "DISABLE"),
+            ),
+            "D_MEAN_GLOBAL_0": r.value("D_MEAN_GLOBAL_0", MEAN_RY=m[0], MEAN_GU=m[1]),
+            "D_MEAN_GLOBAL_1": r.value("D_MEAN_GLOBAL_1", MEAN_BV=m[2], MEAN_AX=m[3]),
+        }
 
 
 def dense_weights(rng: np.random.Generator, kernels: int, bytes_per_kernel: int) -> np.ndarray:

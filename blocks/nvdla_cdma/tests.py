@@ -165,3 +165,71 @@ class RandomImages(CdmaTestBase):
                 group=i % 2,
             )
             await self.check_layer(layer, new_split=i == 0)
+
+
+def random_converter(rng: np.random.Generator, fmt: pixel.PixelFormat) -> tuple[str, dict]:
+    """A random output precision the precision tables allow for ``fmt`` (integer pixels: int8, int16 or fp16;
+    fp16 pixels: fp16) and random converter registers: offset, scale (signed 16-bit), truncate, sign override,
+    and a mean per channel instead of the offset one time in three."""
+    precision = "fp16" if fmt.fp16 else str(rng.choice(["int8", "int16", "fp16"]))
+    cvt: dict[str, object] = {
+        "cvt_en": True,
+        "sign_override": bool(rng.integers(0, 2)),
+        "cvt_offset": int(rng.integers(-(1 << 15), 1 << 15)) if rng.random() < 0.3 else int(rng.integers(-300, 300)),
+        "cvt_scale": int(rng.integers(-(1 << 15), 1 << 15)) if rng.random() < 0.3 else int(rng.integers(-8, 9)),
+        "cvt_truncate": int(rng.integers(0, 64)) if rng.random() < 0.3 else int(rng.integers(0, 6)),
+    }
+    if rng.random() < 1 / 3:
+        cvt["mean"] = [int(v) for v in rng.integers(-(1 << 15), 1 << 15, 4)]
+    return precision, cvt
+
+
+@pyuvm.test(timeout_time=50, timeout_unit="ms")
+class RandomConvertedImages(CdmaTestBase):
+    """COUNT (default 6) random image layers with the input converter on (random output precision, offset,
+    scale, truncation, sign override, per-channel mean), every placed format in turn; the expected bytes are the
+    pixel model's converter (models.pixel_desc / models.nvdla.pixel.input_convert)."""
+
+    async def body(self) -> None:
+        count = int(os.getenv("COUNT", "").strip() or 6)
+        order = list(self.rng.permutation(PLACED_FORMATS))
+        for i in range(count):
+            fmt = str(order[i % len(order)])
+            f = pixel.get(fmt)
+            precision, cvt = random_converter(self.rng, f)
+            layer = image_layer(
+                f"cvt_{i}_{fmt}_{precision}",
+                self.rng,
+                fmt,
+                int(self.rng.integers(1, 4)),
+                int(self.rng.integers(1, 100)),
+                x_offset=int(self.rng.integers(0, f.x_offset_max + 1)),
+                data_banks=2,
+                weight_banks=1,
+                group=i % 2,
+            )
+            layer.precision, layer.cvt = precision, cvt
+            self.logger.info("%s: converter %s", layer.name, cvt)
+            await self.check_layer(layer, new_split=i == 0)
+
+
+@pyuvm.test(timeout_time=50, timeout_unit="ms")
+class RandomFeatures(CdmaTestBase):
+    """COUNT (default 6) random feature (DC) layers back to back on one or two data banks: int8, int16 or fp16,
+    awkward channel counts (1 to 300: every tail of 1, 2 or 3 atoms and none), widths 1 to 20, heights 1 to 6,
+    MCIF or CVIF; the wrap around the data buffer and a new bank split on the way."""
+
+    async def body(self) -> None:
+        count = int(os.getenv("COUNT", "").strip() or 6)
+        banks, fresh = 1, True
+        for i in range(count):
+            dt = [np.int8, np.int16, np.float16][int(self.rng.integers(0, 3))]
+            c, h, w = int(self.rng.integers(1, 301)), int(self.rng.integers(1, 7)), int(self.rng.integers(1, 21))
+            layer = feature_layer(f"dc_{i}_c{c}", self.rng, c, h, w, dt, data_banks=banks, weight_banks=2)
+            if len(layer.expected().data[0]) > cbuf.BANK_ENTRIES * banks:
+                banks, fresh = 2, banks != 2
+                layer.data_banks = banks
+            ram = str(self.rng.choice(["MCIF", "CVIF"]))
+            layer.data_ram, layer.weight_ram, layer.group = ram, ram, i % 2
+            await self.check_layer(layer, new_split=fresh)
+            fresh = False
