@@ -17,6 +17,7 @@ from dlaverif.models import pixel_desc
 from dlaverif.models.nvdla import cbuf, feature, pixel
 from dlaverif.thirdparty.nvdla_rdl import RdlMap
 
+GAP = 256  # bytes between the surfaces of a layer (more than the memory agent's guard band)
 PRECISION = {np.dtype(np.int8): "INT8", np.dtype(np.int16): "INT16", np.dtype(np.float16): "FP16"}
 
 
@@ -41,6 +42,7 @@ class Layer:
     pixel_format: str = ""  # image: the T_* name
     x_offset: int = 0  # image: PIXEL_X_OFFSET (pixels before the ROI in its first 32 bytes)
     cvt: dict = field(default_factory=dict)  # image: the converter (models.pixel_desc.descriptor's keywords)
+    eps: Optional[int] = None  # entries per slice where the placement model gives none (an observation test's)
     precision: str = "int8"  # image: the converter's output precision
     data_base: int = 0x10000
     weight_base: int = 0x80000
@@ -56,10 +58,11 @@ class Layer:
     def memory(self) -> list[tuple[int, np.ndarray]]:
         """(base, bytes) of every surface the layer reads."""
         if self.kind == "feature":
-            img = feature.pack(self.tensor)
-        else:
-            img = pixel.pack(pixel.get(self.pixel_format), self.tensor, x_offset=self.x_offset)
-        return [(self.data_base, img.data()), (self.weight_base, self.weights)]
+            return [(self.data_base, feature.pack(self.tensor).data()), (self.weight_base, self.weights)]
+        img = pixel.pack(pixel.get(self.pixel_format), self.tensor, x_offset=self.x_offset)
+        d = self.pixel_descriptor()
+        bases = (d.base0, d.base1)
+        return [(bases[i], s.data) for i, s in enumerate(img.surfaces)] + [(self.weight_base, self.weights)]
 
     def info(self) -> dict:
         if self.kind == "feature":
@@ -79,18 +82,23 @@ class Layer:
 
     def pixel_descriptor(self) -> pixel_desc.PixelDescriptor:
         """The image's converter and ROI as the pixel model describes them (converter off unless ``cvt`` says)."""
+        fmt = pixel.get(self.pixel_format)
+        # plane 1 a gap after plane 0: the memory's guard bands around each surface must not cover the other
+        info = self.info()
+        base1 = self.data_base + info["surfaces"][0]["bytes"] + GAP if fmt.semi_planar else None
         return pixel_desc.descriptor(
-            pixel.get(self.pixel_format),
+            fmt,
             self.tensor.shape,
             self.tensor.dtype,
             base=self.data_base,
+            base1=base1,
             x_offset=self.x_offset,
             out_precision=self.precision,
             **{"cvt_en": False, **self.cvt},
         )
 
     def entries_per_slice(self) -> int:
-        return self.slices()[0].shape[1]
+        return self.eps if self.eps is not None else self.slices()[0].shape[1]
 
     def expected(self, data_start: int = 0, weight_start: int = 0) -> Expected:
         d_addr, d_data, d_valid, d_next = cbuf.place(self.slices(), cbuf.data_buffer(self.data_banks), data_start)
@@ -144,6 +152,7 @@ class Layer:
             "D_DAIN_ADDR_HIGH_0": r.value("D_DAIN_ADDR_HIGH_0", DATAIN_ADDR_HIGH_0=self.data_base >> 32),
             "D_DAIN_ADDR_LOW_0": r.value("D_DAIN_ADDR_LOW_0", DATAIN_ADDR_LOW_0=self.data_base & 0xFFFFFFFF),
             "D_LINE_STRIDE": r.value("D_LINE_STRIDE", LINE_STRIDE=regs["LINE_STRIDE"]),
+            **(self.plane1_registers(r) if "LINE_UV_STRIDE" in regs else {}),
             "D_SURF_STRIDE": r.value("D_SURF_STRIDE", SURF_STRIDE=regs.get("SURF_STRIDE", 0)),
             "D_DAIN_MAP": r.value(
                 "D_DAIN_MAP", LINE_PACKED=regs.get("LINE_PACKED", 0), SURF_PACKED=regs.get("SURF_PACKED", 0)
@@ -168,6 +177,15 @@ class Layer:
             "D_BANK": r.value("D_BANK", DATA_BANK=self.data_banks - 1, WEIGHT_BANK=self.weight_banks - 1),
         }
         return out
+
+    def plane1_registers(self, r: RdlMap) -> dict[str, int]:
+        """The chroma plane of a semi-planar image: its base (the pixel model's, after plane 0) and line stride."""
+        d = self.pixel_descriptor()
+        return {
+            "D_DAIN_ADDR_HIGH_1": r.value("D_DAIN_ADDR_HIGH_1", DATAIN_ADDR_HIGH_1=d.base1 >> 32),
+            "D_DAIN_ADDR_LOW_1": r.value("D_DAIN_ADDR_LOW_1", DATAIN_ADDR_LOW_1=d.base1 & 0xFFFFFFFF),
+            "D_LINE_UV_STRIDE": r.value("D_LINE_UV_STRIDE", UV_LINE_STRIDE=d.line_stride1),
+        }
 
     def converter_registers(self, r: RdlMap) -> dict[str, int]:
         """D_CVT_* and D_MEAN_* from the pixel model's descriptor (signed 16-bit fields as two's complement)."""

@@ -233,3 +233,36 @@ class RandomFeatures(CdmaTestBase):
             layer.data_ram, layer.weight_ram, layer.group = ram, ram, i % 2
             await self.check_layer(layer, new_split=fresh)
             fresh = False
+
+
+@pyuvm.test(timeout_time=10, timeout_unit="ms")
+class SemiPlanarObserved(CdmaTestBase):
+    """Where a 3-channel (semi-planar N444) pixel lands is not in NVIDIA's documents, so the placement model refuses
+    it (``cbuf.image_channels``). This test records what the RTL does with one T_Y8___U8V8_N444 layer (converter
+    off) and which reading of the documents it matches: Y, U, V packed at 3 bytes a pixel, or padded to 4 channels
+    (a zero 4th) as the 4-channel formats are (docs/nvidia_cdma.md, Findings): it is the first, and the test fails
+    when that changes."""
+
+    async def body(self) -> None:
+        # 32 pixels: one entry a line in both readings (96 or 128 bytes), so D_ENTRY_PER_SLICE is the same
+        layer = image_layer("n444", self.rng, "T_Y8___U8V8_N444", 2, 32, data_banks=2, weight_banks=1, eps=1)
+        conv = np.asarray(layer.pixel_descriptor().convert(layer.tensor), np.int8)  # (H, W, 3): Y, U, V
+        readings = {"3 bytes a pixel": conv, "padded to 4 channels": np.concatenate([conv, 0 * conv[..., :1]], -1)}
+        writes = await self.bench.run_layer(layer)
+        data = [w for w in writes if w.port == "data"]
+        got = {w.addr for w in data}
+        self.logger.info("N444: %d data writes to entries %s", len(data), sorted(got))
+        matched = []
+        for what, px in readings.items():
+            flat = px.reshape(px.shape[0], -1).view(np.uint8)
+            eps = -(-flat.shape[1] // cbuf.ENTRY_BYTES)
+            ent = np.zeros((px.shape[0], eps * cbuf.ENTRY_BYTES), np.uint8)
+            ok = np.zeros_like(ent, bool)
+            ent[:, : flat.shape[1]], ok[:, : flat.shape[1]] = flat, True
+            shape = (px.shape[0], eps, cbuf.ENTRY_BYTES)
+            exp = cbuf.place((ent.reshape(shape), ok.reshape(shape)), cbuf.data_buffer(2))
+            found = problems("data", exp[:3], data)
+            self.logger.info("N444 read as %s (%d entries a slice): %s", what, eps, found[:3] or "every byte matches")
+            if not found:
+                matched.append(what)
+        assert matched == ["3 bytes a pixel"], f"the RTL's N444 placement changed: it matches {matched or 'neither'}"
