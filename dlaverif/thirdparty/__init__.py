@@ -10,9 +10,9 @@ inside the checkout (``sim_build/thirdparty/nvdla-hw``, :mod:`dlaverif.thirdpart
 ``nvdla_hw.lock.json``), then the shared copies beside the repository (``../shared/thirdparty/nvdla-pdp-rdma`` and
 ``../shared/thirdparty/nvdla-cdma``, exported unmodified with NVIDIA's licence, one block's files each). The variable
 takes the first default found; a path under it that this default lacks comes from the first other default that has
-it (:func:`located`), so each shared export serves its own block's file list. Without any, a build whose list names it is *unavailable*: the testplan
-keeps it with the one line saying how to get the files (:func:`missing`), and the flow and the tests report it as
-skipped with that line (:func:`skipped`) instead of running it.
+it (:func:`located`), so each shared export serves its own block's file list. Without any, a build whose list
+names it is *unavailable*: the testplan keeps it with the one line saying how to get the files (:func:`missing`),
+and the flow and the tests report it as skipped with that line (:func:`skipped`) instead of running it.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from blocks.pdp_rdma import env as pdp_env  # noqa: F401  (its covergroups regis
 from blocks.pixel_reader import coverage as pixel_cov
 from blocks.weight_reader import coverage as weight_cov
 from dlaverif.flow import filelists, testplan
+from tests.plan_text import copyable_plan
 
 
 def covergroup_names() -> set[str]:
@@ -135,7 +136,7 @@ def test_every_suite_has_runs(name):
 
 # our blocks' content: the exclusions and waivers name our covergroups and blocks/rtl/ files
 def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_names(tmp_path):
-    raw = yaml.safe_load(testplan.PLAN_PATH.read_text())
+    raw = yaml.safe_load(copyable_plan())
     raw["coverage"]["exclusions"] = [
         {"covergroup": "cube_reader.count_n", "bin": "max", "tag": "unreachable", "reason": "65535 batches need 64 GB"},
         {"covergroup": "cube_reader.count_n", "bin": "1024-65534", "tag": "wontfix", "reason": "slow"},
@@ -207,7 +208,7 @@ def test_the_new_covergroups_are_in_the_plan():
 def test_a_bad_build_entry_is_refused_with_one_line_naming_it(tmp_path, entry, message):
     """The line is ``<file>:<line of the entry>: <key path>: <what>`` (dlaverif.flow.planschema), whether the schema
     refuses it (a key, a type) or the build's own check (a file that does not exist)."""
-    text = testplan.PLAN_PATH.read_text().replace("builds:\n", f"builds:\n  bad: {entry}\n", 1)
+    text = copyable_plan().replace("builds:\n", f"builds:\n  bad: {entry}\n", 1)
     line = text.splitlines().index(f"  bad: {entry}") + 1
     p = tmp_path / "plan.yaml"
     p.write_text(text)
