@@ -13,18 +13,20 @@ bus have pulsed the group's bit.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 
+from dlaverif.agents import stalls
 from dlaverif.agents.clocked import ClockLoop
 from dlaverif.agents.nvdla.cbuf import CbufWrite, CbufWriteMonitor
 from dlaverif.agents.nvdla.csc import CscStandIn
 from dlaverif.agents.signals import uint_reader
 from dlaverif.platform.binding import PERIOD_NS, CsbControl
 from dlaverif.platform.csb import CsbAgent
+from dlaverif.platform.knobs import Knobs
 from dlaverif.platform.nvdla_dma import NvdlaReadMemory, NvdlaReadPort
 from dlaverif.thirdparty import nvdla_rdl
 
@@ -52,7 +54,7 @@ TIE_OFF = dict.fromkeys(
     ("dla_clk_ovr_on_sync", "global_clk_ovr_on_sync", "tmc2slcg_disable_clock_gating", "pwrbus_ram_pd"), 0
 )
 FLUSH_CYCLES = 20_000  # the clearing of 2 x 4096 halves takes about 4,100 cycles
-LAYER_CYCLES = 200_000  # hang bound of one layer
+LAYER_CYCLES = 40_000  # hang bound of one quiet layer (the largest here take under 10,000 cycles)
 
 
 def _signal(dut: Any, name: str) -> Any:
@@ -113,8 +115,17 @@ class CdmaBench:
         self.flush = list(self.writes)
         self.writes.clear()
 
-    async def run_layer(self, layer: Layer) -> list[CbufWrite]:
-        """Program and start ``layer`` in its register group, wait for both done pulses; its CBUF writes."""
+    def apply(self, knobs: Knobs) -> None:
+        """A layer's timing on the read ports (the CDMA adds its own back-pressure by ``rsp_ready``)."""
+        self.mem.set_latency(knobs.latency)
+        self.mem.set_ar_stalls(stalls.profile(knobs.ar_stall, self.rng))
+        self.mem.set_r_gaps(stalls.profile(knobs.r_gap, self.rng))
+
+    async def run_layer(self, layer: Layer, knobs: Optional[Knobs] = None) -> list[CbufWrite]:
+        """Program and start ``layer`` in its register group under ``knobs`` (default quiet), wait for both done
+        pulses; its CBUF writes."""
+        k = knobs or Knobs()
+        self.apply(k)
         for base, blob in layer.memory():
             self.mem.load(base, blob)
         r = self.regs
@@ -124,13 +135,20 @@ class CdmaBench:
         for name, value in layer.registers(r).items():
             await self.csb.write(r.address(name), value)
         await self.csb.write(r.address("D_OP_ENABLE"), r.value("D_OP_ENABLE", OP_EN=1))
-        for _ in range(LAYER_CYCLES // 16):
+        bound = LAYER_CYCLES * k.stall_factor()
+        for _ in range(bound // 16):
             if all(self.done[n][layer.group] > before[n] for n in DONE):
                 break
             await ClockCycles(self.clk, 16)
         else:
             seen = {n: self.done[n][layer.group] - before[n] for n in DONE}
-            raise AssertionError(f"{layer.name}: no end of layer in {LAYER_CYCLES} cycles (done pulses: {seen})")
+            mine = self.writes[first:]
+            ports = [(p.port.req, len(p.bursts), len(p.beats), p.shown is not None) for p in self.mem.ports]
+            raise AssertionError(
+                f"{layer.name}: no end of layer in {bound} cycles under {k} (done pulses: {seen}; CBUF writes: "
+                f"{sum(w.port == 'data' for w in mine)} data, {sum(w.port == 'weight' for w in mine)} weight; "
+                f"sequencer stand-in {self.csc.stats}; read ports (requests, responses owed, one shown): {ports})"
+            )
         await ClockCycles(self.clk, 4)
         await RisingEdge(self.clk)
         return self.writes[first:]
