@@ -147,11 +147,23 @@ class CdmaBench:
             raise AssertionError(
                 f"{layer.name}: no end of layer in {bound} cycles under {k} (done pulses: {seen}; CBUF writes: "
                 f"{sum(w.port == 'data' for w in mine)} data, {sum(w.port == 'weight' for w in mine)} weight; "
-                f"sequencer stand-in {self.csc.stats}; read ports (requests, responses owed, one shown): {ports})"
+                f"sequencer stand-in {self.csc.stats}; read ports (requests, responses owed, one shown): {ports}; "
+                f"DC engine {self.dc_state()})"
             )
         await ClockCycles(self.clk, 4)
         await RisingEdge(self.clk)
         return self.writes[first:]
+
+    def dc_state(self) -> dict[str, str]:
+        """The feature engine's fetch state where the simulator shows internal signals (Icarus; Verilator without
+        public signals shows none): state, entries in flight and asked for, free entries, status."""
+        out = {}
+        for name in ("cur_state", "dc_entry_onfly", "req_entry", "status2dma_free_entries", "is_running", "dc_en"):
+            try:
+                out[name] = str(getattr(self.dut.u_dc, name).value)
+            except (AttributeError, ValueError):
+                pass
+        return out
 
 
 class _Sink:
