@@ -118,8 +118,11 @@ class CdmaBench:
     def apply(self, knobs: Knobs) -> None:
         """A layer's timing on the read ports (the CDMA adds its own back-pressure by ``rsp_ready``)."""
         self.mem.set_latency(knobs.latency)
-        self.mem.set_ar_stalls(stalls.profile(knobs.ar_stall, self.rng))
-        self.mem.set_r_gaps(stalls.profile(knobs.r_gap, self.rng))
+        n = len(self.mem.ports)  # a pattern each: a shared one is split among the four ports (NvdlaReadMemory.per_port)
+        self.mem.per_port(
+            [stalls.profile(knobs.ar_stall, self.rng) for _ in range(n)],
+            [stalls.profile(knobs.r_gap, self.rng) for _ in range(n)],
+        )
 
     async def run_layer(self, layer: Layer, knobs: Optional[Knobs] = None) -> list[CbufWrite]:
         """Program and start ``layer`` in its register group under ``knobs`` (default quiet), wait for both done
