@@ -16,7 +16,9 @@ from dlaverif.models.nvdla import cbuf, pixel
 from dlaverif.platform.knobs import Knobs, random_knobs
 from dlaverif.platform.reporting import reproduce_command
 
+from . import coverage
 from .bench import CdmaBench
+from .coverage import PLACED_FORMATS
 from .layers import Layer, feature_layer, image_layer, problems, summary
 
 
@@ -33,6 +35,8 @@ class CdmaTestBase(uvm_test):
         self.data_next = self.weight_next = 0
         await self.body()
         assert not bench.violations, "; ".join(bench.violations[:8])
+        coverage.export()
+        self.logger.info("coverage: %s", ", ".join(f"{n} {p:.0f}%" for n, p in coverage.summary()))
         self.drop_objection()
 
     def check_flush(self) -> None:
@@ -68,6 +72,7 @@ class CdmaTestBase(uvm_test):
             for p in found:
                 self.logger.error("  %s", p)
         assert not found, f"{layer.name}: {found[0]}"
+        coverage.sample(layer, self.data_next, knobs)
         self.data_next, self.weight_next = exp.data_next, exp.weight_next
 
     async def body(self) -> None:
@@ -132,10 +137,6 @@ class BackToBack(CdmaTestBase):
         stats = self.bench.csc.stats
         self.logger.info("sequencer stand-in: %s", stats)
         assert stats["dat_pending"] == 2 and stats["wt_pending"] == 2, stats
-
-
-#: the pixel formats whose CBUF placement the model gives (1 or 4 channels; models.nvdla.cbuf)
-PLACED_FORMATS = tuple(n for n, f in pixel.PIXEL_FORMATS.items() if f.channels in (1, 4))
 
 
 @pyuvm.test(timeout_time=50, timeout_unit="ms")
