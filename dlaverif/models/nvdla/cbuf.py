@@ -16,7 +16,7 @@ Sources (NVIDIA's documentation, nvdla/doc ``doc/hw/v1/ias``; nv_full, the nvdla
   cubes; the in-memory atom is 32 bytes (seed "Feature Data Format"), four of them fill an entry.
 
 What the documents leave open, and the reading this model takes (each one is checked against NVIDIA's RTL by
-the CDMA block, ``blocks/nvdla_cdma/``; every difference is written up in ``docs/nvidia_cdma.md``):
+this project's testbench of the convolution DMA; every difference is written up in ``docs/nvidia_cdma.md``):
 
 * **Feature data (DC)**: a pixel's channels are cut into 128-byte channel groups (four 32-byte atoms, channel
   order as in memory); a slice holds, group by group, one entry per pixel ``w`` for each full group. The last
