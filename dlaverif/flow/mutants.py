@@ -109,7 +109,13 @@ def tree(mutant: Mutant, rtl: Path = runner.RTL) -> Path | None:
     if mutant.root == RTL_ROOT:
         return rtl
     found = thirdparty.environment().get(mutant.root)
-    return Path(found) if found else None
+    if not found:
+        return None
+    # the default that holds the mutant's files (each shared export holds one block's: thirdparty.located); a tree
+    # without them (NVDLA_HW naming another block's export) cannot build this mutant
+    first = sorted(mutant.files)[0]
+    path = Path(thirdparty.located(mutant.root, found, f"/{first}"))
+    return Path(str(path)[: -len(first) - 1]) if path.is_file() else None
 
 
 def check_table(mutants: tuple[Mutant, ...] | None = None, rtl: Path = runner.RTL) -> None:

@@ -153,7 +153,8 @@ def manual(unit: str) -> Path:
     env = thirdparty.environment()
     if thirdparty.NVDLA_HW not in env:
         raise RdlError(thirdparty.hint(thirdparty.NVDLA_HW))
-    src = Path(env[thirdparty.NVDLA_HW]) / MANUAL / f"{unit}.rdl"
+    # NVDLA_HW's defaults may each hold some units' files: the first that has this one (thirdparty.located)
+    src = Path(thirdparty.located(thirdparty.NVDLA_HW, env[thirdparty.NVDLA_HW], f"/{MANUAL / unit}.rdl"))
     if not src.is_file():
         raise RdlError(f"{src} does not exist: NVDLA_HW={env[thirdparty.NVDLA_HW]} is not a checkout of nvdla/hw")
     return src

@@ -115,6 +115,9 @@ class _PortAgent:
         self.credited = 0  # credit pulses seen
         self.credit_waits = 0  # cycles a response was due but every slot of the client was taken
         self.ready = False
+        #: this port's own (request stalls, response gaps) patterns, set by NvdlaReadMemory.per_port; None: the
+        #: memory's shared ones
+        self.own: Optional[tuple[Optional[Iterator[int]], Optional[Iterator[int]]]] = None
         self.idle()
 
     def idle(self) -> None:
@@ -143,7 +146,8 @@ class _PortAgent:
             self.shown = shown = None
         if self.ready and self._req_valid() == 1:
             self.accept(cycle)
-        ready = not (o.req_stalls is not None and next(o.req_stalls))  # ready for the next edge
+        req_stalls = o.req_stalls if self.own is None else self.own[0]
+        ready = not (req_stalls is not None and next(req_stalls))  # ready for the next edge
         if ready != self.ready:
             self.ready = ready
             self._req_ready.value = int(ready)
@@ -165,7 +169,8 @@ class _PortAgent:
 
     def offer(self, cycle: int) -> None:
         o = self.owner
-        gap = o.rsp_gaps is not None and next(o.rsp_gaps)
+        rsp_gaps = o.rsp_gaps if self.own is None else self.own[1]
+        gap = rsp_gaps is not None and next(rsp_gaps)
         if not self.beats and self.bursts and self.bursts[0].ready_cycle < cycle:
             b = self.bursts.popleft()
             rsp = o.read_responses(b)
@@ -234,6 +239,13 @@ class NvdlaReadMemory:
 
     def set_r_gaps(self, gen: Optional[Iterator[int]]) -> None:
         self.rsp_gaps = gen
+
+    def per_port(self, req_stalls: list[Optional[Iterator[int]]], rsp_gaps: list[Optional[Iterator[int]]]) -> None:
+        """Each port its own request-stall and response-gap pattern. The shared patterns of ``set_ar_stalls`` /
+        ``set_r_gaps`` are drawn by every port in turn each cycle, so with four ports a one-in-four pattern would
+        stall the first port on every cycle and the others never."""
+        for port, stalls, gaps in zip(self.ports, req_stalls, rsp_gaps):
+            port.own = (stalls, gaps)
 
     def inject(self, lo: int, hi: int, resp: str = "SLVERR") -> None:
         raise NotImplementedError("NVDLA's DMA read response carries no error: a bus error cannot be injected")
