@@ -62,8 +62,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NoReturn
 
-from dlaverif import thirdparty
-from dlaverif.flow import contracts, executor, filelists, mutants as mut, project, testplan
+from dlaverif import executor, thirdparty
+from dlaverif.flow import contracts, filelists, mutants as mut, project, testplan
 from dlaverif.flow.mutation import Mutant, mutant
 from dlaverif.flow.planschema import Refusal, exit_status
 
@@ -448,7 +448,7 @@ class ProofResult:
 
 def run_smtbmc(args: list[str], work: Path, log: Path, timeout: float) -> str | None:
     """yosys-smtbmc with ``args`` in ``work``, output to ``log`` (written as the steps go); the output, or None
-    after ``timeout`` seconds (a step of :mod:`dlaverif.flow.executor`: smtbmc and its solver are killed)."""
+    after ``timeout`` seconds (a step of :mod:`dlaverif.executor`: smtbmc and its solver are killed)."""
     rec = executor.Executor().run(
         executor.Step("yosys-smtbmc", ["yosys-smtbmc", *args], timeout, "--timeout", work, log, env=tool_env())
     )

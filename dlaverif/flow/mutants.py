@@ -20,7 +20,7 @@ A mutant stops at its first run with a failing test: it is killed, and its remai
 many more tests see the bug (``runs_skipped`` in the report names them). ``--all-runs`` runs every one, for the
 full kill matrix of the datasheets' mutant tables. The baseline always runs every run.
 
-Each mutant runs in a child process, a step of :mod:`dlaverif.flow.executor` (its own process group, so a hung simulator
+Each mutant runs in a child process, a step of :mod:`dlaverif.executor` (its own process group, so a hung simulator
 is stopped on ``--timeout``, on SIGINT, SIGTERM or SIGHUP, and when this process dies); ``--jobs N`` (``make mutants
 MUTANT_JOBS=N``) runs N mutants at once, the table keeping the mutants' order. Verilator
 builds use the machine's cores already (~30-60 s per build with ccache), so Verilator gains less from it than
@@ -46,8 +46,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from dlaverif import thirdparty
-from dlaverif.flow import executor, filelists, records, runner, sim as simflow, testplan
+from dlaverif import executor, thirdparty
+from dlaverif.flow import filelists, records, runner, sim as simflow, testplan
 from dlaverif.flow.mutation import RTL_ROOT, Edit, Mutant
 from dlaverif.flow.planschema import PlanError, Refusal, display, exit_status
 from dlaverif.flow.regression import settings

@@ -4,7 +4,7 @@ Used by the pytest entry points (``tests/sim``) and by the ``make sim`` regressi
 Build and run outputs go under ``sim_build/<sim>/<config>-<worker>/`` (one build directory per pytest-xdist
 worker, never shared); each seed runs in its own ``seed<N>/`` test directory.
 
-A build's commands (verilator, make, iverilog) run as steps of :mod:`dlaverif.flow.executor` with a wall-clock limit
+A build's commands (verilator, make, iverilog) run as steps of :mod:`dlaverif.executor` with a wall-clock limit
 (``BUILD_TIMEOUT``, default :data:`BUILD_TIMEOUT_S`): a stuck one is killed with its process group and the build
 fails with one line naming it and the limit; they die with the process that builds. A process that is itself a step
 (a regression's build or job, a mutant) runs them plainly: its own step holds them.
@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Mapping, Sequence
 
-from dlaverif.flow import executor, filelists, project, records
+from dlaverif import executor
+from dlaverif.flow import filelists, project, records
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.platform import assertions
 
@@ -275,9 +276,9 @@ def build_limit() -> float:
 @contextmanager
 def limited(runner: "Runner", what: str, limit_s: float) -> Iterator[None]:
     """Inside the block, each command ``runner`` executes (cocotb_tools' ``_execute_cmds``) is a step of
-    :mod:`dlaverif.flow.executor` ended after ``limit_s`` seconds: a timeout raises RuntimeError with the step's one
+    :mod:`dlaverif.executor` ended after ``limit_s`` seconds: a timeout raises RuntimeError with the step's one
     line (``what``: its name), another failure cocotb's own "Command failed with return code: N". Nothing changes in a
-    process that is itself a step (:func:`dlaverif.flow.executor.inside_step`)."""
+    process that is itself a step (:func:`dlaverif.executor.inside_step`)."""
     if executor.inside_step():
         yield
         return

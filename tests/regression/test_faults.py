@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from dlaverif.flow import executor, filelists, runner
+from dlaverif import executor
+from dlaverif.flow import filelists, runner
 from dlaverif.flow.regression import execute, publish, runfolder
 from dlaverif.flow.regression.__main__ import make_report
 from dlaverif.flow.regression.jobs import Duration, Job, load_durations

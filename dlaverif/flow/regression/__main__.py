@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
-from dlaverif.flow import executor, records, runner, testplan
+from dlaverif import executor
+from dlaverif.flow import records, runner, testplan
 from dlaverif.flow.planschema import PlanError, Refusal
 
 from . import (

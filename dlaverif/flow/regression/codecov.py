@@ -15,7 +15,7 @@ hits), so that line, branch and toggle coverage are reported apart (lcov data mi
 
 Lines waived in the testplan (``coverage.code_waivers``, each with a tag and a reason) leave the denominators.
 
-Each ``verilator_coverage`` and ``genhtml`` call is a step of :mod:`dlaverif.flow.executor` with a wall-clock limit
+Each ``verilator_coverage`` and ``genhtml`` call is a step of :mod:`dlaverif.executor` with a wall-clock limit
 (``REPORT_TIMEOUT``, default :data:`STEP_TIMEOUT_S`): a stuck one is killed and the report is not written, with one
 line naming the step and the limit.
 """
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from dlaverif.executor import Executor, Step, check
 from dlaverif.flow import filelists, testplan
-from dlaverif.flow.executor import Executor, Step, check
 
 #: a merge's or genhtml's limit when ``REPORT_TIMEOUT`` is not given: no durations of them are recorded, so a
 #: generous hour per call, which ends only a stuck one (a stopped process, a hung file server)
@@ -135,7 +135,7 @@ def merge(
 
 def _step(what: str, cmd: list[str], timeout_s: Optional[float], env: Optional[dict[str, str]] = None) -> None:
     """Run one tool call of the report to its end (raises on a failure or a timeout:
-    :func:`dlaverif.flow.executor.check`)."""
+    :func:`dlaverif.executor.check`)."""
     limit = timeout_s if timeout_s is not None else STEP_TIMEOUT_S
     check(Executor().run(Step(what, cmd, limit, "REPORT_TIMEOUT", capture=True, env=env)))
 

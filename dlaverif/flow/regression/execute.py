@@ -12,7 +12,7 @@ Layout of a regression folder (``sim_build/regress/<time>-<suite>-<sim>/``, :mod
 
 A job runs as its own process (``python -m dlaverif.flow.regression.execute JOB_JSON``) so that its environment, its log
 and a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running. Jobs and builds are
-steps of :mod:`dlaverif.flow.executor`: each in its own session, ended with its whole process group (simulator
+steps of :mod:`dlaverif.executor`: each in its own session, ended with its whole process group (simulator
 included) on a timeout (:func:`default_timeout`, ``BUILD_TIMEOUT``), on an interrupt (:meth:`.Executor.stop`) and
 when the orchestrator dies; each group is listed in the run's ``processes.jsonl`` (:data:`PROCESSES`). A job's status
 is one of :data:`STATUSES`. The jobs of a run whose third-party RTL is not found here (``NVDLA_HW``,
@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif import thirdparty
+from dlaverif.executor import KILLED, NOT_STARTED, TIMEOUT as STEP_TIMEOUT, Executor, Record, Step
 from dlaverif.flow import records, runner, testplan
-from dlaverif.flow.executor import KILLED, NOT_STARTED, TIMEOUT as STEP_TIMEOUT, Executor, Record, Step
 
 from .jobs import Duration, Job, expected_seconds, load_durations
 
