@@ -234,7 +234,7 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
         mine = jobs.shard(s.selected, index, total)
         shutil.rmtree(regdir / "runs", ignore_errors=True)
         records.write_json(regdir / "manifest.json", s.manifest(mine, f"{index}/{total}"), indent=1)
-    mine, todo = resume.to_run(regdir, s.selected, s.resume is not None, s.rerun_failed)
+    mine, todo = resume.to_run(regdir, s.selected, s.resume is not None, s.rerun_failed, plan)
     # a complete run with nothing to run, reported into another folder: its history entry was kept when it completed
     kept = bool(s.resume is not None and not todo and runfolder.state(regdir).get("complete"))
     if a.report:
