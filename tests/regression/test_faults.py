@@ -476,6 +476,8 @@ def test_each_bad_make_variable_is_one_line_exit_2_and_nothing_written(tmp_path,
         ("ASSERT", "yes", "ASSERT=yes: expected 0 or 1"),
         ("MISMATCH_MAPS", "x", "MISMATCH_MAPS=x: expected a whole number >= 0"),
         ("VERILATOR_PUBLIC", "on", "VERILATOR_PUBLIC=on: expected 0 or 1"),
+        ("SIM_TIMEOUT", "0", "SIM_TIMEOUT=0: expected a number of seconds > 0"),
+        ("BUILD_TIMEOUT", "x", "BUILD_TIMEOUT=x: expected a number of seconds > 0"),
         ("TESTCASE", "foo(", "TESTCASE=foo(: not a test name or regular expression (missing ), unterminated"),
     ],
 )
