@@ -169,7 +169,7 @@ class FakeRunner:
 @pytest.mark.parametrize("given", ["SIM_TIMEOUT", "measured"])
 def test_a_stuck_simulation_of_make_sim_or_pytest_ends_as_a_timeout_in_one_line(tmp_path, measured, monkeypatch, given):
     pid_file = tmp_path / "pid"
-    b = runner.Build("verilator", "top", tmp_path, {}, FakeRunner(_stopping(pid_file)))  # type: ignore[arg-type]
+    b = runner.Build("verilator", "top", tmp_path, {}, FakeRunner(_stopping(pid_file)))
     if given == "SIM_TIMEOUT":
         monkeypatch.setenv("SIM_TIMEOUT", "1")
         limit = None
