@@ -79,7 +79,7 @@ def test_a_steps_default_limit_is_ten_times_its_measured_duration_and_never_belo
     # a merge of more files than recorded: scaled, never below the recorded time
     assert jobs.step_limit("report:merge", steps, 400, 3600.0) == 3000.0  # 30 x 10 x 10
     assert jobs.step_limit("report:merge", steps, 4, 3600.0) == 600.0  # 300: the floor
-    assert jobs.step_limit("report:genhtml", steps, None, 3600.0) == 1200.0  # 4 x the merge's 30 x 10
+    assert jobs.step_limit("report:genhtml", steps, None, 3600.0) == 3600.0  # another tool: not from the merge
     assert jobs.step_limit("report:genhtml", {}, None, 3600.0) == 3600.0  # nothing of its kind: the fallback
     assert jobs.step_limit("build:verilator:x", {"report:genhtml": Duration(9.0)}, None, 1800.0) == 1800.0
 

@@ -150,22 +150,20 @@ def load_step_durations(path: Path = DURATIONS) -> dict[str, Duration]:
 
 def step_limit(key: str, steps: dict[str, Duration], count: Optional[int], fallback_s: float) -> float:
     """The default wall-clock limit of a build or a report step (``key`` as in the durations file,
-    :data:`STEP_KINDS`), as jobs get theirs: :data:`TIMEOUT_FACTOR` times its recorded wall time, scaled by
-    ``count`` over the recorded count (a merge of more coverage files) and never below it, and never less than
-    :data:`TIMEOUT_FLOOR_S`. Not recorded: :data:`OTHER_SIM_FACTOR` times the longest recorded step of its kind
-    (and simulator, for a build, when that one has any); nothing of its kind recorded: ``fallback_s``."""
+    :data:`STEP_KINDS`), as jobs get theirs: :func:`default_limit` of its recorded wall time, scaled by ``count``
+    over the recorded count (a merge of more coverage files) and never below it. A build not recorded:
+    :data:`OTHER_SIM_FACTOR` times the longest recorded build of its simulator (of any, when its simulator has none);
+    a report step not recorded (each is a different tool), or no build recorded at all: ``fallback_s``."""
     known = steps.get(key)
     if known is not None:
         scale = max(1.0, count / known.count) if count and known.count else 1.0
         return default_limit(known.wall_s * scale)
-    kind = key.split(":", 1)[0]
-    same = [d.wall_s for k, d in steps.items() if k.split(":", 1)[0] == kind]
-    if kind == BUILD_STEP:
-        sim = key.split(":")[1]
-        same = [d.wall_s for k, d in steps.items() if k.startswith(f"{BUILD_STEP}:{sim}:")] or same
-    if not same:
+    if not key.startswith(f"{BUILD_STEP}:"):
         return fallback_s
-    return default_limit(OTHER_SIM_FACTOR * max(same))
+    builds = {k: d.wall_s for k, d in steps.items() if k.startswith(f"{BUILD_STEP}:")}
+    sim = key.split(":")[1]
+    same = [w for k, w in builds.items() if k.startswith(f"{BUILD_STEP}:{sim}:")] or list(builds.values())
+    return default_limit(OTHER_SIM_FACTOR * max(same)) if same else fallback_s
 
 
 def build_key(sim: str, build: str) -> str:
