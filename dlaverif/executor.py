@@ -1,8 +1,9 @@
 """The one way the flow runs a child process: its own session, a wall-clock limit, its whole group ended, a record.
 
-Every step the flow starts (a regression's jobs and builds, the coverage merges and genhtml of a report, a mutant,
-a yosys or smtbmc call of ``make formal``, Slurm's ``sbatch``/``squeue``, the git calls of ``make nvdla``) is a
-:class:`Step` run by an :class:`Executor`. It is a module of the package, not of ``dlaverif.flow``, and uses the
+Every step the flow starts (a regression's jobs and builds, the build commands and the simulator of ``make sim`` and
+of the pytest simulations, the coverage merges and genhtml of a report, a mutant, a yosys or smtbmc call of ``make
+formal``, Slurm's ``sbatch``/``squeue``, the git calls of ``make nvdla``) is a :class:`Step` run by an
+:class:`Executor`. It is a module of the package, not of ``dlaverif.flow``, and uses the
 standard library only: ``dlaverif.thirdparty`` (which the flow's layout keeps from importing the flow, and whose
 ``make nvdla`` runs on the system's Python) uses it too.
 
