@@ -375,6 +375,9 @@ def run(
     as a run it does not know): a stuck simulation raises RuntimeError with one line naming it and ``SIM_TIMEOUT``."""
     if test_dir is None:
         test_dir = b.build_dir / f"{tag or test_module.rsplit('.', 1)[-1]}-seed{seed}"
+    if limit_s is None and not executor.inside_step():  # (inside a step: the step's own limit holds it)
+        tests = [testcase] if isinstance(testcase, str) else list(testcase) if testcase else None
+        limit_s = simulation_limit(b.sim, None, tests, (extra_env or {}).get("COUNT"))
     full = simulation_env(extra_env, waves)
     full.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
     env = {k: v for k, v in full.items() if v is not None}
@@ -391,9 +394,6 @@ def run(
     os.environ.update(env)
     for k in full.keys() - env.keys():
         os.environ.pop(k, None)
-    if limit_s is None and not executor.inside_step():  # (inside a step: the step's own limit holds it)
-        tests = [testcase] if isinstance(testcase, str) else list(testcase) if testcase else None
-        limit_s = simulation_limit(b.sim, None, tests, (extra_env or {}).get("COUNT"))
     what = f"simulation {b.sim} {tag or test_module} seed {seed}"
     try:
         with limited(b.runner, what, limit_s, "SIM_TIMEOUT"):  # a stuck simulator is ended (SIM_TIMEOUT)
