@@ -260,15 +260,17 @@ def table(top: str, rtl: Path = RTL) -> str:
     return "\n".join(rows)
 
 
-#: the datasheet that carries each top's generated parameter block
-DATASHEETS = {
-    "axi_rd_engine": "configurations.md",
-    "cr_desc_validator": "configurations.md",
-    "cube_reader": "cube_reader.md",
-    "weight_reader": "weight_reader.md",
-    "pixel_reader": "pixel_reader.md",
-}
 DOCS = project.PACKAGE_ROOT / "docs"
+
+
+def datasheets() -> dict[str, Path]:
+    """The datasheet that carries each top's generated parameter block: a top of the configuration matrix
+    (``configs.tops``) that is a block of the plan with a ``datasheet`` (``blocks.<top>.datasheet``)."""
+    from dlaverif.flow import testplan
+
+    plan = testplan.load()
+    tops = {c.top for c in plan.configs.values()}
+    return {n: project.ROOT / b.datasheet for n, b in plan.blocks.items() if b.datasheet and n in tops}
 
 
 def docs_block(top: str) -> str:
@@ -328,12 +330,12 @@ def _markers(name: str) -> tuple[str, str]:
     )
 
 
-def _blocks() -> list[tuple[str, str, Callable[[], str]]]:
-    """Every generated block: (document under docs/, block name, its generator)."""
-    out: list[tuple[str, str, Callable[[], str]]] = [
-        (doc, top, partial(docs_block, top)) for top, doc in DATASHEETS.items()
+def _blocks() -> list[tuple[Path, str, Callable[[], str]]]:
+    """Every generated block: (its document, block name, its generator)."""
+    out: list[tuple[Path, str, Callable[[], str]]] = [
+        (doc, top, partial(docs_block, top)) for top, doc in datasheets().items()
     ]
-    out.append(("configurations.md", "formal_at", formal_at_block))
+    out.append((DOCS / "configurations.md", "formal_at", formal_at_block))
     return out
 
 
@@ -341,8 +343,8 @@ def docs_problems(write: bool = False) -> list[str]:
     """Generated blocks of the docs (datasheet parameter blocks, the formal_at table) that differ from their
     generators (rewritten when ``write``)."""
     out = []
-    for doc, name, generate in _blocks():
-        path = DOCS / doc
+    for path, name, generate in _blocks():
+        doc = path.name
         text = path.read_text()
         begin, end = _markers(name)
         if begin not in text or end not in text:
@@ -363,5 +365,5 @@ if __name__ == "__main__":
         for problem in docs_problems(write=True):
             print(f"rewritten: {problem}")
     else:
-        for t in sys.argv[1:] or list(DATASHEETS):
+        for t in sys.argv[1:] or list(datasheets()):
             print(f"{t}\n{table(t)}\n")

@@ -374,7 +374,7 @@ def markdown_table(prefix: str, sims: tuple[str, ...] = runner.SIMULATORS) -> st
     (``sim_build/mutants/<sim>/report.json``, every simulator that has one): the bug and its files, and per
     simulator the status, the failing tests (first three, then a count) and the first property that failed with
     them (``ASSERT``/``ASSUME`` of blocks/rtl/props/, or nothing when only the scoreboards caught it). For the
-    blocks' datasheets (docs/pixel_reader.md, Mutants): pasted from one command, not written by hand."""
+    blocks' datasheets (their Mutants sections): pasted from one command, not written by hand."""
     reports = {}
     for sim in sims:
         path = out_dir(sim) / "report.json"

@@ -6,10 +6,10 @@ worker, never shared); each seed runs in its own ``seed<N>/`` test directory.
 
 A build's commands (verilator, make, iverilog) and a simulation's simulator run as steps of :mod:`dlaverif.executor`
 with a wall-clock limit (``BUILD_TIMEOUT``, default :func:`build_limit`; ``SIM_TIMEOUT``, default
-:func:`simulation_limit`; both from the measured durations of ``dlaverif/flow/regression/durations.json``): a stuck
-one is killed with its process group and the build or simulation fails with one line naming it and the limit; they
-die with the process that builds or simulates. A process that is itself a step (a regression's build or job, a
-mutant) runs them plainly: its own step holds them.
+:func:`simulation_limit`; both from the measured durations of the project's durations file,
+:data:`dlaverif.flow.regression.jobs.DURATIONS`): a stuck one is killed with its process group and the build or
+simulation fails with one line naming it and the limit; they die with the process that builds or simulates. A
+process that is itself a step (a regression's build or job, a mutant) runs them plainly: its own step holds them.
 """
 
 from __future__ import annotations
@@ -164,10 +164,10 @@ def design_files(
 
 
 # Verilator's coverage flags of a regression build. --coverage would add expression coverage, on which Verilator 5.048
-# fails with an internal error (V3Ast.h "AstNode is not of expected type" at cr_desc_validator.sv:103): line, toggle
-# and user only. They change what -Wall sees: a branch made constant by a parameter is kept for its coverage point
-# and warned about (CMPCONST), where a plain build folds it silently - so make lint and the configuration matrix's
-# lint pass them too (dlaverif/flow/lintplan.py, tests/sim/test_config_matrix.py).
+# fails with an internal error (V3Ast.h "AstNode is not of expected type", in a descriptor validator of this
+# repository): line, toggle and user only. They change what -Wall sees: a branch made constant by a parameter is
+# kept for its coverage point and warned about (CMPCONST), where a plain build folds it silently - so make lint and
+# the configuration matrix's lint pass them too (dlaverif/flow/lintplan.py, tests/sim/test_config_matrix.py).
 VERILATOR_COVERAGE_ARGS = ["--coverage-line", "--coverage-toggle", "--coverage-user"]
 
 

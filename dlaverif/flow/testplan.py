@@ -5,18 +5,18 @@ The one list of what runs where: ``make sim`` (``dlaverif.flow.sim``), ``make mu
 :func:`problems` is the plan's self-check (``tests/sim/test_testplan.py``): every test of every run's module is in a
 testpoint, every testpoint has tests, and every name (test, run, build, covergroup) exists.
 
-Tests are found without a simulator by reading each cocotb module's source (:func:`module_tests`): functions
-decorated with ``@cocotb.test`` and classes decorated with ``@pyuvm.test``.
+Tests are found without a simulator as cocotb finds them (:func:`module_tests`): each run's module is imported and its
+cocotb test objects named, whatever declared them (``@cocotb.test``, ``@pyuvm.test``, ``dlaverif.platform.declare``).
 """
 
 from __future__ import annotations
 
-import ast
 import datetime
 import fnmatch
-import importlib.util
+import importlib
 import os
 import random
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -125,6 +125,21 @@ CONFIGS_SCHEMA = Fields(
         "tops": Names(CONFIG_TOP_SCHEMA),
     }
 )
+#: a block of the project (``blocks.<name>``): what the flow links to and needs of it, as data, so that no module of
+#: the flow names a block. ``datasheet``: its document (from the project's root); the datasheet of a top of the
+#: configuration matrix carries that top's generated parameter block (dlaverif.flow.contracts). ``roots``: the
+#: variables its file lists take third-party trees from (``$NVDLA_HW``): what each must name (``means``), where to
+#: look when it is not set (``defaults``, first found first) and how to get the files (``get``).
+ROOT_VAR = r"[A-Z_][A-Z0-9_]*"
+ROOT_SCHEMA = Fields({"means": Scalar("str"), "defaults": _STRS, "get": Scalar("str")}, required=("means",))
+BLOCK_SCHEMA = Fields(
+    {
+        "datasheet": Scalar(
+            "str", pattern=r"\S+\.md", means="a Markdown file from the project's root (docs/<block>.md)"
+        ),
+        "roots": Names(ROOT_SCHEMA),
+    }
+)
 SCHEMA = Fields(
     {
         "builds": Names(buildopts.SCHEMA),
@@ -137,6 +152,7 @@ SCHEMA = Fields(
         "imports": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a plan file (a .yaml path)")),
         # the mutant catalogues (Plan.mutants: YAML files, paths from the project root; dlaverif.flow.mutation)
         "mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
+        "blocks": Names(BLOCK_SCHEMA),
     },
     required=("builds", "runs", "suites", "testpoints"),
 )
@@ -267,6 +283,25 @@ class Configuration:
 
 
 @dataclass(frozen=True)
+class Root:
+    """A variable a block's file lists take a third-party tree from (``blocks.<name>.roots``)."""
+
+    name: str  # NVDLA_HW
+    means: str  # what it must name: a checkout of nvdla/hw (branch nvdlav1)
+    defaults: tuple[str, ...] = ()  # where to look when it is not set, first found first (from the project's root)
+    get: str = ""  # how to get the files (a make target), when there is a way
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of the project (``blocks:``): what the flow links to and needs of it."""
+
+    name: str
+    datasheet: Optional[str] = None  # its document, from the project's root
+    roots: tuple[Root, ...] = ()
+
+
+@dataclass(frozen=True)
 class Plan:
     builds: dict
     runs: dict
@@ -278,6 +313,12 @@ class Plan:
     config_waivers: dict = field(default_factory=dict)  # <top>@<corner> left out of the matrix -> the reason
     nightly_draws: bool = False  # configs.nightly: random (the nightly suite runs the random draws)
     mutants: tuple[str, ...] = ()  # the modules of the mutant catalogues (each defines MUTANTS), in run order
+    blocks: dict = field(default_factory=dict)  # name -> Block
+
+    @property
+    def roots(self) -> dict[str, Root]:
+        """Every block's third-party variables: name -> :class:`Root` (one definition each, checked at load)."""
+        return {r.name: r for b in self.blocks.values() for r in b.roots}
 
     def config_of_run(self, run: str) -> Optional[Configuration]:
         return next((c for c in self.configs.values() if c.run == run), None)
@@ -398,7 +439,33 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
     nightly_draws = (raw.get("configs") or {}).get("nightly") == "random"
     cov = _coverage(raw.get("coverage") or {})
     catalogues = tuple(str(m) for m in raw.get("mutants") or ())
-    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues)
+    blocks = _blocks(raw.get("blocks") or {}, where)
+    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues, blocks)
+
+
+def _blocks(raw: dict, where: Callable[..., str]) -> dict[str, Block]:
+    """The ``blocks:`` section: a datasheet must exist (from the project's root), a root variable is an environment
+    variable's name and is defined by one block only."""
+    out: dict[str, Block] = {}
+    seen: dict[str, str] = {}
+    for name, b in raw.items():
+        b = b or {}
+        sheet = b.get("datasheet")
+        if sheet is not None and not (project.ROOT / str(sheet)).is_file():
+            raise PlanError(f"{where('blocks', str(name), 'datasheet')}: blocks.{name}.datasheet: no file {sheet}")
+        roots = []
+        for var, r in (b.get("roots") or {}).items():
+            at = where("blocks", str(name), "roots", str(var))
+            if not re.fullmatch(ROOT_VAR, str(var)):
+                raise PlanError(f"{at}: blocks.{name}.roots.{var}: not a variable name ({ROOT_VAR})")
+            if var in seen:
+                raise PlanError(f"{at}: blocks.{name}.roots.{var}: already a root of block {seen[var]}")
+            seen[str(var)] = str(name)
+            roots.append(
+                Root(str(var), " ".join(str(r["means"]).split()), tuple(r.get("defaults") or ()), str(r.get("get", "")))
+            )
+        out[str(name)] = Block(str(name), None if sheet is None else str(sheet), tuple(roots))
+    return out
 
 
 def night_seed(today: datetime.date) -> int:
@@ -550,62 +617,23 @@ def _coverage(raw: dict) -> CoveragePlan:
 
 @lru_cache(maxsize=None)
 def module_tests(module: str) -> tuple[str, ...]:
-    """Names of the cocotb tests a module defines (``@cocotb.test`` functions, ``@pyuvm.test`` classes)."""
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
-        raise ValueError(f"test module {module} not found")
-    tree = ast.parse(Path(spec.origin).read_text())
-    out = []
-    for node in tree.body:
-        declared = _declared_tests(node)
-        if declared:
-            out += declared
-            continue
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for dec in node.decorator_list:
-            target = dec.func if isinstance(dec, ast.Call) else dec
-            if (
-                isinstance(target, ast.Attribute)
-                and target.attr == "test"
-                and isinstance(target.value, ast.Name)
-                and target.value.id in ("cocotb", "pyuvm")
-            ):
-                out.append(node.name)
-    return tuple(out)
+    """Names of the cocotb tests a module defines, in its order, found as cocotb finds them: the module is imported
+    (no simulator needed: cocotb and pyuvm import outside one, and a test module only defines tests when imported)
+    and its cocotb test objects are read from its namespace, as ``cocotb.regression.RegressionManager.discover_tests``
+    reads them - ``@cocotb.test`` functions, ``@pyuvm.test`` classes and the tests the platform declares as data
+    (``dlaverif.platform.declare``), each by the name cocotb runs it under. So a test is declared once, in its module,
+    whatever declares it; the plan names it and this finds it. A module that cannot be imported is one line."""
+    from cocotb.regression import Test, TestGenerator  # the flow needs cocotb only when it asks a module
 
-
-#: tests as data (dlaverif/platform/declare.py): its calls and, for a call declaring fixed names, the constant naming
-#: them
-DECLARE_PY = Path(__file__).resolve().parents[1] / "platform" / "declare.py"
-DECLARATIONS = {
-    "declare_sequence_tests": None,
-    "declare_scoreboard_selftests": "SELFTESTS",
-    "declare_register_test": "REGISTER_TESTS",
-}
-
-
-@lru_cache(maxsize=None)
-def _constant(name: str) -> tuple[str, ...]:
-    """A module-level constant of dlaverif/platform/declare.py, read without importing it (it imports cocotb)."""
-    for node in ast.parse(DECLARE_PY.read_text()).body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            return tuple(ast.literal_eval(node.value))
-    raise ValueError(f"{DECLARE_PY}: no constant {name}")
-
-
-def _declared_tests(node: ast.stmt) -> list[str]:
-    """The tests a module-level ``declare_*(...)`` call of dlaverif/platform/declare.py declares (tests as data): the
-    keyword arguments' names, or the fixed names of the call."""
-    call = node.value if isinstance(node, ast.Expr) else None
-    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id not in DECLARATIONS:
-        return []
-    fixed = DECLARATIONS[call.func.id]
-    return list(_constant(fixed)) if fixed is not None else [k.arg for k in call.keywords if k.arg is not None]
+    try:
+        mod = importlib.import_module(module)
+    except Exception as exc:  # ImportError, or a module refusing its environment (a bad COMPLETION=, ...)
+        raise ValueError(f"test module {module} cannot be imported: {type(exc).__name__}: {_one_line(exc)}") from None
+    return tuple(obj.name for obj in vars(mod).values() if isinstance(obj, (Test, TestGenerator)))
 
 
 def test_id(module: str, test: str) -> str:
-    """``blocks.cube_reader.tests`` + ``RandomCubeTest`` -> ``cube_reader.tests::RandomCubeTest``."""
+    """``blocks.<block>.tests`` + ``<Test>`` -> ``<block>.tests::<Test>`` (the plan's name of a test)."""
     return f"{module.removeprefix('blocks.')}::{test}"
 
 
@@ -711,8 +739,8 @@ def select(
 ) -> list[tuple[SuiteRun, list[str]]]:
     """The runs of ``suite`` (only those named exactly in ``runs``, comma-separated, when given) with their tests
     (only those matching a ``tests`` pattern when given), in the suite's order, runs left with no test dropped.
-    The one selection of ``make sim`` and ``make regress``: a suite, run or pattern that selects nothing raises
-    :class:`SelectionError` instead of being ignored."""
+    The one selection of ``make sim`` and ``make regress``: a suite, run or pattern that selects nothing, or a run
+    whose test module does not import, raises :class:`SelectionError` instead of being ignored."""
     if suite not in plan.suites:
         raise SelectionError("SUITE", f"SUITE={suite}: no such suite; allowed: {', '.join(plan.suites)}")
     entries = plan.suites[suite].runs
@@ -728,8 +756,12 @@ def select(
     patterns = split_names(tests)
     out = []
     for e in entries:
+        try:
+            tests_of_run = e.run.expected_tests()
+        except ValueError as exc:  # its module does not import here (its environment refused, a name missing)
+            raise SelectionError("RUN", f"run {e.run.name}: {exc}") from None
         chosen = sorted(
-            t for t in e.run.expected_tests() if not patterns or any(test_matches(e.run.name, t, p) for p in patterns)
+            t for t in tests_of_run if not patterns or any(test_matches(e.run.name, t, p) for p in patterns)
         )
         if chosen:
             out.append((e, chosen))

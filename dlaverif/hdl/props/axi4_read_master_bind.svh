@@ -5,7 +5,7 @@
 //
 //   `include "axi4_read_master_bind.svh"
 //   `DLA_PROPS_ROOT_BEGIN
-//   `AXI4_READ_MASTER_BIND(byte_dma, rd_, aclk, aresetn, 1'b0, (.ADDR_W (32), .DATA_W (64), .ALIGNED (1'b0)))
+//   `AXI4_READ_MASTER_BIND(their_dma, rd_, aclk, aresetn, 1'b0, (.ADDR_W (32), .DATA_W (64), .ALIGNED (1'b0)))
 //   `DLA_PROPS_ROOT_END
 //
 // (Its outputs for other property modules are left open: a binding file wraps the macro in

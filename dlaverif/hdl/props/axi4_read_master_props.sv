@@ -1,6 +1,6 @@
 // axi4_read_master_props: AXI4 read-channel properties of a read MASTER (AR and R channels), written from the
-// AXI4 specification (ARM IHI 0022, sections A3.2 handshake, A3.4 burst rules) and from what axi_rd_engine.sv
-// documents. Not part of the design (no synthesis list blocks/rtl/<block>/<block>.f names it); instantiated by the
+// AXI4 specification (ARM IHI 0022, sections A3.2 handshake, A3.4 burst rules) and from what a read engine
+// documents (outstanding limit, alignment). Not part of the design (no synthesis list blocks/rtl/<block>/<block>.f names it); instantiated by the
 // formal top wrappers of dlaverif/flow/formal.py beside the design, bound in simulation by the reader shell, and bound by
 // port prefix into any other master with axi4_read_master_bind.svh.
 //
