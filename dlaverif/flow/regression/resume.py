@@ -18,6 +18,7 @@ import shutil
 from pathlib import Path
 from typing import Optional
 
+from dlaverif import thirdparty
 from dlaverif.flow import records, testplan
 
 from . import runfolder
@@ -67,9 +68,16 @@ def nothing_to_do(regdir: Path, selected: list[Job], rerun_failed: bool, report:
         return None
     done = _results(regdir)
     passed = sum(1 for j in mine if done[j.key]["status"] == PASS)
+    skipped = sum(1 for j in mine if done[j.key]["status"] == SKIPPED)
+    said = f"{passed} of {len(mine)} jobs passed" + (f", {skipped} skipped" if skipped else "")
     return (
-        f"{regdir} is already complete ({passed} of {len(mine)} jobs passed; its report was published): nothing run, "
-        f"nothing written" + ("" if rerun_failed or passed == len(mine) else "; RERUN=failed reruns the others")
+        f"{regdir} is already complete ({said}; its report was published): nothing run, nothing written"
+        + ("" if rerun_failed or passed + skipped == len(mine) else "; RERUN=failed reruns the others")
+        + (
+            f"; its skipped jobs run once their third-party RTL is found ({thirdparty.GET[thirdparty.NVDLA_HW]})"
+            if skipped
+            else ""
+        )
     )
 
 
