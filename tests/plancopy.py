@@ -46,3 +46,34 @@ def merged(path: Path = TOP) -> dict:
     data = dict(read_plan(path, testplan.SCHEMA).data)
     data.pop(IMPORTS, None)
     return data
+
+
+def plan_files(path: Path = TOP) -> list[Path]:
+    """The plan and the plans it imports, in the order they merge (depth first)."""
+    out = [path]
+    for rel in yaml.safe_load(path.read_text()).get(IMPORTS) or ():
+        out += plan_files((path.parent / rel).resolve())
+    return out
+
+
+def section_text(text: str, section: str) -> str:
+    """The entries of the top-level ``section`` of a plan's text, as written (comments and line breaks kept)."""
+    lines = text.splitlines()
+    at = [i for i, t in enumerate(lines) if t.split("#", 1)[0].rstrip() == f"{section}:"]
+    if not at:
+        return ""
+    body = []
+    for t in lines[at[0] + 1 :]:
+        if t and not t.startswith((" ", "#")):  # the next top-level key
+            break
+        body.append(t)
+    return "\n".join(body).rstrip("\n") + "\n"
+
+
+def flat_text(section: str, path: Path = TOP) -> str:
+    """The merged plan as one file, ``section`` last and written as its entries are written in each plan file (in
+    merge order), so that a test can edit an entry's text and count the line the flow must name."""
+    data = merged(path)
+    data.pop(section, None)
+    entries = "".join(section_text(p.read_text(), section) for p in plan_files(path))
+    return yaml.safe_dump(data, sort_keys=False, width=1000) + f"\n{section}:\n{entries}"

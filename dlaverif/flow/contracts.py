@@ -132,9 +132,13 @@ def resolve(top: str, params: Mapping[str, int] | None = None, rtl: Path = RTL) 
 
 
 def violations(top: str, params: Mapping[str, int] | None = None, rtl: Path = RTL) -> list[str]:
-    """The lines the RTL prints for ``params`` (empty: legal), and unknown parameter names."""
+    """The lines the RTL prints for ``params`` (empty: legal), and unknown parameter names (of a top without
+    contracts: names its header does not declare)."""
     cs = {c.name: c for c in contracts(top, rtl)}
     values = resolve(top, params, rtl)
+    if not cs:
+        header = {n for n, _ in default_expressions(top, rtl)}
+        return [f"{top} has no parameter {k}" for k in (params or {}) if k not in header]
     out = [f"{top} has no contracted parameter {k}" for k in (params or {}) if k not in cs]
     out += [c.message(values[c.name], values) for c in cs.values() if not c.legal(values[c.name], values)]
     return out
@@ -150,6 +154,19 @@ def _extreme(c: Contract, values: Mapping[str, int], which: str) -> int:
     return pows[0] if which == "min" else pows[-1]
 
 
+def uncontracted(top: str, spec: Mapping[str, int | str], rtl: Path = RTL) -> dict[str, int]:
+    """A corner of a top that declares no contract (a user's reader, whose own elaboration checks its parameters):
+    numbers for parameters its header declares; ``min``/``max`` need a contract and are refused."""
+    header = [n for n, _ in default_expressions(top, rtl)]
+    bad = sorted(f"{k}: {v}" for k, v in spec.items() if k not in header or isinstance(v, str))
+    if bad:
+        raise ValueError(
+            f"{top} declares no parameter contract: a corner gives numbers for its parameters "
+            f"({', '.join(header)}), not {', '.join(bad)}"
+        )
+    return {k: int(v) for k, v in spec.items()}
+
+
 def configuration(
     top: str, spec: Mapping[str, int | str], rtl: Path = RTL, base: Mapping[str, int] | None = None
 ) -> dict[str, int]:
@@ -159,6 +176,8 @@ def configuration(
     gives them (a formal property set's reduced parameters, dlaverif.flow.formal), else at their defaults; either way
     one the corner puts out of range is clamped into it, and every ``base`` parameter is in the result."""
     cs = {c.name: c for c in contracts(top, rtl)}
+    if not cs:  # a top without param_contract instances (a user's reader): its own elaboration checks the values
+        return {**{k: int(v) for k, v in (base or {}).items()}, **uncontracted(top, spec, rtl)}
     unknown = set(spec) - set(cs)
     if unknown:
         raise ValueError(f"{top}: no contract for {sorted(unknown)}")
@@ -310,9 +329,10 @@ def formal_at_block() -> str:
     changes it) and the entry's ``why``, one row per entry (configurations that share one are listed together)."""
     from dlaverif.flow import formal, testplan
 
-    own = {p.name: p.depth for p in formal.PROOFS}
+    plan = testplan.load()
+    own = {p.name: p.depth for p in formal.proofs(plan)}
     rows: dict[tuple, list[str]] = {}
-    for c in testplan.load().configs.values():
+    for c in plan.configs.values():
         if not c.formal_why:
             continue
         sets = ", ".join(f"{s} (depth {c.formal_depth.get(s, own[s])})" for s in c.formal)
@@ -320,6 +340,21 @@ def formal_at_block() -> str:
         rows.setdefault((c.top, sets, c.formal_why), []).append(f"`{c.name}`")
     out = ["| top | configurations | property sets (BMC depth) | why |", "|---|---|---|---|"]
     out += [f"| {top} | {', '.join(names)} | {sets} | {why} |" for (top, sets, why), names in rows.items()]
+    return "\n".join(out)
+
+
+def formal_sets_block() -> str:
+    """The table of make formal's property sets (blocks/plan.yaml ``formal:``), one row per set in run order: its
+    top (or build), parameters, BMC depths, mode, what it cuts or leaves unchecked, and what it proves."""
+    from dlaverif.flow import formal
+
+    out = ["| set | top, parameters | depth (quick) | mode | cut, unchecked | what |", "|---|---|---|---|---|---|"]
+    for p in formal.proofs():
+        mode = "BMC" + (f" + {p.prove}-induction" if p.prove else "") + (" + covers" if p.cover else "")
+        top = f"{p.top} (build {p.build})" if p.build else p.top
+        notes = [f"`{c}` cut" for c in p.cut] + [f"`{m}` unchecked" for m in p.unchecked]
+        row = [p.name, f"{top}: {_params(p.params)}", f"{p.depth} ({p.quick_depth})", mode, "; ".join(notes), p.what]
+        out.append("| " + " | ".join(row) + " |")
     return "\n".join(out)
 
 
@@ -336,6 +371,7 @@ def _blocks() -> list[tuple[Path, str, Callable[[], str]]]:
         (doc, top, partial(docs_block, top)) for top, doc in datasheets().items()
     ]
     out.append((DOCS / "configurations.md", "formal_at", formal_at_block))
+    out.append((DOCS / "formal.md", "formal_sets", formal_sets_block))
     return out
 
 

@@ -204,6 +204,7 @@ def build(
     build_dir: Path | None = None,
     coverage: bool = False,
     options: BuildOptions | None = None,
+    swap: Mapping[Path, Path] | None = None,
 ) -> Build:
     """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``.
 
@@ -212,7 +213,8 @@ def build(
     ``build_dir``: compile there instead (the regression's one build per plan build). ``coverage``: Verilator line
     (with branches), toggle and user coverage; each simulation then writes ``coverage.dat`` into its test
     directory. ``options``: the plan build's own file list, defines, include folders, simulator arguments, lint
-    waivers and property set (:mod:`dlaverif.flow.buildopts`)."""
+    waivers and property set (:mod:`dlaverif.flow.buildopts`). ``swap``: design files compiled in place of others
+    (original -> replacement; a user project's mutant, :mod:`dlaverif.flow.mutants`)."""
     from cocotb_tools.runner import Verilog, get_runner
 
     check_simulator(sim)
@@ -230,7 +232,7 @@ def build(
     runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
     opts = options or BuildOptions()
     design, props = design_files(toplevel, opts, rtl_dir)
-    sources = list(design.sources)
+    sources = [Path((swap or {}).get(p, p)) for p in design.sources]
     includes = [*design.incdirs, *opts.include_dirs]
     defines: dict[str, object] = {**design.defines, **opts.defines}
     if props is not None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif import thirdparty
-from dlaverif.flow import buildopts, contracts, filelists, project
+from dlaverif.flow import buildopts, codescope, contracts, filelists, formalplan, project
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.planschema import Either, Fields, Names, PlanError, Ref, Refusal, Scalar, Seq, read_plan
 
@@ -94,6 +94,7 @@ COVERAGE_SCHEMA = Fields(
                 one_of=("match", "lines"),
             )
         ),
+        "code_coverage": codescope.SCHEMA,  # third-party RTL in, any RTL out, for every build (codescope)
     }
 )
 _EXTREME = Either((Scalar("int"), Scalar("str", ("min", "max"))))  # a parameter of a corner: a number, min or max
@@ -153,6 +154,10 @@ SCHEMA = Fields(
         # the mutant catalogues (Plan.mutants: YAML files, paths from the project root; dlaverif.flow.mutation)
         "mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
         "blocks": Names(BLOCK_SCHEMA),
+        # make formal's property sets, by name (dlaverif/flow/formalplan.py: one self-contained entry per set)
+        "formal": Names(formalplan.SCHEMA),
+        # catalogues of mutants that only make formal-mutants applies (same format as mutants:; paths from the root)
+        "formal_mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
     },
     required=("builds", "runs", "suites", "testpoints"),
 )
@@ -227,9 +232,10 @@ class Exclusion:
 
 @dataclass(frozen=True)
 class CodeWaiver:
-    """RTL lines (``first``..``last`` of ``file`` under blocks/rtl/) left out of code coverage. In the plan a waiver
-    names its line by text (``match``: a piece of the line that occurs on exactly one line of the file), so an RTL
-    edit that moves the line moves the waiver, and one that removes or duplicates it is reported."""
+    """RTL lines (``first``..``last`` of ``file``, a file code coverage scores: :attr:`CoveragePlan.files`) left out of
+    code coverage. In the plan a waiver names its line by text (``match``: a piece of the line that occurs on exactly
+    one line of the file), so an RTL edit that moves the line moves the waiver, and one that removes or duplicates it
+    is reported."""
 
     file: str
     first: int
@@ -245,12 +251,15 @@ class CodeWaiver:
 
 @dataclass(frozen=True)
 class CoveragePlan:
-    """The ``coverage:`` section: goals (percent of bins per covergroup), exclusions and code waivers."""
+    """The ``coverage:`` section: goals (percent of bins per covergroup), exclusions and code waivers; ``files``: the
+    RTL files code coverage scores, by name (every build's own list, third-party RTL only where the plan opts it in:
+    :mod:`dlaverif.flow.codescope`)."""
 
     goals: dict = field(default_factory=dict)
     exclusions: tuple[Exclusion, ...] = ()
     code_waivers: tuple[CodeWaiver, ...] = ()
-    line_goal: float = 90.0  # percent of blocks/rtl/ lines (after waivers)
+    line_goal: float = 90.0  # percent of the scored RTL lines (after waivers)
+    files: dict[str, Path] = field(default_factory=dict)
 
     def goal(self, covergroup: str) -> float:
         return float(self.goals.get(covergroup, self.goals.get("default", DEFAULT_GOAL)))
@@ -313,6 +322,8 @@ class Plan:
     config_waivers: dict = field(default_factory=dict)  # <top>@<corner> left out of the matrix -> the reason
     nightly_draws: bool = False  # configs.nightly: random (the nightly suite runs the random draws)
     mutants: tuple[str, ...] = ()  # the modules of the mutant catalogues (each defines MUTANTS), in run order
+    formal: dict = field(default_factory=dict)  # make formal's property sets: name -> formalplan.Proof, in plan order
+    formal_mutants: tuple[str, ...] = ()  # catalogue files of the formal-only mutants (make formal-mutants)
     blocks: dict = field(default_factory=dict)  # name -> Block
 
     @property
@@ -333,12 +344,18 @@ def _strs(values) -> dict:
     return {str(k): str(v) for k, v in (values or {}).items()}
 
 
-def _rtl_file(name: str, rtl: Path = RTL_DIR) -> Optional[Path]:
-    """The RTL file a code waiver names (by file name, in its subfolder of blocks/rtl/), or None if there is none."""
-    try:
-        return filelists.locate(rtl, name)
-    except ValueError:
-        return None
+def code_files(builds: dict, raw: Optional[dict]) -> dict[str, Path]:
+    """The RTL files code coverage scores, by name: of each build's design list, the project's own files and the
+    third-party ones the plan opts in (``coverage.code_coverage``, then the build's ``code_coverage``;
+    :mod:`dlaverif.flow.codescope`). A build whose third-party RTL is not found here scores nothing."""
+    plan_wide = codescope.selection(raw)
+    per_build = {}
+    for b in builds.values():
+        if b.missing is not None:
+            continue
+        files = codescope.design_files(b.toplevel, b.options.filelist, RTL_DIR)
+        per_build[b.name] = codescope.scored(files, (plan_wide, b.options.code_coverage))
+    return codescope.by_name(per_build)
 
 
 def build_rtl(toplevel: str, filelist: Optional[Path] = None) -> Optional[frozenset[str]]:
@@ -437,10 +454,36 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
         for t in raw["testpoints"] or ()
     )
     nightly_draws = (raw.get("configs") or {}).get("nightly") == "random"
-    cov = _coverage(raw.get("coverage") or {})
+    cov_raw = raw.get("coverage") or {}
+    try:
+        scored = code_files(builds, cov_raw.get("code_coverage"))
+    except ValueError as exc:
+        raise PlanError(f"{where('coverage')}: {_one_line(exc)}") from None
+    cov = _coverage(cov_raw, scored)
     catalogues = tuple(str(m) for m in raw.get("mutants") or ())
+    proofs = {}
+    for n, f in (raw.get("formal") or {}).items():
+        try:
+            proofs[str(n)] = formalplan.proof(str(n), f, project.ROOT, builds)
+        except ValueError as exc:
+            raise PlanError(f"{where('formal', str(n))}: {_one_line(exc)}") from None
+    formal_only = tuple(str(m) for m in raw.get("formal_mutants") or ())
     blocks = _blocks(raw.get("blocks") or {}, where)
-    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues, blocks)
+    return Plan(
+        builds,
+        runs,
+        suites,
+        tps,
+        cov,
+        configs,
+        config_seed,
+        config_waivers,
+        nightly_draws,
+        catalogues,
+        proofs,
+        formal_only,
+        blocks,
+    )
 
 
 def _blocks(raw: dict, where: Callable[..., str]) -> dict[str, Block]:
@@ -473,6 +516,16 @@ def night_seed(today: datetime.date) -> int:
     ``YYYYMMDD``, so each night draws other legal configurations, and the number is easy to read back from a report
     or a log (a second run the same day draws the same ones; ``CONFIG_SEED=`` chooses)."""
     return int(today.strftime("%Y%m%d"))
+
+
+def top_folder(build: PlannedBuild) -> Path:
+    """The folder the contracts of ``build``'s top are read from (:mod:`dlaverif.flow.contracts`): that of the file
+    ``<top>.sv`` of its own list when the plan names one (a user's RTL, any root), else blocks/rtl/."""
+    if build.options.filelist is not None:
+        for src in filelists.parse(build.options.filelist).sources:
+            if src.name == f"{build.toplevel}.sv":
+                return src.parent
+    return RTL_DIR
 
 
 def _formal(top: str, spec: dict, names: set[str]) -> Callable[[str], dict]:
@@ -542,9 +595,10 @@ def _configs(
         if template.build.toplevel != top:
             raise ValueError(f"configs.{top}: run {template.name} builds {template.build.toplevel}")
         points: list[tuple[str, dict, str, Optional[int]]] = []
-        points += [(n, p, "corner", None) for n, p in contracts.corners(top).items()]
+        rtl = top_folder(template.build)  # where the top's module is: blocks/rtl/, or a user's own RTL
+        points += [(n, p, "corner", None) for n, p in contracts.corners(top, rtl).items()]
         for n, corner in (spec.get("corners") or {}).items():
-            points.append((str(n), contracts.configuration(top, corner), "corner", None))
+            points.append((str(n), contracts.configuration(top, corner, rtl), "corner", None))
         waived = {str(k): " ".join(str(v).split()) for k, v in (spec.get("waive") or {}).items()}
         unknown = set(waived) - {p[0] for p in points}
         if unknown or not all(waived.values()):
@@ -553,10 +607,10 @@ def _configs(
         points = [p for p in points if p[0] not in waived]
         rng = random.Random(f"{seed}/{top}")
         ranges = {str(k): v if isinstance(v, list) else [None, v] for k, v in (spec.get("limits") or {}).items()}
-        points += [(f"r{seed}_{i}", contracts.draw(top, rng, ranges), "random", seed) for i in range(n_random)]
+        points += [(f"r{seed}_{i}", contracts.draw(top, rng, ranges, rtl), "random", seed) for i in range(n_random)]
         formal = _formal(top, spec, {p[0] for p in points})
         for name, params, kind, cseed in points:
-            bad = contracts.violations(top, params)
+            bad = contracts.violations(top, params, rtl)
             if bad:
                 raise ValueError(f"configs.{top}.{name} is illegal: {'; '.join(bad)}")
             bname, rname = f"{top}@{name}", f"{template.name}@{name}"
@@ -592,7 +646,7 @@ def _configs(
     return out, seed, waivers
 
 
-def _coverage(raw: dict) -> CoveragePlan:
+def _coverage(raw: dict, files: dict[str, Path]) -> CoveragePlan:
     excl = tuple(
         Exclusion(
             str(e["covergroup"]), str(e["bin"]), str(e.get("tag", "")), " ".join(str(e.get("reason", "")).split())
@@ -603,7 +657,7 @@ def _coverage(raw: dict) -> CoveragePlan:
     for w in raw.get("code_waivers") or ():
         tag, reason = str(w.get("tag", "")), " ".join(str(w.get("reason", "")).split())
         if "match" in w:
-            path = _rtl_file(str(w["file"]))
+            path = files.get(str(w["file"]))
             text = path.read_text().splitlines() if path is not None else []
             hits = [i + 1 for i, line in enumerate(text) if str(w["match"]) in line]
             first = hits[0] if len(hits) == 1 else 0
@@ -612,7 +666,7 @@ def _coverage(raw: dict) -> CoveragePlan:
         lines = w["lines"] if isinstance(w["lines"], list) else [w["lines"], w["lines"]]
         waivers.append(CodeWaiver(str(w["file"]), int(lines[0]), int(lines[-1]), tag, reason))
     goals = {str(k): float(v) for k, v in (raw.get("goals") or {}).items()}
-    return CoveragePlan(goals, excl, tuple(waivers), float(raw.get("line_goal", 90.0)))
+    return CoveragePlan(goals, excl, tuple(waivers), float(raw.get("line_goal", 90.0)), dict(files))
 
 
 @lru_cache(maxsize=None)
@@ -683,16 +737,16 @@ def problems(plan: Plan, covergroups: Optional[set[str]] = None) -> list[str]:
             out.append(f"{what} {name} has tag {tag!r}, not one of {', '.join(EXCLUSION_TAGS)}")
         if not reason:
             out.append(f"{what} {name} gives no reason")
-    rtl = RTL_DIR
     out += [
-        f"code waiver names {w.file}, which is not in blocks/rtl/"
+        f"code waiver names {w.file}, which code coverage does not score (in no build's file list, or third-party "
+        "RTL the plan does not opt in: code_coverage include)"
         for w in cov.code_waivers
-        if _rtl_file(w.file, rtl) is None
+        if w.file not in cov.files
     ]
     out += [
         f"code waiver of {w.file} matches {w.matches} lines with {w.match!r} (must be exactly one)"
         for w in cov.code_waivers
-        if _rtl_file(w.file, rtl) is not None and w.match and w.matches != 1
+        if w.file in cov.files and w.match and w.matches != 1
     ]
     if covergroups is not None:
         out += [

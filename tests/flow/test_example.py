@@ -123,7 +123,7 @@ def test_an_illegal_example_parameter_stops_elaboration_naming_it(tmp_path: Path
         (
             "builds:\n  x: {toplevel: x, bogus: 1}\n",
             "testplan.yaml:2: builds.x.bogus: unknown key; allowed: toplevel, parameters, filelist, defines, "
-            "include_dirs, compile_args, sim_args, lint_waivers, properties",
+            "include_dirs, compile_args, sim_args, lint_waivers, properties, code_coverage",
         ),
     ],
 )
@@ -151,7 +151,7 @@ NOT_GLUE = {
     "reader_tb/sequences.py",
     "reader_tb/scoreboard.py",
     "reader_tb/tests.py",
-    "reader_tb/mutants.py",
+    "mutants.yaml",
     "rtl/desc_reader.sv",
     ".gitignore",
 }

@@ -99,7 +99,6 @@ def test_the_models_import_no_simulator_nor_testbench() -> None:
 #: flow's property sets, the fast path's wrappers, NVIDIA's agents and platform backends, where third-party RTL comes
 #: from). Each is to become data of the plan or of blocks/ as the rest of the package has; then it leaves this list.
 STILL_NAMING_BLOCKS = (
-    "dlaverif/flow/formal.py",
     "dlaverif/fastpath/",
     "dlaverif/agents/nvdla/",
     "dlaverif/platform/csb.py",

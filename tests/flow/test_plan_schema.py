@@ -43,7 +43,8 @@ UNKNOWN_KEYS = [
         "top level",
         PLAN + "sutes: {}\n",
         "sutes: {}",
-        "sutes: unknown key; allowed: builds, runs, suites, testpoints, coverage, configs, imports, mutants, blocks "
+        "sutes: unknown key; allowed: builds, runs, suites, testpoints, coverage, configs, imports, mutants, blocks, "
+        "formal, formal_mutants "
         "(did you mean 'suites'?)",
     ),
     (
@@ -75,7 +76,7 @@ UNKNOWN_KEYS = [
         "coverage",
         _after("coverage:", "  line_gaol: 90"),
         "line_gaol",
-        "coverage.line_gaol: unknown key; allowed: goals, line_goal, exclusions, code_waivers "
+        "coverage.line_gaol: unknown key; allowed: goals, line_goal, exclusions, code_waivers, code_coverage "
         "(did you mean 'line_goal'?)",
     ),
     (
@@ -309,7 +310,7 @@ def test_an_empty_file_is_one_line(tmp_path, text):
 
 def test_a_plan_that_is_not_a_map_or_lacks_a_section_is_one_line(tmp_path):
     line, where = _refusal(tmp_path, "- builds\n- runs\n", "- builds")
-    sections = "builds, runs, suites, testpoints, coverage, configs, imports, mutants, blocks"
+    sections = "builds, runs, suites, testpoints, coverage, configs, imports, mutants, blocks, formal, formal_mutants"
     assert line == f"{where}: (top level): expected a map with keys {sections}, not a list"
     line, where = _refusal(tmp_path, "builds: {}\nruns: {}\ntestpoints: []\n", "builds")
     assert line == f"{where}: (top level): missing key suites (required: builds, runs, suites, testpoints)"

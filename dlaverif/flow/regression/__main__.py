@@ -81,7 +81,7 @@ def _build_report(
     groups = fcov.covergroups(fcov.merge(col.fcov_files, out / "fcov_merged.xml"), plan.coverage)
     walls: codecov.Walls = list(col.build_walls)  # the measured steps, for durations.json
     merged = codecov.merge(col.code_files, out / "code", timeout_s=step_timeout, walls=walls)
-    files = codecov.score(merged, plan.coverage, runner.RTL)
+    files = codecov.score(merged, plan.coverage)
     codecov.html(merged, out / "code", files, step_timeout, walls)
     results = report.build_results(plan, col, groups, files, report.copy_maps(col, out))
     results["configurations"] = configaxis.rows(plan, col, out)
