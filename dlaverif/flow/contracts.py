@@ -396,10 +396,22 @@ def docs_problems(write: bool = False) -> list[str]:
     return out
 
 
-if __name__ == "__main__":
-    if sys.argv[1:] == ["--docs"]:
+def main(argv: list[str]) -> int:
+    """``python -m dlaverif.flow.contracts [--docs | TOP ...]``: rewrite the generated blocks of the docs, or print
+    the parameter tables of some tops (default: every block with a datasheet); an unknown top is one line, exit 2."""
+    if argv == ["--docs"]:
         for problem in docs_problems(write=True):
             print(f"rewritten: {problem}")
-    else:
-        for t in sys.argv[1:] or list(datasheets()):
-            print(f"{t}\n{table(t)}\n")
+        return 0
+    known = list(datasheets())
+    for t in argv or known:
+        if t.startswith("-") or t not in known:
+            said = f"not a top with a datasheet (known: {', '.join(known)}; or --docs)"
+            print(f"contracts: {t!r}: {said}", file=sys.stderr)
+            return 2
+        print(f"{t}\n{table(t)}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -105,9 +105,10 @@ class Proof:
     """One property set, as its ``formal:`` entry declares it (the module docstring; docs/formal.md).
 
     The top is a design module whenever the design binds its own properties (a project's property modules
-    instantiated in its RTL under ``DLA_ASSERT``, reset assumed in the first cycle by ``PROP_FORMAL_RESET``), so what is proved is what every simulation checks; a ``formal_<name>`` top among the
-    set's ``properties`` where a block needs reduced parameters and free inputs it cannot get as the top; a generated
-    top around a design that does not bind the read-master set itself (``bind``)."""
+    instantiated in its RTL under ``DLA_ASSERT``, reset assumed in the first cycle by ``PROP_FORMAL_RESET``), so what
+    is proved is what every simulation checks; a ``formal_<name>`` top among the set's ``properties`` where a block
+    needs reduced parameters and free inputs it cannot get as the top; a generated top around a design that does not
+    bind the read-master set itself (``bind``)."""
 
     name: str
     top: str  # the design's top module (with ``bind``: the module the generated top instantiates)

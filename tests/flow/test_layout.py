@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "dlaverif"
-PROJECT = ("blocks", "examples", "tests", "reader_tb")
+PROJECT = ("blocks", "examples", "tests", "desc_reader_tb", "stream_dma_tb")
 
 
 def _imports(path: Path) -> set[str]:
@@ -65,7 +65,7 @@ def test_importing_the_package_loads_no_project_module() -> None:
         "for m in ('dlaverif.models', 'dlaverif.platform', 'dlaverif.agents', 'dlaverif.checkers', "
         "'dlaverif.flow.testplan', 'dlaverif.flow.runner', 'dlaverif.thirdparty'):\n"
         "    importlib.import_module(m)\n"
-        "print(sorted(n for n in sys.modules if n.split('.')[0] in ('blocks', 'examples', 'tests', 'reader_tb')))\n"
+        f"print(sorted(n for n in sys.modules if n.split('.')[0] in {PROJECT!r}))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr

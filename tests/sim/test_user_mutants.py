@@ -48,7 +48,7 @@ def test_a_user_mutant_is_killed_and_a_comment_edit_survives(tmp_path: Path) -> 
         "first_lane_ignored": "KILLED",
         "comment_only": "SURVIVED",
     }
-    assert report["runs"] == {"desc_reader/bursts": "reader_tb.tests"}  # the plan's mutants suite
+    assert report["runs"] == {"desc_reader/bursts": "desc_reader_tb.tests"}  # the plan's mutants suite
     killed = next(m for m in report["mutants"] if m["name"] == "first_lane_ignored")
     assert any("data mismatch" in msg for msg in killed["suites"]["desc_reader/bursts"]["messages"]), killed
     mutated = project / "sim_build" / "mutants" / "icarus" / "first_lane_ignored" / "rtl" / "desc_reader.sv"
