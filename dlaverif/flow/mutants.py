@@ -120,7 +120,13 @@ def tree(mutant: Mutant, rtl: Path = runner.RTL) -> Path | None:
     if mutant.root == RTL_ROOT:
         return rtl
     found = thirdparty.environment().get(mutant.root)
-    return Path(found) if found and Path(found).is_dir() else None
+    if not found:
+        return None
+    # the default that holds the mutant's files (each shared export holds one block's: thirdparty.located); a tree
+    # without them (NVDLA_HW naming another block's export) cannot build this mutant
+    first = sorted(mutant.files)[0]
+    path = Path(thirdparty.located(mutant.root, found, f"/{first}"))
+    return Path(str(path)[: -len(first) - 1]) if path.is_file() else None
 
 
 def unavailable(chosen: list[Mutant]) -> list[tuple[str, list[str], str]]:
@@ -132,14 +138,17 @@ def unavailable(chosen: list[Mutant]) -> list[tuple[str, list[str], str]]:
     for path, mutants in catalogue_files():
         mine = [m for m in mutants if m.name in names]
         if mine:
-            root = mine[0].root
+            root, first = mine[0].root, sorted(mine[0].files)[0]
             value = thirdparty.environment().get(root)
             if root not in thirdparty.DEFAULTS:
                 why = f"{root} is not set"
-            elif value:  # set, or a default, but not a folder
-                why = f"{value} does not exist: {root}={value} is not {thirdparty.DEFAULTS[root][1]}"
-            else:
+            elif not value:
                 why = thirdparty.hint(root)
+            elif not Path(value).is_dir():
+                why = f"{value} does not exist: {root}={value} is not {thirdparty.DEFAULTS[root][1]}"
+            else:  # a tree without this catalogue's files (another block's export)
+                get = f"{thirdparty.GET[root]}, or " if root in thirdparty.GET else ""
+                why = f"{value} does not hold {first}: {get}make ... {root}=<{thirdparty.DEFAULTS[root][1]}>"
             out.append((path, [m.name for m in mine], why))
     return out
 

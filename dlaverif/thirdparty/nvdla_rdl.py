@@ -27,7 +27,10 @@ from dlaverif import thirdparty
 ROOT = Path(__file__).resolve().parents[2]
 OUT_DIR = ROOT / "sim_build" / "regs" / "nvdla"
 #: the NVIDIA register descriptions the testbench uses, relative to $NVDLA_HW
-SOURCES = {"NVDLA_PDP_RDMA": Path("spec/manual/NVDLA_PDP_RDMA.rdl")}
+SOURCES = {
+    "NVDLA_PDP_RDMA": Path("spec/manual/NVDLA_PDP_RDMA.rdl"),
+    "NVDLA_CDMA": Path("spec/manual/NVDLA_CDMA.rdl"),
+}
 
 _BARE_ACCESS = re.compile(r"(\bspec_access\s*=\s*)([^;\"\s]+)\s*;")
 _ROOT_OPEN = re.compile(r"^addrmap\s*\{", re.M)
@@ -149,7 +152,7 @@ def load(name: str = "NVDLA_PDP_RDMA") -> RdlMap:
     env = thirdparty.environment()
     if thirdparty.NVDLA_HW not in env:
         raise RdlError(thirdparty.missing(ValueError(f"${thirdparty.NVDLA_HW} is not set")) or "NVDLA_HW is not set")
-    src = Path(env[thirdparty.NVDLA_HW]) / SOURCES[name]
+    src = Path(thirdparty.located(thirdparty.NVDLA_HW, env[thirdparty.NVDLA_HW], f"/{SOURCES[name]}"))
     if not src.is_file():
         raise RdlError(f"{src} does not exist: NVDLA_HW={env[thirdparty.NVDLA_HW]} is not a checkout of nvdla/hw")
     return _compile(src, name)

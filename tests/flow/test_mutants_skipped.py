@@ -12,7 +12,13 @@ from dlaverif import thirdparty
 from dlaverif.executor import Step
 from dlaverif.flow import mutants
 
-NVIDIA = "blocks/pdp_rdma/mutants.yaml"
+
+def _nvidia() -> dict[str, list[str]]:
+    """The plan's catalogues of NVIDIA's RTL (``root: NVDLA_HW``, read from the catalogue files), with their
+    mutants."""
+    return {
+        path: [m.name for m in ms] for path, ms in mutants.catalogue_files() if any(m.root == "NVDLA_HW" for m in ms)
+    }
 
 
 def test_a_catalogue_whose_rtl_is_not_found_is_skipped_in_one_line_and_counted(tmp_path, monkeypatch, capsys):
@@ -30,14 +36,17 @@ def test_a_catalogue_whose_rtl_is_not_found_is_skipped_in_one_line_and_counted(t
         return Step(f"mutant {name}", [sys.executable, "-c", write], 30.0, log=log)
 
     monkeypatch.setattr(mutants, "_step", fake)
-    nvidia = [m.name for path, ms in mutants.catalogue_files() if path == NVIDIA for m in ms]
+    catalogues = _nvidia()
+    nvidia = [n for names in catalogues.values() for n in names]
     ours = [m.name for m in mutants.catalogue() if m.name not in nvidia]
-    assert nvidia and ours  # the premise: the plan lists NVIDIA's catalogue and ours
+    assert nvidia and ours  # the premise: the plan lists NVIDIA's catalogues and ours
     assert mutants.main(["--sim", "verilator"]) == 0
     out = capsys.readouterr().out
-    line = f"skipped: {len(nvidia)} mutant(s) of {NVIDIA}: NVDLA_HW is not set and no default of it exists ("
     said = [ln for ln in out.splitlines() if ln.startswith("skipped:")]
-    assert len(said) == 1 and said[0].startswith(line) and "make nvdla" in said[0], out
+    assert len(said) == len(catalogues), out  # one line per catalogue
+    for line, (path, names) in zip(said, catalogues.items()):
+        assert line.startswith(f"skipped: {len(names)} mutant(s) of {path}: NVDLA_HW is not set and no default of it")
+        assert "make nvdla" in line
     assert ran == ["baseline", *ours]  # none of NVIDIA's is run
     summary = f"mutants: {len(ours)}/{len(ours)} killed, 0 survived, 0 broken, {len(nvidia)} skipped"
     assert any(ln.startswith(summary) for ln in out.splitlines()), out
@@ -50,9 +59,8 @@ def test_nvdla_hw_naming_no_folder_is_said_so(tmp_path, monkeypatch):
     monkeypatch.setenv("NVDLA_HW", str(tmp_path / "gone"))
     chosen = list(mutants.catalogue())
     skipped = mutants.unavailable(chosen)
-    assert [path for path, _, _ in skipped] == [NVIDIA]
-    assert (
-        skipped[0][2]
-        == f"{tmp_path / 'gone'} does not exist: NVDLA_HW={tmp_path / 'gone'} is not "
-        + (thirdparty.DEFAULTS["NVDLA_HW"][1])
+    assert [path for path, _, _ in skipped] == list(_nvidia())
+    gone = (
+        f"{tmp_path / 'gone'} does not exist: NVDLA_HW={tmp_path / 'gone'} is not {thirdparty.DEFAULTS['NVDLA_HW'][1]}"
     )
+    assert {why for _, _, why in skipped} == {gone}

@@ -9,6 +9,7 @@ from cocotb_coverage.coverage import coverage_db
 
 from blocks.cube_reader import coverage as cube_cov
 from blocks.cube_reader.families import available_families
+from blocks.nvdla_cdma import coverage as cdma_cov  # noqa: F401  (its covergroups register on import)
 from blocks.pdp_rdma import env as pdp_env  # noqa: F401  (its covergroups register on import)
 from blocks.pixel_reader import coverage as pixel_cov
 from blocks.weight_reader import coverage as weight_cov
