@@ -122,7 +122,7 @@ test-sim: sysdeps $(STAMP)
 
 regs: $(STAMP)
 	$(PY) -m dlaverif.flow.regs
-	$(PY) -m dlaverif.thirdparty.nvdla_rdl
+	$(PY) -m dlaverif.thirdparty.nvdla_rdl --out sim_build/regs/nvdla NVDLA_PDP_RDMA
 
 lint: sysdeps $(STAMP)
 	$(PY) -m dlaverif.flow.regs --check

@@ -1,7 +1,7 @@
-"""NVIDIA's convolution DMA on the platform's NVDLA parts: the CSB agent (:mod:`dlaverif.platform.csb`), the four DMA
-read ports on one memory with back-pressure by ``rsp_ready`` (:mod:`dlaverif.platform.nvdla_dma`, no credit wire),
-the CBUF write monitor (:mod:`dlaverif.agents.nvdla.cbuf`), the sequencer stand-in (:mod:`dlaverif.agents.nvdla.csc`)
-and the two done buses.
+"""NVIDIA's convolution DMA on the platform's NVDLA parts: the CSB agent (:mod:`dlaverif.agents.nvdla.csb`), the four
+DMA read ports on one memory with back-pressure by ``rsp_ready`` (:mod:`dlaverif.agents.nvdla.dma_read`, no credit
+wire), the CBUF write monitor (:mod:`dlaverif.agents.nvdla.cbuf`), the sequencer stand-in
+(:mod:`dlaverif.agents.nvdla.csc`) and the two done buses.
 
 Bring-up (NVIDIA's README of the export and its traces): reset with a real falling edge of ``nvdla_core_rstn``;
 CDMA then clears every CBUF entry of both ports and sets ``S_CBUF_FLUSH_STATUS.FLUSH_DONE``, which is polled before
@@ -12,7 +12,6 @@ bus have pulsed the group's bit.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Optional
 
 import numpy as np
@@ -22,12 +21,12 @@ from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
 from dlaverif.agents import stalls
 from dlaverif.agents.clocked import ClockLoop
 from dlaverif.agents.nvdla.cbuf import CbufWrite, CbufWriteMonitor
+from dlaverif.agents.nvdla.csb import CsbAgent
 from dlaverif.agents.nvdla.csc import CscStandIn
+from dlaverif.agents.nvdla.dma_read import NvdlaReadMemory, NvdlaReadPort
 from dlaverif.agents.signals import uint_reader
 from dlaverif.platform.binding import PERIOD_NS, CsbControl
-from dlaverif.platform.csb import CsbAgent
 from dlaverif.platform.knobs import Knobs
-from dlaverif.platform.nvdla_dma import NvdlaReadMemory, NvdlaReadPort
 from dlaverif.thirdparty import nvdla_rdl
 
 from .layers import Layer
@@ -39,7 +38,7 @@ PORTS = (
     NvdlaReadPort("cdma_wt2mcif_rd_req", "mcif2cdma_wt_rd_rsp", None),
     NvdlaReadPort("cdma_wt2cvif_rd_req", "cvif2cdma_wt_rd_rsp", None),
 )
-REGS = functools.partial(nvdla_rdl.load, "NVDLA_CDMA")
+REGS = nvdla_rdl.RdlFile(unit="NVDLA_CDMA")
 CONTROL = CsbControl(
     req="csb2cdma_req",
     resp="cdma2csb_resp",

@@ -116,7 +116,9 @@ def _lean_verilator():
     """cocotb's Verilator runner without ``--public-flat-rw``: that flag makes every variable of the design visible
     to VPI and keeps Verilator from optimizing them away; the testbench touches only the top-level ports, which
     ``--public-depth 1`` keeps visible. Measured on the 4 MiB bench cube: an idle clocked simulation takes 0.19 s
-    instead of 0.41 s of CPU. Tests that need internal signals build with VERILATOR_PUBLIC=1."""
+    instead of 0.41 s of CPU. Tests that need internal signals build with VERILATOR_PUBLIC=1, or a plan build asks for
+    them with its own ``compile_args: {verilator: [--public-flat-rw]}`` (only the runner's own flag, the first, is
+    replaced)."""
     from cocotb_tools.runner import Verilator
 
     class LeanVerilator(Verilator):

@@ -9,7 +9,7 @@ starts and ends (its :data:`Control`), and what its completion signal means (:cl
 * :class:`DescriptorControl`: a descriptor stream on a valid/ready port, its payload's fields as named ports,
   several jobs in flight up to ``queue_depth`` (the bench's limit; the DUT's ``ready`` is the handshake);
 * :class:`PinControl`: a start pin and a done pin, one job at a time;
-* :class:`CsbControl`: NVDLA's configuration space bus, two register groups (:mod:`dlaverif.platform.csb`).
+* :class:`CsbControl`: NVDLA's configuration space bus, two register groups (:mod:`dlaverif.agents.nvdla.csb`).
 
 Each block declares its binding once (``tb/<block>/env.py``; our three readers through
 :mod:`blocks.binding`, the convention of ``blocks/rtl/``); the TB builds its agents from it and nothing else.
@@ -110,8 +110,9 @@ class RegisterMap(Protocol):
 class CsbControl:
     """Jobs through NVDLA's CSB: ``req`` / ``resp`` the port prefixes; ``regs`` loads the client's register map
     (from its ``.rdl``; called once per TB); ``enable`` (register, field) starts the programmed group, written last;
-    ``pointer`` (register, field) selects the group the writes go to; ``done`` the one-cycle pulse at a job's end;
-    ``groups`` the register groups (jobs in flight)."""
+    ``pointer`` (register, field) selects the group the writes go to; ``done`` the one-cycle pulse at a job's end, a
+    port or an internal signal (a dotted path below the top: :meth:`DutBinding.signal`); ``groups`` the register
+    groups (jobs in flight)."""
 
     req: str
     resp: str
@@ -142,7 +143,7 @@ class DutBinding:
     #: an enable, a mode pin, the descriptor fields the jobs do not use (else they float to X on Icarus)
     ties: tuple[tuple[str, int], ...] = ()
     #: the backend of a DUT whose memory and output are not AXI4 / AXI4-Stream: ``backend(dut, binding)`` (e.g.
-    #: :meth:`dlaverif.platform.nvdla_dma.NvdlaBackend.of`); None: the default AXI agents or the fast path
+    #: :meth:`dlaverif.agents.nvdla.dma_read.NvdlaBackend.of`); None: the default AXI agents or the fast path
     backend: Optional[Callable[[Any, "DutBinding"], Any]] = None
 
     @property
@@ -153,8 +154,18 @@ class DutBinding:
         return self.streams[0]
 
     def signal(self, dut, name: str) -> Any:
-        """The DUT's port ``name`` (a readable error naming the binding when it has none)."""
-        try:
-            return getattr(dut, name)
-        except AttributeError:
-            raise AttributeError(f"the binding names port {name!r}, which the DUT {dut._name} does not have") from None
+        """The DUT's port ``name``, or its internal signal when ``name`` is a dotted path below the top
+        (``u_eg.dp_done``: the hierarchical handle); a readable error naming the binding when it has none (Verilator
+        shows an internal signal only when the RTL marks it ``/*verilator public*/``)."""
+        handle = dut
+        for part in name.split("."):
+            try:
+                handle = getattr(handle, part)
+            except AttributeError:
+                what = "signal" if "." in name else "port"
+                hint = " (an internal signal: Verilator shows it with --public-flat-rw or /*verilator public*/)"
+                hint = hint if "." in name else ""
+                raise AttributeError(
+                    f"the binding names {what} {name!r}, which the DUT {dut._name} does not have{hint}"
+                ) from None
+        return handle

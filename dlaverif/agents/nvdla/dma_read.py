@@ -12,12 +12,12 @@ client):
   request's atoms two by two from its first and sets ``01`` only on the last response of a request of an odd
   number of atoms, ``11`` otherwise (``nocif/NV_NVDLA_MCIF_READ_eg.v:1095`` in nvdla/hw); the half a mask clears
   carries :data:`POISON` bytes here, so a client that reads it is caught;
-* credit ``<credit>``: one pulse per response the client took out of its latency FIFO (a client without a credit
-  wire, such as the convolution DMA, names none: ``credit=None``, and holds responses back by ``<rsp>_ready``
-  alone). The memory interface grants
+* credit ``<credit>``: one pulse per response the client took out of its latency FIFO. The memory interface grants
   each client :attr:`NvdlaReadPort.credits` slots (61 for the PDP: its latency FIFO) and hands over a response only
   while fewer than that many are delivered and not credited back (a request of more atoms is answered as slots
-  free up); a pulse with nothing owed is a protocol violation.
+  free up); a pulse with nothing owed is a protocol violation. A client without a credit wire (NVIDIA's CDMA takes
+  its responses by ``<rsp>_ready`` alone) names none (``credit=None``): its responses are then paced by
+  ``<rsp>_ready`` only, the back-pressure every port has.
 
 :class:`NvdlaReadMemory` serves several such ports (a client's MCIF and CVIF) from one memory, publishing on the
 analysis ports our AXI agent has: ``ar_ap`` a :class:`dlaverif.agents.axi_mem.Burst` per accepted request (``arid`` the
@@ -55,13 +55,23 @@ POISON = 0xEE  # the bytes of a response half its mask clears
 
 @dataclass(frozen=True)
 class NvdlaReadPort:
-    """One DMA read port of a client: the prefixes of its request and response packets, its credit pulse, and
-    the latency-FIFO slots the memory interface grants it."""
+    """One DMA read port of a client: the prefixes of its request and response packets, its credit pulse and the
+    latency-FIFO slots the memory interface grants it (``credit=None``: no credit wire, back-pressure by
+    ``<rsp>_ready`` alone)."""
 
     req: str  # <req>_valid, <req>_ready, <req>_pd
     rsp: str  # <rsp>_valid, <rsp>_ready, <rsp>_pd
-    credit: Optional[str]  # None: no credit wire, back-pressure by <rsp>_ready only
+    credit: Optional[str] = None
     credits: int = 61
+
+
+class NvdlaBurst(Burst):
+    """An accepted request: ``len`` + 1 atoms (the bytes the read checker checks), answered by one response per two
+    atoms (:attr:`responses`, what job attribution deals the responses by)."""
+
+    @property
+    def responses(self) -> int:
+        return -(-self.beats // BEAT_ATOMS)
 
 
 def pack_response(atoms: bytes) -> tuple[int, int]:
@@ -153,7 +163,7 @@ class _PortAgent:
         o = self.owner
         pd = self._req_pd() or 0
         addr, size = self.fields(pd)
-        b = Burst(self.index, addr, size, ATOM_LOG2, int(AxiBurstType.INCR), cycle, cycle + o.latency_now())
+        b = NvdlaBurst(self.index, addr, size, ATOM_LOG2, int(AxiBurstType.INCR), cycle, cycle + o.latency_now())
         self.bursts.append(b)
         o.ar_ap.write(b)
 
@@ -165,7 +175,7 @@ class _PortAgent:
             b = self.bursts.popleft()
             rsp = o.read_responses(b)
             self.beats.extend((a, pd, m, i == len(rsp) - 1) for i, (a, pd, m) in enumerate(rsp))
-        # a free slot in the client's latency FIFO (a client without credits takes a response when it is ready)
+        # a free slot in the client's latency FIFO (no credit wire: the response waits for <rsp>_ready alone)
         room = self.port.credit is None or self.delivered - self.credited < self.port.credits
         self.credit_waits += bool(self.beats) and not room
         if self.beats and not gap and room:
@@ -203,8 +213,8 @@ class NvdlaReadMemory:
         self.binding_signal = signal
         self.reset, self._reset_high = reset, reset_active_high
         self.mem = SparseMemory(size, fill)
-        self.ar_ap, self.r_ap = AnalysisPort("nvdla_dma.req_ap"), AnalysisPort("nvdla_dma.rsp_ap")
-        self.violation_ap = AnalysisPort("nvdla_dma.violation_ap")
+        self.ar_ap, self.r_ap = AnalysisPort("dma_read.req_ap"), AnalysisPort("dma_read.rsp_ap")
+        self.violation_ap = AnalysisPort("dma_read.violation_ap")
         self.latency: Union[int, Callable[[], int]] = 0
         self.req_stalls: Optional[Iterator[int]] = None
         self.rsp_gaps: Optional[Iterator[int]] = None
@@ -255,7 +265,8 @@ class NvdlaReadMemory:
         return sum(len(p.beats) + (p.shown is not None) for p in self.ports)
 
     def owed_credits(self) -> dict[str, int]:
-        """Per port: responses delivered and not yet credited back (0 once a client drained them)."""
+        """Per port with a credit wire: responses delivered and not yet credited back (0 once a client drained
+        them)."""
         return {p.port.credit: p.delivered - p.credited for p in self.ports if p.port.credit is not None}
 
     def idle(self) -> bool:
