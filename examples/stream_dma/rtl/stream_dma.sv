@@ -99,7 +99,8 @@ module stream_dma #(
         logic [SID_W-1:0] tdest;
     } job_t;
 
-    job_t          q [JOBS];
+    job_t          taken;      // the descriptor as the R side needs it (below)
+    logic [$bits(taken)-1:0] q [JOBS];  // of job_t words (Yosys 0.23 misreads an unpacked array of packed structs)
     logic [JW:0]   q_wr, q_rd;
     logic          q_full, q_empty;
     assign q_full  = (q_wr[JW] != q_rd[JW]) && (q_wr[JW-1:0] == q_rd[JW-1:0]);
@@ -119,7 +120,6 @@ module stream_dma #(
     assign last_w    = WW'((s_desc_addr + ADDR_W'(s_desc_len) - 1'b1) >> LB);  // the word of the job's last byte
     assign n_words   = LEN_W'(last_w - first_w) + 1'b1;
 
-    job_t taken;  // the descriptor as the R side needs it
     always @* begin
         taken.off   = s_desc_addr[LB-1:0];
         taken.words = n_words;
