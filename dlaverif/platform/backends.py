@@ -86,8 +86,9 @@ class AgentBackend(PythonAgents):
         self.mem = AxiMemAgent(
             dut, clk, rst, binding.axi_master, period_ns=binding.period_ns, loop=loop, reset_active_high=high
         )
+        ids = tuple(signal for signal, _ in getattr(binding.control, "stream_fields", ()))  # TID, TDEST, ...
         self.out = AxiStreamMonitor(
-            dut, clk, rst, binding.stream, period_ns=binding.period_ns, loop=loop, reset_active_high=high
+            dut, clk, rst, binding.stream, period_ns=binding.period_ns, loop=loop, reset_active_high=high, sidebands=ids
         )
         self.ready = StreamReadyDriver(dut, clk, binding.stream)
 

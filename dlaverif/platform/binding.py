@@ -71,7 +71,10 @@ class DescriptorControl:
     with its job by that tag, so jobs may interleave; otherwise in job order); ``status``: the completion's payload
     (status field name -> port, sampled in the cycle of each completion pulse and checked per job against
     :meth:`dlaverif.platform.tb.ReaderTB.status`: by default a field of the same name in the job's payload, e.g. its
-    tag, and 0 for every other, e.g. an error flag)."""
+    tag, and 0 for every other, e.g. an error flag); ``stream_fields``: the output stream's sidebands that return a
+    payload field (sideband name after the stream's prefix -> field, e.g. ``(("tid", "tid"), ("tdest", "dest"))``):
+    every transfer of a job must carry the job's value (AMBA AXI4-Stream: TID and TDEST name the stream a transfer
+    belongs to and where it goes)."""
 
     valid: str
     ready: str
@@ -80,6 +83,7 @@ class DescriptorControl:
     queue_depth: int = 4
     stream_tag: Optional[str] = None
     status: tuple[tuple[str, str], ...] = ()
+    stream_fields: tuple[tuple[str, str], ...] = ()
 
     def port(self, name: str) -> str:
         """The port of payload field ``name``."""

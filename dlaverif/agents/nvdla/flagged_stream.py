@@ -148,5 +148,5 @@ class FlaggedStreamMonitor:
             pd = 0
         user = pd >> self.stream.data_bits
         data = (pd & self._data_mask).to_bytes(self._nbytes, "little")
-        self.ap.write(_new_beat((data, self._keep, self.stream.ends(user), user, cycle)))
+        self.ap.write(_new_beat((data, self._keep, self.stream.ends(user), user, cycle, ())))
         return None
