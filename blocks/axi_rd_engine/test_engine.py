@@ -19,6 +19,7 @@ import os
 import random
 import re
 from pathlib import Path
+from typing import Optional
 
 import cocotb
 import numpy as np
@@ -48,7 +49,10 @@ MAX_OUTSTANDING = int(os.getenv("PARAM_MAX_OUTSTANDING") or default_outstanding(
 
 
 class EngineTB:
-    def __init__(self, dut, seed: int) -> None:
+    """The engine on the shared memory agent: ``size`` bytes of memory (``None``: the whole ``ADDR_W``-bit space,
+    sparse), its first ``MEM`` bytes random."""
+
+    def __init__(self, dut, seed: int, size: Optional[int] = MEM) -> None:
         self.dut = dut
         self.bw = len(dut.rd_data) // 8
         self.rng = random.Random(seed)
@@ -59,8 +63,8 @@ class EngineTB:
         dut.cmd_len.value = 0
         dut.stop.value = 0
         dut.rd_ready.value = 1
-        self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", size=MEM)
-        self.mem.mem.write(0, self.rng.randbytes(MEM))
+        self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", size=size)
+        self.mem.mem.write(0, self.rng.randbytes(MEM)[: self.mem.mem.size])  # the same draws at every size
         self.reads = AxiReadChecker(self.bw)  # ARSIZE, INCR, 4 KB on every AR
         self.mem.ar_ap.connect(self.reads)
         self.log = JobLog(ar=self.mem.ar_ap, r=self.mem.r_ap)

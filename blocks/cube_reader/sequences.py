@@ -16,6 +16,8 @@ from .families import Cube, Family
 from .footprint import atom_fault_range, first_fault_atom
 from .items import CubeItem, Kind
 
+ADDRESS_TAIL = ("high", "cross_half", "top_exact")  # families.pick_base's placements at the ends of the space
+
 
 class CubeSeqBase(ReaderSeqBase):
     """Helpers shared by the cube-reader sequences."""
@@ -55,7 +57,10 @@ class CubeSeqBase(ReaderSeqBase):
 
 class CubeSeq(CubeSeqBase):
     """Per family: a directed warm-up over the channel edges and every dtype (no stalls), then ``count``
-    random cubes with random timing knobs."""
+    random cubes with random timing knobs, then the address-space tail: per family a cube anywhere in the upper
+    half of the build's address space (its highest address bit set: above 2**63 at 64 bits), one across the
+    middle of the space and one ending on its last byte. The tail comes last, so the cubes before it are the ones
+    the same seed drew before it existed."""
 
     async def body(self) -> None:
         for fam in self.families:
@@ -69,6 +74,9 @@ class CubeSeq(CubeSeqBase):
             for fam in self.families:
                 size = "medium" if self.rng.random() < 0.5 else "small"
                 await self.send_cube(fam, specials=0.02, size=size)
+        for where in ADDRESS_TAIL:
+            for fam in self.families:
+                await self.send_cube(fam, where=where)
 
 
 class Fp16Seq(CubeSeqBase):

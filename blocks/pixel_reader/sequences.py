@@ -65,7 +65,10 @@ class EveryFormatSeq(PixelSeqBase):
 
 class RandomPictureSeq(PixelSeqBase):
     """``count`` random pictures of every format (random geometry, converter and timing knobs); in about one job
-    of seven a second START and garbage descriptor writes arrive while the job runs."""
+    of seven a second START and garbage descriptor writes arrive while the job runs. Then the address-space tail:
+    every format once in the upper half of the build's address space (highest address bit set: at or above 2**63
+    at 64 bits) and once ending on its last page; last, so that the pictures before it are the ones the same
+    seed drew before it existed."""
 
     async def body(self) -> None:
         for _ in range(self.count):
@@ -78,6 +81,11 @@ class RandomPictureSeq(PixelSeqBase):
                     d = item.desc
                     assert d is not None, "a PICTURE item programs its picture's descriptor"
                     item.midjob = int(self.rng.integers(0, 2 + d.width * d.height))
+                await self.send(item)
+        for where in pictures.PLACES[1:]:
+            for name in FORMATS:
+                item = self.new_item(Kind.PICTURE, self.draw(name, where=where))
+                item.knobs = random_knobs(self.rng)
                 await self.send(item)
 
 
