@@ -22,6 +22,7 @@ from cocotb.triggers import ReadOnly, RisingEdge
 
 from blocks.axi_rd_engine.test_engine import MAX_OUTSTANDING, MEM, EngineTB, in_flight
 from dlaverif import placement
+from dlaverif.platform.reach import write_record
 
 
 def _param(name: str, default: int) -> int:
@@ -111,6 +112,7 @@ async def config_commands(dut, ready):
         )
     check_bursts(tb)
     assert worst[0] <= MAX_OUTSTANDING, f"{worst[0]} bursts in flight, MAX_OUTSTANDING {MAX_OUTSTANDING}"
+    write_record(tb.reach, f"config_commands_ready{ready}")
 
 
 @cocotb.test(timeout_time=50, timeout_unit="ms")
@@ -151,3 +153,4 @@ async def config_slots(dut):
     await tb.idle()
     assert tb.beats == tb.expected([last])
     check_bursts(tb)
+    write_record(tb.reach, "config_slots")

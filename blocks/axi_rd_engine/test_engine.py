@@ -31,6 +31,7 @@ from dlaverif.agents.analysis import JobLog
 from dlaverif.agents.axi_mem import AxiMemAgent
 from dlaverif.checkers.axi_read import AxiReadChecker
 from dlaverif.models.core.arith import ceil_div
+from dlaverif.platform.reach import AxiReach
 
 MEM = 1 << 20
 ENGINE_SV = Path(__file__).resolve().parents[1] / "rtl" / "common" / "axi_rd_engine.sv"
@@ -67,6 +68,7 @@ class EngineTB:
         self.mem.mem.write(0, self.rng.randbytes(MEM)[: self.mem.mem.size])  # the same draws at every size
         self.reads = AxiReadChecker(self.bw)  # ARSIZE, INCR, 4 KB on every AR
         self.mem.ar_ap.connect(self.reads)
+        self.reach = AxiReach(len(dut.cmd_addr)).connect(self.mem)  # address bit, bursts in flight, pages reached
         self.log = JobLog(ar=self.mem.ar_ap, r=self.mem.r_ap)
         self.ready_p = 1.0
         self.beats: list[tuple] = []
@@ -113,6 +115,7 @@ class EngineTB:
                 )
 
     async def reset(self) -> None:
+        self.reach.restart()
         self.dut.rst.value = 1
         for _ in range(4):
             await RisingEdge(self.dut.clk)
