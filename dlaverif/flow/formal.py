@@ -123,7 +123,7 @@ READER = {"AXI_ADDR_W": 16, "AXI_ID_W": 4, "MAX_OUTSTANDING": 2}
 #: `prep` the shell is a parameterised copy (``$paramod...\\reader_shell``) of which the top has exactly one
 SHELL_REGS = "*reader_shell/u_regs"
 #: the files every reader shares around its data path (reader_shell.sv and its parts): their mutants run against
-#: the cube reader's sets, as in simulation (blocks/cube_reader/mutants.py)
+#: the cube reader's sets, as in simulation (blocks/cube_reader/mutants.yaml)
 SHELL = ("reader_shell", "job_ctrl", "reader_counters")
 PROOFS: tuple[Proof, ...] = (
     Proof(
@@ -260,7 +260,7 @@ PROOFS: tuple[Proof, ...] = (
     ),
 )
 
-# Protocol mutants of the blocks' catalogues (blocks/<block>/mutants.py) checked here (the read engine's and the output
+# Protocol mutants of the blocks' catalogues (blocks/<block>/mutants.yaml) checked (the read engine's and the output
 # stream's), and mutants that exist only for the formal check (the same Mutant/Edit records, applied by
 # dlaverif.flow.mutants.make_copy).
 FORMAL_MUTANTS: tuple[Mutant, ...] = (

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import json
 import os
 import re
@@ -47,8 +46,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from dlaverif import thirdparty
-from dlaverif.flow import executor, filelists, records, runner, sim as simflow, testplan
-from dlaverif.flow.mutation import RTL_ROOT, Edit, Mutant
+from dlaverif.flow import executor, filelists, project, records, runner, sim as simflow, testplan
+from dlaverif.flow.mutation import RTL_ROOT, Edit, Mutant, load_catalogue
 from dlaverif.flow.planschema import PlanError, Refusal, display, exit_status
 from dlaverif.flow.regression import settings
 
@@ -63,18 +62,22 @@ def out_dir(sim: str) -> Path:
 # ---------------------------------------------------------------------------------------------- the catalogues
 @functools.lru_cache(maxsize=None)
 def catalogue(plan_path: Path | None = None) -> tuple[Mutant, ...]:
-    """Every mutant of the plan's catalogues: the modules its ``mutants:`` list names (each defines ``MUTANTS``), in
-    the plan's order, the order the mutants run. Loaded on first use: importing the flow imports no project module."""
+    """Every mutant of the plan's catalogues: the YAML files its ``mutants:`` list names (paths from the project
+    root, :func:`dlaverif.flow.mutation.load_catalogue`), in the plan's order, the order the mutants run. Read on
+    first use; a name given twice across catalogues is refused naming both files."""
     plan = testplan.load() if plan_path is None else testplan.load(plan_path)
     out: list[Mutant] = []
-    for module in plan.mutants:
-        try:
-            out += importlib.import_module(module).MUTANTS
-        except (ImportError, AttributeError) as exc:  # the schema checks the name's form, not that it imports
+    first: dict[str, str] = {}
+    for name in plan.mutants:
+        path = project.ROOT / name
+        if not path.is_file():
             where = display(plan_path or testplan.PLAN_PATH)
-            raise PlanError(
-                f"{where}: mutants: {module}: not a mutant catalogue ({type(exc).__name__}: {exc})"
-            ) from None
+            raise PlanError(f"{where}: mutants: {name}: no such catalogue file (looked for {display(path)})")
+        for m in load_catalogue(path):
+            if m.name in first:
+                raise PlanError(f"{display(path)}: mutant {m.name}: defined again (first in {first[m.name]})")
+            first[m.name] = display(path)
+            out.append(m)
     return tuple(out)
 
 

@@ -296,11 +296,13 @@ class Document:
     file: str
     data: Any
     lines: dict[tuple[str, ...], int]
+    files: dict[tuple[str, ...], str] = field(default_factory=dict)  # key path -> the imported file it is in
 
     def where(self, *path: str) -> str:
         """``file:line`` of the key at ``path`` (``file`` alone when it has none): the start of a refusal's line."""
         line = self.lines.get(tuple(path))
-        return f"{self.file}:{line}" if line is not None else self.file
+        file = self.files.get(tuple(path), self.file)
+        return f"{file}:{line}" if line is not None else file
 
 
 def _top_keys(node: yaml.MappingNode) -> dict[str, list[str]]:
@@ -312,9 +314,9 @@ def _top_keys(node: yaml.MappingNode) -> dict[str, list[str]]:
     return out
 
 
-def read(path: Path, schema: Schema, expected: Optional[str] = None) -> Document:
-    """Read the YAML file ``path`` and check it against ``schema``; :class:`PlanError` (one line) on anything it does
-    not allow. ``expected``: what an empty file should hold, for its refusal."""
+def _compose(path: Path, expected: str) -> tuple[str, yaml.SafeLoader, yaml.Node]:
+    """The YAML node tree of ``path`` (not yet checked), with its loader; :class:`PlanError` on a file that cannot be
+    read, YAML that cannot be parsed, or an empty file."""
     name = display(path)
     try:
         text = Path(path).read_text()
@@ -322,22 +324,168 @@ def read(path: Path, schema: Schema, expected: Optional[str] = None) -> Document
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise PlanError(f"{name}: cannot read the testplan: {reason}") from None
     loader = yaml.SafeLoader(text)
-    try:
+    with _yaml_errors(name):
         node = loader.get_single_node()
-        if node is None:
-            raise PlanError(f"{name}: empty file; expected {expected or describe(schema)}")
-        checker = _Checker(name, _top_keys(node) if isinstance(node, yaml.MappingNode) else {}, loader)
-        checker.check(node, schema, ())
-        data = loader.construct_document(node)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = f":{mark.line + 1}" if mark is not None else ""
-        if "'\\t'" in str(exc.problem):
-            raise PlanError(f"{name}{line}: a tab character; YAML indents with spaces only") from None
-        context = f" ({exc.context})" if exc.context else ""
-        raise PlanError(f"{name}{line}: YAML syntax error: {exc.problem}{context}") from None
-    except yaml.YAMLError as exc:
-        raise PlanError(f"{name}: YAML error: {' '.join(str(exc).split())}") from None
+    if node is None:
+        loader.dispose()
+        raise PlanError(f"{name}: empty file; expected {expected}")
+    return name, loader, node
+
+
+class _yaml_errors:
+    """Context: a YAML error inside becomes one :class:`PlanError` line at the file's line."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        name = self.name
+        if isinstance(exc, yaml.MarkedYAMLError):
+            mark = exc.problem_mark or exc.context_mark
+            line = f":{mark.line + 1}" if mark is not None else ""
+            if "'\\t'" in str(exc.problem):
+                raise PlanError(f"{name}{line}: a tab character; YAML indents with spaces only") from None
+            context = f" ({exc.context})" if exc.context else ""
+            raise PlanError(f"{name}{line}: YAML syntax error: {exc.problem}{context}") from None
+        if isinstance(exc, yaml.YAMLError):
+            raise PlanError(f"{name}: YAML error: {' '.join(str(exc).split())}") from None
+
+
+def _check(
+    name: str, loader: yaml.SafeLoader, node: yaml.Node, schema: Schema, sections: dict[str, list[str]]
+) -> Document:
+    """Check ``node`` against ``schema`` (references resolved among ``sections``), then construct its data."""
+    try:
+        with _yaml_errors(name):
+            checker = _Checker(name, sections, loader)
+            checker.check(node, schema, ())
+            data = loader.construct_document(node)
     finally:
         loader.dispose()
     return Document(name, data, checker.lines)
+
+
+def read(path: Path, schema: Schema, expected: Optional[str] = None) -> Document:
+    """Read the YAML file ``path`` and check it against ``schema``; :class:`PlanError` (one line) on anything it does
+    not allow. ``expected``: what an empty file should hold, for its refusal."""
+    name, loader, node = _compose(path, expected or describe(schema))
+    return _check(name, loader, node, schema, _top_keys(node) if isinstance(node, yaml.MappingNode) else {})
+
+
+# ------------------------------------------------------------------------------------------ plans that import plans
+IMPORTS = "imports"
+
+
+def _imports_of(name: str, node: yaml.Node) -> list[tuple[str, int]]:
+    """The plan files ``node`` imports (its top-level ``imports:`` list of strings), with their lines; the schema
+    checks the list's form later, so anything else here is left to it."""
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    for k, v in node.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == IMPORTS and isinstance(v, yaml.SequenceNode):
+            return [(str(i.value), i.start_mark.line + 1) for i in v.value if isinstance(i, yaml.ScalarNode)]
+    return []
+
+
+def read_plan(path: Path, schema: Fields, expected: Optional[str] = None) -> Document:
+    """A plan with every plan it imports (``imports:``, paths relative to the importing file, depth first), merged
+    into one :class:`Document` whose ``where`` names the file each entry came from (as OpenTitan's ``import_cfgs``).
+    Each file is checked against ``schema``, its references resolved among the names of all files. Merging: a map
+    of names (builds, runs, ...) takes the names of every file, and a name defined twice is refused naming both
+    places; lists (testpoints, mutants) are joined in import order; a map of fixed keys (coverage, configs) merges
+    key by key; a single value may be given in one file only. A file imported twice or in a cycle is refused."""
+    found: list[tuple[str, yaml.SafeLoader, yaml.Node]] = []
+    seen: dict[Path, str] = {}
+
+    def visit(file: Path, by: str) -> None:
+        real = file.resolve()
+        if real in seen:
+            raise PlanError(f"{by}: {display(file)} is imported twice or in a cycle (first by {seen[real]})")
+        seen[real] = by
+        name, loader, node = _compose(file, expected or describe(schema))
+        found.append((name, loader, node))
+        for rel, line in _imports_of(name, node):
+            target = Path(os.path.normpath(file.parent / rel))
+            if not target.is_file():
+                raise PlanError(f"{name}:{line}: {IMPORTS}: no plan file {rel} (looked for {display(target)})")
+            visit(target, f"{name}:{line}")
+
+    try:
+        visit(Path(path), "the command line")
+        sections: dict[str, list[str]] = {}
+        for _, _, node in found:
+            for key, names in (_top_keys(node) if isinstance(node, yaml.MappingNode) else {}).items():
+                sections.setdefault(key, []).extend(names)
+        # with imports, a file may hold any part of the plan: the required keys are asked of the merged plan
+        each = schema if len(found) == 1 else Fields(schema.keys, one_of=schema.one_of)
+        docs = []
+        while found:
+            name, loader, node = found.pop(0)
+            docs.append(_check(name, loader, node, each, sections))
+    finally:
+        for _, loader, _ in found:
+            loader.dispose()
+    merged = docs[0]
+    for doc in docs[1:]:
+        merged = _merge_documents(merged, doc, schema)
+    missing = [k for k in schema.required if k not in merged.data]
+    if missing:
+        raise PlanError(
+            f"{merged.file}: missing key {', '.join(missing)} in it and the plans it imports "
+            f"(required: {', '.join(schema.required)})"
+        )
+    return merged
+
+
+def _merge_documents(into: Document, add: Document, schema: Fields) -> Document:
+    """``into`` with ``add`` merged in (:func:`read_plan`'s rules)."""
+    shifts: dict[tuple[str, ...], int] = {}  # a list's key path -> how far ``add``'s items move
+
+    def merge(s: Schema, a: Any, b: Any, path: tuple[str, ...]) -> Any:
+        if b is None:
+            return a
+        if a is None:
+            return b
+        if isinstance(s, Names):
+            for key in b:
+                if key in a:
+                    raise PlanError(
+                        f"{add.where(*path, key)}: {'.'.join((*path, key))}: defined again (first at "
+                        f"{into.where(*path, key)})"
+                    )
+            return {**a, **b}
+        if isinstance(s, Seq):
+            shifts[path] = len(a)
+            return [*a, *b]
+        if isinstance(s, Fields) and isinstance(a, dict) and isinstance(b, dict):
+            out = dict(a)
+            for key, value in b.items():
+                out[key] = merge(s.keys[key], a.get(key), value, (*path, key)) if key in a else value
+            return out
+        raise PlanError(f"{add.where(*path)}: {'.'.join(path)}: given again (first at {into.where(*path)})")
+
+    data = {k: v for k, v in into.data.items()}
+    for key, value in (add.data or {}).items():
+        if key == IMPORTS:
+            continue
+        data[key] = merge(schema.keys[key], data.get(key), value, (key,)) if key in data else value
+    lines = dict(into.lines)
+    files = dict(into.files)
+    for p, line in add.lines.items():
+        moved = _shifted(p, shifts)
+        lines[moved] = line
+        files[moved] = add.file
+    return Document(into.file, data, lines, files)
+
+
+def _shifted(path: tuple[str, ...], shifts: dict[tuple[str, ...], int]) -> tuple[str, ...]:
+    """``path`` of an imported file's entry, its list indices moved past the importer's items (``shifts``)."""
+    out = list(path)
+    for i, part in enumerate(path):
+        m = re.fullmatch(r"(.*)\[(\d+)\]", part)
+        if m and (*path[:i], m.group(1)) in shifts:
+            out[i] = f"{m.group(1)}[{int(m.group(2)) + shifts[(*path[:i], m.group(1))]}]"
+    return tuple(out)

@@ -25,7 +25,7 @@ from typing import Callable, Optional
 from dlaverif import thirdparty
 from dlaverif.flow import buildopts, contracts, filelists, project
 from dlaverif.flow.buildopts import BuildOptions
-from dlaverif.flow.planschema import Either, Fields, Names, PlanError, Ref, Refusal, Scalar, Seq, read
+from dlaverif.flow.planschema import Either, Fields, Names, PlanError, Ref, Refusal, Scalar, Seq, read_plan
 
 PLAN_PATH = project.PLAN  # blocks/plan.yaml, or a user project's TESTPLAN= (dlaverif.flow.project)
 RTL_DIR = project.RTL
@@ -133,8 +133,10 @@ SCHEMA = Fields(
         "testpoints": Seq(TESTPOINT_SCHEMA),
         "coverage": COVERAGE_SCHEMA,
         "configs": CONFIGS_SCHEMA,
-        # the modules of the mutant catalogues (Plan.mutants, imported by dlaverif.flow.mutants.catalogue)
-        "mutants": Seq(Scalar("str", pattern=MODULE_NAME, means="a dotted module name (blocks.<block>.mutants)")),
+        # the plan files this one imports (paths from this file's folder; planschema.read_plan merges them)
+        "imports": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a plan file (a .yaml path)")),
+        # the mutant catalogues (Plan.mutants: YAML files, paths from the project root; dlaverif.flow.mutation)
+        "mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
     },
     required=("builds", "runs", "suites", "testpoints"),
 )
@@ -330,7 +332,7 @@ def _build(name: str, raw: object) -> PlannedBuild:
 def load(path: Path = PLAN_PATH, config_seed: Optional[int] = None) -> Plan:
     """Read and cross-link the plan (a name that does not exist raises ValueError). ``config_seed``: the seed of the
     configuration matrix's random draws (default: ``CONFIG_SEED`` in the environment, else the plan's)."""
-    doc = read(Path(path), SCHEMA, "a map with builds, runs, suites and testpoints")
+    doc = read_plan(Path(path), SCHEMA, "a map with builds, runs, suites and testpoints")
     try:
         return _load(doc.data, config_seed, doc.where)
     except Refusal:  # the plan's own line, or a make variable's (CONFIG_SEED)
