@@ -17,6 +17,8 @@ from .footprint import atom_fault_range, first_fault_atom
 from .items import CubeItem, Kind
 
 ADDRESS_TAIL = ("high", "cross_half", "top_exact")  # families.pick_base's placements at the ends of the space
+FILL_LATENCY = 300  # cycles: above 255 bursts issued one a cycle
+LONG_ATOMS = 4096  # the tail's long line of 32-byte atoms: 128 KB, 32 pages
 
 
 class CubeSeqBase(ReaderSeqBase):
@@ -59,7 +61,8 @@ class CubeSeq(CubeSeqBase):
     """Per family: a directed warm-up over the channel edges and every dtype (no stalls), then ``count``
     random cubes with random timing knobs, then the address-space tail: per family a cube anywhere in the upper
     half of the build's address space (its highest address bit set: above 2**63 at 64 bits), one across the
-    middle of the space and one ending on its last byte. The tail comes last, so the cubes before it are the ones
+    middle of the space and one ending on its last byte, then one cube that fills every read slot
+    (:meth:`fill_slots`). The tail comes last, so the cubes before it are the ones
     the same seed drew before it existed."""
 
     async def body(self) -> None:
@@ -77,6 +80,25 @@ class CubeSeq(CubeSeqBase):
         for where in ADDRESS_TAIL:
             for fam in self.families:
                 await self.send_cube(fam, where=where)
+        await self.fill_slots()
+
+    async def fill_slots(self) -> None:
+        """Every read slot: one-atom lines apart from each other (one one-beat burst each) behind a latency longer
+        than the most reads in flight the contract allows (255), so the engine issues until MAX_OUTSTANDING are
+        out; then one long packed line over many pages (the synthetic family: any atom size; where it is not in
+        the test's families, nothing)."""
+        fam = next((f for f in self.families if f.layout is Layout.GENERIC), None)
+        if fam is None:
+            return
+        for _ in range(50):  # a gapped draw leaves the line stride packed 3 times in 10: draw again
+            cube = self.draw(fam, counts=(1, 2, FILL_LATENCY, 1), gapped=True)
+            if cube.desc.stride_h > cube.desc.atom_bytes:
+                break
+        item = self.new_item(Kind.CUBE, cube)
+        item.knobs = Knobs(latency=FILL_LATENCY)
+        await self.send(item)
+        # one long packed line in the upper half, read as one run over many 4 KB pages
+        await self.send_cube(fam, Knobs(), counts=(1, 1, 1, LONG_ATOMS), atom=32, gapped=False, where="high")
 
 
 class Fp16Seq(CubeSeqBase):

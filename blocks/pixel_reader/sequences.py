@@ -63,12 +63,16 @@ class EveryFormatSeq(PixelSeqBase):
             )
 
 
+FILL_LATENCY = 300  # cycles: above 255 bursts issued one a cycle
+
+
 class RandomPictureSeq(PixelSeqBase):
     """``count`` random pictures of every format (random geometry, converter and timing knobs); in about one job
     of seven a second START and garbage descriptor writes arrive while the job runs. Then the address-space tail:
     every format once in the upper half of the build's address space (highest address bit set: at or above 2**63
-    at 64 bits) and once ending on its last page; last, so that the pictures before it are the ones the same
-    seed drew before it existed."""
+    at 64 bits) and once ending on its last page, then a picture of one-pixel lines that fills every read slot
+    (MAX_OUTSTANDING) and one line of the most pixels over 16 pages; last, so that the pictures before it are the
+    ones the same seed drew before it existed."""
 
     async def body(self) -> None:
         for _ in range(self.count):
@@ -87,6 +91,13 @@ class RandomPictureSeq(PixelSeqBase):
                 item = self.new_item(Kind.PICTURE, self.draw(name, where=where))
                 item.knobs = random_knobs(self.rng)
                 await self.send(item)
+        # every read slot: one-pixel lines (one one-beat burst each) behind a latency longer than the most reads
+        # in flight the contract allows (255), so the engine issues until MAX_OUTSTANDING are out
+        lines = min(2 * FILL_LATENCY, (1 << self.addr_bits) // 64)  # 32-byte lines, half the space at most
+        await self.send_picture("T_R8", Knobs(latency=FILL_LATENCY), h=lines, w=1, gap0=0)
+        # and the longest line (8192 pixels of 8 bytes: 64 KB, 16 pages in one command) in the upper half
+        widest = min(MAX_DIM, (1 << self.addr_bits) // 32)  # 8-byte pixels in a quarter of the space at most
+        await self.send_picture("T_A16B16G16R16", Knobs(), h=1, w=widest, x_offset=0, where="high")
 
 
 class CrossSeq(PixelSeqBase):
