@@ -9,6 +9,9 @@ A parameter is only tested where the stimulus goes where it matters. Per test th
 - ``most_in_flight``: the most AR bursts accepted and not yet answered by their RLAST beat, counted at each AR
   acceptance from the monitor's cycle stamps; the limit is ``MAX_OUTSTANDING``. A reset closes an epoch (the
   bursts it dropped never return their RLAST).
+- ``most_beats_in_flight``: the most beats of accepted AR bursts not yet returned on R, counted the same way; the
+  limit is a reader's ``DATA_DEPTH`` where it has one (the weight reader reserves its weight-data queue for every
+  beat it asks for: beats in flight = DATA_DEPTH is that queue reserved to its last entry).
 - ``longest_pages``: the longest run of address-contiguous bursts (bursts continuing where an earlier one ended,
   interleaved with others or not) in 4 KB pages: how far one command or job streamed.
 
@@ -42,8 +45,11 @@ class AxiReach:
         self.most_in_flight = 0
         self.longest_pages = 0
         self.bursts = 0
+        self.most_beats_in_flight = 0
         self._ar_cycles: list[int] = []
+        self._ar_beats: list[int] = []
         self._last_cycles: list[int] = []
+        self._beat_cycles: list[int] = []
         self._open: dict[int, int] = {}  # end address (exclusive) of a contiguous run -> its first address
 
     def connect(self, mem: Any) -> "AxiReach":
@@ -57,6 +63,7 @@ class AxiReach:
         self.bursts += 1
         self.top_bit = max(self.top_bit, (end - 1).bit_length() - 1)
         self._ar_cycles.append(int(b.cycle))
+        self._ar_beats.append(int(b.beats))
         first = self._open.pop(start, start)
         self._open[end] = first
         if len(self._open) > OPEN_RUNS:
@@ -67,8 +74,11 @@ class AxiReach:
         """One R beat (``RBeat``: last, cycle) or a batch of them (columns ``last``, ``cycle``)."""
         if hasattr(t, "cycle") and hasattr(t.cycle, "__len__"):
             self._last_cycles.extend(int(c) for c, last in zip(t.cycle, t.last) if last)
-        elif t.last:
-            self._last_cycles.append(int(t.cycle))
+            self._beat_cycles.extend(int(c) for c in t.cycle)
+        else:
+            self._beat_cycles.append(int(t.cycle))
+            if t.last:
+                self._last_cycles.append(int(t.cycle))
 
     def restart(self) -> None:
         """A reset: the bursts in flight are dropped; count the epoch so far and start a new one."""
@@ -76,11 +86,14 @@ class AxiReach:
         self._open.clear()
 
     def _close(self) -> None:
-        ends = sorted(self._last_cycles)
-        for i, cycle in enumerate(sorted(self._ar_cycles)):
-            # bursts accepted up to this one, minus those whose RLAST came before its cycle
+        ends, beats = sorted(self._last_cycles), sorted(self._beat_cycles)
+        asked = 0
+        for i, (cycle, n) in enumerate(sorted(zip(self._ar_cycles, self._ar_beats))):
+            # bursts (beats) accepted up to this one, minus those returned (their RLAST, their beats) before it
+            asked += n
             self.most_in_flight = max(self.most_in_flight, i + 1 - bisect_left(ends, cycle))
-        self._ar_cycles, self._last_cycles = [], []
+            self.most_beats_in_flight = max(self.most_beats_in_flight, asked - bisect_left(beats, cycle))
+        self._ar_cycles, self._ar_beats, self._last_cycles, self._beat_cycles = [], [], [], []
 
     def record(self) -> dict:
         """What was reached so far (closes the current epoch's count)."""
@@ -89,6 +102,7 @@ class AxiReach:
             "addr_bits": self.addr_bits,
             "top_bit": self.top_bit,
             "most_in_flight": self.most_in_flight,
+            "most_beats_in_flight": self.most_beats_in_flight,
             "longest_pages": self.longest_pages,
             "bursts": self.bursts,
         }
@@ -108,6 +122,7 @@ def merge(records: list[dict]) -> dict:
     return {
         "top_bit": max(r["top_bit"] for r in records),
         "most_in_flight": max(r["most_in_flight"] for r in records),
+        "most_beats_in_flight": max(r.get("most_beats_in_flight", 0) for r in records),
         "longest_pages": max(r["longest_pages"] for r in records),
         "bursts": sum(r["bursts"] for r in records),
     }
@@ -119,7 +134,8 @@ def read_records(folders: list[Path]) -> list[dict]:
 
 def limits(parameters: dict) -> dict:
     """The limits a configuration's resolved parameters set: the highest address bit (``AXI_ADDR_W`` of the
-    readers, ``ADDR_W`` of the engine) and ``MAX_OUTSTANDING``, where the top has them."""
+    readers, ``ADDR_W`` of the engine), ``MAX_OUTSTANDING`` and a data queue's ``DATA_DEPTH`` (beats), where the
+    top has them."""
     out = {}
     for name in ("AXI_ADDR_W", "ADDR_W"):
         if name in parameters:
@@ -127,6 +143,8 @@ def limits(parameters: dict) -> dict:
             break
     if "MAX_OUTSTANDING" in parameters:
         out["most_in_flight"] = int(parameters["MAX_OUTSTANDING"])
+    if "DATA_DEPTH" in parameters:
+        out["most_beats_in_flight"] = int(parameters["DATA_DEPTH"])
     return out
 
 

@@ -33,13 +33,21 @@ def test_limits_reached_and_holes(tmp_path):
         },
     )
     got = configaxis._reach(col, ["a", "b"], "axi_rd_engine", {"ADDR_W": 64, "MAX_OUTSTANDING": 255})
-    assert got["reached"] == {"top_bit": 63, "most_in_flight": 255, "longest_pages": 70, "bursts": 15}
+    assert got["reached"] == {
+        "top_bit": 63,
+        "most_in_flight": 255,
+        "most_beats_in_flight": 0,  # records without the field (older runs) count 0
+        "longest_pages": 70,
+        "bursts": 15,
+    }
     assert got["limits"] == {"top_bit": 63, "most_in_flight": 255} and got["holes"] == []
     # the engine's defaults (ADDR_W 40, MAX_OUTSTANDING 128) from its RTL, job a alone: bit 63 > 39, 128 of 128
     alone = configaxis._reach(col, ["a"], "axi_rd_engine", {})
     assert alone["limits"] == {"top_bit": 39, "most_in_flight": 128} and alone["holes"] == []
     low = configaxis._reach(col, ["b"], "cube_reader", {"AXI_ADDR_W": 64})
     assert low["holes"] == ["top_bit 40 of 63"]  # MAX_OUTSTANDING at its default 128: 255 reached it
+    wr = configaxis._reach(col, ["b"], "weight_reader", {"DATA_DEPTH": 1024})
+    assert wr["limits"]["most_beats_in_flight"] == 1024 and "most_beats_in_flight 0 of 1024" in wr["holes"]
 
 
 def test_no_record_is_a_hole_and_a_foreign_top_has_no_limits(tmp_path):

@@ -46,6 +46,21 @@ def test_reads_in_flight_from_the_cycle_stamps():
     mem.r_ap.write(RBeatBatch(np.array([0x4000, 0x6000]), np.zeros(2), np.array([True, True]), np.array([5, 6])))
     mem.ar_ap.write(_ar(0xA000, 1, 7))  # 2 in flight
     assert r.record()["most_in_flight"] == 3
+    assert r.record()["most_beats_in_flight"] == 3  # one-beat bursts: beats are bursts
+
+
+def test_beats_in_flight_count_every_beat_returned():
+    """A 4-beat burst at cycle 1 and an 8-beat one at cycle 2: 12 beats asked; two beats of the first back at
+    cycles 3 and 4; a 1-beat burst at cycle 5: 12 + 1 - 2 = 11; the max stays 12 (at cycle 2)."""
+    mem = _Mem()
+    r = reach.AxiReach(40).connect(mem)
+    mem.ar_ap.write(_ar(0x1000, 4, 1))
+    mem.ar_ap.write(_ar(0x2000, 8, 2))
+    mem.r_ap.write(RBeat(0x1000, 0, False, 3))
+    mem.r_ap.write(RBeat(0x1020, 0, False, 4))
+    mem.ar_ap.write(_ar(0x3000, 1, 5))
+    rec = r.record()
+    assert rec["most_beats_in_flight"] == 12 and rec["most_in_flight"] == 3
 
 
 def test_a_reset_drops_the_reads_in_flight():
@@ -79,12 +94,19 @@ def test_record_file_merge_limits_and_holes(tmp_path):
     path = reach.write_record(r, "config_commands/ready=0.4", tmp_path)
     assert path.name == "reach_config_commands_ready_0.4.json"
     one = json.loads(path.read_text())
-    two = {"top_bit": 40, "most_in_flight": 255, "longest_pages": 9, "bursts": 7}
+    two = {"top_bit": 40, "most_in_flight": 255, "most_beats_in_flight": 900, "longest_pages": 9, "bursts": 7}
     merged = reach.merge(reach.read_records([tmp_path]) + [two])
-    assert merged == {"top_bit": 63, "most_in_flight": 255, "longest_pages": 9, "bursts": 8}
+    assert merged == {
+        "top_bit": 63,
+        "most_in_flight": 255,
+        "most_beats_in_flight": 900,
+        "longest_pages": 9,
+        "bursts": 8,
+    }
     assert one["top_bit"] == 63 and one["most_in_flight"] == 1
     limits = reach.limits({"AXI_ADDR_W": 64, "MAX_OUTSTANDING": 255, "AXI_DATA_W": 256})
     assert limits == {"top_bit": 63, "most_in_flight": 255}
+    assert reach.limits({"AXI_ADDR_W": 40, "DATA_DEPTH": 1024})["most_beats_in_flight"] == 1024
     assert reach.limits({"ADDR_W": 12, "MAX_OUTSTANDING": 1}) == {"top_bit": 11, "most_in_flight": 1}
     assert reach.holes(merged, limits) == []
     assert reach.holes({**merged, "most_in_flight": 128}, limits) == ["most_in_flight 128 of 255"]
