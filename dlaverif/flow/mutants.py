@@ -205,6 +205,18 @@ def runs_for(mutant: Mutant | None, config: tuple[str, ...] = ()) -> list[testpl
     return [e for e in runs if e.run.build.rtl is None or e.run.build.rtl & names]
 
 
+def baseline_runs(chosen: list[Mutant] | tuple[Mutant, ...], config: tuple[str, ...] = ()) -> list[testplan.SuiteRun]:
+    """What the unmutated RTL must pass first: the matrix's runs at ``config`` when given; else the mutants suite
+    (unless every chosen mutant is a corner mutant) and the runs at every chosen corner mutant's configurations."""
+    if config:
+        return runs_for(None, config)
+    corners = tuple(dict.fromkeys(c for m in chosen for c in m.configs))
+    pool = (runs_for(None) if any(not m.configs for m in chosen) or not chosen else []) + (
+        runs_for(None, corners) if corners else []
+    )
+    return list({e.run.name: e for e in pool}.values())
+
+
 @dataclass
 class Outcome:
     name: str
@@ -222,11 +234,18 @@ class Outcome:
 
 # ---------------------------------------------------------------------------------------------- one mutant
 def run_one(
-    name: str, sim: str, seed: int, count: int, keep_builds: bool, all_runs: bool = False, config: tuple[str, ...] = ()
+    name: str,
+    sim: str,
+    seed: int,
+    count: int,
+    keep_builds: bool,
+    all_runs: bool = False,
+    config: tuple[str, ...] = (),
+    chosen: tuple[str, ...] = (),
 ) -> Outcome:
     """Build and simulate one mutant (or ``baseline``) in this process, on the runs of :func:`runs_for` (at the
-    matrix configurations ``config`` when given); a mutant stops after its first run with a failing test unless
-    ``all_runs``."""
+    matrix configurations ``config`` when given; the baseline's: :func:`baseline_runs` of the ``chosen`` mutants'
+    names, every mutant when empty); a mutant stops after its first run with a failing test unless ``all_runs``."""
     mutant = None if name == "baseline" else next(m for m in catalogue() if m.name == name)
     out = Outcome(name)
     if mutant:
@@ -238,7 +257,11 @@ def run_one(
         os.environ[mutant.root] = str(make_tree_copy(mutant, dest))  # this worker process builds from the copy
     builds: dict[str, runner.Build] = {}
     build_dirs: list[Path] = []
-    entries = runs_for(mutant, config)
+    if mutant is None:
+        picked = [m for m in catalogue() if not chosen or m.name in chosen]
+        entries = baseline_runs(picked, config)
+    else:
+        entries = runs_for(mutant, config)
     for i, entry in enumerate(entries):
         if mutant is not None and not all_runs and any(v["failed"] for v in out.suites.values()):
             out.runs_skipped = [e.run.name for e in entries[i:]]
@@ -304,6 +327,7 @@ def _step(name: str, args: argparse.Namespace, log: Path, result: Path) -> execu
         + (["--keep-builds"] if args.keep_builds else [])
         + (["--all-runs"] if args.all_runs else [])
         + (["--config", ",".join(args.config)] if args.config else [])
+        + [a for n in (args.only or []) if name == "baseline" for a in ("--only", n)]
     )
     env = dict(os.environ, PYTHONPATH=str(runner.ROOT))
     for k in ("TESTCASE", "COCOTB_TEST_FILTER", "COCOTB_TESTCASE", "WAVES"):  # always the whole modules
@@ -447,7 +471,16 @@ def main(argv: list[str] | None = None) -> int:
     config_runs(args.config)  # a configuration the matrix does not have: one line, nothing written
 
     if args.worker:  # child: one mutant, result as JSON
-        o = run_one(args.worker, args.sim, args.seed, args.count, args.keep_builds, args.all_runs, args.config)
+        o = run_one(
+            args.worker,
+            args.sim,
+            args.seed,
+            args.count,
+            args.keep_builds,
+            args.all_runs,
+            args.config,
+            tuple(args.only or ()),
+        )
         records.write_json(Path(args.result), asdict(o), indent=1)
         return 0
 

@@ -71,3 +71,21 @@ def test_catalogue_configs_must_name_a_configuration(tmp_path):
         load_catalogue(path)
     path.write_text("mutants:\n  - {name: a, family: f, bug: b, file: x.sv, old: o, new: n, configs: [t@c]}\n")
     assert load_catalogue(path)[0].configs == ("t@c",)
+
+
+def test_the_baseline_runs_where_the_chosen_mutants_run():
+    by_name = {m.name: m for m in mutants.catalogue()}
+    corner, plain = by_name["eng_in_flight_cap_128"], by_name["burst_crosses_4kb"]
+    names = lambda runs: [e.run.name for e in runs]  # noqa: E731
+    assert names(mutants.baseline_runs([corner])) == [
+        "axi_rd_engine/config@max_outstanding_max",
+        "axi_rd_engine/config@most_in_flight_wide_bus",
+        "axi_rd_engine/config@wide_all",
+    ]
+    both = names(mutants.baseline_runs([plain, corner]))
+    suite = names(mutants.runs_for(None))
+    assert both[: len(suite)] == suite  # the mutants suite first (its runnable builds)
+    assert both[-1] == "axi_rd_engine/config@wide_all" and len(both) == len(set(both))
+    assert names(mutants.baseline_runs([plain, corner], ("pixel_reader@axi_addr_w_max",))) == [
+        "pixel_reader/config@axi_addr_w_max"
+    ]
