@@ -9,6 +9,7 @@ from typing import Optional
 
 import numpy as np
 
+from dlaverif.flow import contracts
 from dlaverif.models.blocked import MAX_COUNT, BlockedCubeDescriptor, Layout
 from dlaverif.platform import Knobs, ReaderSeqBase, config_value, random_knobs
 
@@ -90,8 +91,9 @@ class CubeSeq(CubeSeqBase):
         fam = next((f for f in self.families if f.layout is Layout.GENERIC), None)
         if fam is None:
             return
+        lines = contracts.build_value("cube_reader", "MAX_OUTSTANDING") + 2  # per channel: 2 x that in all
         for _ in range(50):  # a gapped draw leaves the line stride packed 3 times in 10: draw again
-            cube = self.draw(fam, counts=(1, 2, FILL_LATENCY, 1), gapped=True)
+            cube = self.draw(fam, counts=(1, 2, lines, 1), gapped=True)
             if cube.desc.stride_h > cube.desc.atom_bytes:
                 break
         item = self.new_item(Kind.CUBE, cube)

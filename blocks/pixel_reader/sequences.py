@@ -11,6 +11,7 @@ from typing import Optional
 
 import numpy as np
 
+from dlaverif.flow import contracts
 from dlaverif.models.nvdla.pixel import PIXEL_FORMATS
 from dlaverif.models.pixel_desc import MAX_DIM, PixelDescriptor
 from dlaverif.platform import Knobs, ReaderSeqBase, random_knobs
@@ -93,7 +94,8 @@ class RandomPictureSeq(PixelSeqBase):
                 await self.send(item)
         # every read slot: one-pixel lines (one one-beat burst each) behind a latency longer than the most reads
         # in flight the contract allows (255), so the engine issues until MAX_OUTSTANDING are out
-        lines = min(2 * FILL_LATENCY, (1 << self.addr_bits) // 64)  # 32-byte lines, half the space at most
+        slots = contracts.build_value("pixel_reader", "MAX_OUTSTANDING")
+        lines = min(2 * slots + 2, (1 << self.addr_bits) // 64)  # 32-byte lines, half the space at most
         await self.send_picture("T_R8", Knobs(latency=FILL_LATENCY), h=lines, w=1, gap0=0)
         # and the longest line (8192 pixels of 8 bytes: 64 KB, 16 pages in one command) in the upper half
         widest = min(MAX_DIM, (1 << self.addr_bits) // 32)  # 8-byte pixels in a quarter of the space at most

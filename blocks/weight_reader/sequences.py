@@ -6,7 +6,6 @@ test's numpy Generator (ConfigDB "RNG", seeded from ``cocotb.RANDOM_SEED``), so 
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import replace
 from functools import partial
 from typing import Callable, Optional
@@ -80,11 +79,6 @@ class WeightSeqBase(ReaderSeqBase):
 FILL_LATENCY = 1100  # cycles: above the deepest weight-data queue (1024 beats), issued 4 beats a cycle at most
 
 
-def data_depth() -> int:
-    """The build's DATA_DEPTH (``PARAM_DATA_DEPTH``, exported by dlaverif/flow/runner.py), else the RTL default."""
-    return int(os.getenv("PARAM_DATA_DEPTH") or contracts.resolve("weight_reader")["DATA_DEPTH"])
-
-
 class WeightSeq(WeightSeqBase):
     """Per weight format family and precision: ``count`` random weight sets (random sparsity pattern, kernel and
     channel counts around the group and block edges, random timing knobs); the first ones of each pair sweep the
@@ -102,10 +96,10 @@ class WeightSeq(WeightSeqBase):
 
     async def fill_data_queue(self) -> None:
         """Last (the sets before it are what the same seed drew before it existed): a dense weight set of more
-        beats than the build's DATA_DEPTH behind a latency longer than the deepest queue, so that the reader
-        reserves its weight-data queue to the last entry (beats in flight = DATA_DEPTH) or reaches
-        MAX_OUTSTANDING bursts first; where the space is too small for such a set, the largest drawn."""
-        need = (data_depth() + 64) * self.bus_bytes
+        beats than the build's DATA_DEPTH (``contracts.build_value``) behind a latency longer than the deepest
+        queue, so that the reader reserves its weight-data queue to the last entry (beats in flight = DATA_DEPTH)
+        or reaches MAX_OUTSTANDING bursts first; where the space is too small for such a set, the largest drawn."""
+        need = (contracts.build_value("weight_reader", "DATA_DEPTH") + 64) * self.bus_bytes
         ws = self.draw(family="dc", dtype="int8", mask="dense", kernels=128, channels=256)
         for _ in range(10):
             if ws.desc.dense_bytes >= need:

@@ -240,11 +240,11 @@ def run_one(
     count: int,
     keep_builds: bool,
     all_runs: bool = False,
-    config: tuple[str, ...] = (),
+    at: tuple[str, ...] = (),
     chosen: tuple[str, ...] = (),
 ) -> Outcome:
     """Build and simulate one mutant (or ``baseline``) in this process, on the runs of :func:`runs_for` (at the
-    matrix configurations ``config`` when given; the baseline's: :func:`baseline_runs` of the ``chosen`` mutants'
+    matrix configurations ``at`` when given; the baseline's: :func:`baseline_runs` of the ``chosen`` mutants'
     names, every mutant when empty); a mutant stops after its first run with a failing test unless ``all_runs``."""
     mutant = None if name == "baseline" else next(m for m in catalogue() if m.name == name)
     out = Outcome(name)
@@ -259,9 +259,9 @@ def run_one(
     build_dirs: list[Path] = []
     if mutant is None:
         picked = [m for m in catalogue() if not chosen or m.name in chosen]
-        entries = baseline_runs(picked, config)
+        entries = baseline_runs(picked, at)
     else:
-        entries = runs_for(mutant, config)
+        entries = runs_for(mutant, at)
     for i, entry in enumerate(entries):
         if mutant is not None and not all_runs and any(v["failed"] for v in out.suites.values()):
             out.runs_skipped = [e.run.name for e in entries[i:]]

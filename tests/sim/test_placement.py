@@ -150,3 +150,12 @@ def test_high_placements_set_the_highest_address_bit(bits):
 def test_pictures_refuse_an_unknown_place():
     with pytest.raises(ValueError, match="where='middle': one of window, high, top"):
         P.draw(np.random.default_rng(0), "T_R8", addr_bits=40, where="middle")
+
+
+def test_build_value_is_the_builds_parameter_else_the_rtl_default(monkeypatch):
+    from dlaverif.flow import contracts
+
+    monkeypatch.delenv("PARAM_MAX_OUTSTANDING", raising=False)
+    assert contracts.build_value("cube_reader", "MAX_OUTSTANDING") == 128  # blocks/rtl/cube_reader/cube_reader.sv
+    monkeypatch.setenv("PARAM_MAX_OUTSTANDING", "255")
+    assert contracts.build_value("cube_reader", "MAX_OUTSTANDING") == 255
