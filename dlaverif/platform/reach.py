@@ -9,9 +9,9 @@ A parameter is only tested where the stimulus goes where it matters. Per test th
 - ``most_in_flight``: the most AR bursts accepted and not yet answered by their RLAST beat, counted at each AR
   acceptance from the monitor's cycle stamps; the limit is ``MAX_OUTSTANDING``. A reset closes an epoch (the
   bursts it dropped never return their RLAST).
-- ``most_beats_in_flight``: the most beats of accepted AR bursts not yet returned on R, counted the same way; the
-  limit is a reader's ``DATA_DEPTH`` where it has one (the weight reader reserves its weight-data queue for every
-  beat it asks for: beats in flight = DATA_DEPTH is that queue reserved to its last entry).
+- ``most_beats_in_flight``: the most beats of accepted AR bursts not yet returned on R, counted the same way. No
+  limit: a reader's queues are not visible on the bus (the weight reader's three streams share one AR channel
+  without IDs of their own, so beats in flight may exceed its DATA_DEPTH while the data queue itself is not full).
 - ``longest_pages``: the longest run of address-contiguous bursts (bursts continuing where an earlier one ended,
   interleaved with others or not) in 4 KB pages: how far one command or job streamed.
 
@@ -134,8 +134,7 @@ def read_records(folders: list[Path]) -> list[dict]:
 
 def limits(parameters: dict) -> dict:
     """The limits a configuration's resolved parameters set: the highest address bit (``AXI_ADDR_W`` of the
-    readers, ``ADDR_W`` of the engine), ``MAX_OUTSTANDING`` and a data queue's ``DATA_DEPTH`` (beats), where the
-    top has them."""
+    readers, ``ADDR_W`` of the engine) and ``MAX_OUTSTANDING``, where the top has them."""
     out = {}
     for name in ("AXI_ADDR_W", "ADDR_W"):
         if name in parameters:
@@ -143,8 +142,6 @@ def limits(parameters: dict) -> dict:
             break
     if "MAX_OUTSTANDING" in parameters:
         out["most_in_flight"] = int(parameters["MAX_OUTSTANDING"])
-    if "DATA_DEPTH" in parameters:
-        out["most_beats_in_flight"] = int(parameters["DATA_DEPTH"])
     return out
 
 

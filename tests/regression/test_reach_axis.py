@@ -47,7 +47,7 @@ def test_limits_reached_and_holes(tmp_path):
     low = configaxis._reach(col, ["b"], "cube_reader", {"AXI_ADDR_W": 64})
     assert low["holes"] == ["top_bit 40 of 63"]  # MAX_OUTSTANDING at its default 128: 255 reached it
     wr = configaxis._reach(col, ["b"], "weight_reader", {"DATA_DEPTH": 1024})
-    assert wr["limits"]["most_beats_in_flight"] == 1024 and "most_beats_in_flight 0 of 1024" in wr["holes"]
+    assert "most_beats_in_flight" not in wr["limits"]  # beats are shown, not judged: queues are not on the bus
 
 
 def test_no_record_is_a_hole_and_a_foreign_top_has_no_limits(tmp_path):

@@ -106,7 +106,7 @@ def test_record_file_merge_limits_and_holes(tmp_path):
     assert one["top_bit"] == 63 and one["most_in_flight"] == 1
     limits = reach.limits({"AXI_ADDR_W": 64, "MAX_OUTSTANDING": 255, "AXI_DATA_W": 256})
     assert limits == {"top_bit": 63, "most_in_flight": 255}
-    assert reach.limits({"AXI_ADDR_W": 40, "DATA_DEPTH": 1024})["most_beats_in_flight"] == 1024
+    assert reach.limits({"AXI_ADDR_W": 40, "DATA_DEPTH": 1024}) == {"top_bit": 39}  # queues: not on the bus
     assert reach.limits({"ADDR_W": 12, "MAX_OUTSTANDING": 1}) == {"top_bit": 11, "most_in_flight": 1}
     assert reach.holes(merged, limits) == []
     assert reach.holes({**merged, "most_in_flight": 128}, limits) == ["most_in_flight 128 of 255"]
