@@ -8,14 +8,14 @@ this repository's maps are ``blocks.regmap`` (``blocks/regmap.json``).
 Each :class:`BlockMap` is indexed by the names of the .rdl (the RTL's constants are the same names with the
 block prefix, docs/registers.md)::
 
-    CUBE_READER.REG["ATOM_BYTES"] -> 0x20      CUBE_READER.ERR["ALIGN_BASE"] -> 4
-    CUBE_READER.REG["CTRL"]       -> 0x08      (the common registers are part of every block's REG)
-    CUBE_READER.FIELD["CFG_FP16_BIT"] -> 8     CUBE_READER.WMASK["CFG"] -> 0xFF00030F
-    CUBE_READER.CONST["LAYOUT_MACE"] -> 4      CUBE_READER.ID -> 0xC0BE0001
-    CUBE_READER.registers["CFG"].field("LAYOUT").reset -> 0
+    BLOCK.REG["BASE_LO"] -> 0x10          BLOCK.ERR["ALIGN_BASE"] -> 4
+    BLOCK.REG["CTRL"]    -> 0x08          (the common registers are part of every block's REG)
+    BLOCK.FIELD["CFG_FP16_BIT"] -> 8      BLOCK.WMASK["CFG"] -> 0xFF00030F
+    BLOCK.CONST["LAYOUT_MACE"] -> 4       BLOCK.ID -> 0xC0BE0001
+    BLOCK.registers["CFG"].field("LAYOUT").reset -> 0
 
-A block's own helpers built on its map (the cube reader's CFG word, validator mask and bus-error bits) live with
-its testbench (``blocks/cube_reader/registers.py``); this module knows no block in particular.
+A block's own helpers built on its map (a CFG word, a validator mask, bus-error bits) live with
+its testbench (``blocks/<block>/registers.py``); this module knows no block in particular.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class BlockMap:
     """The register map of one block."""
 
     prefix: str
-    name: str  # the RTL top: cube_reader
+    name: str  # the RTL top (the .rdl's addrmap)
     ID: int
     registers: dict[str, Register]  # by offset
     REG: dict[str, int]  # every register, common ones included: name -> byte offset

@@ -48,7 +48,7 @@ class LayerSeq(BurstSeqBase):
 
     def __init__(self, name: str = "layer", count: Optional[int] = None) -> None:
         super().__init__(name, count)
-        self.per_burst = max(2, self.count // self.bursts)
+        self.per_burst = max(2, self.count // 4)  # four bursts (fewer for a COUNT below 8), COUNT layers in all
         self.next_base = 0x1000
         self.taken: list[tuple[int, int]] = []  # byte ranges of the cubes placed (with room for guard bands)
 

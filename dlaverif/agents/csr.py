@@ -2,10 +2,10 @@
 
 The agent is block-neutral: it takes the block's register map (a ``blocks.regmap.BlockMap``: ``REG`` offsets,
 ``reg_name``, and the common ``ctrl_start`` / ``status_done`` bits every block shares) and knows nothing of
-descriptors. Each block turns its descriptor into register values itself (``blocks/cube_reader/registers.py``).
+descriptors. Each block turns its descriptor into register values itself (``blocks/<block>/registers.py``).
 Typical use::
 
-    csr = CsrAgent(dut, dut.clk, dut.rst, regmap.CUBE_READER, irq=dut.irq)
+    csr = CsrAgent(dut, dut.clk, dut.rst, block_map, irq=dut.irq)   # block_map: the block's BlockMap
     await csr.write_many({"BASE_LO": ..., "COUNT_W": ...})   # pipelined writes
     await csr.start()                                        # CTRL.START (clears DONE/ERROR)
     done, waited = await csr.wait_done(timeout_cycles)       # sleeps on the irq line (no register polling)

@@ -1,7 +1,7 @@
 """A testplan build's own compile and run options (``builds.<name>`` in blocks/plan.yaml), for RTL we did not
-write: where its file list is, its defines, include folders, per-simulator arguments, lint waivers and which
-property set binds into it. Read by :mod:`dlaverif.flow.testplan`, applied by :func:`dlaverif.flow.runner.build` and by
-``make lint``."""
+write: where its file list is, its defines, include folders, per-simulator arguments, lint waivers, which
+property set binds into it and which of its files code coverage scores (:mod:`dlaverif.flow.codescope`). Read by
+:mod:`dlaverif.flow.testplan`, applied by :func:`dlaverif.flow.runner.build` and by ``make lint``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from dlaverif.flow import project
+from dlaverif.flow import codescope, project
 from dlaverif.flow.planschema import Fields, Names, Scalar, Seq
 
 ROOT = project.ROOT  # relative paths of a plan entry start here (dlaverif.flow.project)
@@ -28,6 +28,7 @@ SCHEMA = Fields(
         "sim_args": _ARGS,
         "lint_waivers": Seq(Scalar("str")),
         "properties": Scalar("str"),
+        "code_coverage": codescope.SCHEMA,
     },
     required=("toplevel",),
 )
@@ -48,6 +49,7 @@ class BuildOptions:
     sim_args: dict[str, tuple[str, ...]] = field(default_factory=dict)
     lint_waivers: tuple[str, ...] = ()  # Verilator warning names: -Wno-<name> for this build
     properties: Optional[str] = None
+    code_coverage: codescope.Selection = field(default_factory=codescope.Selection)  # after the plan's (codescope)
 
     @property
     def assertions(self) -> bool:
@@ -108,4 +110,5 @@ def from_plan(name: str, raw: object) -> BuildOptions:
         sim_args=_per_sim(where, "sim_args", raw.get("sim_args")),
         lint_waivers=tuple(str(w) for w in _list(where, "lint_waivers", raw.get("lint_waivers"))),
         properties=None if props is None else str(props),
+        code_coverage=codescope.selection(raw.get("code_coverage")),
     )

@@ -140,9 +140,13 @@ def build_value(top: str, name: str) -> int:
 
 
 def violations(top: str, params: Mapping[str, int] | None = None, rtl: Path = RTL) -> list[str]:
-    """The lines the RTL prints for ``params`` (empty: legal), and unknown parameter names."""
+    """The lines the RTL prints for ``params`` (empty: legal), and unknown parameter names (of a top without
+    contracts: names its header does not declare)."""
     cs = {c.name: c for c in contracts(top, rtl)}
     values = resolve(top, params, rtl)
+    if not cs:
+        header = {n for n, _ in default_expressions(top, rtl)}
+        return [f"{top} has no parameter {k}" for k in (params or {}) if k not in header]
     out = [f"{top} has no contracted parameter {k}" for k in (params or {}) if k not in cs]
     out += [c.message(values[c.name], values) for c in cs.values() if not c.legal(values[c.name], values)]
     return out
@@ -158,6 +162,19 @@ def _extreme(c: Contract, values: Mapping[str, int], which: str) -> int:
     return pows[0] if which == "min" else pows[-1]
 
 
+def uncontracted(top: str, spec: Mapping[str, int | str], rtl: Path = RTL) -> dict[str, int]:
+    """A corner of a top that declares no contract (a user's reader, whose own elaboration checks its parameters):
+    numbers for parameters its header declares; ``min``/``max`` need a contract and are refused."""
+    header = [n for n, _ in default_expressions(top, rtl)]
+    bad = sorted(f"{k}: {v}" for k, v in spec.items() if k not in header or isinstance(v, str))
+    if bad:
+        raise ValueError(
+            f"{top} declares no parameter contract: a corner gives numbers for its parameters "
+            f"({', '.join(header)}), not {', '.join(bad)}"
+        )
+    return {k: int(v) for k, v in spec.items()}
+
+
 def configuration(
     top: str, spec: Mapping[str, int | str], rtl: Path = RTL, base: Mapping[str, int] | None = None
 ) -> dict[str, int]:
@@ -167,6 +184,8 @@ def configuration(
     gives them (a formal property set's reduced parameters, dlaverif.flow.formal), else at their defaults; either way
     one the corner puts out of range is clamped into it, and every ``base`` parameter is in the result."""
     cs = {c.name: c for c in contracts(top, rtl)}
+    if not cs:  # a top without param_contract instances (a user's reader): its own elaboration checks the values
+        return {**{k: int(v) for k, v in (base or {}).items()}, **uncontracted(top, spec, rtl)}
     unknown = set(spec) - set(cs)
     if unknown:
         raise ValueError(f"{top}: no contract for {sorted(unknown)}")
@@ -268,15 +287,17 @@ def table(top: str, rtl: Path = RTL) -> str:
     return "\n".join(rows)
 
 
-#: the datasheet that carries each top's generated parameter block
-DATASHEETS = {
-    "axi_rd_engine": "configurations.md",
-    "cr_desc_validator": "configurations.md",
-    "cube_reader": "cube_reader.md",
-    "weight_reader": "weight_reader.md",
-    "pixel_reader": "pixel_reader.md",
-}
 DOCS = project.PACKAGE_ROOT / "docs"
+
+
+def datasheets() -> dict[str, Path]:
+    """The datasheet that carries each top's generated parameter block: a top of the configuration matrix
+    (``configs.tops``) that is a block of the plan with a ``datasheet`` (``blocks.<top>.datasheet``)."""
+    from dlaverif.flow import testplan
+
+    plan = testplan.load()
+    tops = {c.top for c in plan.configs.values()}
+    return {n: project.ROOT / b.datasheet for n, b in plan.blocks.items() if b.datasheet and n in tops}
 
 
 def docs_block(top: str) -> str:
@@ -316,9 +337,10 @@ def formal_at_block() -> str:
     changes it) and the entry's ``why``, one row per entry (configurations that share one are listed together)."""
     from dlaverif.flow import formal, testplan
 
-    own = {p.name: p.depth for p in formal.PROOFS}
+    plan = testplan.load()
+    own = {p.name: p.depth for p in formal.proofs(plan)}
     rows: dict[tuple, list[str]] = {}
-    for c in testplan.load().configs.values():
+    for c in plan.configs.values():
         if not c.formal_why:
             continue
         sets = ", ".join(f"{s} (depth {c.formal_depth.get(s, own[s])})" for s in c.formal)
@@ -329,6 +351,21 @@ def formal_at_block() -> str:
     return "\n".join(out)
 
 
+def formal_sets_block() -> str:
+    """The table of make formal's property sets (blocks/plan.yaml ``formal:``), one row per set in run order: its
+    top (or build), parameters, BMC depths, mode, what it cuts or leaves unchecked, and what it proves."""
+    from dlaverif.flow import formal
+
+    out = ["| set | top, parameters | depth (quick) | mode | cut, unchecked | what |", "|---|---|---|---|---|---|"]
+    for p in formal.proofs():
+        mode = "BMC" + (f" + {p.prove}-induction" if p.prove else "") + (" + covers" if p.cover else "")
+        top = f"{p.top} (build {p.build})" if p.build else p.top
+        notes = [f"`{c}` cut" for c in p.cut] + [f"`{m}` unchecked" for m in p.unchecked]
+        row = [p.name, f"{top}: {_params(p.params)}", f"{p.depth} ({p.quick_depth})", mode, "; ".join(notes), p.what]
+        out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out)
+
+
 def _markers(name: str) -> tuple[str, str]:
     return (
         f"<!-- contracts: begin {name} (python -m dlaverif.flow.contracts --docs) -->",
@@ -336,12 +373,13 @@ def _markers(name: str) -> tuple[str, str]:
     )
 
 
-def _blocks() -> list[tuple[str, str, Callable[[], str]]]:
-    """Every generated block: (document under docs/, block name, its generator)."""
-    out: list[tuple[str, str, Callable[[], str]]] = [
-        (doc, top, partial(docs_block, top)) for top, doc in DATASHEETS.items()
+def _blocks() -> list[tuple[Path, str, Callable[[], str]]]:
+    """Every generated block: (its document, block name, its generator)."""
+    out: list[tuple[Path, str, Callable[[], str]]] = [
+        (doc, top, partial(docs_block, top)) for top, doc in datasheets().items()
     ]
-    out.append(("configurations.md", "formal_at", formal_at_block))
+    out.append((DOCS / "configurations.md", "formal_at", formal_at_block))
+    out.append((DOCS / "formal.md", "formal_sets", formal_sets_block))
     return out
 
 
@@ -349,8 +387,8 @@ def docs_problems(write: bool = False) -> list[str]:
     """Generated blocks of the docs (datasheet parameter blocks, the formal_at table) that differ from their
     generators (rewritten when ``write``)."""
     out = []
-    for doc, name, generate in _blocks():
-        path = DOCS / doc
+    for path, name, generate in _blocks():
+        doc = path.name
         text = path.read_text()
         begin, end = _markers(name)
         if begin not in text or end not in text:
@@ -366,10 +404,22 @@ def docs_problems(write: bool = False) -> list[str]:
     return out
 
 
-if __name__ == "__main__":
-    if sys.argv[1:] == ["--docs"]:
+def main(argv: list[str]) -> int:
+    """``python -m dlaverif.flow.contracts [--docs | TOP ...]``: rewrite the generated blocks of the docs, or print
+    the parameter tables of some tops (default: every block with a datasheet); an unknown top is one line, exit 2."""
+    if argv == ["--docs"]:
         for problem in docs_problems(write=True):
             print(f"rewritten: {problem}")
-    else:
-        for t in sys.argv[1:] or list(DATASHEETS):
-            print(f"{t}\n{table(t)}\n")
+        return 0
+    known = list(datasheets())
+    for t in argv or known:
+        if t.startswith("-") or t not in known:
+            said = f"not a top with a datasheet (known: {', '.join(known)}; or --docs)"
+            print(f"contracts: {t!r}: {said}", file=sys.stderr)
+            return 2
+        print(f"{t}\n{table(t)}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -15,7 +15,7 @@ a comment. Entries:
 - ``$VAR`` and ``${VAR}`` anywhere in an entry are taken from the environment; an unset variable is an error that
   names it and the list.
 
-The RTL folder holds one subfolder per reader (``cube_reader/``, ``weight_reader/``, ``pixel_reader/``), the shared
+The RTL folder holds one subfolder per reader (``<block>/``), the shared
 parts (``common/``), the property modules (``props/``) and the register sources (``regs/``); a top's list lives
 next to its files, so ``<top>.f`` is found in whichever subfolder holds it (one per top). ``common.f`` is what every
 reader compiles and is not a top of its own.
@@ -154,7 +154,7 @@ def top_list(rtl: Path, top: str) -> Path | None:
 
 
 def locate(rtl: Path, name: str) -> Path:
-    """The file ``name`` (a bare file name such as ``cube_reader.sv``, or a path relative to ``rtl``) in the RTL
+    """The file ``name`` (a bare file name such as ``<top>.sv``, or a path relative to ``rtl``) in the RTL
     folder ``rtl``: a bare name is looked up in the subfolders (each file name is used once in the tree). Raises
     ValueError naming ``name`` and ``rtl`` when it is not there."""
     if "/" in name:

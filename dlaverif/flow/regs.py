@@ -63,11 +63,11 @@ class RegsError(Exception):
 # dlaverif/regmap.py loads them.
 @dataclass(frozen=True)
 class Block:
-    name: str  # the addrmap: cube_reader
+    name: str  # the addrmap: <block>
     prefix: str  # CR
     title: str
     desc: str
-    source: str  # blocks/rtl/regs/cube_reader.rdl
+    source: str  # blocks/rtl/regs/<block>.rdl
     registers: tuple[Register, ...]
     enums: dict[str, tuple[tuple[str, int, str], ...]] = field(default_factory=dict)
 

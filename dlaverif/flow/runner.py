@@ -160,10 +160,10 @@ def design_files(
 
 
 # Verilator's coverage flags of a regression build. --coverage would add expression coverage, on which Verilator 5.048
-# fails with an internal error (V3Ast.h "AstNode is not of expected type" at cr_desc_validator.sv:103): line, toggle
-# and user only. They change what -Wall sees: a branch made constant by a parameter is kept for its coverage point
-# and warned about (CMPCONST), where a plain build folds it silently - so make lint and the configuration matrix's
-# lint pass them too (dlaverif/flow/lintplan.py, tests/sim/test_config_matrix.py).
+# fails with an internal error (V3Ast.h "AstNode is not of expected type", in a descriptor validator of this
+# repository): line, toggle and user only. They change what -Wall sees: a branch made constant by a parameter is
+# kept for its coverage point and warned about (CMPCONST), where a plain build folds it silently - so make lint and
+# the configuration matrix's lint pass them too (dlaverif/flow/lintplan.py, tests/sim/test_config_matrix.py).
 VERILATOR_COVERAGE_ARGS = ["--coverage-line", "--coverage-toggle", "--coverage-user"]
 
 
@@ -200,6 +200,7 @@ def build(
     build_dir: Path | None = None,
     coverage: bool = False,
     options: BuildOptions | None = None,
+    swap: Mapping[Path, Path] | None = None,
 ) -> Build:
     """Compile the RTL for ``toplevel`` with ``parameters`` into ``sim_build/<sim>/<config>-<worker>``.
 
@@ -208,7 +209,8 @@ def build(
     ``build_dir``: compile there instead (the regression's one build per plan build). ``coverage``: Verilator line
     (with branches), toggle and user coverage; each simulation then writes ``coverage.dat`` into its test
     directory. ``options``: the plan build's own file list, defines, include folders, simulator arguments, lint
-    waivers and property set (:mod:`dlaverif.flow.buildopts`)."""
+    waivers and property set (:mod:`dlaverif.flow.buildopts`). ``swap``: design files compiled in place of others
+    (original -> replacement; a user project's mutant, :mod:`dlaverif.flow.mutants`)."""
     from cocotb_tools.runner import Verilog, get_runner
 
     check_simulator(sim)
@@ -226,7 +228,7 @@ def build(
     runner = _lean_verilator() if sim == "verilator" and not PUBLIC else get_runner(sim)
     opts = options or BuildOptions()
     design, props = design_files(toplevel, opts, rtl_dir)
-    sources = list(design.sources)
+    sources = [Path((swap or {}).get(p, p)) for p in design.sources]
     includes = [*design.incdirs, *opts.include_dirs]
     defines: dict[str, object] = {**design.defines, **opts.defines}
     if props is not None:

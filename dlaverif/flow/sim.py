@@ -31,9 +31,10 @@ from dlaverif.flow.regression import settings
 
 
 def build_run(
-    sim: str, run: testplan.Run, waves: bool = False, rtl_dir=None, config: str | None = None
+    sim: str, run: testplan.Run, waves: bool = False, rtl_dir=None, config: str | None = None, swap=None
 ) -> runner.Build:
-    """Compile the build a run needs (one build folder per plan build, shared by its runs)."""
+    """Compile the build a run needs (one build folder per plan build, shared by its runs); ``rtl_dir`` and
+    ``swap``: a mutant's RTL (:func:`dlaverif.flow.runner.build`)."""
     return runner.build(
         sim,
         run.build.toplevel,
@@ -42,6 +43,7 @@ def build_run(
         waves=waves,
         rtl_dir=rtl_dir,
         options=run.build.options,
+        swap=swap,
     )
 
 

@@ -5,25 +5,25 @@ The one list of what runs where: ``make sim`` (``dlaverif.flow.sim``), ``make mu
 :func:`problems` is the plan's self-check (``tests/sim/test_testplan.py``): every test of every run's module is in a
 testpoint, every testpoint has tests, and every name (test, run, build, covergroup) exists.
 
-Tests are found without a simulator by reading each cocotb module's source (:func:`module_tests`): functions
-decorated with ``@cocotb.test`` and classes decorated with ``@pyuvm.test``.
+Tests are found without a simulator as cocotb finds them (:func:`module_tests`): each run's module is imported and its
+cocotb test objects named, whatever declared them (``@cocotb.test``, ``@pyuvm.test``, ``dlaverif.platform.declare``).
 """
 
 from __future__ import annotations
 
-import ast
 import datetime
 import fnmatch
-import importlib.util
+import importlib
 import os
 import random
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif import thirdparty
-from dlaverif.flow import buildopts, contracts, filelists, project
+from dlaverif.flow import buildopts, codescope, contracts, filelists, formalplan, project
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.planschema import Either, Fields, Names, PlanError, Ref, Refusal, Scalar, Seq, read_plan
 
@@ -94,6 +94,7 @@ COVERAGE_SCHEMA = Fields(
                 one_of=("match", "lines"),
             )
         ),
+        "code_coverage": codescope.SCHEMA,  # third-party RTL in, any RTL out, for every build (codescope)
     }
 )
 _EXTREME = Either((Scalar("int"), Scalar("str", ("min", "max"))))  # a parameter of a corner: a number, min or max
@@ -125,6 +126,21 @@ CONFIGS_SCHEMA = Fields(
         "tops": Names(CONFIG_TOP_SCHEMA),
     }
 )
+#: a block of the project (``blocks.<name>``): what the flow links to and needs of it, as data, so that no module of
+#: the flow names a block. ``datasheet``: its document (from the project's root); the datasheet of a top of the
+#: configuration matrix carries that top's generated parameter block (dlaverif.flow.contracts). ``roots``: the
+#: variables its file lists take third-party trees from (``$NVDLA_HW``): what each must name (``means``), where to
+#: look when it is not set (``defaults``, first found first) and how to get the files (``get``).
+ROOT_VAR = r"[A-Z_][A-Z0-9_]*"
+ROOT_SCHEMA = Fields({"means": Scalar("str"), "defaults": _STRS, "get": Scalar("str")}, required=("means",))
+BLOCK_SCHEMA = Fields(
+    {
+        "datasheet": Scalar(
+            "str", pattern=r"\S+\.md", means="a Markdown file from the project's root (docs/<block>.md)"
+        ),
+        "roots": Names(ROOT_SCHEMA),
+    }
+)
 SCHEMA = Fields(
     {
         "builds": Names(buildopts.SCHEMA),
@@ -137,6 +153,11 @@ SCHEMA = Fields(
         "imports": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a plan file (a .yaml path)")),
         # the mutant catalogues (Plan.mutants: YAML files, paths from the project root; dlaverif.flow.mutation)
         "mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
+        "blocks": Names(BLOCK_SCHEMA),
+        # make formal's property sets, by name (dlaverif/flow/formalplan.py: one self-contained entry per set)
+        "formal": Names(formalplan.SCHEMA),
+        # catalogues of mutants that only make formal-mutants applies (same format as mutants:; paths from the root)
+        "formal_mutants": Seq(Scalar("str", pattern=r".+\.ya?ml", means="a mutant catalogue file (a .yaml path)")),
     },
     required=("builds", "runs", "suites", "testpoints"),
 )
@@ -211,9 +232,10 @@ class Exclusion:
 
 @dataclass(frozen=True)
 class CodeWaiver:
-    """RTL lines (``first``..``last`` of ``file`` under blocks/rtl/) left out of code coverage. In the plan a waiver
-    names its line by text (``match``: a piece of the line that occurs on exactly one line of the file), so an RTL
-    edit that moves the line moves the waiver, and one that removes or duplicates it is reported."""
+    """RTL lines (``first``..``last`` of ``file``, a file code coverage scores: :attr:`CoveragePlan.files`) left out of
+    code coverage. In the plan a waiver names its line by text (``match``: a piece of the line that occurs on exactly
+    one line of the file), so an RTL edit that moves the line moves the waiver, and one that removes or duplicates it
+    is reported."""
 
     file: str
     first: int
@@ -229,12 +251,15 @@ class CodeWaiver:
 
 @dataclass(frozen=True)
 class CoveragePlan:
-    """The ``coverage:`` section: goals (percent of bins per covergroup), exclusions and code waivers."""
+    """The ``coverage:`` section: goals (percent of bins per covergroup), exclusions and code waivers; ``files``: the
+    RTL files code coverage scores, by name (every build's own list, third-party RTL only where the plan opts it in:
+    :mod:`dlaverif.flow.codescope`)."""
 
     goals: dict = field(default_factory=dict)
     exclusions: tuple[Exclusion, ...] = ()
     code_waivers: tuple[CodeWaiver, ...] = ()
-    line_goal: float = 90.0  # percent of blocks/rtl/ lines (after waivers)
+    line_goal: float = 90.0  # percent of the scored RTL lines (after waivers)
+    files: dict[str, Path] = field(default_factory=dict)
 
     def goal(self, covergroup: str) -> float:
         return float(self.goals.get(covergroup, self.goals.get("default", DEFAULT_GOAL)))
@@ -267,6 +292,25 @@ class Configuration:
 
 
 @dataclass(frozen=True)
+class Root:
+    """A variable a block's file lists take a third-party tree from (``blocks.<name>.roots``)."""
+
+    name: str  # NVDLA_HW
+    means: str  # what it must name: a checkout of nvdla/hw (branch nvdlav1)
+    defaults: tuple[str, ...] = ()  # where to look when it is not set, first found first (from the project's root)
+    get: str = ""  # how to get the files (a make target), when there is a way
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of the project (``blocks:``): what the flow links to and needs of it."""
+
+    name: str
+    datasheet: Optional[str] = None  # its document, from the project's root
+    roots: tuple[Root, ...] = ()
+
+
+@dataclass(frozen=True)
 class Plan:
     builds: dict
     runs: dict
@@ -278,6 +322,14 @@ class Plan:
     config_waivers: dict = field(default_factory=dict)  # <top>@<corner> left out of the matrix -> the reason
     nightly_draws: bool = False  # configs.nightly: random (the nightly suite runs the random draws)
     mutants: tuple[str, ...] = ()  # the modules of the mutant catalogues (each defines MUTANTS), in run order
+    formal: dict = field(default_factory=dict)  # make formal's property sets: name -> formalplan.Proof, in plan order
+    formal_mutants: tuple[str, ...] = ()  # catalogue files of the formal-only mutants (make formal-mutants)
+    blocks: dict = field(default_factory=dict)  # name -> Block
+
+    @property
+    def roots(self) -> dict[str, Root]:
+        """Every block's third-party variables: name -> :class:`Root` (one definition each, checked at load)."""
+        return {r.name: r for b in self.blocks.values() for r in b.roots}
 
     def config_of_run(self, run: str) -> Optional[Configuration]:
         return next((c for c in self.configs.values() if c.run == run), None)
@@ -292,12 +344,18 @@ def _strs(values) -> dict:
     return {str(k): str(v) for k, v in (values or {}).items()}
 
 
-def _rtl_file(name: str, rtl: Path = RTL_DIR) -> Optional[Path]:
-    """The RTL file a code waiver names (by file name, in its subfolder of blocks/rtl/), or None if there is none."""
-    try:
-        return filelists.locate(rtl, name)
-    except ValueError:
-        return None
+def code_files(builds: dict, raw: Optional[dict]) -> dict[str, Path]:
+    """The RTL files code coverage scores, by name: of each build's design list, the project's own files and the
+    third-party ones the plan opts in (``coverage.code_coverage``, then the build's ``code_coverage``;
+    :mod:`dlaverif.flow.codescope`). A build whose third-party RTL is not found here scores nothing."""
+    plan_wide = codescope.selection(raw)
+    per_build = {}
+    for b in builds.values():
+        if b.missing is not None:
+            continue
+        files = codescope.design_files(b.toplevel, b.options.filelist, RTL_DIR)
+        per_build[b.name] = codescope.scored(files, (plan_wide, b.options.code_coverage))
+    return codescope.by_name(per_build)
 
 
 def build_rtl(toplevel: str, filelist: Optional[Path] = None) -> Optional[frozenset[str]]:
@@ -396,9 +454,61 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
         for t in raw["testpoints"] or ()
     )
     nightly_draws = (raw.get("configs") or {}).get("nightly") == "random"
-    cov = _coverage(raw.get("coverage") or {})
+    cov_raw = raw.get("coverage") or {}
+    try:
+        scored = code_files(builds, cov_raw.get("code_coverage"))
+    except ValueError as exc:
+        raise PlanError(f"{where('coverage')}: {_one_line(exc)}") from None
+    cov = _coverage(cov_raw, scored)
     catalogues = tuple(str(m) for m in raw.get("mutants") or ())
-    return Plan(builds, runs, suites, tps, cov, configs, config_seed, config_waivers, nightly_draws, catalogues)
+    proofs = {}
+    for n, f in (raw.get("formal") or {}).items():
+        try:
+            proofs[str(n)] = formalplan.proof(str(n), f, project.ROOT, builds)
+        except ValueError as exc:
+            raise PlanError(f"{where('formal', str(n))}: {_one_line(exc)}") from None
+    formal_only = tuple(str(m) for m in raw.get("formal_mutants") or ())
+    blocks = _blocks(raw.get("blocks") or {}, where)
+    return Plan(
+        builds,
+        runs,
+        suites,
+        tps,
+        cov,
+        configs,
+        config_seed,
+        config_waivers,
+        nightly_draws,
+        catalogues,
+        proofs,
+        formal_only,
+        blocks,
+    )
+
+
+def _blocks(raw: dict, where: Callable[..., str]) -> dict[str, Block]:
+    """The ``blocks:`` section: a datasheet must exist (from the project's root), a root variable is an environment
+    variable's name and is defined by one block only."""
+    out: dict[str, Block] = {}
+    seen: dict[str, str] = {}
+    for name, b in raw.items():
+        b = b or {}
+        sheet = b.get("datasheet")
+        if sheet is not None and not (project.ROOT / str(sheet)).is_file():
+            raise PlanError(f"{where('blocks', str(name), 'datasheet')}: blocks.{name}.datasheet: no file {sheet}")
+        roots = []
+        for var, r in (b.get("roots") or {}).items():
+            at = where("blocks", str(name), "roots", str(var))
+            if not re.fullmatch(ROOT_VAR, str(var)):
+                raise PlanError(f"{at}: blocks.{name}.roots.{var}: not a variable name ({ROOT_VAR})")
+            if var in seen:
+                raise PlanError(f"{at}: blocks.{name}.roots.{var}: already a root of block {seen[var]}")
+            seen[str(var)] = str(name)
+            roots.append(
+                Root(str(var), " ".join(str(r["means"]).split()), tuple(r.get("defaults") or ()), str(r.get("get", "")))
+            )
+        out[str(name)] = Block(str(name), None if sheet is None else str(sheet), tuple(roots))
+    return out
 
 
 def night_seed(today: datetime.date) -> int:
@@ -406,6 +516,16 @@ def night_seed(today: datetime.date) -> int:
     ``YYYYMMDD``, so each night draws other legal configurations, and the number is easy to read back from a report
     or a log (a second run the same day draws the same ones; ``CONFIG_SEED=`` chooses)."""
     return int(today.strftime("%Y%m%d"))
+
+
+def top_folder(build: PlannedBuild) -> Path:
+    """The folder the contracts of ``build``'s top are read from (:mod:`dlaverif.flow.contracts`): that of the file
+    ``<top>.sv`` of its own list when the plan names one (a user's RTL, any root), else blocks/rtl/."""
+    if build.options.filelist is not None:
+        for src in filelists.parse(build.options.filelist).sources:
+            if src.name == f"{build.toplevel}.sv":
+                return src.parent
+    return RTL_DIR
 
 
 def _formal(top: str, spec: dict, names: set[str]) -> Callable[[str], dict]:
@@ -475,9 +595,10 @@ def _configs(
         if template.build.toplevel != top:
             raise ValueError(f"configs.{top}: run {template.name} builds {template.build.toplevel}")
         points: list[tuple[str, dict, str, Optional[int]]] = []
-        points += [(n, p, "corner", None) for n, p in contracts.corners(top).items()]
+        rtl = top_folder(template.build)  # where the top's module is: blocks/rtl/, or a user's own RTL
+        points += [(n, p, "corner", None) for n, p in contracts.corners(top, rtl).items()]
         for n, corner in (spec.get("corners") or {}).items():
-            points.append((str(n), contracts.configuration(top, corner), "corner", None))
+            points.append((str(n), contracts.configuration(top, corner, rtl), "corner", None))
         waived = {str(k): " ".join(str(v).split()) for k, v in (spec.get("waive") or {}).items()}
         unknown = set(waived) - {p[0] for p in points}
         if unknown or not all(waived.values()):
@@ -486,10 +607,10 @@ def _configs(
         points = [p for p in points if p[0] not in waived]
         rng = random.Random(f"{seed}/{top}")
         ranges = {str(k): v if isinstance(v, list) else [None, v] for k, v in (spec.get("limits") or {}).items()}
-        points += [(f"r{seed}_{i}", contracts.draw(top, rng, ranges), "random", seed) for i in range(n_random)]
+        points += [(f"r{seed}_{i}", contracts.draw(top, rng, ranges, rtl), "random", seed) for i in range(n_random)]
         formal = _formal(top, spec, {p[0] for p in points})
         for name, params, kind, cseed in points:
-            bad = contracts.violations(top, params)
+            bad = contracts.violations(top, params, rtl)
             if bad:
                 raise ValueError(f"configs.{top}.{name} is illegal: {'; '.join(bad)}")
             bname, rname = f"{top}@{name}", f"{template.name}@{name}"
@@ -525,7 +646,7 @@ def _configs(
     return out, seed, waivers
 
 
-def _coverage(raw: dict) -> CoveragePlan:
+def _coverage(raw: dict, files: dict[str, Path]) -> CoveragePlan:
     excl = tuple(
         Exclusion(
             str(e["covergroup"]), str(e["bin"]), str(e.get("tag", "")), " ".join(str(e.get("reason", "")).split())
@@ -536,7 +657,7 @@ def _coverage(raw: dict) -> CoveragePlan:
     for w in raw.get("code_waivers") or ():
         tag, reason = str(w.get("tag", "")), " ".join(str(w.get("reason", "")).split())
         if "match" in w:
-            path = _rtl_file(str(w["file"]))
+            path = files.get(str(w["file"]))
             text = path.read_text().splitlines() if path is not None else []
             hits = [i + 1 for i, line in enumerate(text) if str(w["match"]) in line]
             first = hits[0] if len(hits) == 1 else 0
@@ -545,67 +666,28 @@ def _coverage(raw: dict) -> CoveragePlan:
         lines = w["lines"] if isinstance(w["lines"], list) else [w["lines"], w["lines"]]
         waivers.append(CodeWaiver(str(w["file"]), int(lines[0]), int(lines[-1]), tag, reason))
     goals = {str(k): float(v) for k, v in (raw.get("goals") or {}).items()}
-    return CoveragePlan(goals, excl, tuple(waivers), float(raw.get("line_goal", 90.0)))
+    return CoveragePlan(goals, excl, tuple(waivers), float(raw.get("line_goal", 90.0)), dict(files))
 
 
 @lru_cache(maxsize=None)
 def module_tests(module: str) -> tuple[str, ...]:
-    """Names of the cocotb tests a module defines (``@cocotb.test`` functions, ``@pyuvm.test`` classes)."""
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
-        raise ValueError(f"test module {module} not found")
-    tree = ast.parse(Path(spec.origin).read_text())
-    out = []
-    for node in tree.body:
-        declared = _declared_tests(node)
-        if declared:
-            out += declared
-            continue
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for dec in node.decorator_list:
-            target = dec.func if isinstance(dec, ast.Call) else dec
-            if (
-                isinstance(target, ast.Attribute)
-                and target.attr == "test"
-                and isinstance(target.value, ast.Name)
-                and target.value.id in ("cocotb", "pyuvm")
-            ):
-                out.append(node.name)
-    return tuple(out)
+    """Names of the cocotb tests a module defines, in its order, found as cocotb finds them: the module is imported
+    (no simulator needed: cocotb and pyuvm import outside one, and a test module only defines tests when imported)
+    and its cocotb test objects are read from its namespace, as ``cocotb.regression.RegressionManager.discover_tests``
+    reads them - ``@cocotb.test`` functions, ``@pyuvm.test`` classes and the tests the platform declares as data
+    (``dlaverif.platform.declare``), each by the name cocotb runs it under. So a test is declared once, in its module,
+    whatever declares it; the plan names it and this finds it. A module that cannot be imported is one line."""
+    from cocotb.regression import Test, TestGenerator  # the flow needs cocotb only when it asks a module
 
-
-#: tests as data (dlaverif/platform/declare.py): its calls and, for a call declaring fixed names, the constant naming
-#: them
-DECLARE_PY = Path(__file__).resolve().parents[1] / "platform" / "declare.py"
-DECLARATIONS = {
-    "declare_sequence_tests": None,
-    "declare_scoreboard_selftests": "SELFTESTS",
-    "declare_register_test": "REGISTER_TESTS",
-}
-
-
-@lru_cache(maxsize=None)
-def _constant(name: str) -> tuple[str, ...]:
-    """A module-level constant of dlaverif/platform/declare.py, read without importing it (it imports cocotb)."""
-    for node in ast.parse(DECLARE_PY.read_text()).body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            return tuple(ast.literal_eval(node.value))
-    raise ValueError(f"{DECLARE_PY}: no constant {name}")
-
-
-def _declared_tests(node: ast.stmt) -> list[str]:
-    """The tests a module-level ``declare_*(...)`` call of dlaverif/platform/declare.py declares (tests as data): the
-    keyword arguments' names, or the fixed names of the call."""
-    call = node.value if isinstance(node, ast.Expr) else None
-    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id not in DECLARATIONS:
-        return []
-    fixed = DECLARATIONS[call.func.id]
-    return list(_constant(fixed)) if fixed is not None else [k.arg for k in call.keywords if k.arg is not None]
+    try:
+        mod = importlib.import_module(module)
+    except Exception as exc:  # ImportError, or a module refusing its environment (a bad COMPLETION=, ...)
+        raise ValueError(f"test module {module} cannot be imported: {type(exc).__name__}: {_one_line(exc)}") from None
+    return tuple(obj.name for obj in vars(mod).values() if isinstance(obj, (Test, TestGenerator)))
 
 
 def test_id(module: str, test: str) -> str:
-    """``blocks.cube_reader.tests`` + ``RandomCubeTest`` -> ``cube_reader.tests::RandomCubeTest``."""
+    """``blocks.<block>.tests`` + ``<Test>`` -> ``<block>.tests::<Test>`` (the plan's name of a test)."""
     return f"{module.removeprefix('blocks.')}::{test}"
 
 
@@ -655,16 +737,16 @@ def problems(plan: Plan, covergroups: Optional[set[str]] = None) -> list[str]:
             out.append(f"{what} {name} has tag {tag!r}, not one of {', '.join(EXCLUSION_TAGS)}")
         if not reason:
             out.append(f"{what} {name} gives no reason")
-    rtl = RTL_DIR
     out += [
-        f"code waiver names {w.file}, which is not in blocks/rtl/"
+        f"code waiver names {w.file}, which code coverage does not score (in no build's file list, or third-party "
+        "RTL the plan does not opt in: code_coverage include)"
         for w in cov.code_waivers
-        if _rtl_file(w.file, rtl) is None
+        if w.file not in cov.files
     ]
     out += [
         f"code waiver of {w.file} matches {w.matches} lines with {w.match!r} (must be exactly one)"
         for w in cov.code_waivers
-        if _rtl_file(w.file, rtl) is not None and w.match and w.matches != 1
+        if w.file in cov.files and w.match and w.matches != 1
     ]
     if covergroups is not None:
         out += [
@@ -711,8 +793,8 @@ def select(
 ) -> list[tuple[SuiteRun, list[str]]]:
     """The runs of ``suite`` (only those named exactly in ``runs``, comma-separated, when given) with their tests
     (only those matching a ``tests`` pattern when given), in the suite's order, runs left with no test dropped.
-    The one selection of ``make sim`` and ``make regress``: a suite, run or pattern that selects nothing raises
-    :class:`SelectionError` instead of being ignored."""
+    The one selection of ``make sim`` and ``make regress``: a suite, run or pattern that selects nothing, or a run
+    whose test module does not import, raises :class:`SelectionError` instead of being ignored."""
     if suite not in plan.suites:
         raise SelectionError("SUITE", f"SUITE={suite}: no such suite; allowed: {', '.join(plan.suites)}")
     entries = plan.suites[suite].runs
@@ -728,8 +810,12 @@ def select(
     patterns = split_names(tests)
     out = []
     for e in entries:
+        try:
+            tests_of_run = e.run.expected_tests()
+        except ValueError as exc:  # its module does not import here (its environment refused, a name missing)
+            raise SelectionError("RUN", f"run {e.run.name}: {exc}") from None
         chosen = sorted(
-            t for t in e.run.expected_tests() if not patterns or any(test_matches(e.run.name, t, p) for p in patterns)
+            t for t in tests_of_run if not patterns or any(test_matches(e.run.name, t, p) for p in patterns)
         )
         if chosen:
             out.append((e, chosen))

@@ -8,9 +8,9 @@ four strides. Atom ``(n, c, h, w)`` (``c`` counts channel groups, i.e. atoms alo
 
     base + n*stride_n + c*stride_c + h*stride_h + w*atom_bytes
 
-The RTL cube reader (``blocks/rtl/cube_reader/cube_reader.sv``) is programmed from this descriptor and streams
+A reader of this descriptor (this repository's cube reader, ``blocks/``) is programmed from it and streams
 atoms in the canonical order n -> c -> h -> w (w fastest). :meth:`BlockedCubeDescriptor.errors` is the
-reference model of its validator (``blocks/rtl/cube_reader/cr_desc_validator.sv``): one rule per error bit, in the
+reference model of its validator: one rule per error bit, in the
 order of :data:`ERROR_RULES`.
 
 Choices written down here (and tested in ``tests/models/test_blocked.py``):
@@ -52,7 +52,7 @@ class Layout(enum.IntEnum):
     MACE = 4
 
 
-#: Validator rules, one error bit each (bit index = position); the ERROR bits of ``blocks/rtl/regs/cube_reader.rdl``.
+#: Validator rules, one error bit each (bit index = position); the ERROR bits of such a reader's register map.
 ERROR_RULES: tuple[str, ...] = (
     "layout",  # 0: unknown layout code
     "atom_size",  # 1: atom not a power of two in 8..128, or not allowed by the layout

@@ -9,14 +9,17 @@ simulator.
   job (the first job for the first burst).
 * An R beat belongs to the burst it answers: AXI4 returns one ID's bursts in order (IHI 0022 A5.3.1), so the beats
   are dealt out in AR order, ``ARLEN + 1`` per burst; beats beyond every burst's count go to the last burst's job.
-* A read-checker violation names its burst (``str(burst)`` opens the text) and goes with that burst; any other
-  violation (stream, assertions) stays with the batch's first job.
+* A read-checker violation names its burst (``str(burst)`` opens the text) and goes with that burst; a violation
+  that names its clock cycle (``(cycle N)``: the design's failed assertions, :mod:`dlaverif.platform.assertions`)
+  goes to every job in flight in that cycle (:func:`in_flight`: from its hand-over to its close); any other
+  (stream) stays with the batch's first job.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 from dlaverif.footprint import Region
 
@@ -48,10 +51,32 @@ def burst_owners(footprints: Sequence[Sequence[Region]], bursts: Sequence[Any]) 
     return owners
 
 
+#: how a violation names its clock cycle (:meth:`dlaverif.platform.assertions.Failure.describe`)
+CYCLE = re.compile(r"\(cycle (\d+)\)")
+#: a job's span of cycles: from its hand-over to its close (None: not closed, open to the end)
+Span = tuple[int, Optional[int]]
+
+
+def in_flight(spans: Sequence[Span], cycle: int) -> list[int]:
+    """The jobs (indices into ``spans``) in flight at ``cycle``: handed over at or before it and not closed before
+    it; when none is, the last job handed over at or before it (what it did may still be on the buses), or the
+    first job."""
+    hits = [k for k, (lo, hi) in enumerate(spans) if lo <= cycle and (hi is None or cycle <= hi)]
+    if hits or not spans:
+        return hits
+    before = [k for k, (lo, _) in enumerate(spans) if lo <= cycle]
+    return [before[-1] if before else 0]
+
+
 def attribute(
-    footprints: Sequence[Sequence[Region]], bursts: Sequence[Any], beats: Sequence[Any], violations: Sequence[str]
+    footprints: Sequence[Sequence[Region]],
+    bursts: Sequence[Any],
+    beats: Sequence[Any],
+    violations: Sequence[str],
+    spans: Optional[Sequence[Span]] = None,
 ) -> list[JobReads]:
-    """Each job's AR bursts, R beats and violations (see the module's rules), one :class:`JobReads` per footprint."""
+    """Each job's AR bursts, R beats and violations (see the module's rules), one :class:`JobReads` per footprint;
+    ``spans``: each job's span of cycles, for the violations that name their cycle."""
     shares = [JobReads() for _ in footprints]
     if not shares:
         return shares
@@ -65,5 +90,10 @@ def attribute(
     by_burst = {str(b): k for b, k in zip(bursts, owners)}
     for v in violations:
         head = v.split(":", 1)[0]
+        at = CYCLE.search(v)
+        if head not in by_burst and at is not None and spans:
+            for k in in_flight(spans, int(at.group(1))):
+                shares[k].violations.append(v)
+            continue
         shares[by_burst.get(head, 0)].violations.append(v)
     return shares

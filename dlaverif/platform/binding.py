@@ -68,7 +68,10 @@ class DescriptorControl:
     payload field (``fields``: field name -> port name); ``done`` names the completion pulse (one cycle per job, in
     job order); ``queue_depth`` bounds the jobs the bench keeps in flight (issued, not yet closed);
     ``stream_tag``: the payload field the output stream carries in TUSER, when it does (the output is then paired
-    with its job by that tag, so jobs may interleave; otherwise in job order)."""
+    with its job by that tag, so jobs may interleave; otherwise in job order); ``status``: the completion's payload
+    (status field name -> port, sampled in the cycle of each completion pulse and checked per job against
+    :meth:`dlaverif.platform.tb.ReaderTB.status`: by default a field of the same name in the job's payload, e.g. its
+    tag, and 0 for every other, e.g. an error flag)."""
 
     valid: str
     ready: str
@@ -76,6 +79,7 @@ class DescriptorControl:
     done: str
     queue_depth: int = 4
     stream_tag: Optional[str] = None
+    status: tuple[tuple[str, str], ...] = ()
 
     def port(self, name: str) -> str:
         """The port of payload field ``name``."""
@@ -134,6 +138,9 @@ class DutBinding:
     streams: tuple[str, ...]
     completion: Completion = Completion.DRAINED
     period_ns: int = PERIOD_NS
+    #: input ports the platform drives to a constant from before reset to the end of the test (port name -> value):
+    #: an enable, a mode pin, the descriptor fields the jobs do not use (else they float to X on Icarus)
+    ties: tuple[tuple[str, int], ...] = ()
     #: the backend of a DUT whose memory and output are not AXI4 / AXI4-Stream: ``backend(dut, binding)`` (e.g.
     #: :meth:`dlaverif.platform.nvdla_dma.NvdlaBackend.of`); None: the default AXI agents or the fast path
     backend: Optional[Callable[[Any, "DutBinding"], Any]] = None

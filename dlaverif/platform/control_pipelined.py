@@ -18,23 +18,31 @@ from cocotb.triggers import ClockCycles, Event, FallingEdge, First, RisingEdge
 
 from dlaverif.agents.analysis import JobLog
 from dlaverif.footprint import Region
-from dlaverif.platform.attribution import attribute
+from dlaverif.platform.attribution import CYCLE, Span, attribute
 from dlaverif.platform.binding import DescriptorControl, PinControl
 from dlaverif.platform.completion import frame
 from dlaverif.platform.control import JobControl
 from dlaverif.platform.job import JobResult, ReaderItem
 
 
-async def valid_until_ready(clock, valid, ready) -> None:
+async def valid_until_ready(clock, valid, ready, limit: Optional[int] = None) -> bool:
     """Raise ``valid`` (its payload already driven) until the rising edge that sees ``ready``; drop it at the
-    falling edge after."""
+    falling edge after. ``limit``: give up after that many rising edges without ``ready`` (``valid`` dropped, returns
+    False: the DUT takes no job); True at the handshake."""
     valid.value = 1
+    waited = 0
     while True:
         await RisingEdge(clock)
         if ready.value.is_resolvable and int(ready.value) == 1:
             break
+        waited += 1
+        if limit is not None and waited >= limit:
+            await FallingEdge(clock)
+            valid.value = 0
+            return False
     await FallingEdge(clock)
     valid.value = 0
+    return True
 
 
 class _Sender:
@@ -47,9 +55,19 @@ class _Sender:
         self.accepted = 0  # jobs the DUT took
         self.completed = 0  # completions seen
         self.room = Event()  # set when a completion frees a slot
+        self.taken: list[tuple[str, int]] = []  # every job the DUT took since the last reset: label, cycle
 
     def in_flight(self) -> int:
         return self.accepted - self.completed
+
+    def stuck(self) -> str:
+        """The job a hang is blamed on: the oldest in flight (completions come in job order), with its hand-over
+        cycle; "" when none is in flight."""
+        k = len(self.taken) - self.in_flight()
+        if self.in_flight() <= 0 or not 0 <= k < len(self.taken):
+            return ""
+        label, cycle = self.taken[k]
+        return f"job {label} (handed over at cycle {cycle}) has no completion"
 
     async def send(self, item: ReaderItem, payload: dict[str, int]) -> None:
         """Offer the job after its gap once fewer than ``depth`` jobs are in flight; return at the handshake, with
@@ -61,18 +79,31 @@ class _Sender:
             await First(self.room.wait(), ClockCycles(self.clock, self.timeout))
             await FallingEdge(self.clock)
             assert self.room.is_set(), (
-                f"protocol error: {self.in_flight()} job(s) in flight and no completion for {self.timeout} cycles "
-                f"before {item.get_name()}: the DUT takes no further job"
+                f"protocol error: hang: {self.stuck()} for {self.timeout} cycles, {self.in_flight()} job(s) in "
+                f"flight; {item.get_name()} waits to be handed over"
             )
         for name, port in self.ports.items():
             port.value = int(payload[name])
-        await self.handshake()
+        took = await self.handshake()
+        now = int(get_sim_time("ns") // self.period_ns)
+        assert took, (
+            f"protocol error: hang: the DUT took no job for {self.timeout} cycles (ready low) while offered "
+            f"{item.label()} at cycle {now}, "
+            + (
+                f"{self.in_flight()} job(s) in flight: {self.stuck()} (is queue_depth {self.depth} more than the "
+                f"DUT accepts?)"
+                if self.in_flight() > 0
+                else "no job in flight"
+            )
+        )
         res = item.response()
-        res.accepted = int(get_sim_time("ns") // self.period_ns)
+        res.accepted = now
         self.accepted += 1
+        self.taken.append((item.label(), now))
         res.in_flight = self.in_flight()
 
-    async def handshake(self) -> None:
+    async def handshake(self) -> bool:
+        """Hand the driven payload over; False when the DUT did not take it within :attr:`timeout` cycles."""
         raise NotImplementedError
 
 
@@ -84,8 +115,8 @@ class DescriptorSender(_Sender):
         self.valid, self.ready = getattr(dut, control.valid), getattr(dut, control.ready)
         self.valid.value = 0
 
-    async def handshake(self) -> None:
-        await valid_until_ready(self.clock, self.valid, self.ready)
+    async def handshake(self) -> bool:
+        return await valid_until_ready(self.clock, self.valid, self.ready, self.timeout)
 
 
 class PinSender(_Sender):
@@ -96,11 +127,19 @@ class PinSender(_Sender):
         self.start = getattr(dut, control.start)
         self.start.value = 0
 
-    async def handshake(self) -> None:
+    async def handshake(self) -> bool:
         self.start.value = 1
         await RisingEdge(self.clock)
         await FallingEdge(self.clock)
         self.start.value = 0
+        return True
+
+
+def spans_hold(span: Span, violation: str) -> bool:
+    """The job of ``span`` was in flight at the cycle ``violation`` names."""
+    at = CYCLE.search(violation)
+    lo, hi = span
+    return at is not None and lo <= int(at.group(1)) and (hi is None or int(at.group(1)) <= hi)
 
 
 class PipelinedJobs(JobControl):
@@ -115,10 +154,14 @@ class PipelinedJobs(JobControl):
         self.done = tb.binding.signal(tb.dut, done)
         self._done_rise = RisingEdge(self.done)
         self.completions: list[int] = []  # the cycle of every completion pulse
+        # the completion's payload (DescriptorControl.status): its ports, and their values at every completion pulse
+        self.status_ports = {n: tb.binding.signal(tb.dut, p) for n, p in getattr(tb.binding.control, "status", ())}
+        self.statuses: list[dict[str, Optional[int]]] = []
         self.pending: list[ReaderItem] = []  # handed over since the last settle
         self.regions: list[Region] = []  # the footprint of the jobs since the last settle
         self.footprints: dict[str, list[Region]] = {}  # each of those jobs' own footprint, by name
-        self.batches: list[tuple[list[ReaderItem], list[int]]] = []  # settled, not yet split: jobs, completions
+        # settled, not yet split: jobs, completions, the completions' status payloads
+        self.batches: list[tuple[list[ReaderItem], list[int], list[dict[str, Optional[int]]]]] = []
         self.seen: dict[str, dict[str, list]] = {}  # split, per job name
         self.errors: dict[str, list[str]] = {}  # protocol errors per job name
         self.out = JobLog(out=tb.out.ap, ar=tb.mem.ar_ap)  # to tell when the stream went quiet; reads after a reset
@@ -132,6 +175,9 @@ class PipelinedJobs(JobControl):
             return self._done_rise
         if not self.tb.in_reset():
             self.completions.append(cycle)
+            self.statuses.append(
+                {n: int(p.value) if p.value.is_resolvable else None for n, p in self.status_ports.items()}
+            )
             self.sender.completed += 1
             self.sender.room.set()
         return None
@@ -145,6 +191,8 @@ class PipelinedJobs(JobControl):
         tb.reads.expect(self.regions)  # every job in flight may be reading
         item.result = JobResult(status=None)
         self.pending.append(item)
+        # a hang (no completion, or the DUT takes no job) is given up on after the pending jobs' own hang bounds
+        self.sender.timeout = min(self.timeout, sum(j.timeout_cycles(tb.bus_bytes) for j in self.pending))
         await self.sender.send(item, tb.payload(item))
         if item.resets:
             await self.reset_in_flight(item)
@@ -179,8 +227,8 @@ class PipelinedJobs(JobControl):
             f"{item.label()}, {len(jobs)} job(s) dropped in flight): " + "; ".join(problems)
         )
         self.out.take()
-        self.completions = []
-        self.batches.append((jobs, []))
+        self.completions, self.statuses = [], []
+        self.batches.append((jobs, [], []))
         self.finished += jobs
 
     async def settle(self) -> None:
@@ -198,9 +246,11 @@ class PipelinedJobs(JobControl):
         while seen != len(self.out["out"]):
             seen = len(self.out["out"])
             await ClockCycles(clk, self.idle)
+        self.tb.publish_assertions()  # the design's failures during the batch, attributed to its jobs in flight
         self.out.take()
         done, self.completions = self.completions, []
-        self.batches.append((self.pending, done))
+        statuses, self.statuses = self.statuses, []
+        self.batches.append((self.pending, done, statuses))
         self.finished += self.pending
         self.pending, self.regions = [], []
 
@@ -213,7 +263,7 @@ class PipelinedJobs(JobControl):
         return self.seen.pop(name)
 
     def _frame(self, got: dict[str, list]) -> None:
-        jobs, completions = self.batches.pop(0)
+        jobs, completions, statuses = self.batches.pop(0)
         tags = [self.tb.payload(j)[self.tag] for j in jobs] if self.tag is not None else None
         names = [j.get_name() for j in jobs]
         if jobs and jobs[0].response().dropped is not None:  # dropped by a reset: reads attributed, output unframed
@@ -223,12 +273,34 @@ class PipelinedJobs(JobControl):
                 self.seen[name] = {"out": [], "ar": share.ar, "r": share.r, "violations": share.violations}
             return
         framing = frame(names, list(got["out"]), completions, self.tb.binding.completion, tags)
-        reads = attribute([self.footprints.pop(n, []) for n in names], got["ar"], got["r"], got["violations"])
+        spans = [
+            (j.response().accepted or 0, max((c for c in (f.completed, f.closed) if c is not None), default=None))
+            for j, f in zip(jobs, framing.jobs)
+        ]
+        prints = [self.footprints.pop(n, []) for n in names]
+        reads = attribute(prints, got["ar"], got["r"], got["violations"], spans)
         for job, framed, share in zip(jobs, framing.jobs, reads):
-            self.seen[framed.name] = {"out": framed.beats, "ar": share.ar, "r": share.r, "violations": share.violations}
+            # the design's failed assertions in the job's span: its own problems (jobs in flight then, by name)
+            failed = [v for v in share.violations if v.startswith(("ASSERT ", "ASSUME "))]
+            if failed:
+                names_then = ", ".join(n for n, (lo, hi) in zip(names, spans) if spans_hold((lo, hi), failed[0]))
+                then = f"job(s) in flight then: {names_then}" if names_then else "no job in flight then"
+                self.errors.setdefault(framed.name, []).extend(
+                    f"{v}, charged to {framed.name} ({then})" for v in failed
+                )
+            own = [v for v in share.violations if v not in failed]
+            self.seen[framed.name] = {"out": framed.beats, "ar": share.ar, "r": share.r, "violations": own}
             job.response().done_cycle = framed.completed
         for e in framing.errors:
             self.errors.setdefault(e.job or names[0], []).append(str(e))
+        for k, (job, got_status) in enumerate(zip(jobs, statuses)):
+            want = self.tb.status(job)
+            wrong = [f"{n}={got_status.get(n)}, expected {v}" for n, v in want.items() if got_status.get(n) != v]
+            if wrong:
+                self.errors.setdefault(job.get_name(), []).append(
+                    f"completion status of {job.label()} at cycle {completions[k]} (completion #{k} of the batch): "
+                    + "; ".join(wrong).replace("=None", "=X")
+                )
 
     def protocol_problems(self, item: ReaderItem) -> list[str]:
         return self.errors.pop(item.get_name(), [])
@@ -236,5 +308,6 @@ class PipelinedJobs(JobControl):
     def clear(self) -> None:
         """A reset forgets the jobs in flight and their completions (a RESET job has published them as dropped,
         :meth:`reset_in_flight`)."""
-        self.pending, self.regions, self.completions = [], [], []
+        self.pending, self.regions, self.completions, self.statuses = [], [], [], []
         self.sender.completed = self.sender.accepted
+        self.sender.taken = []

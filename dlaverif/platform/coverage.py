@@ -81,7 +81,7 @@ class CoverageSubscriber(uvm_subscriber):
     check failed) writes the coverage XML into the run folder and logs every top-level covergroup of the block."""
 
     prefix = ""  # the block's covergroups are named <prefix>.<name>
-    xml_name = ""  # e.g. fcov_cube_reader.xml (a run artifact of the testplan)
+    xml_name = ""  # e.g. fcov_<block>.xml (a run artifact of the testplan)
 
     def write(self, item) -> None:
         self.sample(item)

@@ -142,7 +142,7 @@ class CsbSender(_Sender):
         self._item = item
         await super().send(item, {})
 
-    async def handshake(self) -> None:
+    async def handshake(self) -> bool:
         regs, csb, item = self.regs, self.csb, self._item
         nposted = bool(getattr(item, "nposted", False))
         ptr_reg, ptr_field = self.control.pointer
@@ -155,6 +155,7 @@ class CsbSender(_Sender):
             item.readback = {name: await csb.read(regs.address(name)) for name in self._payload}
         en_reg, en_field = self.control.enable
         await csb.write(regs.address(en_reg), regs.value(en_reg, **{en_field: 1}), nposted)
+        return True
 
 
 def sender_for(tb: Any, control: CsbControl) -> CsbSender:

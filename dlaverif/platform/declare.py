@@ -3,8 +3,8 @@
 Most of a block's tests only run one sequence on the block's test base (OpenTitan's ``UVM_TEST_SEQ`` idea: a test is
 a name, the sequence is the stimulus). A block declares them in one call,
 
-    declare_sequence_tests(CubeTestBase, TIMEOUT_MS,
-                           RandomCubeTest=(CubeSeq, "cube", "Every layout family: ..."), ...)
+    declare_sequence_tests(BlockTestBase, TIMEOUT_MS,
+                           RandomJobsTest=(JobSeq, "jobs", "Every kind of job: ..."), ...)
 
 and its scoreboard self-tests (``ScoreboardSelfTest`` and the expect_fail twin ``CorruptModelIsCaught``) in another,
 :func:`declare_scoreboard_selftests`, from its corruptions and small jobs; its ``RegisterTest`` with
@@ -12,18 +12,18 @@ and its scoreboard self-tests (``ScoreboardSelfTest`` and the expect_fail twin `
 a reset in the middle of a job, heavy stalls: :data:`COMMON_TESTS`) are named and described once, here; a block
 gives such a test its sequence alone, or with the words its own check adds, where it wants it in its order:
 
-    declare_sequence_tests(CubeTestBase, TIMEOUT_MS, RandomCubeTest=(...), ResetMidJobTest=ResetSeq,
-                           BusErrorTest=(BusErrorSeq, "on the first/middle/last atom: stop before that atom"))
+    declare_sequence_tests(BlockTestBase, TIMEOUT_MS, RandomJobsTest=(...), ResetMidJobTest=ResetSeq,
+                           BusErrorTest=(BusErrorSeq, "on the first/middle/last word: stop before that word"))
 
 Each name becomes a class of the module
-that makes the call (so ``blocks.cube_reader.tests.RandomCubeTest`` exists, and the testplan, TESTCASE= and the
+that makes the call (so ``<its module>.RandomJobsTest`` exists, and the testplan, TESTCASE= and the
 reproduce command name it as before) registered with cocotb as ``@pyuvm.test`` registers a class.
-``dlaverif.flow.testplan`` reads the names from these calls without importing the module.
+``dlaverif.flow.testplan`` finds them as cocotb does, in the imported module (no simulator needed).
 
 ``TEST_SEQ`` (environment): the generic test. When set to the class name of one of the block's sequences (any
 :class:`~dlaverif.platform.sequences.ReaderSeqBase` of the module that defines the declared sequences), the test module
 also gets ``SequenceTest``, which runs that sequence on the block's test base, e.g.
-``TEST_SEQ=StallSeq make sim SUITE=smoke RUN=cube_reader/uvm TESTCASE=SequenceTest``.
+``TEST_SEQ=StallSeq make sim SUITE=smoke RUN=<block>/uvm TESTCASE=SequenceTest``.
 """
 
 from __future__ import annotations

@@ -39,7 +39,8 @@ def build_parameters() -> dict[str, str]:
 def reproduce_command() -> str:
     """The command line that reruns this test with the same seed (hence the same stimulus); with the suite and
     run when the testplan entry names them (``PLAN_SUITE``, ``PLAN_RUN``: such entries fix COUNT, so only that
-    suite's run repeats the stimulus; every configuration of the matrix names ``SUITE=configs RUN=<run>@<config>``,
+    suite's run repeats the stimulus) or the make command that ran it did (``SUITE``, ``RUN``, each when set; no
+    variable to set by hand); every configuration of the matrix names ``SUITE=configs RUN=<run>@<config>``,
     and a random draw its ``CONFIG_SEED``, so the command rebuilds that configuration), and the parameters of the
     build it ran on (:func:`build_parameters`)."""
     sim = (cocotb.SIM_NAME or "").lower()
@@ -51,8 +52,11 @@ def reproduce_command() -> str:
             extra += f" {var}={os.environ[var]}"
     params = build_parameters()
     suite = f"  (the build with {', '.join(f'{k}={v}' for k, v in params.items())})" if params else ""
-    plan_suite, plan_run = os.getenv("PLAN_SUITE", "").strip(), os.getenv("PLAN_RUN", "").strip()
-    where = f"SUITE={plan_suite} RUN={plan_run} " if plan_suite and plan_run else ""
+    # the suite and run the plan's entry names, else those the user's make command selected (make exports SUITE
+    # and RUN into the simulation's environment): the rerun selects the same run with the same COUNT
+    suite_name = os.getenv("PLAN_SUITE", "").strip() or os.getenv("SUITE", "").strip()
+    run_name = os.getenv("PLAN_RUN", "").strip() or os.getenv("RUN", "").strip()
+    where = "".join(f"{k}={v} " for k, v in (("SUITE", suite_name), ("RUN", run_name)) if v)
     return f"make sim {where}SIM={sim} TESTCASE={test} SEED={regression_seed()}{extra}{suite}"
 
 

@@ -56,12 +56,12 @@ class ReaderSeqBase(uvm_sequence):
 
 
 class BurstSeqBase(ReaderSeqBase):
-    """Bursts of random jobs (:meth:`random_item`), each burst under one knob set of :attr:`knobs`, each job after a
-    gap of 0 (back to back), 1 or a few idle cycles; the sequence waits for each burst to be over (the TB settles)
+    """COUNT random jobs (:meth:`random_item`; ``count`` of the constructor, else the test's COUNT) in bursts of
+    :attr:`per_burst` (the last one shorter), each burst under one knob set of :attr:`knobs` in turn, each job after
+    a gap of 0 (back to back), 1 or a few idle cycles; the sequence waits for each burst to be over (the TB settles)
     before the next. On a DUT that takes several jobs in flight the jobs of a burst overlap; on one that takes one
     at a time they simply follow each other."""
 
-    bursts = 4
     per_burst = 6
     knobs: tuple[Knobs, ...] = (
         Knobs(),
@@ -70,6 +70,11 @@ class BurstSeqBase(ReaderSeqBase):
         Knobs(backpressure="bursty"),
     )
 
+    @property
+    def bursts(self) -> int:
+        """The bursts :meth:`body` sends: COUNT jobs, :attr:`per_burst` a burst."""
+        return -(-self.count // self.per_burst)
+
     def random_item(self, name: str, burst: int) -> ReaderItem:
         """A random legal job of the block, first of the burst ``burst`` or not (the block's hook)."""
         raise NotImplementedError
@@ -77,7 +82,7 @@ class BurstSeqBase(ReaderSeqBase):
     async def body(self) -> None:
         tb = config_value("TB")
         for burst in range(self.bursts):
-            for _ in range(self.per_burst):
+            for _ in range(min(self.per_burst, self.count - burst * self.per_burst)):
                 item = self.random_item(self.next_name(), burst)
                 item.knobs = self.knobs[burst % len(self.knobs)]
                 item.gap = int(self.rng.choice([0, 0, 0, 1, int(self.rng.integers(2, 20))]))

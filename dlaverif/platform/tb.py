@@ -50,6 +50,8 @@ class ReaderTB:
         self.clk = b.signal(dut, b.clock)
         self.rst = b.signal(dut, b.reset.name)
         self.rst.value = b.reset.asserted  # the agents stay idle until reset() releases it
+        for port, value in b.ties:  # tie-offs (binding.ties): driven once, before the reset, never changed
+            b.signal(dut, port).value = int(value)
         self.backend = backend_for(dut, b)
         self.mem, self.out = self.backend.mem, self.backend.out
         self.ready = self.backend.ready  # the TREADY knob (set(pattern))
@@ -180,6 +182,14 @@ class ReaderTB:
     def payload(self, item) -> dict[str, int]:
         """A descriptor-port or pin-controlled job's payload: field name (the binding's ``fields``) -> value."""
         raise NotImplementedError
+
+    def status(self, item) -> dict[str, int]:
+        """What a descriptor-port job's completion payload (the binding's ``DescriptorControl.status``) must carry:
+        each status field the payload has the same value as in the payload (a tag), every other 0 (an error flag);
+        a block whose jobs may end in error overrides it."""
+        control = self.binding.control
+        sent = self.payload(item)
+        return {name: int(sent.get(name, 0)) for name, _ in getattr(control, "status", ())}
 
     async def program(self, item) -> None:
         """Write the job's descriptor registers (the block's ``registers.descriptor_values(desc)``)."""

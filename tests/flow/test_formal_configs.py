@@ -111,7 +111,7 @@ def test_formal_at_names_other_sets_and_a_depth_with_its_reason(plan):
 @pytest.mark.parametrize("corner", ["axi_data_w_max", "narrow_addr_wide_bus"])
 def test_the_weight_readers_1024_bit_corners_leave_only_the_ram_invariant_out(plan, corner):
     (p,) = formal.config_proofs(f"weight_reader@{corner}", plan)
-    own = {q.name: q for q in formal.PROOFS}["weight_reader"]
+    own = plan.formal["weight_reader"]
     assert p.params["AXI_DATA_W"] == 1024 and p.depth == own.depth
     assert p.unchecked == (*own.unchecked, "sdp_ram_props") and "sdp_ram_props unchecked: a 1024-bit bus" in p.what
     (narrow,) = formal.config_proofs("weight_reader@axi_data_w_min", plan)
@@ -129,7 +129,7 @@ def test_an_unchecked_module_must_be_a_property_module(plan):
         formal_unchecked=("no_such_props",),
         formal_why="w",
     )
-    with pytest.raises(formal.ConfigError, match="unchecked: no property module 'no_such_props' in blocks/rtl/props/"):
+    with pytest.raises(formal.ConfigError, match="no property module 'no_such_props' among the set weight_reader"):
         formal.config_proofs(cfg.key, _with(plan, cfg))
 
 
@@ -230,7 +230,7 @@ def test_the_cheapest_corner_concludes(capsys):
 )
 def test_a_corner_mutant_fails_at_its_corner(capsys, name, corner, killer):
     bug = formal.all_mutants()[name]
-    assert formal.CORNER_MUTANTS[name] == corner
+    assert formal.killers()[name] == [(killer, corner)]  # the plan's kills: that set, at that corner
     assert formal.run_configs([corner], None, timeout=900.0, mutant=bug) == 0
     out = capsys.readouterr().out
     assert f"{killer}@{corner.split('@')[1]}-{name} FAIL" in " ".join(out.split()), out

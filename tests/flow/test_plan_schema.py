@@ -1,29 +1,27 @@
 """The testplan's schema (dlaverif/flow/testplan.py SCHEMA, read by dlaverif/flow/planschema.py): each refusal is
 one line, ``<file>:<line>: <key path>: <what>``, at the line the user wrote, with what is allowed and the nearest
-known key for a typo. Each case edits a copy of the real plan (blocks/plan.yaml) and expects the exact line; the
-expected line number is found in the edited text by the test, not taken from the code under test. No simulator."""
+known key for a typo. Each case edits a copy of the real top plan (blocks/plan.yaml, importing the blocks' plans:
+tests/plancopy.py) and expects the exact line; the expected line number is found in the edited text by the test,
+not taken from the code under test. No simulator."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from dlaverif.flow import testplan
-from dlaverif.flow.planschema import PlanError
+from dlaverif.flow.planschema import PlanError, display
+from tests import plancopy
 
-PLAN = testplan.PLAN_PATH.read_text()
-SECTIONS = yaml.safe_load(PLAN)  # the real plan's names, to count what a refusal lists
+PLAN = plancopy.top_text()
+SECTIONS = plancopy.merged()  # the real plan's names (every file's), to count what a refusal lists
 
 
 def _after(header: str, line: str) -> str:
-    """The real plan with ``line`` inserted right after its (only) line ``header`` (after a comment, if any)."""
-    lines = PLAN.splitlines()
-    at = [i for i, t in enumerate(lines) if t.split("#", 1)[0].rstrip() == header]
-    assert len(at) == 1, header
-    return "\n".join(lines[: at[0] + 1] + [line] + lines[at[0] + 1 :]) + "\n"
+    """The real top plan with ``line`` inserted right after its (only) line ``header`` (a section it leaves to the
+    blocks' plans is added)."""
+    return plancopy.with_section(PLAN, header, line)
 
 
 def _refusal(tmp_path: Path, text: str, marker: str | None) -> tuple[str, str]:
@@ -45,7 +43,8 @@ UNKNOWN_KEYS = [
         "top level",
         PLAN + "sutes: {}\n",
         "sutes: {}",
-        "sutes: unknown key; allowed: builds, runs, suites, testpoints, coverage, configs, imports, mutants "
+        "sutes: unknown key; allowed: builds, runs, suites, testpoints, coverage, configs, imports, mutants, blocks, "
+        "formal, formal_mutants "
         "(did you mean 'suites'?)",
     ),
     (
@@ -77,7 +76,7 @@ UNKNOWN_KEYS = [
         "coverage",
         _after("coverage:", "  line_gaol: 90"),
         "line_gaol",
-        "coverage.line_gaol: unknown key; allowed: goals, line_goal, exclusions, code_waivers "
+        "coverage.line_gaol: unknown key; allowed: goals, line_goal, exclusions, code_waivers, code_coverage "
         "(did you mean 'line_goal'?)",
     ),
     (
@@ -88,10 +87,22 @@ UNKNOWN_KEYS = [
     ),
     (
         "a top of the configuration matrix",
-        _after("  tops:", "    bad: {run: cube_reader/config, corner: {}}"),
+        _after("configs:", "  tops:\n    bad: {run: cube_reader/config, corner: {}}"),
         "    bad: {run",
         "configs.tops.bad.corner: unknown key; allowed: run, corners, waive, smoke, limits, env, formal, formal_at "
         "(did you mean 'corners'?)",
+    ),
+    (
+        "a block",
+        _after("blocks:", "  bad: {datasheat: docs/cube_reader.md}"),
+        "  bad: {datasheat",
+        "blocks.bad.datasheat: unknown key; allowed: datasheet, roots (did you mean 'datasheet'?)",
+    ),
+    (
+        "a block's third-party root",
+        _after("blocks:", "  bad: {roots: {THEIR_HW: {means: their tree, defualts: [x]}}}"),
+        "  bad: {roots",
+        "blocks.bad.roots.THEIR_HW.defualts: unknown key; allowed: means, defaults, get (did you mean 'defaults'?)",
     ),
     (
         "a key without a near one",
@@ -143,7 +154,7 @@ WRONG = [
     ),
     (
         "a corner value that is neither a number nor min or max",
-        _after("  tops:", "    bad: {run: cube_reader/config, corners: {c: {AXI_DATA_W: maxi}}}"),
+        _after("configs:", "  tops:\n    bad: {run: cube_reader/config, corners: {c: {AXI_DATA_W: maxi}}}"),
         "    bad: {run",
         "configs.tops.bad.corners.c.AXI_DATA_W: expected a whole number or one of min, max, not 'maxi'",
     ),
@@ -161,9 +172,21 @@ WRONG = [
     ),
     (
         "the mutant catalogues as one name instead of a list",
-        re.sub(r"^mutants:\n(  - .*\n)+", "mutants: blocks/cube_reader/mutants.yaml\n", PLAN, count=1, flags=re.M),
+        PLAN + "mutants: blocks/cube_reader/mutants.yaml\n",
         "mutants: blocks/cube_reader/mutants.yaml",
         "mutants: expected a list of strings, not 'blocks/cube_reader/mutants.yaml'",
+    ),
+    (
+        "a datasheet that is not a Markdown file",
+        _after("blocks:", "  bad: {datasheet: docs/bad.pdf}"),
+        "  bad: {datasheet",
+        "blocks.bad.datasheet: expected a Markdown file from the project's root (docs/<block>.md), not 'docs/bad.pdf'",
+    ),
+    (
+        "a root without what it means",
+        _after("blocks:", "  bad: {roots: {THEIR_HW: {defaults: [x]}}}"),
+        "  bad: {roots",
+        "blocks.bad.roots.THEIR_HW: missing key means (required: means)",
     ),
     (
         "a missing required key",
@@ -186,14 +209,46 @@ def test_a_wrong_type_or_value_is_refused_with_its_line_and_what_is_allowed(tmp_
     assert line == f"{where}: {message}"
 
 
+BLOCKS = [
+    (
+        "a datasheet that does not exist",
+        _after("blocks:", "  bad: {datasheet: docs/no_such_block.md}"),
+        "  bad: {datasheet",
+        "blocks.bad.datasheet: no file docs/no_such_block.md",
+    ),
+    (
+        "a root that is not a variable's name",
+        _after("blocks:", "  bad: {roots: {their-hw: {means: their tree}}}"),
+        "their-hw",
+        "blocks.bad.roots.their-hw: not a variable name ([A-Z_][A-Z0-9_]*)",
+    ),
+]
+
+
+@pytest.mark.parametrize("what, text, marker, message", BLOCKS, ids=[c[0] for c in BLOCKS])
+def test_a_block_entry_naming_what_is_not_there_is_refused_with_its_line(tmp_path, what, text, marker, message):
+    # blocks: is read after the schema (a datasheet must exist, a root is defined once): still one line at its entry
+    line, where = _refusal(tmp_path, text, marker)
+    assert line == f"{where}: {message}"
+
+
+def test_a_root_two_blocks_define_is_refused_at_the_second_naming_the_first(tmp_path):
+    # the top plan's entry is read first; the block's own plan (blocks/pdp_rdma/plan.yaml) then defines it again
+    line, _ = _refusal(tmp_path, _after("blocks:", "  bad: {roots: {NVDLA_HW: {means: another tree}}}"), None)
+    theirs = testplan.PLAN_PATH.parent / "pdp_rdma" / "plan.yaml"
+    at = next(i for i, t in enumerate(theirs.read_text().splitlines(), 1) if t.strip() == "NVDLA_HW:")
+    assert line == f"{display(theirs)}:{at}: blocks.pdp_rdma.roots.NVDLA_HW: already a root of block bad"
+
+
 def test_a_key_given_twice_is_refused_at_its_second_line_naming_the_first(tmp_path):
-    """YAML keeps the last of two equal keys without a word: a second entry of a run would replace the first."""
-    text = _after("runs:", "  cube_reader/uvm: {build: cube_reader, module: m}")
+    """YAML keeps the last of two equal keys without a word: a second entry of a suite would replace the first (one
+    defined in two files is the merge's refusal, tests/flow/test_plan_imports.py)."""
+    text = _after("suites:", "  sim: {runs: [cube_reader/uvm]}")
     lines = text.splitlines()
-    first = lines.index("  cube_reader/uvm: {build: cube_reader, module: m}") + 1
-    second = lines.index("  cube_reader/uvm:") + 1
+    first = lines.index("  sim: {runs: [cube_reader/uvm]}") + 1
+    second = next(i for i, t in enumerate(lines, 1) if t.split("#", 1)[0].rstrip() == "  sim:")
     line, _ = _refusal(tmp_path, text, None)
-    assert line == f"{tmp_path / 'plan.yaml'}:{second}: runs.cube_reader/uvm: key given twice (first at line {first})"
+    assert line == f"{tmp_path / 'plan.yaml'}:{second}: suites.sim: key given twice (first at line {first})"
 
 
 def test_an_unknown_build_or_run_named_is_refused_with_the_nearest_name(tmp_path):
@@ -212,7 +267,7 @@ def test_an_unknown_build_or_run_named_is_refused_with_the_nearest_name(tmp_path
             "(did you mean 'cube_reader/uvm-fast'?)",
         ),
         (
-            _after("  tops:", "    bad: {run: cube_reader/confg}"),
+            _after("configs:", "  tops:\n    bad: {run: cube_reader/confg}"),
             "    bad: {run",
             f"configs.tops.bad.run: unknown run 'cube_reader/confg'; allowed: one of the {runs} names under runs: "
             "(did you mean 'cube_reader/config'?)",
@@ -255,7 +310,7 @@ def test_an_empty_file_is_one_line(tmp_path, text):
 
 def test_a_plan_that_is_not_a_map_or_lacks_a_section_is_one_line(tmp_path):
     line, where = _refusal(tmp_path, "- builds\n- runs\n", "- builds")
-    sections = "builds, runs, suites, testpoints, coverage, configs, imports, mutants"
+    sections = "builds, runs, suites, testpoints, coverage, configs, imports, mutants, blocks, formal, formal_mutants"
     assert line == f"{where}: (top level): expected a map with keys {sections}, not a list"
     line, where = _refusal(tmp_path, "builds: {}\nruns: {}\ntestpoints: []\n", "builds")
     assert line == f"{where}: (top level): missing key suites (required: builds, runs, suites, testpoints)"

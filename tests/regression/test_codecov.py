@@ -30,6 +30,11 @@ def _rtl(tmp_path: Path) -> Path:
     return rtl
 
 
+def _scoring(rtl: Path, **fields) -> testplan.CoveragePlan:
+    """A coverage plan that scores the one file ``m.sv`` of ``rtl``."""
+    return testplan.CoveragePlan(files={"m.sv": rtl / "m.sv"}, **fields)
+
+
 def test_verilator_coverage_is_available():
     assert codecov.tool("verilator_coverage"), f"verilator_coverage missing: {codecov.INSTALL}"
     assert codecov.tool("genhtml"), f"genhtml missing: {codecov.INSTALL}"
@@ -58,8 +63,8 @@ def test_merge_adds_hits_and_scores_lines_branches_toggles(tmp_path):
         ],
     )
     merged = codecov.merge([a, b], tmp_path / "out")
-    files = codecov.score(merged, testplan.CoveragePlan(), rtl)
-    assert [x.file for x in files] == ["m.sv"]  # files outside the RTL folder are ignored
+    files = codecov.score(merged, _scoring(rtl))
+    assert [x.file for x in files] == ["m.sv"]  # files the plan does not score are ignored
     d = files[0].to_dict()
     assert d["line"] == [2, 4, 50.0]  # lines 3 and 5 hit (5: both branches), 7 and 11 not
     assert d["missed_lines"] == [7, 11]
@@ -72,7 +77,7 @@ def test_a_line_is_covered_only_when_every_point_on_it_was_hit(tmp_path):
     rtl = _rtl(tmp_path)
     f = rtl / "m.sv"
     a = _dat(tmp_path / "a.dat", [_rec(f, 5, "v_branch", "if", "top.m", 3), _rec(f, 5, "v_branch", "else", "top.m", 0)])
-    files = codecov.score(codecov.merge([a], tmp_path / "out"), testplan.CoveragePlan(), rtl)
+    files = codecov.score(codecov.merge([a], tmp_path / "out"), _scoring(rtl))
     assert files[0].to_dict()["line"] == [0, 1, 0.0]
 
 
@@ -80,8 +85,8 @@ def test_waived_lines_leave_the_denominator(tmp_path):
     rtl = _rtl(tmp_path)
     f = rtl / "m.sv"
     a = _dat(tmp_path / "a.dat", [_rec(f, 3, "v_line", "block", "top.m", 1), _rec(f, 7, "v_line", "block", "top.m", 0)])
-    plan = testplan.CoveragePlan(code_waivers=(testplan.CodeWaiver("m.sv", 6, 8, "unreachable", "default arm"),))
-    d = codecov.score(codecov.merge([a], tmp_path / "out"), plan, rtl)[0].to_dict()
+    plan = _scoring(rtl, code_waivers=(testplan.CodeWaiver("m.sv", 6, 8, "unreachable", "default arm"),))
+    d = codecov.score(codecov.merge([a], tmp_path / "out"), plan)[0].to_dict()
     assert d["line"] == [1, 1, 100.0]
     assert d["waived"] == {"7": {"tag": "unreachable", "reason": "default arm"}}
 
@@ -92,7 +97,7 @@ def test_lcov_data_and_annotated_pages(tmp_path):
     a = _dat(tmp_path / "a.dat", [_rec(f, 3, "v_line", "block", "top.m", 1), _rec(f, 7, "v_line", "block", "top.m", 0)])
     out = tmp_path / "report" / "code"
     merged = codecov.merge([a], out)
-    files = codecov.score(merged, testplan.CoveragePlan(), rtl)
+    files = codecov.score(merged, _scoring(rtl))
     info = codecov.html(merged, out, files)
     text = info.read_text()
     assert f"SF:{f}" in text and "DA:3,1" in text and "DA:7,0" in text
@@ -134,7 +139,7 @@ def test_a_merge_longer_than_one_command_line_is_done_in_rounds(tmp_path, monkey
     assert not (tmp_path / "rounds" / "partial").exists()  # the partial merges are removed
     merged_lines = rounds.read_text().splitlines()
     assert merged_lines[1:] and sorted(merged_lines) == sorted(once.read_text().splitlines())
-    d = codecov.score(rounds, testplan.CoveragePlan(), rtl)[0].to_dict()
+    d = codecov.score(rounds, _scoring(rtl))[0].to_dict()
     assert d["line"] == [1, 21, round(100 / 21, 2)]  # line 3, hit 40 times; 20 lines missed
     assert d["toggle"] == [1, 1, 100.0]
     assert any(" 40" in r and "\x02block" in r and "\x023\x01" in r for r in merged_lines)

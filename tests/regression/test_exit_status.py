@@ -18,6 +18,7 @@ import pytest
 
 from dlaverif.flow import formal, mutants, runner
 from dlaverif.flow.regression import execute
+from tests import plancopy
 from tests.regression.test_faults import KEYS, MAKE_ERROR, _job_record, _manifest
 
 WRAPPER = runner.ROOT / "dlaverif" / "flow" / "make_status.sh"
@@ -165,7 +166,7 @@ PLAN_TYPO = "suites.nightly.reseed: unknown key; allowed: count, reseeds, runs (
     "target", ["sim", "regress", "report", "mutants", "formal CONFIG=cube_reader@narrow_addr_wide_bus"]
 )
 def test_a_bad_testplan_is_one_line_exit_2_and_nothing_written(tmp_path, target):
-    text = (runner.ROOT / "blocks" / "plan.yaml").read_text()
+    text = plancopy.top_text()  # the top plan, importing the blocks' plans from where they are
     assert text.count("    reseeds: 20") == 1
     plan = tmp_path / "plan.yaml"
     plan.write_text(text.replace("    reseeds: 20", "    reseed: 20"))

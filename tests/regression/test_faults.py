@@ -135,7 +135,7 @@ def test_the_default_timeout_scales_with_the_jobs_count_over_the_recorded_one():
 
 @pytest.mark.sim
 def test_a_report_records_the_count_its_durations_were_measured_at(tiny_regression, tmp_path):
-    # the durations.json a real regression's report wrote (copy it to dlaverif/flow/regression/ to use it)
+    # the durations.json a real regression's report wrote (copy it to blocks/ to use it)
     written = json.loads((tiny_regression / "report" / "durations.json").read_text())
     records = [json.loads(f.read_text()) for f in (tiny_regression / "reg" / "runs").rglob("job.json")]
     assert set(written) == {f"{r['sim']}:{r['run']}:{r['test']}" for r in records}

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dlaverif.agents.axi_mem import Burst, RBeat
 from dlaverif.footprint import Region
-from dlaverif.platform.attribution import attribute, burst_owners
+from dlaverif.platform.assertions import Failure
+from dlaverif.platform.attribution import attribute, burst_owners, in_flight
 
 BUS = 8
 
@@ -50,3 +51,17 @@ def test_a_stray_read_stays_with_the_previous_burst_and_its_violation_goes_with_
 def test_no_reads_and_no_jobs():
     assert [(s.ar, s.r, s.violations) for s in attribute([A, B], [], [], [])] == [([], [], []), ([], [], [])]
     assert attribute([], [burst(0x1000)], [], []) == []
+
+
+def test_a_failed_assertion_goes_to_every_job_in_flight_in_its_cycle():
+    """A design assertion names its cycle (Failure.describe with the clock period): it is charged to the jobs handed
+    over and not yet closed then, not to the batch's first job (nor, later, to "after the last job")."""
+    spans = [(10, 40), (12, 90), (50, None)]  # job 0 closed at 40, job 2 never closed
+    failed = Failure(600, "ASSERT", "top.u_props", "burst inside one 4 KB page").describe(10)  # cycle 60
+    a, b, c = attribute([A, B, C], [], [], [failed], spans)
+    assert (a.violations, b.violations, c.violations) == ([], [failed], [failed])
+    assert in_flight(spans, 45) == [1] and in_flight(spans, 11) == [0]
+    assert in_flight(spans, 5) == [0]  # before every job: the first
+    assert in_flight([(10, 20), (30, 40)], 25) == [0]  # between jobs: the last one handed over before it
+    # without spans (or without a cycle in the text) the old rule: the batch's first job
+    assert attribute([A, B], [], [], [failed])[0].violations == [failed]

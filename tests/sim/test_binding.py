@@ -59,4 +59,6 @@ def test_the_platform_assumes_no_port_names():
     with pytest.raises(TypeError, match="irq"):
         RegisterControl("csr", CUBE_READER)
     defaulted = {f.name for f in dataclasses.fields(DutBinding) if f.default is not dataclasses.MISSING}
-    assert defaulted == {"completion", "period_ns", "backend"}, defaulted  # backend: a factory, not a port
+    # backend: a factory, not a port; ties: none unless the binding names its ports
+    assert defaulted == {"completion", "period_ns", "backend", "ties"}, defaulted
+    assert DutBinding(ctl, "clk", ResetPin("rst"), "m", ("s",)).ties == ()

@@ -163,3 +163,37 @@ def test_the_generic_test_runs_the_sequence_test_seq_names(built, capfd):
     assert (
         "TEST_SEQ=Nope: not a sequence of blocks.selftest_dma.sequences (DescriptorBurstSeq, ResetInFlightSeq)" in out
     )
+
+
+#: a DUT that hangs: byte_dma never takes the R beat of its job tagged 2 (job2), so that job never completes and the
+#: jobs behind it wait in its queue (it holds 5 jobs: QDEPTH = 4 queued and 1 being read)
+STUCK = ("DATA: if (r_take) begin", "DATA: if (r_take && cur_tag != 8'd2) begin")
+
+
+@pytest.fixture(scope="module")
+def stuck(built, tmp_path_factory):
+    folder = tmp_path_factory.mktemp(f"stuck-{built.sim}")
+    src = (ROOT / "blocks" / "selftest_dma" / "rtl" / "byte_dma.sv").read_text()
+    assert src.count(STUCK[0]) == 1, "the mutated line is in byte_dma.sv once"
+    (folder / "byte_dma.sv").write_text(src.replace(*STUCK))
+    (folder / "byte_dma.f").write_text("byte_dma.sv\n")
+    pb = PLAN.builds["byte_dma"]
+    options = dataclasses.replace(pb.options, filelist=folder / "byte_dma.f")
+    return runner.build(built.sim, pb.toplevel, "byte_dma_stuck", build_dir=folder / "build", options=options)
+
+
+def test_a_hang_at_the_queue_depth_names_the_stuck_job(stuck):
+    rows = run(stuck, "issued", depth=4)
+    assert len(rows) == 1 and not rows[0].passed, rows
+    msg = rows[0].message
+    assert re.search(r"hang: job job2 addr=\S+ len=\d+ tag=2 \(handed over at cycle \d+\) has no completion", msg), msg
+
+
+def test_a_hang_with_a_queue_depth_beyond_the_duts_names_the_stuck_job_not_the_next(stuck):
+    """With more jobs allowed in flight than the DUT holds, the DUT stops taking jobs (ready low): the test stops
+    with one line naming the job offered, the stuck one and the likely cause, not with the simulation's timeout."""
+    rows = run(stuck, "issued", depth=8)
+    assert len(rows) == 1 and not rows[0].passed, rows
+    msg = rows[0].message
+    assert "the DUT took no job for" in msg and "5 job(s) in flight: job job2 addr=" in msg, msg
+    assert "(is queue_depth 8 more than the DUT accepts?)" in msg and "SimTimeoutError" not in msg, msg

@@ -14,6 +14,7 @@ import yaml
 
 from dlaverif import thirdparty
 from dlaverif.flow import contracts, filelists, lintplan, runner, testplan
+from tests import plancopy
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +62,7 @@ def test_random_draws_follow_the_seed(monkeypatch):
 
 
 def test_an_illegal_configuration_in_the_plan_is_refused(tmp_path: Path):
-    raw = yaml.safe_load(testplan.PLAN_PATH.read_text())
+    raw = plancopy.merged()
     raw["configs"]["tops"]["axi_rd_engine"]["corners"]["too_wide"] = {"DATA_W": 2048}
     bad = tmp_path / "plan.yaml"
     bad.write_text(yaml.safe_dump(raw))
@@ -134,7 +135,7 @@ def test_a_nightly_without_config_seed_draws_from_the_date(monkeypatch, capsys):
 
 
 def test_a_bad_nightly_key_is_refused(tmp_path):
-    raw = yaml.safe_load(testplan.PLAN_PATH.read_text())
+    raw = plancopy.merged()
     raw["configs"]["nightly"] = "corners"
     bad = tmp_path / "plan.yaml"
     bad.write_text(yaml.safe_dump(raw))

@@ -15,7 +15,16 @@ from dlaverif.platform import reporting
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     for k in list(os.environ):
-        if k.startswith("PARAM_") or k in ("COUNT", "COUNT_SCALE", "LARGE", "PLAN_SUITE", "PLAN_RUN", "CONFIG_SEED"):
+        if k.startswith("PARAM_") or k in (
+            "COUNT",
+            "COUNT_SCALE",
+            "LARGE",
+            "PLAN_SUITE",
+            "PLAN_RUN",
+            "CONFIG_SEED",
+            "SUITE",
+            "RUN",
+        ):
             monkeypatch.delenv(k)
     monkeypatch.setenv("COCOTB_RANDOM_SEED", "7")
     monkeypatch.setattr(cocotb, "SIM_NAME", "Icarus Verilog", raising=False)  # set by cocotb inside a simulator
@@ -49,3 +58,15 @@ def test_a_configuration_tests_rerun_command_rebuilds_that_configuration(env: py
     assert cmd.startswith(f"make sim SUITE=configs RUN={cfg.run} SIM=icarus "), cmd
     assert f"CONFIG_SEED={cfg.seed}" in cmd and "(the build with AXI_ADDR_W=12)" in cmd, cmd
     assert testplan.select(plan, "configs", cfg.run)[0][0].run.build.parameters == cfg.parameters
+
+
+def test_the_suite_and_run_a_make_command_selected_are_in_the_rerun_command(env: pytest.MonkeyPatch) -> None:
+    """``make sim SUITE=drained`` (make exports SUITE and RUN to the simulation): the rerun line names them without a
+    PLAN_SUITE or PLAN_RUN set by hand; a plan entry's own PLAN_RUN still wins."""
+    env.setenv("SUITE", "drained")
+    cmd = reporting.reproduce_command()
+    assert cmd.startswith("make sim SUITE=drained SIM=icarus TESTCASE="), cmd
+    env.setenv("RUN", "stream_dma/drained")
+    assert reporting.reproduce_command().startswith("make sim SUITE=drained RUN=stream_dma/drained SIM=icarus "), cmd
+    env.setenv("PLAN_RUN", "stream_dma/other")
+    assert " RUN=stream_dma/other " in reporting.reproduce_command()

@@ -13,6 +13,7 @@ from blocks.pdp_rdma import env as pdp_env  # noqa: F401  (its covergroups regis
 from blocks.pixel_reader import coverage as pixel_cov
 from blocks.weight_reader import coverage as weight_cov
 from dlaverif.flow import filelists, testplan
+from tests import plancopy
 
 
 def covergroup_names() -> set[str]:
@@ -128,6 +129,59 @@ def test_module_tests_finds_cocotb_and_pyuvm_tests(tmp_path, monkeypatch):
     assert testplan.module_tests("toy_block_tests") == ("first", "second", "UvmTest")
 
 
+DATA_MODULE = """
+import cocotb
+
+# tests made by a call at import, from data (as dlaverif.platform.declare makes them): no def in the source names them
+for _name in ("made_one", "made_two"):
+    async def _body(dut):
+        pass
+    globals()["__" + _name] = cocotb.test(name=_name)(_body)
+
+
+@cocotb.test()
+@cocotb.parametrize(width=[8, 16])
+async def swept(dut, width):
+    pass
+"""
+
+
+def test_module_tests_finds_tests_declared_as_data_by_the_name_cocotb_runs(tmp_path, monkeypatch):
+    # the flow asks the imported module, as cocotb's discovery does: a test made by a call is found; a parametrized
+    # test is one name (cocotb runs it as swept/width=8, swept/width=16; the plan names the test)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "toy_data_tests.py").write_text(DATA_MODULE)
+    assert testplan.module_tests("toy_data_tests") == ("made_one", "made_two", "swept")
+
+
+def test_a_test_module_that_does_not_import_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "toy_broken_tests.py").write_text("import cocotb\nraise ValueError('COMPLETION=sometimes:\\n no')\n")
+    with pytest.raises(ValueError) as exc:
+        testplan.module_tests("toy_broken_tests")
+    assert str(exc.value) == "test module toy_broken_tests cannot be imported: ValueError: COMPLETION=sometimes: no"
+    with pytest.raises(ValueError, match="test module toy_no_such_tests cannot be imported: ModuleNotFoundError"):
+        testplan.module_tests("toy_no_such_tests")
+
+
+def test_a_run_whose_module_does_not_import_is_a_selection_error_naming_the_run(tmp_path, monkeypatch):
+    # make sim / make regress print it as their one line and exit 2, before any build
+    def edit(raw):
+        raw["runs"]["toy/broken"] = {"build": "toy", "module": "toy_refusing_tests"}
+        raw["suites"]["sim"]["runs"].append("toy/broken")
+
+    plan = toy_plan(tmp_path, monkeypatch, edit)
+    (tmp_path / "toy_refusing_tests.py").write_text("raise ValueError('COMPLETION=sometimes: not a completion')\n")
+    assert [e.run.name for e, _ in testplan.select(plan, "sim", "toy/all")] == ["toy/all"]  # not imported unless run
+    with pytest.raises(testplan.SelectionError) as exc:
+        testplan.select(plan, "sim")
+    assert exc.value.variable == "RUN"
+    assert str(exc.value) == (
+        "run toy/broken: test module toy_refusing_tests cannot be imported: ValueError: COMPLETION=sometimes: not a "
+        "completion"
+    )
+
+
 @pytest.mark.parametrize("name", testplan.SUITE_NAMES)
 def test_every_suite_has_runs(name):
     assert testplan.load().suite(name).runs
@@ -135,7 +189,7 @@ def test_every_suite_has_runs(name):
 
 # our blocks' content: the exclusions and waivers name our covergroups and blocks/rtl/ files
 def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_names(tmp_path):
-    raw = yaml.safe_load(testplan.PLAN_PATH.read_text())
+    raw = plancopy.merged()
     raw["coverage"]["exclusions"] = [
         {"covergroup": "cube_reader.count_n", "bin": "max", "tag": "unreachable", "reason": "65535 batches need 64 GB"},
         {"covergroup": "cube_reader.count_n", "bin": "1024-65534", "tag": "wontfix", "reason": "slow"},
@@ -159,7 +213,7 @@ def test_coverage_exclusions_and_waivers_need_a_known_tag_a_reason_and_existing_
     )
     assert "exclusion cube_reader.latency/long gives no reason" in probs
     assert "exclusion names covergroup cube_reader.nosuch, which no coverage model defines" in probs
-    assert "code waiver names nosuch.sv, which is not in blocks/rtl/" in probs
+    assert any(p.startswith("code waiver names nosuch.sv, which code coverage does not score") for p in probs), probs
     assert any(p.startswith("code waiver of cr_desc_validator.sv matches") and "'endcase'" in p for p in probs), probs
     assert len(probs) == 5, probs  # the well-formed entries are accepted
     w = plan.coverage.code_waivers[0]
@@ -189,7 +243,7 @@ def test_the_new_covergroups_are_in_the_plan():
         (
             "{toplevel: t, lint_waiver: [WIDTH]}",
             "builds.bad.lint_waiver: unknown key; allowed: toplevel, parameters, filelist, defines, include_dirs, "
-            "compile_args, sim_args, lint_waivers, properties (did you mean 'lint_waivers'?)",
+            "compile_args, sim_args, lint_waivers, properties, code_coverage (did you mean 'lint_waivers'?)",
         ),
         ("{toplevel: t, filelist: no/such.f}", "builds.bad.filelist: no/such.f does not exist"),
         (
@@ -207,7 +261,7 @@ def test_the_new_covergroups_are_in_the_plan():
 def test_a_bad_build_entry_is_refused_with_one_line_naming_it(tmp_path, entry, message):
     """The line is ``<file>:<line of the entry>: <key path>: <what>`` (dlaverif.flow.planschema), whether the schema
     refuses it (a key, a type) or the build's own check (a file that does not exist)."""
-    text = testplan.PLAN_PATH.read_text().replace("builds:\n", f"builds:\n  bad: {entry}\n", 1)
+    text = plancopy.with_section(plancopy.top_text(), "builds:", f"  bad: {entry}")
     line = text.splitlines().index(f"  bad: {entry}") + 1
     p = tmp_path / "plan.yaml"
     p.write_text(text)

@@ -78,7 +78,7 @@ def _build_report(
     plan = configaxis.plan_for(col, plan)  # the configuration matrix as the runs drew it (their CONFIG_SEED)
     groups = fcov.covergroups(fcov.merge(col.fcov_files, out / "fcov_merged.xml"), plan.coverage)
     merged = codecov.merge(col.code_files, out / "code", timeout_s=step_timeout)
-    files = codecov.score(merged, plan.coverage, runner.RTL)
+    files = codecov.score(merged, plan.coverage)
     codecov.html(merged, out / "code", files, step_timeout)
     results = report.build_results(plan, col, groups, files, report.copy_maps(col, out))
     results["configurations"] = configaxis.rows(plan, col, out)

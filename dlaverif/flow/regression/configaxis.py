@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from dlaverif.flow import contracts, runner, testplan
+from dlaverif.flow import contracts, testplan
 from dlaverif.platform import reach
 
 from . import codecov, fcov
@@ -57,7 +57,7 @@ def _coverage(col: Collected, keys: list[str], plan: testplan.Plan, scratch: Pat
     )
     covered, bins = fcov.total(groups)
     merged = codecov.merge([f for d in folders for f in sorted(d.glob("coverage.dat"))], scratch / "code")
-    lines = codecov.totals(codecov.score(merged, plan.coverage, runner.RTL))["lines"] if merged else [0, 0, 0.0]
+    lines = codecov.totals(codecov.score(merged, plan.coverage))["lines"] if merged else [0, 0, 0.0]
     return [covered, bins, round(100.0 * covered / bins, 2) if bins else 0.0], lines
 
 

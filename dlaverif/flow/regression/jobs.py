@@ -4,8 +4,9 @@ A job is one cocotb test of one run (``blocks/plan.yaml``) with one seed on one 
 test's random seed from the run seed and the test name, so a test run alone with seed S sees the same stimulus as
 inside its whole module; hence ``make sim ... TESTCASE=<test> SEED=<S>`` reproduces a job exactly.
 
-Shards (``SHARD=i/n``) are balanced by recorded durations (:data:`DURATIONS`, a file in the repository so that
-every machine computes the same slices from the same checkout): longest job first onto the least loaded shard,
+Shards (``SHARD=i/n``) are balanced by recorded durations (:data:`DURATIONS`, the project's file beside its plan,
+``blocks/durations.json`` here, in the repository so that every machine computes the same slices from the same
+checkout; a project without one has no record, every job its default): longest job first onto the least loaded shard,
 ties broken by the job's key, so the split depends only on the job list and the durations file.
 
 The durations file is the one record of how long a job takes: per ``sim:run:test`` the median wall time of a
@@ -24,10 +25,11 @@ from pathlib import Path
 from statistics import median
 from typing import Iterable, Optional
 
-from dlaverif.flow import testplan
+from dlaverif.flow import project, testplan
 from dlaverif.flow.planschema import Refusal, display
 
-DURATIONS = Path(__file__).resolve().parent / "durations.json"
+#: the project's record of its jobs' durations: project data beside its plan (it names the project's runs and tests)
+DURATIONS = project.PLAN.parent / "durations.json"
 DEFAULT_SECONDS = 10.0  # a job when nothing at all is recorded
 OTHER_SIM_FACTOR = 4.0  # a job recorded on another simulator only (Icarus is slower than Verilator), or not at all
 

@@ -5,7 +5,7 @@
 //
 //   `include "axi4_read_master_bind.svh"
 //   `DLA_PROPS_ROOT_BEGIN
-//   `AXI4_READ_MASTER_BIND(byte_dma, rd_, aclk, aresetn, 1'b0, (.ADDR_W (32), .DATA_W (64), .ALIGNED (1'b0)))
+//   `AXI4_READ_MASTER_BIND(their_dma, rd_, aclk, aresetn, 1'b0, (.ADDR_W (32), .DATA_W (64), .ALIGNED (1'b0)))
 //   `DLA_PROPS_ROOT_END
 //
 // (Its outputs for other property modules are left open: a binding file wraps the macro in
@@ -18,7 +18,8 @@
 //               (ALIGNED, MAX_OUTSTANDING, BURSTS, FULL_SIZE, MAX_BURST)
 // The ports the binding connects are <PREFIX>ar{valid,ready,addr,len,size,burst} and <PREFIX>r{valid,ready,data,
 // resp,last}; ARID, ARLOCK, ARCACHE, ARPROT and RID are taken as 0 (one ID, normal accesses), what a master without
-// those ports means.
+// those ports means. A master with ID ports binds with AXI4_READ_MASTER_BIND_ID (same arguments): its <PREFIX>arid
+// and <PREFIX>rid are connected too, PARAMS then giving ID_W (their width) and ARID (the one ID it uses).
 //
 // How it attaches: SystemVerilog `bind` (IEEE 1800-2017 23.11) puts the property instance inside every instance of
 // TOP. Icarus 11 has no `bind`: there the same instance lives in a second root module, dla_props_root, and reads
@@ -31,11 +32,15 @@
 `define DLA_PROPS_ROOT_BEGIN module dla_props_root;
 `define DLA_PROPS_ROOT_END endmodule
 `define AXI4_READ_MASTER_BIND(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS) \
+  `AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, '0, '0)
+`define AXI4_READ_MASTER_BIND_ID(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS) \
+  `AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, TOP.PREFIX``arid, TOP.PREFIX``rid)
+`define AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, ARID, RID) \
   axi4_read_master_props #PARAMS u_``TOP``_axi4_read_master_props ( \
     .clk (TOP.CLK), .rst (TOP.RST == RST_ACTIVE), .stop (1'b0), .job_done (1'b0), \
-    .arid ('0), .araddr (TOP.PREFIX``araddr), .arlen (TOP.PREFIX``arlen), .arsize (TOP.PREFIX``arsize), \
+    .arid (ARID), .araddr (TOP.PREFIX``araddr), .arlen (TOP.PREFIX``arlen), .arsize (TOP.PREFIX``arsize), \
     .arburst (TOP.PREFIX``arburst), .arlock (1'b0), .arcache (4'b0), .arprot (3'b0), \
-    .arvalid (TOP.PREFIX``arvalid), .arready (TOP.PREFIX``arready), .rid ('0), .rdata (TOP.PREFIX``rdata), \
+    .arvalid (TOP.PREFIX``arvalid), .arready (TOP.PREFIX``arready), .rid (RID), .rdata (TOP.PREFIX``rdata), \
     .rresp (TOP.PREFIX``rresp), .rlast (TOP.PREFIX``rlast), .rvalid (TOP.PREFIX``rvalid), \
     .rready (TOP.PREFIX``rready), \
     .n_flight (), .n_acc (), .ar_new (), .head_addr (), .head_len (), .head_beat (), .halted () \
@@ -44,11 +49,15 @@
 `define DLA_PROPS_ROOT_BEGIN
 `define DLA_PROPS_ROOT_END
 `define AXI4_READ_MASTER_BIND(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS) \
+  `AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, '0, '0)
+`define AXI4_READ_MASTER_BIND_ID(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS) \
+  `AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, PREFIX``arid, PREFIX``rid)
+`define AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, ARID, RID) \
   bind TOP axi4_read_master_props #PARAMS u_axi4_read_master_props ( \
     .clk (CLK), .rst (RST == RST_ACTIVE), .stop (1'b0), .job_done (1'b0), \
-    .arid ('0), .araddr (PREFIX``araddr), .arlen (PREFIX``arlen), .arsize (PREFIX``arsize), \
+    .arid (ARID), .araddr (PREFIX``araddr), .arlen (PREFIX``arlen), .arsize (PREFIX``arsize), \
     .arburst (PREFIX``arburst), .arlock (1'b0), .arcache (4'b0), .arprot (3'b0), \
-    .arvalid (PREFIX``arvalid), .arready (PREFIX``arready), .rid ('0), .rdata (PREFIX``rdata), \
+    .arvalid (PREFIX``arvalid), .arready (PREFIX``arready), .rid (RID), .rdata (PREFIX``rdata), \
     .rresp (PREFIX``rresp), .rlast (PREFIX``rlast), .rvalid (PREFIX``rvalid), .rready (PREFIX``rready), \
     .n_flight (), .n_acc (), .ar_new (), .head_addr (), .head_len (), .head_beat (), .halted () \
   );

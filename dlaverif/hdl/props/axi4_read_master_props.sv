@@ -1,6 +1,6 @@
 // axi4_read_master_props: AXI4 read-channel properties of a read MASTER (AR and R channels), written from the
-// AXI4 specification (ARM IHI 0022, sections A3.2 handshake, A3.4 burst rules) and from what axi_rd_engine.sv
-// documents. Not part of the design (no synthesis list blocks/rtl/<block>/<block>.f names it); instantiated by the
+// AXI4 specification (ARM IHI 0022, sections A3.2 handshake, A3.4 burst rules) and from what a read engine
+// documents (outstanding limit, alignment). Not part of the design (no synthesis list blocks/rtl/<block>/<block>.f names it); instantiated by the
 // formal top wrappers of dlaverif/flow/formal.py beside the design, bound in simulation by the reader shell, and bound by
 // port prefix into any other master with axi4_read_master_bind.svh.
 //
@@ -13,6 +13,10 @@
 //                    address for INCR and FIXED; the 4 KB rule then counts from the aligned start)
 //   MAX_OUTSTANDING  the bursts the master may have in flight; 0: no limit declared (the module then tracks up
 //                    to TRACK bursts, and says so when a master goes beyond what it tracks)
+//   TRACK            the bursts tracked without a declared limit: any number (the table holds an address and a
+//                    length per burst; the counts widen with it), e.g. 4096 for a master that issues a whole
+//                    job's bursts ahead of its data
+//   ID_W, ARID       the ID width of the master's ports and the one ARID it uses (its RID is assumed equal)
 //   BURSTS           the burst types the master may issue, one bit per ARBURST code: bit 0 FIXED, bit 1 INCR,
 //                    bit 2 WRAP (ARBURST = 2'b11 is reserved, never legal)
 //   FULL_SIZE        1: ARSIZE = log2(DATA_W/8) (full width); 0: any ARSIZE up to the bus width
@@ -31,7 +35,8 @@
 //     does the same: drain from ERR_LAT cycles after its handshake, no new AR from ERR_LAT + 1 cycles after it,
 //     until `job_done` (the block's end of job) is seen.
 // Outputs for other property modules: n_flight (bursts presented, this cycle's new AR included, and not
-// completed), n_acc (accepted, not completed), ar_new (a new AR presented this cycle), head_* (the oldest burst in flight: address, length, index
+// completed; a count above 255 reads 255), n_acc (accepted, not completed, likewise), ar_new (a new AR presented
+// this cycle), head_* (the oldest burst in flight: address, length, index
 // of the next beat).
 `timescale 1ns/1ps
 `include "prop_macros.svh"
@@ -45,7 +50,7 @@ module axi4_read_master_props #(
   parameter bit              ALIGNED         = 1'b1,   // ARADDR aligned to the bus width
   parameter logic [2:0]      BURSTS          = 3'b010, // allowed ARBURST codes: bit 0 FIXED, 1 INCR, 2 WRAP
   parameter bit              FULL_SIZE       = 1'b1,   // ARSIZE = the bus width (else at most it)
-  parameter int              TRACK           = 64,     // bursts tracked when MAX_OUTSTANDING = 0 (at most 255)
+  parameter int              TRACK           = 64,     // bursts tracked when MAX_OUTSTANDING = 0 (any number)
   parameter logic [ID_W-1:0] ARID            = '0,
   parameter bit              ERR_HALT        = 1'b0,   // an error beat halts new reads until job_done
   parameter int              ERR_LAT         = 2,      // cycles from the error beat to the halt (>= 1)
@@ -74,6 +79,7 @@ module axi4_read_master_props #(
   localparam int LIMIT = MAX_OUTSTANDING > 0 ? MAX_OUTSTANDING : TRACK;
   localparam int DEPTH = LIMIT + 1;                    // one more than legal: an overflow is seen, not lost
   localparam int PW    = $clog2(DEPTH);
+  localparam int CW    = $clog2(DEPTH + 1) > 8 ? $clog2(DEPTH + 1) : 8;  // the burst counts' width
 
   // ---------------------------------------------------------------- previous-cycle values
   logic              p_valid;                          // a previous cycle exists (not the first)
@@ -122,9 +128,10 @@ module axi4_read_master_props #(
   endfunction
 
   assign ar_new    = arvalid && !(p_valid && !p_rst && p_arvalid && !p_arready);
-  logic [7:0] n_reg;                                   // bursts presented before this cycle, not completed
-  assign n_flight  = n_reg + 8'(ar_new);
-  assign n_acc     = n_flight - 8'(arvalid);
+  logic [CW-1:0] n_reg;                                // bursts presented before this cycle, not completed
+  logic [CW-1:0] n_flight_w, n_acc_w;                  // n_flight, n_acc at full width
+  assign n_flight_w = n_reg + CW'(ar_new);
+  assign n_acc_w    = n_flight_w - CW'(arvalid);
   assign r_fire    = rvalid && rready;
   assign r_done    = r_fire && (beat == q_len[q_rp]);
   assign head_addr = q_addr[q_rp];
@@ -145,7 +152,7 @@ module axi4_read_master_props #(
       end
       if (r_fire) beat <= r_done ? 8'd0 : beat + 8'd1;
       if (r_done) q_rp <= inc(q_rp);
-      n_reg    <= n_flight - 8'(r_done);
+      n_reg    <= n_flight_w - CW'(r_done);
     end
   end
 
@@ -178,7 +185,7 @@ module axi4_read_master_props #(
     end
     // data only for accepted bursts, in order, RLAST on the last beat, the one ID
     if (rvalid) begin
-      `PROP_ASSUME("R beats only for accepted bursts", n_acc != 8'd0)
+      `PROP_ASSUME("R beats only for accepted bursts", n_acc_w != '0)
       `PROP_ASSUME("RLAST exactly on a burst's last beat", rlast == (beat == q_len[q_rp]))
       `PROP_ASSUME("RID = ARID", rid == ARID)
     end
@@ -193,8 +200,12 @@ module axi4_read_master_props #(
   // nightly's random draw of 255 reads in flight)
   logic [31:0] arsize32, n_flight32, n_reg32;
   assign arsize32   = 32'(arsize);
-  assign n_flight32 = 32'(n_flight);
+  assign n_flight32 = 32'(n_flight_w);
   assign n_reg32    = 32'(n_reg);
+  logic [31:0] n_acc32;
+  assign n_acc32    = 32'(n_acc_w);
+  assign n_flight   = n_flight32 > 255 ? 8'd255 : 8'(n_flight_w);  // the outputs tell at most 255
+  assign n_acc      = n_acc32 > 255 ? 8'd255 : 8'(n_acc_w);
   always @(posedge clk) begin
     if (p_valid && p_rst && !rst) `PROP_ASSERT("ARVALID low after reset", !arvalid)
     if (p_valid && !p_rst && !rst) begin
@@ -228,11 +239,11 @@ module axi4_read_master_props #(
       if (n_reg32 <= LIMIT) begin
         `PROP_ASSERT("inv: burst queue pointers in range", 32'(q_wp) < DEPTH && 32'(q_rp) < DEPTH)
         `PROP_ASSERT("inv: burst queue occupancy = bursts presented before", 32'(q_wp) == (32'(q_rp) + 32'(n_reg)) % DEPTH)
-        if (n_reg == 8'd0) `PROP_ASSERT("inv: no beat counted without a burst", beat == 8'd0)
+        if (n_reg == '0) `PROP_ASSERT("inv: no beat counted without a burst", beat == 8'd0)
         else               `PROP_ASSERT("inv: beat index inside the head burst", beat <= q_len[q_rp])
         if (arvalid && !ar_new)
           `PROP_ASSERT("inv: the AR held is the newest queued burst",
-                       n_reg != 8'd0 && araddr == q_addr[(32'(q_wp) + DEPTH - 1) % DEPTH] &&
+                       n_reg != '0 && araddr == q_addr[(32'(q_wp) + DEPTH - 1) % DEPTH] &&
                        arlen == q_len[(32'(q_wp) + DEPTH - 1) % DEPTH])
 `ifdef FORMAL
         // every queued entry, for k-induction only: in simulation each entry was checked when its AR was presented
@@ -246,7 +257,7 @@ module axi4_read_master_props #(
       if (MAX_OUTSTANDING > 0) `PROP_ASSERT("at most MAX_OUTSTANDING bursts in flight", n_flight32 <= MAX_OUTSTANDING)
       else `PROP_ASSERT("at most TRACK bursts in flight (no limit declared: raise TRACK)", n_flight32 <= TRACK)
       if (no_issue) `PROP_ASSERT("no new AR after stop or an error beat", !ar_new)
-      if (halted && DRAIN && n_acc != 8'd0) `PROP_ASSERT("in-flight beats drained (RREADY) when stopped", rready)
+      if (halted && DRAIN && n_acc_w != '0) `PROP_ASSERT("in-flight beats drained (RREADY) when stopped", rready)
       `PROP_COVER("a burst's last beat", r_done)
       `PROP_COVER("an error beat", r_fire && rresp[1])
     end

@@ -169,7 +169,7 @@ def _coverage_of(col, keys: list[str], scratch: Path) -> dict:
     merged_f = fcov.merge([f for d in folders for f in sorted(d.glob("fcov_*.xml"))], scratch / "fcov.xml")
     groups = fcov.covergroups(merged_f, plan.coverage)
     merged_c = codecov.merge([f for d in folders for f in sorted(d.glob("coverage.dat"))], scratch / "code")
-    files = codecov.score(merged_c, plan.coverage, runner.RTL)
+    files = codecov.score(merged_c, plan.coverage)
     return {
         "functional": {g.name: {"covered": g.covered, "size": g.size, "holes": g.holes} for g in groups},
         "code": {f.file: {k: v for k, v in f.to_dict().items() if k in ("line", "branch", "toggle")} for f in files},

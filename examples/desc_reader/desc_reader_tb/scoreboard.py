@@ -43,4 +43,4 @@ class PackedScoreboard(JobScoreboard):
         wrong = [b for b in beats if b.user != exp.job_id]
         if wrong:
             out.append(f"TUSER {wrong[0].user} at cycle {wrong[0].cycle}, the job's id is {exp.job_id}")
-        return out
+        return out + job.response().violations  # the read checker's and the stream monitor's, for this job

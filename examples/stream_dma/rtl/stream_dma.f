@@ -1,0 +1,1 @@
+stream_dma.sv

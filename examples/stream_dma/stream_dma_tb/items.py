@@ -1,0 +1,38 @@
+"""One job of stream_dma: a byte range, its tag and stream id, and the bytes the memory holds there. Pure stimulus:
+it imports no scoreboard or env."""
+
+from __future__ import annotations
+
+import enum
+
+import numpy as np
+
+from dlaverif.platform import ReaderItem
+
+Kind = enum.Enum("Kind", "COPY")
+TAG_BITS = 8  # stream_dma's TAG_W: the status tag wraps at 256
+TDEST = 2  # the destination every job's descriptor carries (a tie-off of the binding)
+
+
+class DmaJob(ReaderItem):
+    """A job at any byte address: its length, tag and TID, and the bytes it must deliver."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.kind = Kind.COPY
+        self.addr = self.length = self.tag = self.tid = 0
+        self.blob = np.zeros(0, np.uint8)
+
+    def randomize(self, rng: np.random.Generator, addr: int, bus_bytes: int, index: int) -> None:
+        """Lengths at the realigner's edges (1, a word less one, a word, a word and one) or up to 48 words, so a
+        job's bursts (8 beats at most) run ahead of its data."""
+        self.addr, self.tag, self.tid = addr, index % (1 << TAG_BITS), int(rng.integers(0, 16))
+        edges = [1, bus_bytes - 1, bus_bytes, bus_bytes + 1]
+        self.length = int(rng.choice(edges) if rng.random() < 0.4 else rng.integers(2, 48 * bus_bytes))
+        self.blob = rng.integers(0, 256, self.length, dtype=np.uint8)
+
+    def label(self) -> str:
+        return f"{self.get_name()} addr=0x{self.addr:x} len={self.length} tag={self.tag}"
+
+    def timeout_cycles(self, bus_bytes: int) -> int:
+        return 1000 + 8 * self.length
