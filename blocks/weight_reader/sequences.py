@@ -76,9 +76,6 @@ class WeightSeqBase(ReaderSeqBase):
         return item
 
 
-FILL_LATENCY = 1100  # cycles: above the deepest weight-data queue (1024 beats), issued 4 beats a cycle at most
-
-
 class WeightSeq(WeightSeqBase):
     """Per weight format family and precision: ``count`` random weight sets (random sparsity pattern, kernel and
     channel counts around the group and block edges, random timing knobs); the first ones of each pair sweep the
@@ -96,16 +93,16 @@ class WeightSeq(WeightSeqBase):
 
     async def fill_data_queue(self) -> None:
         """Last (the sets before it are what the same seed drew before it existed): a dense weight set of more
-        beats than the build's DATA_DEPTH (``contracts.build_value``) behind a latency longer than the deepest
-        queue, so that the reader reserves its weight-data queue to the last entry (beats in flight = DATA_DEPTH)
+        beats than the build's DATA_DEPTH (``contracts.build_value``) behind a latency longer than DATA_DEPTH
+        cycles, so that the reader reserves its weight-data queue to the last entry (beats in flight = DATA_DEPTH)
         or reaches MAX_OUTSTANDING bursts first; where the space is too small for such a set, the largest drawn."""
-        need = (contracts.build_value("weight_reader", "DATA_DEPTH") + 64) * self.bus_bytes
-        ws = self.draw(family="dc", dtype="int8", mask="dense", kernels=128, channels=256)
-        for _ in range(10):
+        depth = contracts.build_value("weight_reader", "DATA_DEPTH")
+        need = (depth + 64) * self.bus_bytes
+        for kernels in (8, 16, 32, 64, 128, 128, 128):  # the smallest set that is large enough
+            ws = self.draw(family="dc", dtype="int8", mask="dense", kernels=kernels, channels=128)
             if ws.desc.dense_bytes >= need:
                 break
-            ws = self.draw(family="dc", dtype="int8", mask="dense", kernels=128, channels=256)
-        await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(latency=FILL_LATENCY)))
+        await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(latency=depth + 76)))
 
 
 class EdgeSeq(WeightSeqBase):
