@@ -24,6 +24,7 @@ export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RU
 export BUILD_TIMEOUT REPORT_TIMEOUT SIM_TIMEOUT
 # the configuration matrix (blocks/plan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
 export CONFIG_SEED
+comma      := ,
 INPUTS     ?=
 # The flow's own exit status (docs/regressions.md: 0 passed, 1 failed, 2 bad input, 3 folder in use, 130
 # interrupted): make exits 2 whenever a recipe fails, so these recipes also write it to $MAKE_STATUS_FILE when the
@@ -62,7 +63,8 @@ help:
 	@echo "              CONFIG=<top>@<config>[,...] | corners: a top's set at a configuration of the matrix (configs:)"
 	@echo "make formal-mutants   every protocol and contract mutant against the properties (each must FAIL)"
 	@echo "make bench    model throughput (MB/s) and testbench throughput (naive/default/fast/ceiling) into sim_build/bench/"
-	@echo "make mutants  mutation check: RTL bugs on copies of blocks/rtl/ that the tests must catch (SIM=, SEED=, COUNT=, MUTANT_JOBS=)"
+	@echo "make mutants  mutation check: RTL bugs on copies of blocks/rtl/ that the tests must catch (SIM=, SEED=, COUNT=, MUTANT_JOBS=,"
+	@echo "              MUTANT=name[,...] those alone, CONFIG=<top>@<config>[,...] at those configurations of the matrix)"
 	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: dlaverif/flow/sysdeps.sh);"
 	@echo "              then make nvdla for NVIDIA's RTL (the pdp_rdma runs and tests are skipped without it)"
 	@echo "make nvdla    NVIDIA's pinned files (dlaverif/thirdparty/nvdla_hw.lock.json, SHA-256 checked) into sim_build/thirdparty/"
@@ -149,7 +151,7 @@ bench: sysdeps $(STAMP)
 	$(WITH_VERILATOR) $(PY) -m tests.bench
 
 mutants: sysdeps $(STAMP)
-	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.mutants --sim $(SIM) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(KEEP_STATUS)
+	$(WITH_VERILATOR) $(PY) -m dlaverif.flow.mutants --sim $(SIM) $(if $(MUTANT_JOBS),--jobs $(MUTANT_JOBS)) $(if $(MUTANT),$(foreach m,$(subst $(comma), ,$(MUTANT)),--only $(m))) $(if $(CONFIG),--config $(CONFIG)) $(KEEP_STATUS)
 
 doctor: $(STAMP)
 	@$(WITH_VERILATOR) $(PY) -m dlaverif.flow.doctor

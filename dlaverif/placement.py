@@ -76,3 +76,23 @@ def in_window(rng: np.random.Generator, home: int, slots: int, span: int, addr_b
     slots = min(slots, room)
     first = min(home // align, room - slots)
     return (first + int(rng.integers(0, slots))) * align
+
+
+def draw_below(rng: np.random.Generator, n: int) -> int:
+    """A uniform draw from ``range(n)`` for any Python int ``n`` up to 2**64 (numpy's ``integers`` stops at
+    2**63 - 1); the one numpy draw of ``integers(0, n)`` when ``n`` fits it."""
+    if n <= 1 << 62:
+        return int(rng.integers(0, n))
+    while True:  # two 32-bit halves, rejected above n: uniform
+        v = (int(rng.integers(0, 1 << 32)) << 32) | int(rng.integers(0, 1 << 32))
+        if v < n:
+            return v
+
+
+def upper_half(rng: np.random.Generator, span: int, addr_bits: int, align: int) -> int:
+    """A uniformly drawn aligned base with the highest address bit set (``2**(addr_bits-1)`` or above: at or above
+    2**63 at 64 bits) that keeps ``span`` bytes inside the space; where the job does not fit in the upper half,
+    the highest base (:func:`at_top`)."""
+    half = -(-(space(addr_bits) // 2) // align) * align
+    room = (space(addr_bits) - span - half) // align + 1
+    return half + align * draw_below(rng, room) if room >= 1 else at_top(span, addr_bits, align)

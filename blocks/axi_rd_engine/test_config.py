@@ -4,7 +4,9 @@
 These tests fit every configuration of the engine's parameter contract instead: commands stay inside the address
 space of ``ADDR_W`` bits (4 KB at 12 bits) and inside ``LEN_W`` bits of length, and the checks take the build's
 ``MAX_OUTSTANDING`` and ``MAX_BURST`` (``PARAM_<name>``, exported by dlaverif/flow/runner.py; else the RTL defaults):
-every beat and its side information against the oracle of ``test_engine``, the AXI rules of every AR (ARSIZE,
+random commands in its first MB and commands at the ends of the whole space (long ones over many pages with the
+highest address bit set, the last byte of the space, its middle), every beat and its side information against
+the oracle of ``test_engine``, the AXI rules of every AR (ARSIZE,
 INCR, 4 KB), ARLEN + 1 <= MAX_BURST, never more than MAX_OUTSTANDING bursts in flight and that limit reached,
 ``stop`` with every slot in flight drained.
 """
@@ -15,9 +17,12 @@ import os
 import random
 
 import cocotb
+import numpy as np
 from cocotb.triggers import ReadOnly, RisingEdge
 
 from blocks.axi_rd_engine.test_engine import MAX_OUTSTANDING, MEM, EngineTB, in_flight
+from dlaverif import placement
+from dlaverif.platform.reach import write_record
 
 
 def _param(name: str, default: int) -> int:
@@ -25,8 +30,28 @@ def _param(name: str, default: int) -> int:
 
 
 def space(dut) -> int:
-    """Bytes the commands may address: the engine's address space, at most the memory agent's."""
+    """Bytes the random commands may address: the engine's address space, at most ``MEM`` (the bytes the
+    testbench fills with random data up front)."""
     return min(1 << len(dut.cmd_addr), MEM)
+
+
+LONG_BEATS = 8192  # the long corner command: 8192 bus words (32 pages at 128 bits, 1 MB at 1024 bits)
+
+
+def corner_cmds(rng: random.Random, bw: int, addr_bits: int, longest: int) -> list[tuple[int, int]]:
+    """Commands at the ends of the whole ``addr_bits``-bit space (``dlaverif.placement``): a long one of up to
+    :data:`LONG_BEATS` bus words (many 4 KB pages; megabytes on a wide bus, where ``LEN_W`` allows) with the
+    highest address bit set (above 2**63 at 64 bits), one ending on the space's last byte and one across its
+    middle, unaligned."""
+    top = 1 << addr_bits
+    long = min(longest, top // 2, LONG_BEATS * bw - rng.randint(0, bw - 1))
+    short = min(longest, top // 4, rng.randint(1, 3 * 4096))
+    rng_np = np.random.default_rng(rng.randrange(1 << 32))
+    return [
+        (placement.upper_half(rng_np, long, addr_bits, 1), long),
+        (top - short, short),
+        (top // 2 - short // 2, short),
+    ]
 
 
 def max_len(dut) -> int:
@@ -67,11 +92,15 @@ def check_bursts(tb: EngineTB) -> None:
 @cocotb.parametrize(ready=[1.0, 0.4])
 async def config_commands(dut, ready):
     """Random commands that fit the configuration, back to back: every beat exact, every AR legal."""
-    tb = EngineTB(dut, cocotb.RANDOM_SEED)
+    tb = EngineTB(dut, cocotb.RANDOM_SEED, size=None)
     await tb.start(ready)
     worst = [0]
     cocotb.start_soon(watch(tb, worst))
     cmds = legal_cmds(tb.rng, 30, tb.bw, space(dut), max_len(dut))
+    corners = corner_cmds(tb.rng, tb.bw, len(dut.cmd_addr), max_len(dut))
+    for addr, length in corners:  # random data where they read (the sparse memory holds only what is written)
+        tb.mem.mem.write(addr, tb.rng.randbytes(length))
+    cmds += corners
     for c in cmds:
         await tb.send(*c)
     await tb.idle(limit=400_000)
@@ -83,6 +112,7 @@ async def config_commands(dut, ready):
         )
     check_bursts(tb)
     assert worst[0] <= MAX_OUTSTANDING, f"{worst[0]} bursts in flight, MAX_OUTSTANDING {MAX_OUTSTANDING}"
+    write_record(tb.reach, f"config_commands_ready{ready}")
 
 
 @cocotb.test(timeout_time=50, timeout_unit="ms")
@@ -123,3 +153,4 @@ async def config_slots(dut):
     await tb.idle()
     assert tb.beats == tb.expected([last])
     check_bursts(tb)
+    write_record(tb.reach, "config_slots")

@@ -19,6 +19,7 @@ import os
 import random
 import re
 from pathlib import Path
+from typing import Optional
 
 import cocotb
 import numpy as np
@@ -30,6 +31,7 @@ from dlaverif.agents.analysis import JobLog
 from dlaverif.agents.axi_mem import AxiMemAgent
 from dlaverif.checkers.axi_read import AxiReadChecker
 from dlaverif.models.core.arith import ceil_div
+from dlaverif.platform.reach import AxiReach
 
 MEM = 1 << 20
 ENGINE_SV = Path(__file__).resolve().parents[1] / "rtl" / "common" / "axi_rd_engine.sv"
@@ -48,7 +50,10 @@ MAX_OUTSTANDING = int(os.getenv("PARAM_MAX_OUTSTANDING") or default_outstanding(
 
 
 class EngineTB:
-    def __init__(self, dut, seed: int) -> None:
+    """The engine on the shared memory agent: ``size`` bytes of memory (``None``: the whole ``ADDR_W``-bit space,
+    sparse), its first ``MEM`` bytes random."""
+
+    def __init__(self, dut, seed: int, size: Optional[int] = MEM) -> None:
         self.dut = dut
         self.bw = len(dut.rd_data) // 8
         self.rng = random.Random(seed)
@@ -59,10 +64,11 @@ class EngineTB:
         dut.cmd_len.value = 0
         dut.stop.value = 0
         dut.rd_ready.value = 1
-        self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", size=MEM)
-        self.mem.mem.write(0, self.rng.randbytes(MEM))
+        self.mem = AxiMemAgent(dut, dut.clk, dut.rst, "m_axi", size=size)
+        self.mem.mem.write(0, self.rng.randbytes(MEM)[: self.mem.mem.size])  # the same draws at every size
         self.reads = AxiReadChecker(self.bw)  # ARSIZE, INCR, 4 KB on every AR
         self.mem.ar_ap.connect(self.reads)
+        self.reach = AxiReach(len(dut.cmd_addr)).connect(self.mem)  # address bit, bursts in flight, pages reached
         self.log = JobLog(ar=self.mem.ar_ap, r=self.mem.r_ap)
         self.ready_p = 1.0
         self.beats: list[tuple] = []
@@ -109,6 +115,7 @@ class EngineTB:
                 )
 
     async def reset(self) -> None:
+        self.reach.restart()
         self.dut.rst.value = 1
         for _ in range(4):
             await RisingEdge(self.dut.clk)

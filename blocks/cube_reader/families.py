@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from dlaverif import models
+from dlaverif import models, placement
 from dlaverif.models import FormatError
 from dlaverif.models.blocked import LAYOUT_ALIGN, LAYOUT_ATOMS, LAYOUT_ELEMS, BlockedCubeDescriptor, Layout
 from dlaverif.models.core.arith import ceil_div, round_up
@@ -107,7 +107,10 @@ def pick_base(
     rng: np.random.Generator, align: int, extent: int, addr_bits: int = 40, where: Optional[str] = None
 ) -> tuple[int, str]:
     """A legal base for a cube of ``extent`` bytes: on a 4 KB boundary, just below one, across 4 GB, near the
-    top of the address space (``top_exact``: ending on its last byte), or anywhere aligned. Returns (base, tag)."""
+    top of the address space (``top_exact``: ending on its last byte), or anywhere aligned. ``high`` (only when
+    asked for: the random draw never picks it, so the defaults' draws are unchanged) puts it anywhere in the upper
+    half of the address space, where the highest address bit is set (at or above 2**63 at 64 bits); ``cross_half``
+    across the middle of the space (that bit carries into inside the cube). Returns (base, tag)."""
     where = where or str(
         rng.choice(
             ["page", "below_page", "below_page", "any", "any", "cross_4g", "top"],
@@ -125,6 +128,10 @@ def pick_base(
         base = ((1 << addr_bits) - extent - align * int(rng.integers(0, 4))) // align * align
     elif where == "top_exact":  # the last byte of the cube is the last byte of the address space
         base = ((1 << addr_bits) - extent) // align * align
+    elif where == "high":  # Python ints: uniform over the upper half, past 2**63 at 64 bits
+        base = placement.upper_half(rng, extent, addr_bits, align)
+    elif where == "cross_half":  # begins below the middle of the space and ends above it
+        base = (1 << (addr_bits - 1)) - align * max(1, extent // (2 * align))
     else:
         base = page * PAGE + align * int(rng.integers(0, PAGE // align))
     base = max(align, base // align * align)

@@ -9,12 +9,17 @@ from typing import Optional
 
 import numpy as np
 
+from dlaverif.flow import contracts
 from dlaverif.models.blocked import MAX_COUNT, BlockedCubeDescriptor, Layout
 from dlaverif.platform import Knobs, ReaderSeqBase, config_value, random_knobs
 
 from .families import Cube, Family
 from .footprint import atom_fault_range, first_fault_atom
 from .items import CubeItem, Kind
+
+ADDRESS_TAIL = ("high", "cross_half", "top_exact")  # families.pick_base's placements at the ends of the space
+FILL_LATENCY = 300  # cycles: above 255 bursts issued one a cycle
+LONG_ATOMS = 4096  # the tail's long line of 32-byte atoms: 128 KB, 32 pages
 
 
 class CubeSeqBase(ReaderSeqBase):
@@ -55,7 +60,11 @@ class CubeSeqBase(ReaderSeqBase):
 
 class CubeSeq(CubeSeqBase):
     """Per family: a directed warm-up over the channel edges and every dtype (no stalls), then ``count``
-    random cubes with random timing knobs."""
+    random cubes with random timing knobs, then the address-space tail: per family a cube anywhere in the upper
+    half of the build's address space (its highest address bit set: above 2**63 at 64 bits), one across the
+    middle of the space and one ending on its last byte, then one cube that fills every read slot
+    (:meth:`fill_slots`). The tail comes last, so the cubes before it are the ones
+    the same seed drew before it existed."""
 
     async def body(self) -> None:
         for fam in self.families:
@@ -69,6 +78,29 @@ class CubeSeq(CubeSeqBase):
             for fam in self.families:
                 size = "medium" if self.rng.random() < 0.5 else "small"
                 await self.send_cube(fam, specials=0.02, size=size)
+        for where in ADDRESS_TAIL:
+            for fam in self.families:
+                await self.send_cube(fam, where=where)
+        await self.fill_slots()
+
+    async def fill_slots(self) -> None:
+        """Every read slot: one-atom lines apart from each other (one one-beat burst each) behind a latency longer
+        than the most reads in flight the contract allows (255), so the engine issues until MAX_OUTSTANDING are
+        out; then one long packed line over many pages (the synthetic family: any atom size; where it is not in
+        the test's families, nothing)."""
+        fam = next((f for f in self.families if f.layout is Layout.GENERIC), None)
+        if fam is None:
+            return
+        lines = contracts.build_value("cube_reader", "MAX_OUTSTANDING") + 2  # per channel: 2 x that in all
+        for _ in range(50):  # a gapped draw leaves the line stride packed 3 times in 10: draw again
+            cube = self.draw(fam, counts=(1, 2, lines, 1), gapped=True)
+            if cube.desc.stride_h > cube.desc.atom_bytes:
+                break
+        item = self.new_item(Kind.CUBE, cube)
+        item.knobs = Knobs(latency=FILL_LATENCY)
+        await self.send(item)
+        # one long packed line in the upper half, read as one run over many 4 KB pages
+        await self.send_cube(fam, Knobs(), counts=(1, 1, 1, LONG_ATOMS), atom=32, gapped=False, where="high")
 
 
 class Fp16Seq(CubeSeqBase):

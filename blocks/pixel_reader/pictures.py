@@ -157,8 +157,10 @@ def draw(
     converter: str = "random",
     style: str = "random",
     base0: Optional[int] = None,
+    where: str = "window",
 ) -> Picture:
-    """A legal picture of format ``name`` (``T_...``) with random geometry and converter unless fixed."""
+    """A legal picture of format ``name`` (``T_...``) with random geometry and converter unless fixed, placed
+    ``where`` (:func:`picture_of`)."""
     fmt = PIXEL_FORMATS[name]
     if x_offset == "min":
         xo = 0
@@ -202,7 +204,10 @@ def draw(
         choices = legal_precisions(fmt, not cvt_off)
         precision = int(choices[int(rng.integers(0, len(choices)))])
     cvt = _converter(rng, fmt, precision, conv_mode)
-    return picture_of(rng, name, t, opts, precision, cvt, addr_bits, base0)
+    return picture_of(rng, name, t, opts, precision, cvt, addr_bits, base0, where)
+
+
+PLACES = ("window", "high", "top")  # where picture_of puts a picture when no base is given
 
 
 def picture_of(
@@ -214,10 +219,13 @@ def picture_of(
     cvt: dict,
     addr_bits: int,
     base0: Optional[int] = None,
+    where: str = "window",
 ) -> Picture:
     """The picture of given components ``t`` (H, W, C raw values), pack options (x offset, line strides), output
     precision and converter registers (``models.descriptor`` keywords), placed at ``base0`` (random when None,
-    inside the build's ``addr_bits``-bit address space)."""
+    inside the build's ``addr_bits``-bit address space): ``where`` ``window`` at 256 MB (the defaults' placement),
+    ``high`` anywhere with the highest address bit set (at or above 2**63 at 64 bits), ``top`` at the highest
+    base (with plane 1's largest gap, the picture ends in the last 32 bytes of the space)."""
     fmt = PIXEL_FORMATS[name]
     image = models.pack(PREFIX + name, t, **opts)
     # inside the build's address space (dlaverif.placement): at 256 MB in a 4096-atom window where it fits;
@@ -225,9 +233,18 @@ def picture_of(
     # between
     len0 = len(image.data(image.names()[0]))
     fixed = len0 + 64 + len(image.data("plane1")) if fmt.semi_planar else len0
-    gaps = placement.slots_that_fit(200, fixed, addr_bits, 32) if fmt.semi_planar else 1
-    if base0 is None:
-        base0 = placement.in_window(rng, 0x1000_0000, 4096, fixed + 32 * (gaps - 1), addr_bits, 32)
+    # "high", "top": the gap cut so that the picture fits in the upper half, where its planes do without the gap
+    room_bits = addr_bits - 1 if where != "window" and fixed <= placement.space(addr_bits - 1) else addr_bits
+    gaps = placement.slots_that_fit(200, fixed, room_bits, 32) if fmt.semi_planar else 1
+    span = fixed + 32 * (gaps - 1)
+    if base0 is None and where == "window":
+        base0 = placement.in_window(rng, 0x1000_0000, 4096, span, addr_bits, 32)
+    elif base0 is None and where == "high":
+        base0 = placement.upper_half(rng, span, addr_bits, 32)
+    elif base0 is None and where == "top":
+        base0 = placement.at_top(span, addr_bits, 32)
+    elif base0 is None:
+        raise ValueError(f"where={where!r}: one of {', '.join(PLACES)}")
     placed = {image.names()[0]: base0}
     kw = dict(opts)
     if fmt.semi_planar:

@@ -11,6 +11,7 @@ from typing import Optional
 
 import numpy as np
 
+from dlaverif.flow import contracts
 from dlaverif.models.nvdla.pixel import PIXEL_FORMATS
 from dlaverif.models.pixel_desc import MAX_DIM, PixelDescriptor
 from dlaverif.platform import Knobs, ReaderSeqBase, random_knobs
@@ -63,9 +64,16 @@ class EveryFormatSeq(PixelSeqBase):
             )
 
 
+FILL_LATENCY = 300  # cycles: above 255 bursts issued one a cycle
+
+
 class RandomPictureSeq(PixelSeqBase):
     """``count`` random pictures of every format (random geometry, converter and timing knobs); in about one job
-    of seven a second START and garbage descriptor writes arrive while the job runs."""
+    of seven a second START and garbage descriptor writes arrive while the job runs. Then the address-space tail:
+    every format once in the upper half of the build's address space (highest address bit set: at or above 2**63
+    at 64 bits) and once ending on its last page, then a picture of one-pixel lines that fills every read slot
+    (MAX_OUTSTANDING) and one line of the most pixels over 16 pages; last, so that the pictures before it are the
+    ones the same seed drew before it existed."""
 
     async def body(self) -> None:
         for _ in range(self.count):
@@ -79,6 +87,19 @@ class RandomPictureSeq(PixelSeqBase):
                     assert d is not None, "a PICTURE item programs its picture's descriptor"
                     item.midjob = int(self.rng.integers(0, 2 + d.width * d.height))
                 await self.send(item)
+        for where in pictures.PLACES[1:]:
+            for name in FORMATS:
+                item = self.new_item(Kind.PICTURE, self.draw(name, where=where))
+                item.knobs = random_knobs(self.rng)
+                await self.send(item)
+        # every read slot: one-pixel lines (one one-beat burst each) behind a latency longer than the most reads
+        # in flight the contract allows (255), so the engine issues until MAX_OUTSTANDING are out
+        slots = contracts.build_value("pixel_reader", "MAX_OUTSTANDING")
+        lines = min(2 * slots + 2, (1 << self.addr_bits) // 64)  # 32-byte lines, half the space at most
+        await self.send_picture("T_R8", Knobs(latency=FILL_LATENCY), h=lines, w=1, gap0=0)
+        # and the longest line (8192 pixels of 8 bytes: 64 KB, 16 pages in one command) in the upper half
+        widest = min(MAX_DIM, (1 << self.addr_bits) // 32)  # 8-byte pixels in a quarter of the space at most
+        await self.send_picture("T_A16B16G16R16", Knobs(), h=1, w=widest, x_offset=0, where="high")
 
 
 class CrossSeq(PixelSeqBase):

@@ -13,6 +13,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from dlaverif import placement
+from dlaverif.flow import contracts
 from dlaverif.models.weight_desc import WeightSurfaceDescriptor
 from dlaverif.platform import Knobs, ReaderSeqBase, random_knobs
 
@@ -88,6 +89,20 @@ class WeightSeq(WeightSeqBase):
                         await self.send_weights(Knobs(), family=family, dtype=dtype, mask=MASKS[i], small=True)
                     else:
                         await self.send_weights(family=family, dtype=dtype)
+        await self.fill_data_queue()
+
+    async def fill_data_queue(self) -> None:
+        """Last (the sets before it are what the same seed drew before it existed): a dense weight set of more
+        beats than the build's DATA_DEPTH (``contracts.build_value``) behind a latency longer than DATA_DEPTH
+        cycles, so that the reader reserves its weight-data queue to the last entry (beats in flight = DATA_DEPTH)
+        or reaches MAX_OUTSTANDING bursts first; where the space is too small for such a set, the largest drawn."""
+        depth = contracts.build_value("weight_reader", "DATA_DEPTH")
+        need = (depth + 64) * self.bus_bytes
+        for kernels in (8, 16, 32, 64, 128, 128, 128):  # the smallest set that is large enough
+            ws = self.draw(family="dc", dtype="int8", mask="dense", kernels=kernels, channels=128)
+            if ws.desc.dense_bytes >= need:
+                break
+        await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(latency=depth + 76)))
 
 
 class EdgeSeq(WeightSeqBase):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import os
 import random
 import re
 import sys
@@ -129,6 +130,13 @@ def resolve(top: str, params: Mapping[str, int] | None = None, rtl: Path = RTL) 
             except (ValueError, SyntaxError):
                 continue  # a default that is not an integer expression ('0, a vector): no contract on it
     return values
+
+
+def build_value(top: str, name: str) -> int:
+    """In a simulation of a build of ``top``: parameter ``name`` of that build (``PARAM_<name>``, which
+    dlaverif/flow/runner.py exports for every parameter a build sets), else its default in the RTL."""
+    value = os.environ.get(f"PARAM_{name}", "").strip()
+    return int(value) if value else resolve(top)[name]
 
 
 def violations(top: str, params: Mapping[str, int] | None = None, rtl: Path = RTL) -> list[str]:

@@ -20,6 +20,11 @@ A catalogue of third-party RTL that is not found here (NVIDIA's, ``NVDLA_HW``: `
 per catalogue says which mutants are skipped and how to get the files, the summary counts them (``skipped`` in the
 report), and they neither pass nor fail the check.
 
+A corner mutant (``configs:`` in its catalogue: the matrix configurations where it differs from the correct RTL,
+which it equals at the defaults) runs on the ``configs`` suite's runs at those configurations instead of the
+mutants suite; ``--config <top>@<name>[,...]`` (``make mutants MUTANT=<name> CONFIG=<top>@<name>``) runs the
+baseline and the chosen mutants at the configurations given.
+
 A mutant stops at its first run with a failing test: it is killed, and its remaining runs would only say how
 many more tests see the bug (``runs_skipped`` in the report names them). ``--all-runs`` runs every one, for the
 full kill matrix of the datasheets' mutant tables. The baseline always runs every run.
@@ -258,13 +263,43 @@ def suite_runs() -> list[testplan.SuiteRun]:
         raise Refusal(str(exc.args[0])) from None
 
 
-def runs_for(mutant: Mutant | None) -> list[testplan.SuiteRun]:
-    """The runs whose build depends on the mutant's files (every run for the baseline)."""
-    runs = [e for e in suite_runs() if e.run.build.missing is None]  # a third-party build not found: not runnable
+def config_runs(keys: tuple[str, ...] | list[str]) -> list[testplan.SuiteRun]:
+    """The ``configs`` suite's runs of the matrix configurations ``keys`` (``<top>@<name>``), in that order;
+    :class:`Refusal` (one line) for a key the matrix does not have."""
+    plan = testplan.load()
+    unknown = [k for k in keys if k not in plan.configs]
+    if unknown:
+        raise Refusal(
+            f"CONFIG={','.join(unknown)}: not a configuration of the matrix (blocks/plan.yaml configs:); "
+            f"e.g. {', '.join(sorted(plan.configs)[:4])}, ..."
+        )
+    entries = {e.run.name: e for e in plan.suite(testplan.CONFIG_SUITE).runs}
+    return [entries[plan.configs[k].run] for k in keys]
+
+
+def runs_for(mutant: Mutant | None, config: tuple[str, ...] = ()) -> list[testplan.SuiteRun]:
+    """The runs whose build depends on the mutant's files (every run for the baseline): the mutants suite's, or
+    the matrix's runs at ``config`` when given, else at the mutant's own ``configs`` (a corner mutant: the same RTL
+    as the correct one at the defaults)."""
+    chosen = config or (mutant.configs if mutant is not None else ())
+    pool = config_runs(chosen) if chosen else suite_runs()
+    runs = [e for e in pool if e.run.build.missing is None]  # a third-party build not found: not runnable
     if mutant is None:
         return runs
     names = {Path(f).name for f in mutant.files}  # a build lists the names of the files it depends on
     return [e for e in runs if e.run.build.rtl is None or e.run.build.rtl & names]
+
+
+def baseline_runs(chosen: list[Mutant] | tuple[Mutant, ...], config: tuple[str, ...] = ()) -> list[testplan.SuiteRun]:
+    """What the unmutated RTL must pass first: the matrix's runs at ``config`` when given; else the mutants suite
+    (unless every chosen mutant is a corner mutant) and the runs at every chosen corner mutant's configurations."""
+    if config:
+        return runs_for(None, config)
+    corners = tuple(dict.fromkeys(c for m in chosen for c in m.configs))
+    pool = (runs_for(None) if any(not m.configs for m in chosen) or not chosen else []) + (
+        runs_for(None, corners) if corners else []
+    )
+    return list({e.run.name: e for e in pool}.values())
 
 
 @dataclass
@@ -283,9 +318,19 @@ class Outcome:
 
 
 # ---------------------------------------------------------------------------------------------- one mutant
-def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool, all_runs: bool = False) -> Outcome:
-    """Build and simulate one mutant (or ``baseline``) in this process; a mutant stops after its first run with a
-    failing test unless ``all_runs``."""
+def run_one(
+    name: str,
+    sim: str,
+    seed: int,
+    count: int,
+    keep_builds: bool,
+    all_runs: bool = False,
+    at: tuple[str, ...] = (),
+    chosen: tuple[str, ...] = (),
+) -> Outcome:
+    """Build and simulate one mutant (or ``baseline``) in this process, on the runs of :func:`runs_for` (at the
+    matrix configurations ``at`` when given; the baseline's: :func:`baseline_runs` of the ``chosen`` mutants'
+    names, every mutant when empty); a mutant stops after its first run with a failing test unless ``all_runs``."""
     mutant = None if name == "baseline" else next(m for m in catalogue() if m.name == name)
     out = Outcome(name)
     if mutant:
@@ -304,7 +349,11 @@ def run_one(name: str, sim: str, seed: int, count: int, keep_builds: bool, all_r
         os.environ[mutant.root] = str(make_tree_copy(mutant, dest))  # this worker process builds from the copy
     builds: dict[str, runner.Build] = {}
     build_dirs: list[Path] = []
-    entries = runs_for(mutant)
+    if mutant is None:
+        picked = [m for m in catalogue() if not chosen or m.name in chosen]
+        entries = baseline_runs(picked, at)
+    else:
+        entries = runs_for(mutant, at)
     for i, entry in enumerate(entries):
         if mutant is not None and not all_runs and any(v["failed"] for v in out.suites.values()):
             out.runs_skipped = [e.run.name for e in entries[i:]]
@@ -369,6 +418,8 @@ def _step(name: str, args: argparse.Namespace, log: Path, result: Path) -> execu
         ]
         + (["--keep-builds"] if args.keep_builds else [])
         + (["--all-runs"] if args.all_runs else [])
+        + (["--config", ",".join(args.config)] if args.config else [])
+        + [a for n in (args.only or []) if name == "baseline" for a in ("--only", n)]
     )
     # the project's root first (its test modules), then what this process was given (the platform, when it is not
     # installed)
@@ -490,6 +541,11 @@ def main(argv: list[str] | None = None) -> int:
         "--all-runs", action="store_true", help="run every run of each mutant (default: stop at its first kill)"
     )
     ap.add_argument("--jobs", default=os.getenv("MUTANT_JOBS") or "1", help="mutants simulated at once (default 1)")
+    ap.add_argument(
+        "--config",
+        default=os.getenv("CONFIG") or "",
+        help="<top>@<name>[,...]: run at these configurations of the matrix (their configs-suite runs), baseline too",
+    )
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument(
         "--markdown", metavar="PREFIX", help="print the mutants named PREFIX* as a markdown table from the last reports"
@@ -505,9 +561,20 @@ def main(argv: list[str] | None = None) -> int:
     args.jobs = settings.whole("MUTANT_JOBS", str(args.jobs), 1, settings.MAX_JOBS)
     settings.simulation_switches()
     suite_runs()  # the testplan and its mutants suite, before anything is written
+    args.config = tuple(testplan.split_names(args.config))
+    config_runs(args.config)  # a configuration the matrix does not have: one line, nothing written
 
     if args.worker:  # child: one mutant, result as JSON
-        o = run_one(args.worker, args.sim, args.seed, args.count, args.keep_builds, args.all_runs)
+        o = run_one(
+            args.worker,
+            args.sim,
+            args.seed,
+            args.count,
+            args.keep_builds,
+            args.all_runs,
+            args.config,
+            tuple(args.only or ()),
+        )
         records.write_json(Path(args.result), asdict(o), indent=1)
         return 0
 
@@ -518,6 +585,11 @@ def main(argv: list[str] | None = None) -> int:
         check_table()  # every substitution applies exactly once, before any simulation
     except ValueError as exc:  # a catalogue that no longer fits the RTL: one line, exit 2, nothing simulated
         raise Refusal(str(exc)) from None
+    for m in catalogue():  # a corner mutant's configurations exist in the matrix
+        try:
+            config_runs(m.configs)
+        except Refusal as exc:
+            raise Refusal(f"mutant {m.name}: configs: {exc}") from None
     chosen = list(catalogue())
     if args.only:
         unknown = set(args.only) - {m.name for m in catalogue()}
@@ -526,7 +598,8 @@ def main(argv: list[str] | None = None) -> int:
         chosen = [m for m in catalogue() if m.name in args.only]
     if args.list:
         for m in catalogue():
-            print(f"{m.name:34s} {', '.join(sorted(m.files)):18s} {m.bug}")
+            at = f" [differs at {', '.join(m.configs)}]" if m.configs else ""
+            print(f"{m.name:34s} {', '.join(sorted(m.files)):18s} {m.bug}{at}")
         return 0
     skipped = unavailable(chosen)  # a catalogue of third-party RTL not found here (NVDLA_HW): one line each
     for path, names, why in skipped:

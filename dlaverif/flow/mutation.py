@@ -30,6 +30,9 @@ class Mutant:
     bug: str  # what the mutated RTL does wrong
     edits: tuple[Edit, ...]
     root: str = RTL_ROOT  # the tree the files are in: blocks/rtl/, or a third-party variable (NVDLA_HW)
+    # a corner mutant: the configurations of the matrix (<top>@<name>) where it differs from the correct RTL (the
+    # same RTL at the defaults); make mutants runs it there, not on the mutants suite's default builds
+    configs: tuple[str, ...] = ()
 
     @property
     def files(self) -> set[str]:
@@ -54,6 +57,9 @@ SCHEMA = Fields(
                     **_EDIT,
                     "edits": Seq(Fields(_EDIT, required=("file", "old", "new"))),
                     "root": Scalar("str", pattern=r"[A-Z_][A-Z0-9_]*", means="a variable naming a third-party tree"),
+                    "configs": Seq(
+                        Scalar("str", pattern=r"[A-Za-z_0-9]+@[A-Za-z_0-9]+", means="<top>@<configuration>")
+                    ),
                 },
                 required=("name", "family", "bug"),
                 one_of=("file", "edits"),
@@ -84,6 +90,7 @@ def load_catalogue(path: Path) -> tuple[Mutant, ...]:
                 raw["bug"],
                 tuple(Edit(e["file"], e["old"], e["new"]) for e in edits),
                 raw.get("root", RTL_ROOT),
+                tuple(raw.get("configs") or ()),
             )
         )
     return tuple(out)

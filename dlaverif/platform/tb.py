@@ -30,6 +30,7 @@ from dlaverif.platform.binding import DutBinding
 from dlaverif.platform.control import control_for
 from dlaverif.platform.job import JobResult, ReaderItem
 from dlaverif.platform.knobs import Knobs
+from dlaverif.platform.reach import AxiReach
 from dlaverif.regmap import JobStatus
 
 
@@ -64,6 +65,7 @@ class ReaderTB:
         # the burst boundary the bus forbids crossing (AXI's 4 KB; None: NVDLA's DMA, whose requests may cross it)
         self.reads = AxiReadChecker(self.bus_bytes, boundary=getattr(self.backend, "boundary", PAGE))
         self.mem.ar_ap.connect(self.reads)
+        self.reach = AxiReach(self.addr_bits).connect(self.mem)  # address bit, reads in flight, pages reached
         self.assertions = AssertionLog()  # the design's assertions (blocks/rtl/props/) failed in this test
         self.assertion_ap = AnalysisPort("assertions")
 
@@ -87,6 +89,7 @@ class ReaderTB:
     async def reset(self, cycles: int = 4) -> None:
         polarity = self.binding.reset
         self.rst.value = polarity.asserted
+        self.reach.restart()  # the reads in flight are dropped
         self.control.clear()
         await self.backend.before_reset()
         await ClockCycles(self.clk, cycles)

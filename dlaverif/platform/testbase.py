@@ -15,6 +15,7 @@ from cocotb.triggers import ClockCycles
 from pyuvm import ConfigDB, uvm_test
 
 from dlaverif.platform.env import ReaderEnv
+from dlaverif.platform.reach import write_record
 from dlaverif.platform.register_check import check_register_map
 from dlaverif.platform.reporting import regression_seed
 from dlaverif.platform.tb import ReaderTB
@@ -94,6 +95,7 @@ class ReaderTestBase(uvm_test):
             self.tb.reads.close()  # nothing may be read after the last job
             await ClockCycles(self.tb.clk, 10)
             await self.tb.flush()
+            write_record(self.tb.reach, type(self).__name__)  # what the stimulus reached (dlaverif.platform.reach)
         finally:
             gc.unfreeze()
         self.drop_objection()

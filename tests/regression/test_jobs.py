@@ -37,6 +37,7 @@ def test_tests_filter_matches_run_test_globs_and_plain_names():
     } | {
         ("cube_reader/uvm", "RegisterTest"),
         ("cube_reader/uvm-fast", "RegisterTest"),
+        ("cube_reader/config@one_in_flight_narrow_bus", "RegisterTest"),  # the matrix's smoke corner
         ("weight_reader/uvm", "RegisterTest"),
         ("weight_reader/uvm-fast", "RegisterTest"),
         ("pixel_reader/uvm-short", "RegisterTest"),

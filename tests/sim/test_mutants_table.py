@@ -101,7 +101,7 @@ def _fake_flow(monkeypatch, tmp_path, failing_run: str) -> list[str]:
         for n in ("blk/a", "blk/b", "blk/c")
     ]
     monkeypatch.setattr(mutants, "out_dir", lambda sim: tmp_path / sim)
-    monkeypatch.setattr(mutants, "runs_for", lambda m: runs)
+    monkeypatch.setattr(mutants, "runs_for", lambda m, config=(): runs)
     monkeypatch.setattr(mutants, "make_copy", lambda m, dest: dest)
     monkeypatch.setattr(mutants.simflow, "build_run", lambda *a, **k: SimpleNamespace(build_dir=tmp_path / "bd"))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from blocks.cube_reader import families as F
 from blocks.cube_reader.harness import at_atoms, nvdla_feature
 from blocks.cube_reader.test_directed import ATOM_CASES
 from blocks.pixel_reader import pictures as P
@@ -98,3 +99,63 @@ def test_directed_cubes_at_the_builds_atoms(max_atom):
             ratio = d.atom_bytes // max_atom
             assert (fit.atom_bytes, fit.layout, fit.counts) == (max_atom, Layout.GENERIC, d.counts)
             assert np.array_equal(fit.atom_addresses() - fit.base, (d.atom_addresses() - d.base) // ratio)
+
+
+def test_upper_half_by_hand():
+    """The highest address bit set and the job inside the space; the whole upper half reachable."""
+    assert placement.upper_half(np.random.default_rng(0), 2048, 12, 32) == 2048  # the job fills the upper half
+    assert placement.upper_half(np.random.default_rng(0), 3000, 12, 32) == placement.at_top(3000, 12, 32)
+    seen = {placement.upper_half(np.random.default_rng(s), 4096 - 64, 13, 32) for s in range(200)}
+    assert seen == {4096, 4096 + 32, 4096 + 64}  # every aligned base that fits, none else
+    with pytest.raises(placement.DoesNotFit):
+        placement.upper_half(np.random.default_rng(0), 5000, 12, 32)
+
+
+def test_draw_below_reaches_past_numpy_int64():
+    """Uniform below any Python int up to 2**64: numpy's integers() alone stops at 2**63 - 1."""
+    rng = np.random.default_rng(3)
+    n = (1 << 64) - 5
+    draws = [placement.draw_below(rng, n) for _ in range(400)]
+    assert all(0 <= v < n for v in draws)
+    assert sum(v >= 1 << 63 for v in draws) > 150  # about half in the upper half
+    assert placement.draw_below(np.random.default_rng(7), 1000) == int(np.random.default_rng(7).integers(0, 1000))
+
+
+@pytest.mark.parametrize("bits", WIDTHS)
+def test_high_placements_set_the_highest_address_bit(bits):
+    """The address-space tails of the random sequences: every base at or above 2**(bits-1) (2**63 at 64 bits),
+    every job inside the space, pictures and cubes alike; a one-plane picture's lines at ``top`` end in the last
+    32 bytes."""
+    rng = np.random.default_rng(bits)
+    half, top = 1 << (bits - 1), 1 << bits
+    for name in P.PIXEL_FORMATS:
+        for where in ("high", "top"):
+            pic = P.draw(rng, name, addr_bits=bits, where=where, h=2, w=9)
+            spans = list(pic.desc.ranges().values())
+            assert all(base + size <= top for base, size in spans), (name, where, spans)
+            assert all(half <= base for base, _ in spans) or bits == 12, (name, where, spans)  # 2 KB: may not fit
+            assert not pic.desc.errors(bits)
+            if where == "top" and not P.PIXEL_FORMATS[name].semi_planar:  # plane 1's gap is drawn after the base
+                d = pic.desc  # its lines (the last one's padding too) end in the last 32 bytes
+                assert top - 32 < d.base0 + d.height * d.line_stride0 <= top
+    for fam in F.available_families() if bits >= 21 else ():  # the cube reader's matrix: 21 bits and up (plan)
+        for where in ("high", "top_exact"):
+            d = fam.draw(rng, fam.dtypes[0], addr_bits=bits, where=where).desc
+            if d.extent <= half:
+                assert d.base >= half and d.base + d.extent <= top, (fam.name, where, hex(d.base))
+        d = fam.draw(rng, fam.dtypes[0], addr_bits=bits, where="cross_half").desc
+        assert d.base + d.extent <= top and (d.extent > top // 2 or d.base < half), (fam.name, hex(d.base))
+
+
+def test_pictures_refuse_an_unknown_place():
+    with pytest.raises(ValueError, match="where='middle': one of window, high, top"):
+        P.draw(np.random.default_rng(0), "T_R8", addr_bits=40, where="middle")
+
+
+def test_build_value_is_the_builds_parameter_else_the_rtl_default(monkeypatch):
+    from dlaverif.flow import contracts
+
+    monkeypatch.delenv("PARAM_MAX_OUTSTANDING", raising=False)
+    assert contracts.build_value("cube_reader", "MAX_OUTSTANDING") == 128  # blocks/rtl/cube_reader/cube_reader.sv
+    monkeypatch.setenv("PARAM_MAX_OUTSTANDING", "255")
+    assert contracts.build_value("cube_reader", "MAX_OUTSTANDING") == 255

@@ -4,9 +4,11 @@ A configuration is a build of the plan: an HDL top at its parameters. The matrix
 ``blocks/plan.yaml``, :class:`dlaverif.flow.testplan.Configuration`) are corners or random legal draws of a
 ``CONFIG_SEED``; the plan's own builds (``builds:``) are configurations too (the defaults, a 512-bit bus, ...). Per
 configuration the report lists its parameters, its jobs by status, the functional bins and RTL lines its jobs
-covered (their coverage merged apart from the others'), and for one that failed the one command that rebuilds and
-reruns it (its first failing job's ``rerun_run``: ``make sim`` of that run and seed, with the regression's COUNT and
-RTL, and for a random draw its ``CONFIG_SEED``).
+covered (their coverage merged apart from the others'), what its stimulus reached against its limits (the highest
+address bit driven against ``AXI_ADDR_W``, the most reads in flight against ``MAX_OUTSTANDING``, the longest
+contiguous read in pages: :mod:`dlaverif.platform.reach`, merged over its jobs; a limit not reached is a hole), and
+for one that failed the one command that rebuilds and reruns it (its first failing job's ``rerun_run``: ``make sim``
+of that run and seed, with the regression's COUNT and RTL, and for a random draw its ``CONFIG_SEED``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from dlaverif.flow import testplan
+from dlaverif.flow import contracts, testplan
+from dlaverif.platform import reach
 
 from . import codecov, fcov
 from .collect import Collected
@@ -58,6 +61,19 @@ def _coverage(col: Collected, keys: list[str], plan: testplan.Plan, scratch: Pat
     return [covered, bins, round(100.0 * covered / bins, 2) if bins else 0.0], lines
 
 
+def _reach(col: Collected, keys: list[str], top: str, parameters: dict) -> dict:
+    """What the jobs ``keys`` reached (``dlaverif.platform.reach`` records in their folders), the limits of the
+    configuration's resolved parameters and the holes between them (none when the top has no such limit)."""
+    folders = [Path(col.jobs[k]["folder"]) for k in keys if col.jobs[k]["status"] not in (NOT_RUN, SKIPPED)]
+    reached = reach.merge(reach.read_records(folders))
+    try:
+        resolved = contracts.resolve(top, parameters)
+    except (OSError, ValueError):  # a top outside the project's RTL (third-party, a foreign DMA): no contracts
+        resolved = dict(parameters)
+    limit = reach.limits(resolved)
+    return {"reached": reached, "limits": limit, "holes": reach.holes(reached, limit) if limit else []}
+
+
 def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict]:
     """One row per configuration that has a job in ``col`` (sorted by top, then kind, then name)."""
     by_build: dict[str, list[str]] = {}
@@ -75,6 +91,7 @@ def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict
             statuses = [j["status"] for j in jobs]
             bad = [j for j in jobs if j["status"] not in (PASS, NOT_RUN, SKIPPED)]
             functional, lines = _coverage(col, keys, plan, scratch / str(i))
+            parameters = dict(cfg.parameters if cfg is not None else build.parameters)
             rerun = ""
             if bad:
                 first = min(bad, key=lambda j: (j["sim"], j["seed"], j["run"], j["test"]))
@@ -84,7 +101,7 @@ def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict
                     "name": name,
                     "top": build.toplevel,
                     "kind": kind,
-                    "parameters": dict(cfg.parameters if cfg is not None else build.parameters),
+                    "parameters": parameters,
                     "config_seed": cfg.seed if cfg is not None else None,
                     "runs": sorted({j["run"] for j in jobs}),
                     "jobs": len(jobs),
@@ -101,6 +118,7 @@ def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict
                     else "pass",
                     "functional": functional,
                     "lines": lines,
+                    "reach": _reach(col, keys, build.toplevel, parameters),
                     "rerun": rerun,
                 }
             )

@@ -1,0 +1,78 @@
+"""The configuration axis's reach column (``configaxis._reach``), without a simulator: records written by hand in
+job folders, the limits from the RTL's contracts and defaults, holes where a limit was not reached; the report's
+templates render it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import jinja2
+
+from dlaverif.flow.regression import configaxis
+
+
+def _col(tmp_path: Path, records: dict[str, list[dict]]) -> SimpleNamespace:
+    jobs = {}
+    for key, recs in records.items():
+        folder = tmp_path / key
+        folder.mkdir()
+        for i, rec in enumerate(recs):
+            (folder / f"reach_t{i}.json").write_text(json.dumps(rec))
+        jobs[key] = {"folder": str(folder), "status": "PASS"}
+    return SimpleNamespace(jobs=jobs)
+
+
+def test_limits_reached_and_holes(tmp_path):
+    col = _col(
+        tmp_path,
+        {
+            "a": [{"top_bit": 63, "most_in_flight": 128, "longest_pages": 3, "bursts": 10}],
+            "b": [{"top_bit": 40, "most_in_flight": 255, "longest_pages": 70, "bursts": 5}],
+        },
+    )
+    got = configaxis._reach(col, ["a", "b"], "axi_rd_engine", {"ADDR_W": 64, "MAX_OUTSTANDING": 255})
+    assert got["reached"] == {
+        "top_bit": 63,
+        "most_in_flight": 255,
+        "most_beats_in_flight": 0,  # records without the field (older runs) count 0
+        "longest_pages": 70,
+        "bursts": 15,
+    }
+    assert got["limits"] == {"top_bit": 63, "most_in_flight": 255} and got["holes"] == []
+    # the engine's defaults (ADDR_W 40, MAX_OUTSTANDING 128) from its RTL, job a alone: bit 63 > 39, 128 of 128
+    alone = configaxis._reach(col, ["a"], "axi_rd_engine", {})
+    assert alone["limits"] == {"top_bit": 39, "most_in_flight": 128} and alone["holes"] == []
+    low = configaxis._reach(col, ["b"], "cube_reader", {"AXI_ADDR_W": 64})
+    assert low["holes"] == ["top_bit 40 of 63"]  # MAX_OUTSTANDING at its default 128: 255 reached it
+    wr = configaxis._reach(col, ["b"], "weight_reader", {"DATA_DEPTH": 1024})
+    assert "most_beats_in_flight" not in wr["limits"]  # beats are shown, not judged: queues are not on the bus
+
+
+def test_no_record_is_a_hole_and_a_foreign_top_has_no_limits(tmp_path):
+    col = _col(tmp_path, {"a": []})
+    assert configaxis._reach(col, ["a"], "pixel_reader", {})["holes"] == [
+        "most_in_flight: no record",
+        "top_bit: no record",
+    ]
+    assert configaxis._reach(col, ["a"], "byte_dma", {})["holes"] == []
+
+
+def test_templates_render_the_reach_column():
+    folder = Path(configaxis.__file__).parent / "templates"
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(folder))
+    row = {
+        "reach": {
+            "reached": {"top_bit": 40, "most_in_flight": 255, "longest_pages": 2},
+            "limits": {"top_bit": 63},
+            "holes": ["top_bit 40 of 63"],
+        },
+    }
+    macro = env.from_string(
+        "{% for c in cs %}{{ c.reach.reached.top_bit }}/{{ c.reach.limits.top_bit }}{% endfor %} "
+        "{{ cs | selectattr('reach.holes') | list | length }}"
+    )
+    assert macro.render(cs=[row]) == "40/63 1"
+    for name in ("index.html.j2", "summary.md.j2"):
+        env.get_template(name)  # parses
