@@ -266,13 +266,18 @@ def suite_runs() -> list[testplan.SuiteRun]:
 def config_runs(keys: tuple[str, ...] | list[str]) -> list[testplan.SuiteRun]:
     """The ``configs`` suite's runs of the matrix configurations ``keys`` (``<top>@<name>``), in that order;
     :class:`Refusal` (one line) for a key the matrix does not have."""
+    if not keys:
+        return []
     plan = testplan.load()
     unknown = [k for k in keys if k not in plan.configs]
     if unknown:
+        known = f"e.g. {', '.join(sorted(plan.configs)[:4])}, ..." if plan.configs else "the plan has no matrix"
         raise Refusal(
-            f"CONFIG={','.join(unknown)}: not a configuration of the matrix (blocks/plan.yaml configs:); "
-            f"e.g. {', '.join(sorted(plan.configs)[:4])}, ..."
+            f"CONFIG={','.join(unknown)}: not a configuration of the matrix ({display(testplan.PLAN_PATH)} configs:); "
+            f"{known}"
         )
+    if testplan.CONFIG_SUITE not in plan.suites:
+        raise Refusal(f"CONFIG: {display(testplan.PLAN_PATH)} has no {testplan.CONFIG_SUITE} suite to run the matrix")
     entries = {e.run.name: e for e in plan.suite(testplan.CONFIG_SUITE).runs}
     return [entries[plan.configs[k].run] for k in keys]
 
