@@ -56,7 +56,7 @@ def measure(sim: str, reps: int) -> list[dict]:
     for label, top, test in CASES:
         if top not in builds:
             pb = testplan.load().builds[top]
-            builds[top] = runner.build(sim, pb.toplevel, f"bench-{top}", pb.parameters)
+            builds[top] = runner.build(sim, pb.toplevel, f"bench-{top}", pb.parameters, options=pb.options)
         runs = []
         for _ in range(reps):
             xml = runner.run(builds[top], MODULE, 1, [test], tag=f"bench-{test}-{top}")
