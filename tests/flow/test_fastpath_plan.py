@@ -34,7 +34,7 @@ def test_our_fast_path_builds_declare_their_reader_as_data():
     assert {b.toplevel for b in fast.values()} >= {"cube_reader", "weight_reader", "pixel_reader"}
     assert runner.hdl_top("cube_reader", builds["cube_reader_hdl"].options) == "cube_reader_fastpath"
     assert runner.hdl_top("cube_reader", builds["cube_reader"].options) == "cube_reader"
-    assert builds["cube_reader_hdl"].options.fastpath.stream_bytes == 128  # type: ignore[union-attr]
+    assert builds["cube_reader_hdl"].options.fastpath.stream_bytes == 128
 
 
 def test_a_missing_width_an_unknown_key_and_a_bad_prefix_are_one_line_each(tmp_path):
