@@ -21,7 +21,7 @@ export PYTHONPATH := $(CURDIR)
 export SIM TESTCASE SEED WAVES COUNT NVDLA_HW
 # make regress / make report (dlaverif/flow/regression): read from the environment by python -m dlaverif.flow.regression
 export SUITE SEEDS SEED_LIST TESTS SHARD SHARDS LAUNCHER WAIT COVERAGE REPORT RUN RTL HISTORY JOB_TIMEOUT RESUME RERUN
-export BUILD_TIMEOUT REPORT_TIMEOUT
+export BUILD_TIMEOUT REPORT_TIMEOUT SIM_TIMEOUT
 # the configuration matrix (blocks/plan.yaml configs:): the seed of its random draws; make formal CONFIG=<top>@<name>
 export CONFIG_SEED
 INPUTS     ?=
@@ -38,7 +38,8 @@ all: test
 help:
 	@echo "make sim      build the RTL and run the default regression on SIM=$(SIM) (TESTCASE=, SEED=, WAVES=1, COUNT=,"
 	@echo "              SUITE= another testplan suite, RUN= runs of it, TESTS= globs; SUITE=configs: the configuration"
-	@echo "              matrix, CONFIG_SEED= its random draws); every simulation checks the design's"
+	@echo "              matrix, CONFIG_SEED= its random draws, BUILD_TIMEOUT=s per build, SIM_TIMEOUT=s per simulation:"
+	@echo "              default from measured durations); every simulation checks the design's"
 	@echo "              assertions (blocks/rtl/props/, a failure fails its test); ASSERT=0 builds without them"
 	@echo "make test     pytest: model tests and short simulations on Verilator and Icarus"
 	@echo "make regress  a testplan suite, every (test, seed) in parallel, merged coverage, report in sim_build/report/"
@@ -121,7 +122,7 @@ test-sim: sysdeps $(STAMP)
 
 regs: $(STAMP)
 	$(PY) -m dlaverif.flow.regs
-	$(PY) -m dlaverif.thirdparty.nvdla_rdl
+	$(PY) -m dlaverif.thirdparty.nvdla_rdl --out sim_build/regs/nvdla NVDLA_PDP_RDMA
 
 lint: sysdeps $(STAMP)
 	$(PY) -m dlaverif.flow.regs --check

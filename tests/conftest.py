@@ -5,9 +5,10 @@ reproducible; on a developer's machine they explore new examples every run (and 
 
 The ``sim`` marker, enforced: ``pytest -m "not sim"`` must start no simulator. While a test without the marker is
 set up, run and torn down (session fixtures it asks for included), every attempt to start one is refused and fails
-that test with one line naming the test and the command (:func:`simulator_start`): a simulator or formal tool by
-its program name, ``make`` of a target that runs one, a Python child running a module of the flow that does, or
-:func:`dlaverif.flow.runner.build`. The refusal is recorded too, so a test that catches the exception still fails.
+that test with one line naming the test and the command (:func:`simulator_start`): a simulator or formal tool by its
+program name (also as the command of a step of ``dlaverif/executor.py``, behind its guard), ``make`` of a target
+that runs one, a Python child running a module of the flow that does, or :func:`dlaverif.flow.runner.build`. The
+refusal is recorded too, so a test that catches the exception still fails.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def simulator_start(args: Any) -> str | None:
         argv = argv[0].split()
     if not argv:
         return None
+    if "--guard" in argv and "--" in argv and Path(argv[argv.index("--guard") - 1]).name == "executor.py":
+        return simulator_start(argv[argv.index("--") + 1 :])  # a step of dlaverif/executor.py: its guard's command
     line = " ".join(argv)
     name = Path(argv[0]).name
     if name in SIMULATORS:

@@ -1,6 +1,8 @@
-"""NVIDIA's PDP read DMA on the platform: its binding (CSB control, the two NVDLA DMA read ports, the flagged output
-word), its TB hooks (footprint, memory, register values from NVIDIA's ``.rdl``), its scoreboard against
-``models.nvdla.feature`` and its coverage.
+"""NVIDIA's PDP read DMA on the platform, a user of the generic NVDLA read client
+(:mod:`dlaverif.platform.nvdla_client`): what is the PDP's own: its binding (CSB ports, the two NVDLA DMA read ports,
+the flagged output word, the ``rdma2wdma_done`` pulse), its TB hooks (footprint, memory, register values from
+NVIDIA's ``.rdl``), the model's answer from ``models.nvdla.feature``, where a request or word lies, and its
+covergroups.
 
 What the block does (nvdla/hw nvdlav1, ``vmod/nvdla/pdp/``), and so what the scoreboard expects, from the model's
 description of the cube (``models.nvdla.feature.descriptor``: every atom's address; ``gather``: its bytes):
@@ -17,21 +19,22 @@ description of the cube (``models.nvdla.feature.descriptor``: every atom's addre
 
 from __future__ import annotations
 
-import functools
 import os
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_section
 
+from dlaverif.agents.nvdla.dma_read import ATOM, BEAT_ATOMS, NvdlaReadPort
 from dlaverif.agents.nvdla.flagged_stream import FlaggedStream
-from dlaverif.agents.stream import payload as stream_payload, sidebands
 from dlaverif.footprint import Region, words_of_runs
-from dlaverif.platform import CoverageSubscriber, Expectation, JobScoreboard, ReaderEnv, ReaderTB, hex_bytes
-from dlaverif.platform.binding import Completion, CsbControl, DutBinding, ResetPin
-from dlaverif.platform.csb import readback_problems
-from dlaverif.platform.nvdla_dma import ATOM, BEAT_ATOMS, NvdlaBackend, NvdlaReadPort
+from dlaverif.platform import ReaderEnv
+from dlaverif.platform.binding import Completion
+from dlaverif.platform.nvdla_client import (
+    ClientExpected,
+    NvdlaClientCoverage,
+    NvdlaClientScoreboard,
+    NvdlaClientTB,
+    nvdla_binding,
+)
 from dlaverif.thirdparty import nvdla_rdl
 
 from .items import FORMATS, PdpItem
@@ -52,43 +55,31 @@ STREAM = FlaggedStream(
     (("pos_w", 4), ("pos_c", 3), ("b_sync", 1), ("line_end", 1), ("surf_end", 1), ("split_end", 1), ("cube_end", 1)),
     last=("b_sync", "cube_end"),
 )
-#: NVIDIA's register map of the block, from its .rdl (dlaverif/thirdparty/nvdla_rdl.py)
-REGS = functools.partial(nvdla_rdl.load, "NVDLA_PDP_RDMA")
-BINDING = DutBinding(
-    control=CsbControl(
-        req="csb2pdp_rdma_req",
-        resp="pdp_rdma2csb_resp",
-        regs=REGS,
-        enable=("D_OP_ENABLE", "OP_EN"),
-        pointer=("S_POINTER", "PRODUCER"),
-        done="rdma2wdma_done",
-    ),
-    clock="nvdla_core_clk",
-    reset=ResetPin("nvdla_core_rstn", active_high=False),
-    axi_master="",
-    streams=(STREAM.prefix,),
+#: NVIDIA's register map of the block, from its .rdl in $NVDLA_HW (dlaverif/thirdparty/nvdla_rdl.py; the fixed copy
+#: goes to the run's folder)
+REGS = nvdla_rdl.RdlFile(unit="NVDLA_PDP_RDMA")
+BINDING = nvdla_binding(
+    csb=("csb2pdp_rdma_req", "pdp_rdma2csb_resp"),
+    regs=REGS,
+    # the done pulse: the port, or (PDP_DONE=u_eg.rdma2wdma_done) the egress unit's own signal inside the block
+    done=os.getenv("PDP_DONE", "").strip() or "rdma2wdma_done",
+    ports=PORTS,
+    stream=STREAM,
     completion=Completion(os.getenv("COMPLETION", "").strip() or "drained"),
-    backend=NvdlaBackend.of(PORTS, STREAM),
+    # inputs of the block that are no job's business: clock-gating overrides off, RAM power-down off
+    ties=(
+        ("dla_clk_ovr_on_sync", 0),
+        ("global_clk_ovr_on_sync", 0),
+        ("tmc2slcg_disable_clock_gating", 0),
+        ("pwrbus_ram_pd", 0),
+    ),
 )
-#: inputs of the block that are no job's business: clock-gating overrides off, RAM power-down off
-TIE_OFF = {
-    "dla_clk_ovr_on_sync": 0,
-    "global_clk_ovr_on_sync": 0,
-    "tmc2slcg_disable_clock_gating": 0,
-    "pwrbus_ram_pd": 0,
-}
 
 
-class PdpTB(ReaderTB):
-    """The platform's TB on the PDP read DMA's binding; what a layer reads, holds and is programmed with."""
+class PdpTB(NvdlaClientTB):
+    """The generic client's TB on the PDP read DMA's binding; what a layer reads, holds and is programmed with."""
 
     binding = BINDING
-
-    def __init__(self, dut, rng=None) -> None:
-        for name, value in TIE_OFF.items():
-            self.binding.signal(dut, name).value = value
-        super().__init__(dut, rng)
-        self.regs = REGS()  # NVIDIA's register map (dlaverif.thirdparty.nvdla_rdl; compiled once, the control's own)
 
     def regions(self, item: PdpItem) -> list[Region]:
         d = item.descriptor()
@@ -119,25 +110,14 @@ class PdpTB(ReaderTB):
         }
 
 
-@dataclass
-class Expected(Expectation):
-    """A layer as the model says the block moves it: its requests (line address, size field) on ``port``, the
-    bytes of its output words in order, the flag bits of every word, the responses it is answered with."""
-
-    requests: np.ndarray  # (lines, 2) uint64: address (up to 2**64 - 1), atoms - 1
-    data: np.ndarray  # uint8, 8 per word
-    flags: np.ndarray  # uint64 per word
-    port: int
-    responses: int
-
-
-def expected_layer(item: PdpItem) -> Expected:
+def expected_layer(item: PdpItem) -> ClientExpected:
     """The model's answer for ``item`` (module docstring), from ``models.nvdla.feature`` only."""
     d = item.descriptor()
     atoms = d.atom_addresses()[0]  # (surfaces, lines, width)
     s, h, w = atoms.shape
     lines = atoms[:, :, 0].reshape(-1)
-    requests = np.stack([lines, np.full(lines.size, w - 1, np.uint64)], axis=1)  # uint64 with int64: float64
+    port = np.full(lines.size, PORT_OF_RAM[item.ram], np.uint64)
+    requests = np.stack([port, lines, np.full(lines.size, w - 1, np.uint64)], axis=1)  # uint64 with int64: float64
     data = d.gather(item.image(), d.base).reshape(-1)
     i = np.arange(w * WORDS_PER_ATOM, dtype=np.int64)  # word of a line
     last_line = np.zeros((s, h), bool)
@@ -150,7 +130,7 @@ def expected_layer(item: PdpItem) -> Expected:
         | STREAM.encode(surf_end=last_line.reshape(-1))[:, None]
         | STREAM.encode(split_end=cube_end.reshape(-1), cube_end=cube_end.reshape(-1))[:, None]
     ).reshape(-1)
-    return Expected(requests, data, flags, PORT_OF_RAM[item.ram], s * h * -(-w // BEAT_ATOMS))
+    return ClientExpected(requests, data, flags, s * h * -(-w // BEAT_ATOMS))
 
 
 def word_place(item: PdpItem, word: int) -> str:
@@ -168,87 +148,18 @@ def word_place(item: PdpItem, word: int) -> str:
     return f"word #{word} (surface {surf}, line {row}, atom {atom}, bytes {lo}..{lo + WORD - 1}) at 0x{addr:x}"
 
 
-class PdpScoreboard(JobScoreboard):
-    """Every request, every output word and its flags, the done pulse and the credits of each layer against
-    :func:`expected_layer`. With two layers in flight the platform gives a settled batch's requests and responses
-    to its first layer; the scoreboard takes them in layer order (a layer's requests all come before the next
-    layer's: the block reads the layers one after the other)."""
+class PdpScoreboard(NvdlaClientScoreboard):
+    """The generic client's checks on :func:`expected_layer`; a request is a line, a word's place its atom."""
 
-    def build_phase(self) -> None:
-        super().build_phase()
-        self.requests: list[Any] = []  # requests seen, not yet matched to a layer
-        self.responses = 0  # responses seen, not yet matched
-
-    def expected(self, item: PdpItem) -> Expected:
+    def expected(self, item: PdpItem) -> ClientExpected:
         return expected_layer(item)
 
-    def compare(self, item: PdpItem, exp: Expected) -> list[str]:
-        res = item.response()
-        self.requests += list(res.bursts)
-        self.responses += res.beats_served
-        out = list(res.violations)
-        out += self.request_problems(item, exp)
-        out += self.output_problems(item, exp)
-        if res.done_cycle is None:
-            out.append("no rdma2wdma_done pulse for the layer")
-        tb = self.tb
-        assert tb is not None, "observe() gave the scoreboard its TB"
-        owed = {k: v for k, v in tb.mem.owed_credits().items() if v}
-        if owed:
-            out.append(f"credits owed after the layer's output: {owed} (one pulse per response consumed)")
-        out += readback_problems(item, tb.payload(item))
-        return out
+    def request_place(self, item: PdpItem, k: int) -> str:
+        s, h = divmod(k, item.tensor.shape[1])
+        return f"surface {s}, line {h}"
 
-    def request_problems(self, item: PdpItem, exp: Expected) -> list[str]:
-        n = len(exp.requests)
-        got, self.requests = self.requests[:n], self.requests[n:]
-        served = min(self.responses, exp.responses)
-        self.responses -= served
-        out = []
-        for k, (b, (addr, size)) in enumerate(zip(got, exp.requests)):
-            if (b.arid, b.addr, b.len) != (exp.port, int(addr), int(size)):
-                s, h = divmod(k, item.tensor.shape[1])
-                out.append(
-                    f"request #{k} (surface {s}, line {h}): {PORTS[b.arid].req} address 0x{b.addr:x} size {b.len}, "
-                    f"expected {PORTS[exp.port].req} address 0x{int(addr):x} size {int(size)}"
-                )
-                break
-        if len(got) < n:
-            out.append(f"{len(got)} requests, {n} expected (one per line)")
-        if served < exp.responses:
-            out.append(f"{served} responses served, {exp.responses} expected")
-        return out
-
-    def output_problems(self, item: PdpItem, exp: Expected) -> list[str]:
-        beats = item.response().beats
-        data, _ = stream_payload(beats)
-        user, _ = sidebands(beats)
-        out = []
-        words, want = data.size // WORD, exp.data.size // WORD
-        if words != want:
-            out.append(f"{words} output words, {want} expected")
-        n = min(data.size, exp.data.size)
-        bad = np.flatnonzero(data[:n] != exp.data[:n])
-        if bad.size:
-            word = int(bad[0]) // WORD
-            lo = word * WORD
-            out.append(
-                f"data of {word_place(item, word)}: {hex_bytes(data[lo : lo + WORD])}, expected "
-                f"{hex_bytes(exp.data[lo : lo + WORD])} ({np.unique(bad // WORD).size} word(s) differ)"
-            )
-        k = min(user.size, exp.flags.size)
-        badf = np.flatnonzero(user[:k] != exp.flags[:k])
-        if badf.size:
-            j = int(badf[0])
-            got_f, want_f = STREAM.decode(user[j : j + 1]), STREAM.decode(exp.flags[j : j + 1])
-            diff = ", ".join(
-                f"{f}={int(got_f[f][0])} (expected {int(want_f[f][0])})" for f in got_f if got_f[f][0] != want_f[f][0]
-            )
-            out.append(f"flags of {word_place(item, j)}: {diff} ({badf.size} word(s) with wrong flags)")
-        return out
-
-    def details(self, item: PdpItem) -> list[str]:
-        return [f"knobs: {item.knobs}", f"nposted={item.nposted} readback={bool(item.readback)}"]
+    def word_place(self, item: PdpItem, word: int) -> str:
+        return word_place(item, word)
 
 
 def channel_class(item: PdpItem) -> str:
@@ -271,37 +182,21 @@ def width_class(item: PdpItem) -> str:
     return "one" if w == 1 else ("odd" if w % 2 else "even") if w < 16 else ("over_16" if w < 128 else "long")
 
 
-_cover = coverage_section(
-    CoverPoint("pdp_rdma.dtype", xf=lambda it: it.dtype, bins=list(FORMATS)),
-    CoverPoint("pdp_rdma.channels", xf=channel_class, bins=["one", "partial", "multiple"]),
-    CoverPoint("pdp_rdma.strides", xf=stride_class, bins=["packed", "line_gap", "surface_gap", "both_gaps"]),
-    CoverPoint("pdp_rdma.width", xf=width_class, bins=["one", "odd", "even", "over_16", "long"]),
-    CoverPoint("pdp_rdma.ram", xf=lambda it: it.ram, bins=["MC", "CV"]),
-    CoverPoint("pdp_rdma.in_flight", xf=lambda it: it.response().in_flight, bins=[1, 2]),
-    CoverPoint(
-        "pdp_rdma.base_4g_carry",
-        xf=lambda it: (it.base >> 32) != ((it.descriptor().base + it.descriptor().extent - 1) >> 32),
-        bins=[False, True],
-    ),
-    CoverPoint("pdp_rdma.csb_writes", xf=lambda it: "nposted" if it.nposted else "posted", bins=["posted", "nposted"]),
-    CoverPoint("pdp_rdma.latency", xf=lambda it: it.knobs.latency > 0, bins=[False, True]),
-    CoverPoint("pdp_rdma.backpressure", xf=lambda it: it.knobs.backpressure != "none", bins=[False, True]),
-    CoverCross("pdp_rdma.dtype_x_channels", items=["pdp_rdma.dtype", "pdp_rdma.channels"]),
-    CoverCross("pdp_rdma.ram_x_in_flight", items=["pdp_rdma.ram", "pdp_rdma.in_flight"]),
-)
-
-
-@_cover
-def _sample(item: PdpItem) -> None:
-    """One checked layer into the covergroups."""
-
-
-class PdpCoverage(CoverageSubscriber):
+class PdpCoverage(NvdlaClientCoverage):
     prefix = "pdp_rdma"
-    xml_name = "fcov_pdp_rdma.xml"
-
-    def sample(self, item: PdpItem) -> None:
-        _sample(item)
+    points = (
+        ("dtype", lambda it: it.dtype, list(FORMATS)),
+        ("channels", channel_class, ["one", "partial", "multiple"]),
+        ("strides", stride_class, ["packed", "line_gap", "surface_gap", "both_gaps"]),
+        ("width", width_class, ["one", "odd", "even", "over_16", "long"]),
+        ("ram", lambda it: it.ram, ["MC", "CV"]),
+        (
+            "base_4g_carry",
+            lambda it: (it.base >> 32) != ((it.descriptor().base + it.descriptor().extent - 1) >> 32),
+            [False, True],
+        ),
+    )
+    crosses = (("dtype_x_channels", ("dtype", "channels")), ("ram_x_in_flight", ("ram", "in_flight")))
 
 
 class PdpEnv(ReaderEnv):

@@ -105,6 +105,12 @@ class Burst:
         return self.len + 1
 
     @property
+    def responses(self) -> int:
+        """The read responses (R beats) that answer it: one per beat on AXI; a bus packing several beats' worth into
+        one response says so in a subclass (:class:`dlaverif.agents.nvdla.dma_read.NvdlaBurst`)."""
+        return self.beats
+
+    @property
     def nbytes(self) -> int:
         return self.beats << self.size
 

@@ -3,7 +3,8 @@ separate TREADY driver for backpressure.
 
 :class:`AxiStreamMonitor` only samples (TDATA, TKEEP, TUSER, TLAST, TVALID and TREADY as they are on the wires), so
 it works the same on a port driven by anything; each transfer (TVALID & TREADY at a rising edge) is published on
-``ap`` as a :class:`Beat`: the low bytes of TDATA selected by TKEEP, TKEEP, TLAST, the raw TUSER and the cycle.
+``ap`` as a :class:`Beat`: the low bytes of TDATA selected by TKEEP, TKEEP, TLAST, the raw TUSER, the cycle and the
+values of the further sidebands it was asked to capture (``sidebands``, e.g. TID and TDEST: AMBA AXI4-Stream 2.1).
 TUSER's meaning belongs to the block (the cube reader's ``{n, c, h, w}``, a weight group index, a pixel's
 ``(h, w)``): the block decodes it. It is cheap per cycle: while TVALID is low it sleeps on TVALID's rising edge,
 and it converts TDATA only on a handshake.
@@ -42,6 +43,7 @@ class Beat(NamedTuple):
     last: bool
     user: int
     cycle: int
+    ids: tuple[Optional[int], ...] = ()  # the monitor's ``sidebands`` (e.g. TID, TDEST) in its order; None: X/Z
 
 
 #: builds a :class:`Beat` from a plain tuple without the named tuple's Python-level ``__new__`` (the monitor makes
@@ -140,8 +142,13 @@ class AxiStreamMonitor:
         period_ns: float = 10.0,
         loop: Optional[ClockLoop] = None,
         reset_active_high: bool = True,
+        sidebands: Sequence[str] = (),
     ) -> None:
         self.clock, self.reset = clock, reset
+        # further sidebands captured per transfer (``<prefix>_<name>``, e.g. tid, tdest): Beat.ids
+        self.sidebands = tuple(sidebands)
+        self._ids = [getattr(dut, f"{prefix}_{name}") for name in self.sidebands]
+        self._read_ids = [uint_reader(s) for s in self._ids]
         self._reset_high = reset_active_high
         self.port = _Port(dut, prefix)
         self.period_ns = period_ns
@@ -165,7 +172,7 @@ class AxiStreamMonitor:
 
     def _snapshot(self):
         p = self.port
-        return (bits(p.tdata), bits(p.tkeep), bits(p.tuser), bits(p.tlast))
+        return (bits(p.tdata), bits(p.tkeep), bits(p.tuser), bits(p.tlast), *(bits(s) for s in self._ids))
 
     async def _watch_reset(self) -> None:
         """Follow the reset wire on its edges (not by a read per transfer)."""
@@ -197,7 +204,7 @@ class AxiStreamMonitor:
             self.stall_cycles += 1
             snap = self._snapshot()
             if stalled is not None and snap != stalled:
-                self._violation("TDATA/TKEEP/TUSER/TLAST changed while TVALID was held without TREADY")
+                self._violation("TDATA/TKEEP/TUSER/TLAST/IDs changed while TVALID was held without TREADY")
             self._stalled = snap
         elif stalled is not None:
             if not self._resetting:
@@ -227,7 +234,10 @@ class AxiStreamMonitor:
             data = bytes(nbytes)
         if stalled is not None and self._snapshot() != stalled:
             self._violation("transfer changed between its stall and its handshake")
-        self.ap.write(_new_beat((data, keep, last == 1, user, self._cyc)))
+        ids = tuple(read() for read in self._read_ids)
+        if None in ids:
+            self._violation(f"X/Z on {'/'.join(n.upper() for n in self.sidebands)} during a transfer")
+        self.ap.write(_new_beat((data, keep, last == 1, user, self._cyc, ids)))
 
 
 class StreamReadyDriver:

@@ -82,6 +82,13 @@ def _expand(token: str, where: Path, env: Mapping[str, str]) -> str:
             raise ValueError(f"{where}: ${name} is not set in the environment")
         return env[name]
 
+    m = _VAR.search(token)
+    if m is not None and (m.group(1) or m.group(2)) in thirdparty.DEFAULTS and not _VAR.search(token, m.end()):
+        name = m.group(1) or m.group(2)
+        if name not in env:
+            raise ValueError(f"{where}: ${name} is not set in the environment")
+        # a path under a variable with defaults: found in whichever default holds it (thirdparty.located)
+        return token[: m.start()] + thirdparty.located(name, env[name], token[m.end() :])
     return _VAR.sub(one, token)
 
 

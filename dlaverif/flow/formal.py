@@ -49,8 +49,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NoReturn
 
-from dlaverif import thirdparty
-from dlaverif.flow import contracts, executor, filelists, formalplan, mutants as mut, project, testplan
+from dlaverif import executor, thirdparty
+from dlaverif.flow import contracts, filelists, formalplan, mutants as mut, project, testplan
 from dlaverif.flow.formalplan import Proof
 from dlaverif.flow.mutation import Mutant, load_catalogue
 from dlaverif.flow.planschema import PlanError, Refusal, display, exit_status
@@ -214,7 +214,7 @@ class ProofResult:
 
 def run_smtbmc(args: list[str], work: Path, log: Path, timeout: float) -> str | None:
     """yosys-smtbmc with ``args`` in ``work``, output to ``log`` (written as the steps go); the output, or None
-    after ``timeout`` seconds (a step of :mod:`dlaverif.flow.executor`: smtbmc and its solver are killed)."""
+    after ``timeout`` seconds (a step of :mod:`dlaverif.executor`: smtbmc and its solver are killed)."""
     rec = executor.Executor().run(
         executor.Step("yosys-smtbmc", ["yosys-smtbmc", *args], timeout, "--timeout", work, log, env=tool_env())
     )

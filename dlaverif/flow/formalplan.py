@@ -10,10 +10,15 @@ A set names what it proves and how (docs/formal.md, "Declaring a property set"):
   the property modules a design binds under ``DLA_ASSERT`` and a formal top of its own;
 * ``bind``: the package's AXI4 read-master property set (dlaverif/hdl/props/axi4_read_master_props.sv) attached to
   the design's AR/R ports by port prefix, either as a map (``prefix``, ``clock``, ``reset``, ``reset_active``,
-  ``parameters``: what the master declares) or as the path of the binding file the build's simulations already use
-  (its ```AXI4_READ_MASTER_BIND(...)`` line, dlaverif/hdl/props/axi4_read_master_bind.svh, read here: the one
-  declaration). Yosys 0.23 drops ``bind``, so the flow proves such a set on a small generated top (:func:`wrapper`)
-  that instantiates the design and the property set side by side, every other input free;
+  ``parameters``: what the master declares, ``ids``: its ARID/RID ports are connected) or as the path of the
+  binding file the build's simulations already use (its ```AXI4_READ_MASTER_BIND(...)`` or
+  ```AXI4_READ_MASTER_BIND_ID(...)`` line, dlaverif/hdl/props/axi4_read_master_bind.svh, read here: the one
+  declaration; a define in its parameters takes the build's value); ``bind_parameters`` overrides some of the
+  binding's parameters for the proof (e.g. a smaller ``TRACK``, a tractable table); ``assume`` (SystemVerilog
+  conditions over the design's ``inputs``, each given with its width: made inputs of the generated top) keeps the
+  free inputs within the design's contract (e.g. no descriptor of 0 bytes). Yosys 0.23 drops ``bind``, so the
+  flow proves such a set on a small generated top (:func:`wrapper`) that instantiates the design and the property
+  set side by side, every other input free;
 * ``depth`` (``make formal``) and ``quick_depth`` (``make formal-quick``) of the BMC, ``induction`` (k of a
   k-induction after the BMC; 0 or absent: BMC only), ``cover`` (every ``PROP_COVER`` must be reached at full depth);
 * ``cut`` (instances replaced by free values), ``unchecked`` (property modules whose checks are left out, each with
@@ -28,6 +33,7 @@ This module knows nothing of the tools (dlaverif.flow.formal runs the sets) nor 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +52,7 @@ BIND_SCHEMA = Either(
                 "reset": Scalar("str"),
                 "reset_active": Scalar("int", (0, 1)),
                 "parameters": Names(Scalar("any")),
+                "ids": Scalar("bool"),
             },
             required=("prefix", "clock", "reset", "reset_active"),
         ),
@@ -60,6 +67,9 @@ SCHEMA = Fields(
         "parameters": Names(Scalar("int")),
         "properties": _NAMES,
         "bind": BIND_SCHEMA,
+        "bind_parameters": Names(Scalar("any")),
+        "inputs": Names(Scalar("int")),
+        "assume": Seq(Scalar("str")),
         "depth": Scalar("int"),
         "quick_depth": Scalar("int"),
         "induction": Scalar("int"),
@@ -79,7 +89,8 @@ SCHEMA = Fields(
 class Binding:
     """axi4_read_master_props attached by port prefix to ``top``'s AR/R ports (axi4_read_master_bind.svh's
     arguments): ``reset_active`` the level at which ``reset`` resets, ``params`` the property set's overrides as
-    SystemVerilog text (what the master declares: widths, ALIGNED, MAX_OUTSTANDING, MAX_BURST, ...)."""
+    SystemVerilog text (what the master declares: widths, ALIGNED, MAX_OUTSTANDING, MAX_BURST, ...), ``ids`` whether
+    the master's ARID and RID are connected (AXI4_READ_MASTER_BIND_ID; ID_W their width) or taken as 0."""
 
     top: str
     prefix: str
@@ -88,9 +99,10 @@ class Binding:
     reset_active: int
     params: dict[str, str] = field(default_factory=dict)
     source: str = ""  # the binding file it was read from ("": the plan)
+    ids: bool = False
 
     def width(self, name: str, default: int) -> int:
-        """A width parameter of the property set (ADDR_W, DATA_W) as a number, for the generated top's wires."""
+        """A width parameter of the property set (ADDR_W, DATA_W, ID_W) as a number, for the generated top's wires."""
         text = self.params.get(name)
         if text is None:
             return default
@@ -133,6 +145,8 @@ class Proof:
     defines: dict[str, str] = field(default_factory=dict)  # that build's defines
     include_dirs: tuple[Path, ...] = ()  # that build's include folders
     bind: Optional[Binding] = None  # the read-master property set attached by port prefix
+    inputs: dict[str, int] = field(default_factory=dict)  # design inputs the assumptions read -> width (bind only)
+    assume: tuple[str, ...] = ()  # conditions on them, assumed every cycle on the generated top (bind only)
 
     @property
     def model_top(self) -> str:
@@ -147,8 +161,8 @@ def _text(v: object) -> str:
     return str(v)
 
 
-#: ```AXI4_READ_MASTER_BIND(TOP, PREFIX, CLK, RST, RST_ACTIVE, (PARAMS))`` of a binding file
-_BIND_CALL = re.compile(r"`AXI4_READ_MASTER_BIND\s*\(")
+#: ```AXI4_READ_MASTER_BIND(TOP, PREFIX, CLK, RST, RST_ACTIVE, (PARAMS))`` of a binding file (``_ID``: with IDs)
+_BIND_CALL = re.compile(r"`AXI4_READ_MASTER_BIND(_ID)?\s*\(")
 
 
 def _split_args(text: str) -> list[str]:
@@ -170,9 +184,11 @@ def _split_args(text: str) -> list[str]:
     raise ValueError("unclosed `AXI4_READ_MASTER_BIND(")
 
 
-def binding_file(path: Path) -> Binding:
-    """The binding a file declares with ```AXI4_READ_MASTER_BIND`` (axi4_read_master_bind.svh): exactly one call,
-    outside comments. ValueError names the file otherwise."""
+def binding_file(path: Path, defines: Mapping[str, object] = {}) -> Binding:
+    """The binding a file declares with ```AXI4_READ_MASTER_BIND`` or ```AXI4_READ_MASTER_BIND_ID``
+    (axi4_read_master_bind.svh): exactly one call, outside comments; a ```NAME`` in its parameters is replaced by
+    ``defines[NAME]`` (the build's defines, which its simulations compile it with). ValueError names the file
+    otherwise, and a define the build does not give."""
     if not path.is_file():
         raise ValueError(f"bind: {path} does not exist")
     code = re.sub(r"/\*.*?\*/", "", re.sub(r"//[^\n]*", "", path.read_text()), flags=re.S)
@@ -189,19 +205,28 @@ def binding_file(path: Path) -> Binding:
     level = {"1'b1": 1, "1": 1, "1'b0": 0, "0": 0}.get(active.replace(" ", ""))
     if level is None:
         raise ValueError(f"bind: {path}: reset level {active!r} is not 1'b0 or 1'b1")
-    pairs = dict(re.findall(r"\.(\w+)\s*\(([^()]*)\)", params))
-    return Binding(top, prefix, clock, reset, level, {k: v.strip() for k, v in pairs.items()}, str(path))
+    pairs = {k: v.strip() for k, v in re.findall(r"\.(\w+)\s*\(([^()]*)\)", params)}
+    for k, v in pairs.items():
+        for name in re.findall(r"`(\w+)", v):
+            if name not in defines:
+                raise ValueError(f"bind: {path}: {k} uses `{name}, which the build does not define")
+            v = v.replace(f"`{name}", str(defines[name]))
+        pairs[k] = v
+    return Binding(top, prefix, clock, reset, level, pairs, str(path), calls[0].group(1) is not None)
 
 
-def _binding(name: str, top: str, raw: object, root: Path) -> Binding:
+def _binding(name: str, top: str, raw: object, root: Path, defines: Mapping[str, str], over: Mapping) -> Binding:
+    """The set's binding (a file or the plan's map) with ``over`` (``bind_parameters``) replacing its parameters."""
     if isinstance(raw, str):
-        b = binding_file(root / raw)
+        b = binding_file(root / raw, defines)
         if b.top != top:
             raise ValueError(f"formal.{name}.bind: {raw} binds {b.top}, not the set's top {top}")
-        return b
-    assert isinstance(raw, dict)  # the schema allows a path or this map
-    params = {str(k): _text(v) for k, v in (raw.get("parameters") or {}).items()}
-    return Binding(top, str(raw["prefix"]), str(raw["clock"]), str(raw["reset"]), int(raw["reset_active"]), params)
+    else:
+        assert isinstance(raw, dict)  # the schema allows a path or this map
+        params = {str(k): _text(v) for k, v in (raw.get("parameters") or {}).items()}
+        reset, level, ids = str(raw["reset"]), int(raw["reset_active"]), bool(raw.get("ids", False))
+        b = Binding(top, str(raw["prefix"]), str(raw["clock"]), reset, level, params, ids=ids)
+    return dataclasses.replace(b, params={**b.params, **{str(k): _text(v) for k, v in over.items()}})
 
 
 def _names(v: object) -> tuple[str, ...]:
@@ -244,6 +269,13 @@ def proof(name: str, raw: Mapping, root: Path, builds: Mapping[str, object]) -> 
     missing = [str(p) for p in props if not p.is_file()]
     if missing:
         raise ValueError(f"{where}.properties: {missing[0]} does not exist")
+    over = raw.get("bind_parameters") or {}
+    for key in ("bind_parameters", "inputs", "assume"):
+        if raw.get(key) and raw.get("bind") is None:
+            raise ValueError(f"{where}.{key}: only a set with bind has a generated top to apply it to")
+    inputs = {str(k): int(v) for k, v in (raw.get("inputs") or {}).items()}
+    if any(w < 1 for w in inputs.values()):
+        raise ValueError(f"{where}.inputs: a width is 1 or more")
     waivers = {str(m): " ".join(str(why).split()) for m, why in (raw.get("unchecked") or {}).items()}
     if not all(waivers.values()):
         raise ValueError(f"{where}.unchecked: every module left unchecked needs its reason")
@@ -267,7 +299,9 @@ def proof(name: str, raw: Mapping, root: Path, builds: Mapping[str, object]) -> 
         filelist=filelist,
         defines=defines,
         include_dirs=incdirs,
-        bind=None if raw.get("bind") is None else _binding(name, top, raw["bind"], root),
+        bind=None if raw.get("bind") is None else _binding(name, top, raw["bind"], root, defines, over),
+        inputs=inputs,
+        assume=tuple(str(a) for a in raw.get("assume") or ()),
     )
 
 
@@ -287,16 +321,19 @@ AR_R_PORTS: dict[str, tuple[str, int | str]] = {
     "rlast": ("in", 1),
 }
 #: axi4_read_master_props' own width defaults (dlaverif/hdl/props/axi4_read_master_props.sv)
-PROPS_WIDTHS = {"ADDR_W": 16, "DATA_W": 64}
+PROPS_WIDTHS = {"ADDR_W": 16, "DATA_W": 64, "ID_W": 4}
+#: the ID ports a binding with ``ids`` connects too (AXI4_READ_MASTER_BIND_ID), as :data:`AR_R_PORTS`
+ID_PORTS: dict[str, tuple[str, int | str]] = {"arid": ("out", "ID_W"), "rid": ("in", "ID_W")}
 
 
 def wrapper(p: Proof) -> str:
     """The generated top of a set with ``bind``: the design at the set's parameters and axi4_read_master_props as the
     binding declares it, side by side, connected by the binding's port names (what axi4_read_master_bind.svh
-    connects: ARID, ARLOCK, ARCACHE, ARPROT and RID taken as 0). Its inputs are the clock, the reset and the
-    slave's side of the AR/R ports; every other input of the design is left unconnected, made a free value every
-    cycle by the flow (``setundef -undriven -anyseq``). Reset is assumed in the first cycle (PROP_FORMAL_RESET's
-    rule)."""
+    connects: ARLOCK, ARCACHE, ARPROT taken as 0; ARID and RID too unless the binding has ``ids``, then connected
+    at ID_W bits). Its inputs are the clock, the reset, the
+    slave's side of the AR/R ports and the set's ``inputs`` (which its ``assume`` conditions constrain every cycle);
+    every other input of the design is left unconnected, made a free value every cycle by the flow (``setundef
+    -undriven -anyseq``). Reset is assumed in the first cycle (PROP_FORMAL_RESET's rule)."""
     b = p.bind
     assert b is not None
     widths = {n: b.width(n, d) for n, d in PROPS_WIDTHS.items()}
@@ -305,14 +342,17 @@ def wrapper(p: Proof) -> str:
         n = widths[w] if isinstance(w, str) else w
         return f"[{n - 1}:0] " if n > 1 else ""
 
-    ins = [f"  input  logic {rng(w)}{b.prefix}{n}" for n, (d, w) in AR_R_PORTS.items() if d == "in"]
-    outs = [f"  logic {rng(w)}{b.prefix}{n};" for n, (d, w) in AR_R_PORTS.items() if d == "out"]
+    watched = {**AR_R_PORTS, **(ID_PORTS if b.ids else {})}
+    ins = [f"  input  logic {rng(w)}{b.prefix}{n}" for n, (d, w) in watched.items() if d == "in"]
+    ins += [f"  input  logic {rng(w)}{n}" for n, w in p.inputs.items()]
+    outs = [f"  logic {rng(w)}{b.prefix}{n};" for n, (d, w) in watched.items() if d == "out"]
     dut_params = ", ".join(f".{k} ({v})" for k, v in p.params.items())
-    ports = [f".{b.clock} (clk)", f".{b.reset} ({b.reset})"] + [f".{b.prefix}{n} ({b.prefix}{n})" for n in AR_R_PORTS]
+    ports = [f".{b.clock} (clk)", f".{b.reset} ({b.reset})"] + [f".{b.prefix}{n} ({b.prefix}{n})" for n in watched]
+    ports += [f".{n} ({n})" for n in p.inputs]
     conns = ",\n    ".join(ports)
     prop_params = ", ".join(f".{k} ({v})" for k, v in b.params.items())
     active = f"1'b{b.reset_active}"
-    sig = {n: f"{b.prefix}{n}" for n in AR_R_PORTS}
+    sig = {n: f"{b.prefix}{n}" if n in watched else "'0" for n in (*AR_R_PORTS, *ID_PORTS)}
     return f"""// generated by dlaverif.flow.formal for the property set {p.name}: {p.top} and the AXI4 read-master
 // property set bound by port prefix{f" ({b.source})" if b.source else ""}; not a design file
 module {p.model_top} (
@@ -326,15 +366,15 @@ module {p.model_top} (
     f_init <= 1'b0;
     if (f_init) assume ({b.reset} == {active});
   end
-{chr(10).join(outs)}
+{"".join(f"  always @* assume ({a});{chr(10)}" for a in p.assume)}{chr(10).join(outs)}
   {p.top} {"#(" + dut_params + ") " if dut_params else ""}dut (
     {conns}
   );
   axi4_read_master_props {"#(" + prop_params + ") " if prop_params else ""}u_axi4_read_master_props (
     .clk (clk), .rst ({b.reset} == {active}), .stop (1'b0), .job_done (1'b0),
-    .arid ('0), .araddr ({sig["araddr"]}), .arlen ({sig["arlen"]}), .arsize ({sig["arsize"]}),
+    .arid ({sig["arid"]}), .araddr ({sig["araddr"]}), .arlen ({sig["arlen"]}), .arsize ({sig["arsize"]}),
     .arburst ({sig["arburst"]}), .arlock (1'b0), .arcache (4'b0), .arprot (3'b0),
-    .arvalid ({sig["arvalid"]}), .arready ({sig["arready"]}), .rid ('0), .rdata ({sig["rdata"]}),
+    .arvalid ({sig["arvalid"]}), .arready ({sig["arready"]}), .rid ({sig["rid"]}), .rdata ({sig["rdata"]}),
     .rresp ({sig["rresp"]}), .rlast ({sig["rlast"]}), .rvalid ({sig["rvalid"]}), .rready ({sig["rready"]}),
     .n_flight (), .n_acc (), .ar_new (), .head_addr (), .head_len (), .head_beat (), .halted ()
   );

@@ -16,11 +16,15 @@ mutant must be a legal design: fix the mutant). The table names the tests that f
 the baseline passes and every mutant is killed. Report: ``sim_build/mutants/<sim>/report.json``; per mutant, the log
 of its builds and runs and the JUnit files in ``sim_build/mutants/<sim>/<name>/``.
 
+A catalogue of third-party RTL that is not found here (NVIDIA's, ``NVDLA_HW``: ``make nvdla``) is not run: one line
+per catalogue says which mutants are skipped and how to get the files, the summary counts them (``skipped`` in the
+report), and they neither pass nor fail the check.
+
 A mutant stops at its first run with a failing test: it is killed, and its remaining runs would only say how
 many more tests see the bug (``runs_skipped`` in the report names them). ``--all-runs`` runs every one, for the
 full kill matrix of the datasheets' mutant tables. The baseline always runs every run.
 
-Each mutant runs in a child process, a step of :mod:`dlaverif.flow.executor` (its own process group, so a hung simulator
+Each mutant runs in a child process, a step of :mod:`dlaverif.executor` (its own process group, so a hung simulator
 is stopped on ``--timeout``, on SIGINT, SIGTERM or SIGHUP, and when this process dies); ``--jobs N`` (``make mutants
 MUTANT_JOBS=N``) runs N mutants at once, the table keeping the mutants' order. Verilator
 builds use the machine's cores already (~30-60 s per build with ccache), so Verilator gains less from it than
@@ -45,8 +49,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from dlaverif import thirdparty
-from dlaverif.flow import codescope, executor, filelists, project, records, runner, sim as simflow, testplan
+from dlaverif import executor, thirdparty
+from dlaverif.flow import codescope, filelists, project, records, runner, sim as simflow, testplan
 from dlaverif.flow.mutation import RTL_ROOT, Edit, Mutant, load_catalogue
 from dlaverif.flow.planschema import PlanError, Refusal, display, exit_status
 from dlaverif.flow.regression import settings
@@ -61,24 +65,31 @@ def out_dir(sim: str) -> Path:
 
 # ---------------------------------------------------------------------------------------------- the catalogues
 @functools.lru_cache(maxsize=None)
-def catalogue(plan_path: Path | None = None) -> tuple[Mutant, ...]:
-    """Every mutant of the plan's catalogues: the YAML files its ``mutants:`` list names (paths from the project
-    root, :func:`dlaverif.flow.mutation.load_catalogue`), in the plan's order, the order the mutants run. Read on
+def catalogue_files(plan_path: Path | None = None) -> tuple[tuple[str, tuple[Mutant, ...]], ...]:
+    """The plan's catalogues: each YAML file its ``mutants:`` list names (paths from the project root,
+    :func:`dlaverif.flow.mutation.load_catalogue`), as it is shown, with its mutants, in the plan's order. Read on
     first use; a name given twice across catalogues is refused naming both files."""
     plan = testplan.load() if plan_path is None else testplan.load(plan_path)
-    out: list[Mutant] = []
+    out: list[tuple[str, tuple[Mutant, ...]]] = []
     first: dict[str, str] = {}
     for name in plan.mutants:
         path = project.ROOT / name
         if not path.is_file():
             where = display(plan_path or testplan.PLAN_PATH)
             raise PlanError(f"{where}: mutants: {name}: no such catalogue file (looked for {display(path)})")
-        for m in load_catalogue(path):
+        mutants = load_catalogue(path)
+        for m in mutants:
             if m.name in first:
                 raise PlanError(f"{display(path)}: mutant {m.name}: defined again (first in {first[m.name]})")
             first[m.name] = display(path)
-            out.append(m)
+        out.append((display(path), tuple(mutants)))
     return tuple(out)
+
+
+def catalogue(plan_path: Path | None = None) -> tuple[Mutant, ...]:
+    """Every mutant of the plan's catalogues (:func:`catalogue_files`), in the plan's order, the order the mutants
+    run."""
+    return tuple(m for _, mutants in catalogue_files(plan_path) for m in mutants)
 
 
 def __getattr__(name: str) -> tuple[Mutant, ...]:
@@ -109,7 +120,37 @@ def tree(mutant: Mutant, rtl: Path = runner.RTL) -> Path | None:
     if mutant.root == RTL_ROOT:
         return rtl
     found = thirdparty.environment().get(mutant.root)
-    return Path(found) if found else None
+    if not found:
+        return None
+    # the default that holds the mutant's files (each shared export holds one block's: thirdparty.located); a tree
+    # without them (NVDLA_HW naming another block's export) cannot build this mutant
+    first = sorted(mutant.files)[0]
+    path = Path(thirdparty.located(mutant.root, found, f"/{first}"))
+    return Path(str(path)[: -len(first) - 1]) if path.is_file() else None
+
+
+def unavailable(chosen: list[Mutant]) -> list[tuple[str, list[str], str]]:
+    """The mutants of ``chosen`` whose third-party tree is not found here (:func:`tree`), per catalogue: (the
+    catalogue file, their names, the one line saying how to get the files). They cannot be built, so they are not
+    run: skipped, said and counted, never left out silently."""
+    names = {m.name for m in chosen if tree(m) is None}
+    out = []
+    for path, mutants in catalogue_files():
+        mine = [m for m in mutants if m.name in names]
+        if mine:
+            root, first = mine[0].root, sorted(mine[0].files)[0]
+            value = thirdparty.environment().get(root)
+            if root not in thirdparty.DEFAULTS:
+                why = f"{root} is not set"
+            elif not value:
+                why = thirdparty.hint(root)
+            elif not Path(value).is_dir():
+                why = f"{value} does not exist: {root}={value} is not {thirdparty.DEFAULTS[root][1]}"
+            else:  # a tree without this catalogue's files (another block's export)
+                get = f"{thirdparty.GET[root]}, or " if root in thirdparty.GET else ""
+                why = f"{value} does not hold {first}: {get}make ... {root}=<{thirdparty.DEFAULTS[root][1]}>"
+            out.append((path, [m.name for m in mine], why))
+    return out
 
 
 def check_table(mutants: tuple[Mutant, ...] | None = None, rtl: Path = runner.RTL) -> None:
@@ -487,6 +528,11 @@ def main(argv: list[str] | None = None) -> int:
         for m in catalogue():
             print(f"{m.name:34s} {', '.join(sorted(m.files)):18s} {m.bug}")
         return 0
+    skipped = unavailable(chosen)  # a catalogue of third-party RTL not found here (NVDLA_HW): one line each
+    for path, names, why in skipped:
+        print(thirdparty.skipped(f"{len(names)} mutant(s) of {path}", why), flush=True)
+    left_out = {n for _, names, _ in skipped for n in names}
+    chosen = [m for m in chosen if m.name not in left_out]
 
     OUT = out_dir(args.sim)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -498,15 +544,15 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     try:
         with executor.raising_signals():  # SIGINT, SIGTERM, SIGHUP: the running mutants end with their groups
-            return _drive(args, chosen, OUT, t0)
+            return _drive(args, chosen, OUT, t0, sorted(left_out, key=[m.name for m in catalogue()].index))
     except executor.Interrupted as exc:
         print(f"\nmutants: interrupted ({signal.Signals(exc.signum).name}); no report written", file=sys.stderr)
         return 128 + exc.signum
 
 
-def _drive(args: argparse.Namespace, chosen: list[Mutant], out: Path, t0: float) -> int:
+def _drive(args: argparse.Namespace, chosen: list[Mutant], out: Path, t0: float, skipped: list[str]) -> int:
     """The baseline, then the mutants ``--jobs`` at a time (steps of one executor, from this thread); the table and
-    the report."""
+    the report. ``skipped``: the mutants not run, their third-party tree not found here (counted in the summary)."""
     ex = executor.Executor()
     names = ["baseline", *(m.name for m in chosen)]
 
@@ -531,7 +577,7 @@ def _drive(args: argparse.Namespace, chosen: list[Mutant], out: Path, t0: float)
             f"mutants: the unmutated RTL does not pass on {args.sim} ({rows[0].status}: "
             f"{_short(rows[0].killed_by, 200) or rows[0].note}); see {out / 'baseline' / 'log.txt'}"
         )
-        _write_report(args, rows, time.monotonic() - t0)
+        _write_report(args, rows, time.monotonic() - t0, skipped)
         return 1
     outcomes: dict[int, Outcome] = {}
 
@@ -548,8 +594,9 @@ def _drive(args: argparse.Namespace, chosen: list[Mutant], out: Path, t0: float)
     survived = [o.name for o in muts if o.status == "SURVIVED"]
     broken = [o.name for o in muts if o.status == "BROKEN"]
     print(
-        f"mutants: {killed}/{len(muts)} killed, {len(survived)} survived, {len(broken)} broken "
-        f"(SIM={args.sim} SEED={args.seed} COUNT={args.count}, {total / 60:.1f} min)"
+        f"mutants: {killed}/{len(muts)} killed, {len(survived)} survived, {len(broken)} broken"
+        + (f", {len(skipped)} skipped (their RTL is not found here, see above)" if skipped else "")
+        + f" (SIM={args.sim} SEED={args.seed} COUNT={args.count}, {total / 60:.1f} min)"
     )
     for n in survived:
         print(
@@ -558,7 +605,7 @@ def _drive(args: argparse.Namespace, chosen: list[Mutant], out: Path, t0: float)
         )
     for n in broken:
         print(f"  BROKEN {n}: {next(o.note for o in muts if o.name == n)}")
-    path = _write_report(args, rows, total)
+    path = _write_report(args, rows, total, skipped)
     print(f"report: {_shown(path)}")
     return 0 if not survived and not broken else 1
 
@@ -568,7 +615,7 @@ def _shown(path: Path) -> Path:
     return path.relative_to(runner.ROOT) if path.is_relative_to(runner.ROOT) else path
 
 
-def _write_report(args, rows: list[Outcome], total: float) -> Path:
+def _write_report(args, rows: list[Outcome], total: float, skipped: list[str]) -> Path:
     muts = rows[1:]
     report = {
         "sim": args.sim,
@@ -584,6 +631,7 @@ def _write_report(args, rows: list[Outcome], total: float) -> Path:
             "killed": sum(o.status == "KILLED" for o in muts),
             "survived": [o.name for o in muts if o.status == "SURVIVED"],
             "broken": [o.name for o in muts if o.status == "BROKEN"],
+            "skipped": skipped,  # not run: their third-party RTL (NVDLA_HW) is not found here
         },
         "mutants": [asdict(o) for o in muts],
     }

@@ -4,10 +4,12 @@ Used by the pytest entry points (``tests/sim``) and by the ``make sim`` regressi
 Build and run outputs go under ``sim_build/<sim>/<config>-<worker>/`` (one build directory per pytest-xdist
 worker, never shared); each seed runs in its own ``seed<N>/`` test directory.
 
-A build's commands (verilator, make, iverilog) run as steps of :mod:`dlaverif.flow.executor` with a wall-clock limit
-(``BUILD_TIMEOUT``, default :data:`BUILD_TIMEOUT_S`): a stuck one is killed with its process group and the build
-fails with one line naming it and the limit; they die with the process that builds. A process that is itself a step
-(a regression's build or job, a mutant) runs them plainly: its own step holds them.
+A build's commands (verilator, make, iverilog) and a simulation's simulator run as steps of :mod:`dlaverif.executor`
+with a wall-clock limit (``BUILD_TIMEOUT``, default :func:`build_limit`; ``SIM_TIMEOUT``, default
+:func:`simulation_limit`; both from the measured durations of the project's durations file,
+:data:`dlaverif.flow.regression.jobs.DURATIONS`): a stuck one is killed with its process group and the build or
+simulation fails with one line naming it and the limit; they die with the process that builds or simulates. A
+process that is itself a step (a regression's build or job, a mutant) runs them plainly: its own step holds them.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Mapping, Sequence
 
-from dlaverif.flow import executor, fastpath as fastpath_wrapper, filelists, project, records
+from dlaverif import executor
+from dlaverif.flow import fastpath as fastpath_wrapper, filelists, project, records
 from dlaverif.flow.buildopts import BuildOptions
+from dlaverif.flow.regression import jobs as durations
 from dlaverif.platform import assertions
 
 if TYPE_CHECKING:
@@ -32,9 +36,9 @@ ROOT = project.ROOT  # the project's root (this checkout, or a user project's: d
 RTL = project.RTL
 SIM_BUILD = project.SIM_BUILD
 SIMULATORS = ("verilator", "icarus")
-#: a build's wall-clock limit when ``BUILD_TIMEOUT`` is not given. Builds have no recorded durations: a Verilator build
-#: takes 30-60 s with ccache (docs/regressions.md, Mutants), a cold one on a busy machine a few minutes; 1800 s is ten
-#: times a slow 180 s build, so only a stuck one (a stopped compiler, a hung licence or file server) reaches it
+#: a build's wall-clock limit when ``BUILD_TIMEOUT`` is not given and the durations file records no build of its
+#: simulator (:func:`build_limit`): a Verilator build takes 30-60 s with ccache (docs/regressions.md, Mutants), a cold
+#: one on a busy machine a few minutes; 1800 s is ten times a slow 180 s build, so only a stuck one reaches it
 BUILD_TIMEOUT_S = 1800.0
 
 _INSTALL_HINT = {
@@ -111,7 +115,9 @@ def _lean_verilator():
     """cocotb's Verilator runner without ``--public-flat-rw``: that flag makes every variable of the design visible
     to VPI and keeps Verilator from optimizing them away; the testbench touches only the top-level ports, which
     ``--public-depth 1`` keeps visible. Measured on the 4 MiB bench cube: an idle clocked simulation takes 0.19 s
-    instead of 0.41 s of CPU. Tests that need internal signals build with VERILATOR_PUBLIC=1."""
+    instead of 0.41 s of CPU. Tests that need internal signals build with VERILATOR_PUBLIC=1, or a plan build asks for
+    them with its own ``compile_args: {verilator: [--public-flat-rw]}`` (only the runner's own flag, the first, is
+    replaced)."""
     from cocotb_tools.runner import Verilator
 
     class LeanVerilator(Verilator):
@@ -249,7 +255,7 @@ def build(
             build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
     timescale = ("1ns", "1ps")
     stamp = _BuildStamp(build_dir, sim, top, sources, includes, defines, params, build_args, timescale, waves)
-    with limited(runner, f"build {sim}/{config}", build_limit()):  # a stuck compiler is ended (BUILD_TIMEOUT)
+    with limited(runner, f"build {sim}/{config}", build_limit(sim, config)):  # a stuck compiler is ended
         runner.build(
             sources=[Verilog(p) for p in sources],
             hdl_toplevel=top,
@@ -273,19 +279,36 @@ def hdl_top(toplevel: str, options: BuildOptions | None = None) -> str:
     return fastpath_wrapper.top_name(toplevel) if fast else toplevel
 
 
-def build_limit() -> float:
-    """The wall-clock seconds a build may take: ``BUILD_TIMEOUT`` (checked by make sim and make regress), else
-    :data:`BUILD_TIMEOUT_S`."""
+def build_limit(sim: str, build: str, steps: dict[str, durations.Duration] | None = None) -> float:
+    """The wall-clock seconds a build may take: ``BUILD_TIMEOUT`` (checked by make sim and make regress), else as a
+    job's limit, from the build's measured duration (``build:<sim>:<build>`` of the durations file,
+    :func:`dlaverif.flow.regression.jobs.step_limit`; ``steps``: its entries, read when not given), else
+    :data:`BUILD_TIMEOUT_S` when the file records no build of ``sim``."""
     text = os.environ.get("BUILD_TIMEOUT", "").strip()
-    return float(text) if text else BUILD_TIMEOUT_S
+    if text:
+        return float(text)
+    known = durations.load_step_durations() if steps is None else steps
+    return durations.step_limit(durations.build_key(sim, build), known, None, BUILD_TIMEOUT_S)
+
+
+def simulation_limit(sim: str, run: str | None, tests: Sequence[str] | None, count: str | None) -> float:
+    """The wall-clock seconds one simulation (one simulator process of make sim or of a pytest test) may take:
+    ``SIM_TIMEOUT`` (checked by make sim), else as a job's limit, from the measured durations of the tests it runs
+    (:func:`dlaverif.flow.regression.jobs.simulation_seconds` of ``run``'s ``tests`` at ``count``; None: every
+    test of the run the file records; a run it does not know: an unknown job's)."""
+    text = os.environ.get("SIM_TIMEOUT", "").strip()
+    if text:
+        return float(text)
+    expected = durations.simulation_seconds(sim, run, tests, count or "", durations.load_durations())
+    return durations.default_limit(expected)
 
 
 @contextmanager
-def limited(runner: "Runner", what: str, limit_s: float) -> Iterator[None]:
+def limited(runner: "Runner", what: str, limit_s: float | None, limit_name: str = "BUILD_TIMEOUT") -> Iterator[None]:
     """Inside the block, each command ``runner`` executes (cocotb_tools' ``_execute_cmds``) is a step of
-    :mod:`dlaverif.flow.executor` ended after ``limit_s`` seconds: a timeout raises RuntimeError with the step's one
-    line (``what``: its name), another failure cocotb's own "Command failed with return code: N". Nothing changes in a
-    process that is itself a step (:func:`dlaverif.flow.executor.inside_step`)."""
+    :mod:`dlaverif.executor` ended after ``limit_s`` seconds (``limit_name``: the variable that sets it): a timeout
+    raises RuntimeError with the step's one line (``what``: its name), another failure cocotb's own "Command failed
+    with return code: N". Nothing changes in a process that is itself a step (:func:`dlaverif.executor.inside_step`)."""
     if executor.inside_step():
         yield
         return
@@ -296,7 +319,7 @@ def limited(runner: "Runner", what: str, limit_s: float) -> Iterator[None]:
                 what,
                 [str(c) for c in cmd],
                 limit_s,
-                "BUILD_TIMEOUT",
+                limit_name,
                 Path(str(cwd)),
                 capture=stdout is not None,
                 env=runner.env,
@@ -354,11 +377,17 @@ def run(
     waves: bool = False,
     tag: str = "",
     test_dir: Path | None = None,
+    limit_s: float | None = None,
 ) -> Path:
     """Run ``test_module`` on a build with ``seed``; returns the JUnit results file. ``test_dir``: where the
-    simulation runs (default: ``<tag>-seed<seed>`` in the build directory)."""
+    simulation runs (default: ``<tag>-seed<seed>`` in the build directory). The simulator is a step of
+    :mod:`dlaverif.executor` ended after ``limit_s`` seconds (default :func:`simulation_limit` of the tests it runs,
+    as a run it does not know): a stuck simulation raises RuntimeError with one line naming it and ``SIM_TIMEOUT``."""
     if test_dir is None:
         test_dir = b.build_dir / f"{tag or test_module.rsplit('.', 1)[-1]}-seed{seed}"
+    if limit_s is None and not executor.inside_step():  # (inside a step: the step's own limit holds it)
+        tests = [testcase] if isinstance(testcase, str) else list(testcase) if testcase else None
+        limit_s = simulation_limit(b.sim, None, tests, (extra_env or {}).get("COUNT"))
     full = simulation_env(extra_env, waves)
     full.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
     env = {k: v for k, v in full.items() if v is not None}
@@ -375,20 +404,22 @@ def run(
     os.environ.update(env)
     for k in full.keys() - env.keys():
         os.environ.pop(k, None)
+    what = f"simulation {b.sim} {tag or test_module} seed {seed}"
     try:
-        b.runner.test(
-            hdl_toplevel=b.toplevel,
-            hdl_toplevel_lang="verilog",
-            test_module=test_module,
-            build_dir=b.build_dir,
-            test_dir=test_dir,
-            seed=seed,
-            extra_env=env,
-            waves=waves,
-            results_xml=str(results),
-            test_filter=test_filter,
-            test_args=list(b.sim_args),
-        )
+        with limited(b.runner, what, limit_s, "SIM_TIMEOUT"):  # a stuck simulator is ended (SIM_TIMEOUT)
+            b.runner.test(
+                hdl_toplevel=b.toplevel,
+                hdl_toplevel_lang="verilog",
+                test_module=test_module,
+                build_dir=b.build_dir,
+                test_dir=test_dir,
+                seed=seed,
+                extra_env=env,
+                waves=waves,
+                results_xml=str(results),
+                test_filter=test_filter,
+                test_args=list(b.sim_args),
+            )
     except SystemExit as exc:
         # Under pytest cocotb_tools exits when a cocotb test failed; return the results so that the caller
         # reports the failed tests by name. No results file means the simulator itself failed.

@@ -3,7 +3,9 @@
 Make variables arrive as environment variables, in cocotb's own spelling: ``SIM`` (verilator | icarus), ``TESTCASE``
 (a test name or regex), ``SEED`` (reproducible randomization; default: a fresh seed, printed), ``WAVES=1`` (FST/VCD
 waveforms under sim_build/), ``COUNT`` (random items per layout family, default: the suite's count, 200),
-``BUILD_TIMEOUT`` (seconds per build command, :func:`dlaverif.flow.runner.limited`). The runs
+``BUILD_TIMEOUT`` (seconds per build command, :func:`dlaverif.flow.runner.build_limit`), ``SIM_TIMEOUT`` (seconds per
+simulation, one run's simulator, :func:`dlaverif.flow.runner.simulation_limit`; both by default from the measured
+durations, a stuck one ends the run as BROKEN with one line naming it and its limit). The runs
 are the ``sim`` suite of ``blocks/plan.yaml`` (another project's plan: ``TESTPLAN=``, :mod:`dlaverif.flow.project`), or
 ``SUITE=<suite>`` (``--suite``), narrowed to runs (``RUN=a,b``: exact
 names) and tests (``TESTS=``: globs over ``run::test`` or a test name) exactly as ``make regress`` narrows them
@@ -73,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         if count_text:
             settings.whole("COUNT", count_text, 1)
         settings.timeout(os.getenv("BUILD_TIMEOUT", ""), "BUILD_TIMEOUT")  # each build's limit (runner.build_limit)
+        settings.timeout(os.getenv("SIM_TIMEOUT", ""), "SIM_TIMEOUT")  # each simulation's (runner.simulation_limit)
         rtl = os.getenv("RTL", "").strip() or None  # another RTL folder (its <top>.f lists), e.g. a mutant's copy
         if rtl:
             settings.folder("RTL", rtl)
@@ -111,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
             selected = [testcase]  # the test of that name alone, not every name containing it
         elif not testcase and args.tests:
             selected = chosen  # the tests TESTS= selected (the same selection as make regress)
+        # the tests the simulation runs, for its default limit (a TESTCASE regex, or none listed: every test of the run)
+        tests = selected if isinstance(selected, list) else None if selected else (list(run.tests) or None)
         try:
             b = build_run(
                 args.sim,
@@ -127,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                 entry.environment(count),
                 waves=waves,
                 tag=run.name.replace("/", "-"),
+                limit_s=runner.simulation_limit(args.sim, run.name, tests, entry.environment(count)["COUNT"]),
             )
             results = runner.read_results(xml)
         except Exception as exc:  # a build or harness failure is a failed run, reported in the table

@@ -2,7 +2,8 @@
 
 * :mod:`~dlaverif.platform.binding`: what the platform knows of a DUT, as data (:class:`DutBinding`);
 * :mod:`~dlaverif.platform.backends`: the memory and stream backends (Python agents or the HDL fast path), chosen once;
-* :mod:`~dlaverif.platform.tb`: :class:`ReaderTB`, the TB built from a binding, and the one job protocol;
+* :mod:`~dlaverif.platform.tb`: :class:`ReaderTB`, the TB built from a binding, and the one job protocol
+  (:class:`ContiguousReaderTB`: jobs of one byte range each);
 * :mod:`~dlaverif.platform.job`: a job's request (:class:`ReaderItem`), response (:class:`JobResult`), expected answer;
 * :mod:`~dlaverif.platform.knobs`: timing knobs; :mod:`~dlaverif.platform.reporting`: seeds, the reproduce command;
 * :mod:`~dlaverif.platform.checks`: the sideband, bus, reset and hang checks every scoreboard makes;
@@ -47,7 +48,7 @@ from dlaverif.platform.register_values import ErrorBits, descriptor_words, error
 from dlaverif.platform.reporting import hex_bytes, regression_seed, reproduce_command
 from dlaverif.platform.scoreboard import JobScoreboard
 from dlaverif.platform.sequences import BurstSeqBase, ReaderSeqBase, config_value
-from dlaverif.platform.tb import ReaderTB
+from dlaverif.platform.tb import ContiguousReaderTB, ReaderTB
 from dlaverif.platform.testbase import (
     Corruption,
     CorruptModelBase,
@@ -63,6 +64,7 @@ from dlaverif.platform.testbase import (
 __all__ = [
     "BurstSeqBase",
     "Completion",
+    "ContiguousReaderTB",
     "CorruptModelBase",
     "Corruption",
     "CoverageSubscriber",

@@ -8,7 +8,8 @@ simulator.
   a burst that matches no footprint (a stray read, which the read checker reports) stays with the previous burst's
   job (the first job for the first burst).
 * An R beat belongs to the burst it answers: AXI4 returns one ID's bursts in order (IHI 0022 A5.3.1), so the beats
-  are dealt out in AR order, ``ARLEN + 1`` per burst; beats beyond every burst's count go to the last burst's job.
+  are dealt out in AR order, ``ARLEN + 1`` per burst (``Burst.responses``: NVDLA's DMA answers two atoms a
+  response); beats beyond every burst's count go to the last burst's job.
 * A read-checker violation names its burst (``str(burst)`` opens the text) and goes with that burst; a violation
   that names its clock cycle (``(cycle N)``: the design's failed assertions, :mod:`dlaverif.platform.assertions`)
   goes to every job in flight in that cycle (:func:`in_flight`: from its hand-over to its close); any other
@@ -83,7 +84,7 @@ def attribute(
     owners = burst_owners(footprints, bursts)
     for b, k in zip(bursts, owners):
         shares[k].ar.append(b)
-    dealt = [k for b, k in zip(bursts, owners) for _ in range(b.beats)]  # the job of the i-th R beat
+    dealt = [k for b, k in zip(bursts, owners) for _ in range(b.responses)]  # the job of the i-th R beat
     tail = owners[-1] if owners else 0
     for i, beat in enumerate(beats):
         shares[dealt[i] if i < len(dealt) else tail].r.append(beat)

@@ -50,7 +50,7 @@ class Backend(Protocol):
 
 class PythonAgents:
     """What every backend of Python agents on the bench's clock loop does the same way (the default AXI agents,
-    :class:`dlaverif.platform.nvdla_dma.NvdlaBackend`): the knobs go to ``mem`` and ``ready``; the agents serve and
+    :class:`dlaverif.agents.nvdla.dma_read.NvdlaBackend`): the knobs go to ``mem`` and ``ready``; the agents serve and
     publish as it happens, so commit, flush and reset have nothing to do."""
 
     mem: Any
@@ -86,8 +86,9 @@ class AgentBackend(PythonAgents):
         self.mem = AxiMemAgent(
             dut, clk, rst, binding.axi_master, period_ns=binding.period_ns, loop=loop, reset_active_high=high
         )
+        ids = tuple(signal for signal, _ in getattr(binding.control, "stream_fields", ()))  # TID, TDEST, ...
         self.out = AxiStreamMonitor(
-            dut, clk, rst, binding.stream, period_ns=binding.period_ns, loop=loop, reset_active_high=high
+            dut, clk, rst, binding.stream, period_ns=binding.period_ns, loop=loop, reset_active_high=high, sidebands=ids
         )
         self.ready = StreamReadyDriver(dut, clk, binding.stream)
 
@@ -126,7 +127,7 @@ class FastPathBackend:
 
 def backend_for(dut, binding: DutBinding) -> Any:
     """The backend for this HDL top, chosen once: the binding's own (``binding.backend``: a DUT whose ports are not
-    AXI, e.g. :class:`dlaverif.platform.nvdla_dma.NvdlaBackend`), the fast path when the top is a
+    AXI, e.g. :class:`dlaverif.agents.nvdla.dma_read.NvdlaBackend`), the fast path when the top is a
     fast-path wrapper (:mod:`dlaverif.flow.fastpath`: it has ``tb_load``), the default agents otherwise."""
     if binding.backend is not None:
         return binding.backend(dut, binding)

@@ -9,7 +9,7 @@ starts and ends (its :data:`Control`), and what its completion signal means (:cl
 * :class:`DescriptorControl`: a descriptor stream on a valid/ready port, its payload's fields as named ports,
   several jobs in flight up to ``queue_depth`` (the bench's limit; the DUT's ``ready`` is the handshake);
 * :class:`PinControl`: a start pin and a done pin, one job at a time;
-* :class:`CsbControl`: NVDLA's configuration space bus, two register groups (:mod:`dlaverif.platform.csb`).
+* :class:`CsbControl`: NVDLA's configuration space bus, two register groups (:mod:`dlaverif.agents.nvdla.csb`).
 
 Each block declares its binding once (``tb/<block>/env.py``; our three readers through
 :mod:`blocks.binding`, the convention of ``blocks/rtl/``); the TB builds its agents from it and nothing else.
@@ -71,7 +71,10 @@ class DescriptorControl:
     with its job by that tag, so jobs may interleave; otherwise in job order); ``status``: the completion's payload
     (status field name -> port, sampled in the cycle of each completion pulse and checked per job against
     :meth:`dlaverif.platform.tb.ReaderTB.status`: by default a field of the same name in the job's payload, e.g. its
-    tag, and 0 for every other, e.g. an error flag)."""
+    tag, and 0 for every other, e.g. an error flag); ``stream_fields``: the output stream's sidebands that return a
+    payload field (sideband name after the stream's prefix -> field, e.g. ``(("tid", "tid"), ("tdest", "dest"))``):
+    every transfer of a job must carry the job's value (AMBA AXI4-Stream: TID and TDEST name the stream a transfer
+    belongs to and where it goes)."""
 
     valid: str
     ready: str
@@ -80,6 +83,7 @@ class DescriptorControl:
     queue_depth: int = 4
     stream_tag: Optional[str] = None
     status: tuple[tuple[str, str], ...] = ()
+    stream_fields: tuple[tuple[str, str], ...] = ()
 
     def port(self, name: str) -> str:
         """The port of payload field ``name``."""
@@ -110,8 +114,9 @@ class RegisterMap(Protocol):
 class CsbControl:
     """Jobs through NVDLA's CSB: ``req`` / ``resp`` the port prefixes; ``regs`` loads the client's register map
     (from its ``.rdl``; called once per TB); ``enable`` (register, field) starts the programmed group, written last;
-    ``pointer`` (register, field) selects the group the writes go to; ``done`` the one-cycle pulse at a job's end;
-    ``groups`` the register groups (jobs in flight)."""
+    ``pointer`` (register, field) selects the group the writes go to; ``done`` the one-cycle pulse at a job's end, a
+    port or an internal signal (a dotted path below the top: :meth:`DutBinding.signal`); ``groups`` the register
+    groups (jobs in flight)."""
 
     req: str
     resp: str
@@ -142,7 +147,7 @@ class DutBinding:
     #: an enable, a mode pin, the descriptor fields the jobs do not use (else they float to X on Icarus)
     ties: tuple[tuple[str, int], ...] = ()
     #: the backend of a DUT whose memory and output are not AXI4 / AXI4-Stream: ``backend(dut, binding)`` (e.g.
-    #: :meth:`dlaverif.platform.nvdla_dma.NvdlaBackend.of`); None: the default AXI agents or the fast path
+    #: :meth:`dlaverif.agents.nvdla.dma_read.NvdlaBackend.of`); None: the default AXI agents or the fast path
     backend: Optional[Callable[[Any, "DutBinding"], Any]] = None
 
     @property
@@ -153,8 +158,18 @@ class DutBinding:
         return self.streams[0]
 
     def signal(self, dut, name: str) -> Any:
-        """The DUT's port ``name`` (a readable error naming the binding when it has none)."""
-        try:
-            return getattr(dut, name)
-        except AttributeError:
-            raise AttributeError(f"the binding names port {name!r}, which the DUT {dut._name} does not have") from None
+        """The DUT's port ``name``, or its internal signal when ``name`` is a dotted path below the top
+        (``u_eg.dp_done``: the hierarchical handle); a readable error naming the binding when it has none (Verilator
+        shows an internal signal only when the RTL marks it ``/*verilator public*/``)."""
+        handle = dut
+        for part in name.split("."):
+            try:
+                handle = getattr(handle, part)
+            except AttributeError:
+                what = "signal" if "." in name else "port"
+                hint = " (an internal signal: Verilator shows it with --public-flat-rw or /*verilator public*/)"
+                hint = hint if "." in name else ""
+                raise AttributeError(
+                    f"the binding names {what} {name!r}, which the DUT {dut._name} does not have{hint}"
+                ) from None
+        return handle

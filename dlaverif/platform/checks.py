@@ -39,6 +39,22 @@ def sideband_problems(
     return out
 
 
+def stream_field_problems(job: str, beats: Any, names: tuple[str, ...], want: tuple[int, ...]) -> list[str]:
+    """The further sidebands of a job's transfers (:attr:`dlaverif.agents.stream.Beat.ids`: ``names``, e.g. tid and
+    tdest) against the job's values ``want`` (its payload's fields: DescriptorControl.stream_fields): one line naming
+    the first transfer that differs and how many do; [] when every transfer carries them."""
+    bad = [i for i, b in enumerate(beats) if tuple(b.ids) != want]
+    if not bad:
+        return []
+    b = beats[bad[0]]
+    got = ", ".join(f"{n.upper()}={'X' if v is None else v}" for n, v in zip(names, b.ids))
+    exp = ", ".join(f"{n.upper()}={v}" for n, v in zip(names, want))
+    return [
+        f"transfer #{bad[0]} of {job} at cycle {b.cycle}: {got}, expected {exp} (its descriptor's); "
+        f"{len(bad)} of its {len(beats)} transfer(s) differ"
+    ]
+
+
 def hang_problems(res: Any, unit: str) -> list[str]:
     """A register-controlled job whose DONE never came (``res.status.done`` low): one line with the status registers,
     the ``unit`` s ("atom", "pixel", "transfer") and bursts seen, then the job's violations; [] when DONE came."""

@@ -5,9 +5,9 @@ scoreboard and the coverage are the same for every DUT.
 
 * :class:`~dlaverif.platform.control_registers.RegisterJobs`: one job at a time over an ``.rdl`` register block (our
   readers): the job is over when :meth:`JobControl.run` returns;
-* :class:`~dlaverif.platform.control_pipelined.PipelinedJobs`: a descriptor port with several jobs in flight, NVDLA's
-  CSB with a job per register group (:mod:`dlaverif.platform.csb`), or start/done pins with one: :meth:`JobControl.run`
-  returns once the DUT took the job; the jobs are over (and framed into their outputs by
+* :class:`~dlaverif.platform.control_pipelined.PipelinedJobs`: a descriptor port with several jobs in flight,
+  NVDLA's CSB with a job per register group (:mod:`dlaverif.agents.nvdla.csb`), or start/done pins with one:
+  :meth:`JobControl.run` returns once the DUT took the job; the jobs are over (and framed into their outputs by
   :mod:`dlaverif.platform.completion`) at :meth:`JobControl.settle`.
 
 The driver runs ``run`` per item and publishes :meth:`JobControl.take_finished`; the test settles after its
@@ -58,9 +58,9 @@ class JobControl:
 def control_for(tb: Any) -> JobControl:
     """The control strategy of ``tb.binding``, chosen once (the one branch on the control style)."""
     # imported here: the strategies' modules import JobControl from this one
+    from dlaverif.agents.nvdla.csb import sender_for
     from dlaverif.platform.control_pipelined import DescriptorSender, PinSender, PipelinedJobs
     from dlaverif.platform.control_registers import RegisterJobs
-    from dlaverif.platform.csb import sender_for
 
     ctl = tb.binding.control
     if isinstance(ctl, RegisterControl):

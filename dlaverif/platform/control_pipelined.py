@@ -20,6 +20,7 @@ from dlaverif.agents.analysis import JobLog
 from dlaverif.footprint import Region
 from dlaverif.platform.attribution import CYCLE, Span, attribute
 from dlaverif.platform.binding import DescriptorControl, PinControl
+from dlaverif.platform.checks import stream_field_problems
 from dlaverif.platform.completion import frame
 from dlaverif.platform.control import JobControl
 from dlaverif.platform.job import JobResult, ReaderItem
@@ -279,6 +280,7 @@ class PipelinedJobs(JobControl):
         ]
         prints = [self.footprints.pop(n, []) for n in names]
         reads = attribute(prints, got["ar"], got["r"], got["violations"], spans)
+        ids = getattr(self.tb.binding.control, "stream_fields", ())
         for job, framed, share in zip(jobs, framing.jobs, reads):
             # the design's failed assertions in the job's span: its own problems (jobs in flight then, by name)
             failed = [v for v in share.violations if v.startswith(("ASSERT ", "ASSUME "))]
@@ -291,6 +293,11 @@ class PipelinedJobs(JobControl):
             own = [v for v in share.violations if v not in failed]
             self.seen[framed.name] = {"out": framed.beats, "ar": share.ar, "r": share.r, "violations": own}
             job.response().done_cycle = framed.completed
+            if ids:  # TID/TDEST...: every transfer of the job carries its payload's value
+                want = tuple(int(self.tb.payload(job)[f]) for _, f in ids)
+                names_ids = tuple(s for s, _ in ids)
+                for p in stream_field_problems(framed.name, framed.beats, names_ids, want):
+                    self.errors.setdefault(framed.name, []).append(p)
         for e in framing.errors:
             self.errors.setdefault(e.job or names[0], []).append(str(e))
         for k, (job, got_status) in enumerate(zip(jobs, statuses)):

@@ -20,6 +20,9 @@ class JobDriver(uvm_driver):
     async def run_phase(self) -> None:
         while True:
             item = await self.seq_item_port.get_next_item()
+            # the jobs a settle ended since the last item (a sequence settles the TB between its bursts): published
+            # before this job starts, so that what the monitors saw of them ends before its first request
+            self.publish()
             await self.tb.run_job(item)
             await self.tb.flush()
             self.publish()

@@ -199,3 +199,15 @@ class ReaderTB:
     def garbage(self, values: dict[str, int]) -> dict[str, int]:
         """The mid-job garbage descriptor writes (a block may keep some bits legal-looking)."""
         return values
+
+
+class ContiguousReaderTB(ReaderTB):
+    """A :class:`ReaderTB` whose every job reads one byte range, what a DMA or descriptor reader does: the job item
+    has ``addr`` (its first byte), ``length`` (its bytes) and ``blob`` (those bytes, a uint8 array, which the memory
+    holds there); the range is the job's only region, named after the job."""
+
+    def regions(self, item) -> list[Region]:
+        return [Region(item.get_name(), item.addr, item.addr + item.length)]
+
+    def pieces(self, item) -> Optional[Sequence[tuple[int, Any]]]:
+        return [(item.addr, item.blob.tobytes())]

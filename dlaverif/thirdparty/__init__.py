@@ -7,10 +7,12 @@ list names the AXI4 read-master property set as ``$DLA_RTL/props/axi4_read_maste
 ``NVDLA_HW`` is a checkout of nvdla/hw (branch nvdlav1; NVIDIA's files under their own paths, ``vmod/...``). When
 neither the environment nor make sets it, its defaults are, first found first: the pinned copy ``make nvdla`` puts
 inside the checkout (``sim_build/thirdparty/nvdla-hw``, :mod:`dlaverif.thirdparty.fetch`, every file checked against
-``nvdla_hw.lock.json``), then the shared copy beside the repository (``../shared/thirdparty/nvdla-pdp-rdma``,
-exported unmodified with NVIDIA's licence). Without any, a build whose list names it is *unavailable*: the testplan
-keeps it with the one line saying how to get the files (:func:`missing`), and the flow and the tests report it as
-skipped with that line (:func:`skipped`) instead of running it.
+``nvdla_hw.lock.json``), then the shared copies beside the repository (``../shared/thirdparty/nvdla-pdp-rdma`` and
+``../shared/thirdparty/nvdla-cdma``, exported unmodified with NVIDIA's licence, one block's files each). The variable
+takes the first default found; a path under it that this default lacks comes from the first other default that has
+it (:func:`located`), so each shared export serves its own block's file list. Without any, a build whose list
+names it is *unavailable*: the testplan keeps it with the one line saying how to get the files (:func:`missing`),
+and the flow and the tests report it as skipped with that line (:func:`skipped`) instead of running it.
 """
 
 from __future__ import annotations
@@ -31,7 +33,11 @@ FETCHED = ROOT / "sim_build" / "thirdparty" / "nvdla-hw"
 #: variable -> (its defaults, the first that exists wins; what to set it to)
 DEFAULTS: dict[str, tuple[tuple[Path, ...], str]] = {
     NVDLA_HW: (
-        (FETCHED, ROOT.parent / "shared" / "thirdparty" / "nvdla-pdp-rdma"),
+        (
+            FETCHED,
+            ROOT.parent / "shared" / "thirdparty" / "nvdla-pdp-rdma",
+            ROOT.parent / "shared" / "thirdparty" / "nvdla-cdma",
+        ),
         "a checkout of nvdla/hw (branch nvdlav1)",
     ),
     DLA_RTL: ((HDL,), "the hdl folder of the dlaverif package"),
@@ -50,6 +56,19 @@ def environment(env: Optional[Mapping[str, str]] = None) -> dict[str, str]:
         if name not in out and found is not None:
             out[name] = str(found)
     return out
+
+
+def located(name: str, value: str, rest: str) -> str:
+    """The path ``value + rest`` of ``$name/...`` (``value``: the variable's value); when ``value`` is one of the
+    variable's defaults and that path does not exist under it, the same path under the first other default of
+    :data:`DEFAULTS` that has it (the module docstring). A value the user set is never replaced."""
+    path = value + rest
+    if name not in DEFAULTS or Path(path).exists():
+        return path
+    defaults = [str(d) for d in DEFAULTS[name][0]]
+    if value.rstrip("/") not in defaults:
+        return path
+    return next((d + rest for d in defaults if d != value.rstrip("/") and Path(d + rest).exists()), path)
 
 
 def hint(name: str) -> str:

@@ -16,7 +16,9 @@ place only when all of them are there and checked, so a refusal or a failure lea
 destination that already holds the pinned files is left as it is ("up to date"), and one holding a file that
 differs from the pin or that the lock does not list is never overwritten (exit 2: remove it first). The licence
 (``LICENSE``, NVIDIA Open NVDLA License) is one of the files, kept beside them. Without network the git step fails
-with one line saying so (exit 2).
+with one line saying so (exit 2). Each git call is a step of :mod:`dlaverif.executor`, like every child process of
+the flow: ended with its whole process group after :data:`GIT_TIMEOUT_S` (one line, exit 2) and when ``make nvdla``
+itself dies.
 """
 
 from __future__ import annotations
@@ -26,17 +28,18 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Optional
 
-from dlaverif import thirdparty
+from dlaverif import executor, thirdparty
 from dlaverif.thirdparty.lock import LOCK
 
 URL_VAR = "NVDLA_HW_URL"
 SHARED = thirdparty.ROOT.parent / "shared" / "thirdparty"
+#: one git call's wall-clock limit: a shallow fetch of the few pinned files takes seconds; ten minutes only ends one
+#: that hangs (a network that drops packets silently, a stopped git)
 GIT_TIMEOUT_S = 600.0
 
 
@@ -67,16 +70,18 @@ def local_sources(lock: dict) -> list[Path]:
     return ([Path(env)] if env else []) + [SHARED / block for block in lock.get("blocks", {})]
 
 
-def _git(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def _git(args: list[str], cwd: Path) -> executor.Record:
+    """One git call, a step of :mod:`dlaverif.executor`: its own process group, ended after :data:`GIT_TIMEOUT_S`
+    (a fetch that hangs on a silent network, or a stopped git, is killed with its children: ``git-remote-https``
+    included) and when ``make nvdla`` dies; its output (stdout and stderr) in ``output``."""
+    if shutil.which("git") is None:
+        raise Refused("git is not installed: install it (apt-get install git), or get the files another way")
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}  # never wait for a password: a private or wrong URL fails
-    try:
-        return subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=GIT_TIMEOUT_S, env=env, check=False
-        )
-    except FileNotFoundError:
-        raise Refused("git is not installed: install it (apt-get install git), or get the files another way") from None
-    except subprocess.TimeoutExpired:
-        raise Refused(f"git {args[0]} gave no answer in {GIT_TIMEOUT_S:.0f}s (no network?)") from None
+    step = executor.Step(f"git {args[0]}", ["git", *args], GIT_TIMEOUT_S, cwd=cwd, capture=True, env=env)
+    rec = executor.Executor().run(step)
+    if rec.status == executor.TIMEOUT:
+        raise Refused(f"{rec.line()} (no network?); get the files another way: NVDLA_HW= or {URL_VAR}= (docs/setup.md)")
+    return rec
 
 
 def _last_line(text: str) -> str:
@@ -94,12 +99,12 @@ def git_fetch(url: str, commit: str, paths: list[str], into: Path, work: Path) -
     got = _git(["fetch", "-q", "--depth", "1", "--filter=blob:none", "origin", commit], repo)
     if got.returncode != 0:
         raise Refused(
-            f"cannot fetch {url} at {commit} (no network?): {_last_line(got.stderr)}; "
+            f"cannot fetch {url} at {commit} (no network?): {_last_line(got.output)}; "
             f"get the files another way: NVDLA_HW=<a checkout of nvdla/hw> or {URL_VAR}=<a mirror> (docs/setup.md)"
         )
     out = _git(["checkout", "-q", commit, "--", *paths], repo)
     if out.returncode != 0:
-        raise Refused(f"{url} at {commit}: {_last_line(out.stderr)}")
+        raise Refused(f"{url} at {commit}: {_last_line(out.output)}")
     for rel in paths:
         (into / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(repo / rel, into / rel)

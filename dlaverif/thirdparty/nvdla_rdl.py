@@ -1,33 +1,38 @@
-"""NVIDIA's own register descriptions (``spec/manual/*.rdl`` of nvdla/hw) as register maps of the testbench.
+"""NVIDIA-style register descriptions (``spec/manual/*.rdl`` of nvdla/hw, or a user's own ``.rdl`` in that style) as
+register maps of the testbench.
 
 NVIDIA wrote them in Ordt's older SystemRDL dialect; systemrdl-compiler (SystemRDL 2.0) accepts them after two
-mechanical fixes, applied here to a copy under ``sim_build/regs/nvdla/`` (NVIDIA's file is never edited):
+mechanical fixes, applied here to a copy in the caller's build folder (the given file is never edited):
 
 1. the values of the user property ``spec_access`` (declared ``type = string``) are written bare (``spec_access =
    r;``): they are quoted;
 2. the root ``addrmap { ... } addrmap_NVDLA;`` has no type name: it is given one (``addrmap addrmap_NVDLA_t``) and
    instantiated as the root.
 
-:func:`load` gives an :class:`RdlMap` (register byte addresses and fields, as the compiler elaborates them);
-``python -m dlaverif.thirdparty.nvdla_rdl`` (``make regs``) writes the fixed copy and a JSON table of it beside, and
-prints one line per map (or one line saying what to set when ``NVDLA_HW`` is not found).
+:func:`load` compiles any such file (a path) into an :class:`RdlMap` (register byte addresses and fields, as the
+compiler elaborates them), the fixed copy written under ``out`` (default: the current folder, which in a simulation
+is the run's folder inside the user's build folder). :func:`manual` names NVIDIA's file of a unit in ``$NVDLA_HW``;
+:class:`RdlFile` is a register file loaded when called (a :class:`dlaverif.platform.binding.CsbControl`'s ``regs``).
+``python -m dlaverif.thirdparty.nvdla_rdl [--out DIR] NAME_OR_PATH...`` (``make regs``) writes the fixed copies and a
+JSON table of each beside, and prints one line per map (or one line saying what to set when ``NVDLA_HW`` is not
+found).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Optional, Union
 
 from dlaverif import thirdparty
 
-ROOT = Path(__file__).resolve().parents[2]
-OUT_DIR = ROOT / "sim_build" / "regs" / "nvdla"
-#: the NVIDIA register descriptions the testbench uses, relative to $NVDLA_HW
-SOURCES = {"NVDLA_PDP_RDMA": Path("spec/manual/NVDLA_PDP_RDMA.rdl")}
+#: where NVIDIA keeps a unit's register description in a checkout of nvdla/hw (``$NVDLA_HW``)
+MANUAL = Path("spec") / "manual"
 
 _BARE_ACCESS = re.compile(r"(\bspec_access\s*=\s*)([^;\"\s]+)\s*;")
 _ROOT_OPEN = re.compile(r"^addrmap\s*\{", re.M)
@@ -115,11 +120,11 @@ def _reset(value: object) -> int:
     return value if isinstance(value, int) else 0
 
 
-def _compile(path: Path, name: str) -> RdlMap:
+def _compile(path: Path, name: str, out: Path) -> RdlMap:
     from systemrdl import RDLCompileError, RDLCompiler
     from systemrdl.node import FieldNode, RegNode
 
-    fixed = OUT_DIR / path.name
+    fixed = out / path.name
     fixed.parent.mkdir(parents=True, exist_ok=True)
     fixed.write_text(fix_dialect(path.read_text()))
     rdlc = RDLCompiler()
@@ -142,29 +147,62 @@ def _compile(path: Path, name: str) -> RdlMap:
     return RdlMap(name, str(path), regs)
 
 
-@lru_cache(maxsize=None)
-def load(name: str = "NVDLA_PDP_RDMA") -> RdlMap:
-    """The register map ``name`` of :data:`SOURCES`, compiled from ``$NVDLA_HW`` (its default:
-    :data:`dlaverif.thirdparty.DEFAULTS`); RdlError with one line when it cannot be."""
+def manual(unit: str) -> Path:
+    """NVIDIA's register description of ``unit`` (``NVDLA_PDP_RDMA``, ``NVDLA_CDMA``, ...) in ``$NVDLA_HW`` (its
+    default: :data:`dlaverif.thirdparty.DEFAULTS`); RdlError with one line when there is none."""
     env = thirdparty.environment()
     if thirdparty.NVDLA_HW not in env:
-        raise RdlError(thirdparty.missing(ValueError(f"${thirdparty.NVDLA_HW} is not set")) or "NVDLA_HW is not set")
-    src = Path(env[thirdparty.NVDLA_HW]) / SOURCES[name]
+        raise RdlError(thirdparty.hint(thirdparty.NVDLA_HW))
+    # NVDLA_HW's defaults may each hold some units' files: the first that has this one (thirdparty.located)
+    src = Path(thirdparty.located(thirdparty.NVDLA_HW, env[thirdparty.NVDLA_HW], f"/{MANUAL / unit}.rdl"))
     if not src.is_file():
         raise RdlError(f"{src} does not exist: NVDLA_HW={env[thirdparty.NVDLA_HW]} is not a checkout of nvdla/hw")
-    return _compile(src, name)
+    return src
 
 
-def main() -> int:
-    for name in SOURCES:
+@lru_cache(maxsize=None)
+def _load(path: Path, out: Path) -> RdlMap:
+    if not path.is_file():
+        raise RdlError(f"{path}: no such register description")
+    return _compile(path, path.stem, out)
+
+
+def load(path: Union[str, Path], out: Union[str, Path, None] = None) -> RdlMap:
+    """The register map of the NVIDIA-style ``.rdl`` at ``path`` (named after the file), its fixed copy written in
+    ``out`` (default: the current folder); compiled once per (path, out). RdlError with one line when it cannot be."""
+    return _load(Path(path).resolve(), Path(out if out is not None else Path.cwd()).resolve())
+
+
+@dataclass(frozen=True)
+class RdlFile:
+    """A register file loaded when called: ``unit`` names NVIDIA's description in ``$NVDLA_HW`` (:func:`manual`),
+    ``path`` any other file (a user's own); ``out`` the folder for the fixed copy (default: the current folder)."""
+
+    unit: Optional[str] = None
+    path: Optional[str] = None
+    out: Optional[str] = None
+
+    def __call__(self) -> RdlMap:
+        if (self.unit is None) == (self.path is None):
+            raise ValueError("an RdlFile names either NVIDIA's unit or a path")
+        return load(manual(self.unit) if self.unit is not None else Path(str(self.path)), self.out)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m dlaverif.thirdparty.nvdla_rdl", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default="sim_build/regs/nvdla", help="folder of the fixed copies and their JSON tables")
+    ap.add_argument("rdl", nargs="+", help="a unit of $NVDLA_HW/spec/manual (NVDLA_PDP_RDMA) or an .rdl path")
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    for what in args.rdl:
         try:
-            m = load(name)
+            m = load(what if what.endswith(".rdl") else manual(what), out)
         except RdlError as e:
             print(f"nvdla registers: {e}")
             return 0  # the rest of make regs stands without NVIDIA's files
-        out = OUT_DIR / f"{name}.json"
-        out.write_text(json.dumps(m.to_json(), indent=1) + "\n")
-        print(f"nvdla registers: {len(m.registers)} registers of {m.source} -> {out.relative_to(ROOT)}")
+        table = out / f"{m.name}.json"
+        table.write_text(json.dumps(m.to_json(), indent=1) + "\n")
+        print(f"nvdla registers: {len(m.registers)} registers of {m.source} -> {table}")
     return 0
 
 

@@ -28,7 +28,7 @@ from tests.sim.test_guide import GUIDE, commands, squash
 
 ROOT = Path(__file__).resolve().parents[2]
 #: every example folder and the fence language of its commands in the guide
-EXAMPLES = {"desc_reader": "shell", "stream_dma": "stream_dma"}
+EXAMPLES = {"desc_reader": "shell", "stream_dma": "stream_dma", "nvdla_reader": "nvdla_reader"}
 EXAMPLE = Path("examples") / "desc_reader"
 RTL = ROOT / EXAMPLE / "rtl" / "desc_reader.sv"
 #: what the example's commands see of this machine's environment (nothing of the checkout's make or PYTHONPATH)
@@ -164,7 +164,8 @@ def test_a_missing_or_broken_testplan_is_one_line(tmp_path: Path, plan: str | No
     assert lines == [said]  # file (as given, relative to the current folder), line, key path: dlaverif.flow.planschema
 
 
-#: what of an example is not glue (its items, sequences, scoreboard and tests, its mutant catalogue, its design): every
+#: what of an example is not glue (its items, sequences, scoreboard and tests, its mutant catalogue, its design and its
+#: register description, when it has one): every
 #: other file of it is, and has at most GLUE_LIMIT code lines in all; ``{}``: the example's name
 NOT_GLUE = (
     "{}_tb/items.py",
@@ -173,6 +174,7 @@ NOT_GLUE = (
     "{}_tb/tests.py",
     "mutants.yaml",
     "rtl/{}.sv",
+    "rtl/{}.rdl",
     ".gitignore",
 )
 GLUE_LIMIT = 60
@@ -196,7 +198,23 @@ def test_the_example_glue_is_at_most_60_code_lines(example: str) -> None:
     folder = ROOT / "examples" / example
     files = [str(p.relative_to(folder)) for p in tracked_files(folder)]
     not_glue = {name.format(example) for name in NOT_GLUE}
-    assert not_glue <= set(files), sorted(not_glue - set(files))  # the rule names real files
+    assert not_glue - {f"rtl/{example}.rdl"} <= set(files), sorted(not_glue - set(files))  # the rule names real files
     counts = {name: code_lines(folder / name) for name in files if name not in not_glue}
     assert set(counts) >= {f"{example}_tb/bench.py", "Makefile", "testplan.yaml", f"rtl/{example}.f"}, counts
     assert sum(counts.values()) <= GLUE_LIMIT, counts
+
+
+def test_the_nvdla_readers_register_comment_agrees_with_its_rdl(tmp_path: Path) -> None:
+    """The register map on top of rtl/nvdla_reader.sv (the RTL's rule) names the registers, offsets and fields of
+    rtl/nvdla_reader.rdl, the one source the bench programs through: a comment that drifts from it fails here."""
+    import re
+
+    from dlaverif.thirdparty import nvdla_rdl
+
+    folder = ROOT / "examples" / "nvdla_reader" / "rtl"
+    regs = nvdla_rdl.load(folder / "nvdla_reader.rdl", tmp_path)
+    base = regs.address("S_STATUS")
+    row = re.compile(r"^//\s+0x([0-9a-f]+) (\w+)\s+R[OW]\s+\[[\d:]+\]\s+(\w+)", re.M)
+    table = {name: (int(off, 16), field) for off, name, field in row.findall((folder / "nvdla_reader.sv").read_text())}
+    rdl = {name: (addr - base, next(iter(fields))) for name, (addr, fields) in regs.registers.items()}
+    assert len(table) == 11 and table == rdl

@@ -1,4 +1,4 @@
-"""The job executor (dlaverif/flow/executor.py) on small fake commands (Python scripts and ``sleep``, no simulator): a
+"""The job executor (dlaverif/executor.py) on small fake commands (Python scripts and ``sleep``, no simulator): a
 timeout ends the whole group, a stopped process and a grandchild included; a step dies with its orchestrator, also
 when the orchestrator is SIGKILLed; SIGHUP to the orchestrator is SIGTERM; a leftover group is found by its id and
 start time and ended."""
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from dlaverif.flow import executor
-from dlaverif.flow.executor import Executor, Step
+from dlaverif import executor
+from dlaverif.executor import Executor, Step
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,7 +123,7 @@ def test_steps_run_so_many_at_a_time_in_order_and_stop_starts_no_more(tmp_path):
 ORCHESTRATOR = """
 import sys, time
 from pathlib import Path
-from dlaverif.flow.executor import Executor, Step
+from dlaverif.executor import Executor, Step
 ex = Executor(registry=Path(sys.argv[2]))
 step = Step("job", [sys.executable, "-c", sys.argv[1]], 300)
 if sys.argv[3] == "signals":
@@ -223,7 +223,7 @@ def test_the_identity_of_a_process_tells_it_from_a_later_one_with_the_same_pid()
 
 def test_a_process_inside_a_step_knows_it(tmp_path):
     assert not executor.inside_step()  # pytest was not started by an executor
-    probe = [sys.executable, "-c", "from dlaverif.flow import executor; print(executor.inside_step())"]
+    probe = [sys.executable, "-c", "from dlaverif import executor; print(executor.inside_step())"]
     rec = Executor().run(Step("probe", probe, 30, capture=True, env={**os.environ, "PYTHONPATH": str(ROOT)}))
     assert rec.output.strip() == "True"
 

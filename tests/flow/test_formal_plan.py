@@ -197,13 +197,15 @@ def _edited(old: str, new: str) -> str:
 
 DR_BIND = "examples/desc_reader/rtl/desc_reader_props.sv"
 CUBE = "  cube_reader:\n    top: cube_reader\n    parameters: {AXI_ADDR_W: 16"
+BUILDS = len(plancopy.merged()["builds"])  # the names a refusal of an unknown build lists
 REFUSED = [
     (
         "an unknown key",
         _edited("    quick_depth: 12 ", "    quick_dpth: 12 "),
         "quick_dpth",
-        "formal.cube_job.quick_dpth: unknown key; allowed: top, build, design, parameters, properties, bind, depth, "
-        "quick_depth, induction, cover, cut, unchecked, mutants_of, kills, what (did you mean 'quick_depth'?)",
+        "formal.cube_job.quick_dpth: unknown key; allowed: top, build, design, parameters, properties, bind, "
+        "bind_parameters, inputs, assume, depth, quick_depth, induction, cover, cut, unchecked, mutants_of, kills, "
+        "what (did you mean 'quick_depth'?)",
     ),
     (
         "a missing depth",
@@ -227,7 +229,7 @@ REFUSED = [
         "an unknown build",
         _edited(CUBE, "  cube_reader:\n    build: cube_readr\n    parameters: {AXI_ADDR_W: 16"),
         "build: cube_readr",
-        "formal.cube_reader.build: unknown build 'cube_readr'; allowed: one of the 17 names under builds: "
+        f"formal.cube_reader.build: unknown build 'cube_readr'; allowed: one of the {BUILDS} names under builds: "
         "(did you mean 'cube_reader'?)",
     ),
     (
@@ -268,6 +270,23 @@ REFUSED = [
         re.sub(r"(?m)^(      axil_slave_props: ).*cube_reader set$", r"\1''", PLAN, count=1),
         "  cube_job:",
         "formal.cube_job.unchecked: every module left unchecked needs its reason",
+    ),
+    (
+        "bind_parameters without a bind",
+        _edited(CUBE, CUBE.replace("    parameters", "    bind_parameters: {TRACK: 8}\n    parameters")),
+        "  cube_reader:\n",
+        "formal.cube_reader.bind_parameters: only a set with bind has a generated top to apply it to",
+    ),
+    (
+        "ids that are not a bool",
+        _edited(
+            CUBE,
+            CUBE.replace(
+                "    parameters", "    bind: {prefix: m_, clock: c, reset: r, reset_active: 0, ids: 4}\n    parameters"
+            ),
+        ),
+        "bind: {prefix",
+        "formal.cube_reader.bind.ids: expected true or false, not '4'",
     ),
     (
         "a binding file of another top",
@@ -367,3 +386,144 @@ def test_a_corner_kill_runs_the_set_at_that_corner_and_a_plain_one_the_set_itsel
     # a mutant no set kills runs on every chosen set whose design holds its file (make formal MUTANT=)
     other = formal.mutant_sets("axil_unmapped_read_okay", catalogue["axil_unmapped_read_okay"], plan, chosen)
     assert [s.name for s in other] == ["axil_regs"]
+
+
+DMA = ROOT / "examples" / "stream_dma"
+
+
+def test_an_id_binding_file_is_read_with_its_ids_and_the_builds_define():
+    # oracle: the ``AXI4_READ_MASTER_BIND_ID`` line of examples/stream_dma/rtl/stream_dma_props.sv, by hand
+    b = formalplan.binding_file(DMA / "rtl" / "stream_dma_props.sv", {"STREAM_DMA_DATA_W": 128})
+    assert (b.top, b.prefix, b.clock, b.reset, b.reset_active, b.ids) == (
+        "stream_dma",
+        "m_axi_gmem_",
+        "ap_clk",
+        "ap_rst_n",
+        0,
+        True,
+    )
+    assert b.params == {
+        "ADDR_W": "32",
+        "DATA_W": "128",
+        "ID_W": "4",
+        "ARID": "4'd5",
+        "MAX_OUTSTANDING": "0",
+        "TRACK": "4096",
+        "MAX_BURST": "8",
+    }
+    assert formalplan.binding_file(EXAMPLE / "rtl" / "desc_reader_props.sv").ids is False  # the plain macro
+    with pytest.raises(ValueError, match=r"DATA_W uses `STREAM_DMA_DATA_W, which the build does not define"):
+        formalplan.binding_file(DMA / "rtl" / "stream_dma_props.sv")
+
+
+def _dma_plan(monkeypatch) -> testplan.Plan:
+    monkeypatch.setattr(project, "ROOT", DMA)
+    monkeypatch.setattr(buildopts, "ROOT", DMA)
+    return testplan.load(DMA / "testplan.yaml")
+
+
+def test_the_dma_set_overrides_its_table_and_keeps_descriptors_in_the_contract(monkeypatch):
+    (p,) = _dma_plan(monkeypatch).formal.values()
+    assert (p.name, p.top, p.build, p.depth, p.quick_depth, p.cover) == (
+        "stream_dma",
+        "stream_dma",
+        "stream_dma",
+        14,
+        10,
+        True,
+    )
+    assert p.bind is not None and p.bind.ids
+    assert (p.bind.params["TRACK"], p.bind.params["DATA_W"], p.bind.params["ARID"]) == ("16", "64", "4'd5")
+    assert p.inputs == {"s_desc_len": 16} and p.assume == ("s_desc_len != 0",)
+    top = formalplan.wrapper(p)
+    # ARID and RID at ID_W (4) bits, on the design and on the property set; the assumed input a port of the top
+    for line in (
+        "input  logic [3:0] m_axi_gmem_rid,",
+        "logic [3:0] m_axi_gmem_arid;",
+        ".m_axi_gmem_arid (m_axi_gmem_arid),",
+        ".m_axi_gmem_rid (m_axi_gmem_rid),",
+        ".arid (m_axi_gmem_arid),",
+        ".rid (m_axi_gmem_rid),",
+        "input  logic [15:0] s_desc_len",
+        ".s_desc_len (s_desc_len)",
+        "always @* assume (s_desc_len != 0);",
+        ".TRACK (16)",
+    ):
+        assert line in top, line
+    plain = formalplan.wrapper(dataclasses.replace(p, bind=dataclasses.replace(p.bind, ids=False)))
+    assert ".arid ('0)" in plain and ".rid ('0)" in plain and "m_axi_gmem_rid" not in plain
+
+
+def test_a_plan_map_binding_with_ids_connects_them_at_its_id_width(monkeypatch):
+    raw = {
+        "build": "stream_dma",
+        "depth": 4,
+        "quick_depth": 2,
+        "what": "w",
+        "bind": {
+            "prefix": "m_axi_gmem_",
+            "clock": "ap_clk",
+            "reset": "ap_rst_n",
+            "reset_active": 0,
+            "ids": True,
+            "parameters": {"ADDR_W": 32, "ID_W": 6},
+        },
+    }
+    builds = _dma_plan(monkeypatch).builds
+    q = formalplan.proof("m", raw, DMA, builds)
+    assert q.bind is not None and q.bind.ids and q.bind.source == ""
+    top = formalplan.wrapper(q)
+    assert "input  logic [5:0] m_axi_gmem_rid" in top and ".rid (m_axi_gmem_rid)" in top
+    assert not formalplan.proof("m", {**raw, "bind": {**raw["bind"], "ids": False}}, DMA, builds).bind.ids
+
+
+def _dma_copy(tmp_path: Path) -> Path:
+    return shutil.copytree(DMA, tmp_path / "my_dma", ignore=shutil.ignore_patterns("sim_build"))
+
+
+def _make_formal(mine: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["make", "--no-print-directory", "formal", *args, f"PYTHON={sys.executable}"],
+        cwd=mine,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+@pytest.mark.sim
+def test_make_formal_proves_the_read_master_set_with_its_ids_on_the_dma(tmp_path):
+    mine = _dma_copy(tmp_path)
+    done = _make_formal(mine)
+    assert done.returncode == 0, done.stdout + done.stderr
+    row = _row(done.stdout, "stream_dma")
+    # full depth, both covers reached; ARID 5 declared, so ARID tied to 0 could not pass: the IDs are connected
+    assert row[1:5] == ["PASS", "depth", "14", "bmc+cover"] and "2 covers reached" in " ".join(row), done.stdout
+    assert "formal: 1/1 property sets pass (full depths" in done.stdout
+
+
+#: stream_dma's own mutant (its mutants.yaml, page_split_missing): bursts no longer cut at the 4 KB page end
+DMA_PAGE_BUG = ("if (32'(beats) > 32'(to_page)) beats", "if (32'(beats) > 32'(to_page) + 32'd1024) beats")
+#: the binding declaring ARID 6 where the DMA's AXI_ID is 5
+DMA_WRONG_ID = (".ARID (4'd5)", ".ARID (4'd6)")
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize(
+    "path, edit, broken",
+    [
+        ("rtl/stream_dma.sv", DMA_PAGE_BUG, "'burst inside one 4 KB page'"),
+        ("rtl/stream_dma_props.sv", DMA_WRONG_ID, "'ARID'"),
+    ],
+    ids=["a burst across 4 KB", "a misdeclared ARID"],
+)
+def test_the_dma_set_fails_on_a_bug_or_a_wrong_id(tmp_path, path, edit, broken):
+    mine = _dma_copy(tmp_path)
+    text = (mine / path).read_text()
+    assert text.count(edit[0]) == 1, edit[0]
+    (mine / path).write_text(text.replace(*edit))
+    done = _make_formal(mine, "QUICK=1")
+    assert done.returncode != 0, done.stdout
+    row = " ".join(_row(done.stdout, "stream_dma"))
+    assert row.startswith("stream_dma FAIL") and broken in row, done.stdout

@@ -118,6 +118,7 @@ def test_an_unmarked_test_that_starts_a_simulator_fails_with_one_line(tmp_path: 
         ["make", "-C", "/tmp", "formal"],
         ["python3", "-m", "dlaverif.flow.mutants", "--sim", "verilator"],
         ["python3", "-m", "dlaverif.flow.regression", "run"],
+        ["python3", "-I", "-S", "/x/dlaverif/executor.py", "--guard", "42", "--", "vvp", "-M", "lib", "sim.vvp"],
     ],
 )
 def test_each_kind_of_start_is_recognized(argv: list[str] | str) -> None:
@@ -134,6 +135,7 @@ def test_each_kind_of_start_is_recognized(argv: list[str] | str) -> None:
         ["python3", "-m", "dlaverif.models", "info"],
         ["git", "ls-files"],
         ["verilator_coverage", "--write", "x.dat"],
+        ["python3", "-I", "-S", "/x/dlaverif/executor.py", "--guard", "42", "--", "git", "fetch", "origin"],
     ],
 )
 def test_other_commands_are_not_starts(argv: list[str]) -> None:

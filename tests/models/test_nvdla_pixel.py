@@ -284,6 +284,16 @@ def test_default_and_minimum_strides():
     assert inf["registers"]["LINE_UV_STRIDE"] == 64 and inf["bytes"] == 3 * 64 + 3 * 64
 
 
+@pytest.mark.parametrize("name, signed", [("T_R16_I", 1), ("T_R16", 0), ("T_A8B8G8R8", 0), ("T_R8", 0)])
+def test_info_gives_the_sign_override_register(name, signed):
+    # D_DATAIN_FORMAT.PIXEL_SIGN_OVERRIDE (SIGNED_INT = 1) is programmed for every image layer: T_R16_I is the one
+    # format NVIDIA reads as signed by default (clarifications 2.3), every other integer format as unsigned
+    dtype = "int16" if name == "T_R16_I" else ("uint16" if name == "T_R16" else "uint8")
+    channels = 4 if name == "T_A8B8G8R8" else 1
+    inf = models.info(P(name), (2, 3, channels), dtype)
+    assert inf["registers"]["PIXEL_SIGN_OVERRIDE"] == signed
+
+
 @pytest.mark.parametrize(
     "name, opts, rule",
     [

@@ -126,9 +126,9 @@ def test_a_merge_longer_than_one_command_line_is_done_in_rounds(tmp_path, monkey
     commands: list[list[str]] = []  # each command the wrapper gets: its binary, --write, the output, the inputs
     write = codecov._write
 
-    def recording(exe: str, o: Path, paths: list[str], timeout_s: float | None = None) -> None:
+    def recording(exe: str, o: Path, paths: list[str], timeout_s: float | None = None, walls=None) -> None:
         commands.append([exe, "--write", str(o), *paths])
-        write(exe, o, paths, timeout_s)
+        write(exe, o, paths, timeout_s, walls)
 
     monkeypatch.setattr(codecov, "_write", recording)
     rounds = codecov.merge(dats, out, limit=limit)

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from dlaverif.flow import executor, filelists, runner
-from dlaverif.flow.regression import execute, publish, runfolder
+from dlaverif import executor
+from dlaverif.flow import filelists, runner
+from dlaverif.flow.regression import execute, jobs, publish, runfolder
 from dlaverif.flow.regression.__main__ import make_report
 from dlaverif.flow.regression.jobs import Duration, Job, load_durations
 
@@ -138,8 +139,17 @@ def test_a_report_records_the_count_its_durations_were_measured_at(tiny_regressi
     # the durations.json a real regression's report wrote (copy it to blocks/ to use it)
     written = json.loads((tiny_regression / "report" / "durations.json").read_text())
     records = [json.loads(f.read_text()) for f in (tiny_regression / "reg" / "runs").rglob("job.json")]
+    steps = {k: e for k, e in written.items() if jobs.is_step(k)}
+    written = {k: e for k, e in written.items() if not jobs.is_step(k)}
     assert set(written) == {f"{r['sim']}:{r['run']}:{r['test']}" for r in records}
     assert {e["count"] for e in written.values()} == {8}  # the smoke suite's COUNT, on every job of the tiny run
+    # the steps, measured too: each build the run compiled (its builds/walls.json) and each step of the report
+    walls = json.loads((tiny_regression / "reg" / execute.BUILD_WALLS).read_text())
+    assert sorted(walls) == ["verilator/axi_rd_engine", "verilator/cube_reader"]
+    builds = {k: e for k, e in steps.items() if k.startswith("build:")}
+    assert builds == {f"build:{k.replace('/', ':')}": {"wall_s": round(w, 1)} for k, w in walls.items()}
+    assert {"report:merge", "report:write-info", "report:genhtml"} <= set(steps)
+    assert steps["report:merge"]["count"] == len(records)  # one merge of every job's coverage.dat
     (tmp_path / "durations.json").write_text(json.dumps(written))
     loaded = load_durations(tmp_path / "durations.json")
     key = "verilator:axi_rd_engine/directed:stop_drains"
@@ -147,7 +157,7 @@ def test_a_report_records_the_count_its_durations_were_measured_at(tiny_regressi
     assert loaded[key] == Duration(round((walls[0] + walls[1]) / 2, 1), 8)  # the median of its two seeds
     for count, factor in (("8", 1), ("800", 100)):
         job = Job("verilator", "axi_rd_engine/directed", "stop_drains", 1, count)
-        expected = max(execute.TIMEOUT_FLOOR_S, execute.TIMEOUT_FACTOR * loaded[key].wall_s * factor)
+        expected = max(jobs.TIMEOUT_FLOOR_S, jobs.TIMEOUT_FACTOR * loaded[key].wall_s * factor)
         assert execute.default_timeout(job, loaded) == pytest.approx(expected)
 
 
@@ -466,6 +476,8 @@ def test_each_bad_make_variable_is_one_line_exit_2_and_nothing_written(tmp_path,
         ("ASSERT", "yes", "ASSERT=yes: expected 0 or 1"),
         ("MISMATCH_MAPS", "x", "MISMATCH_MAPS=x: expected a whole number >= 0"),
         ("VERILATOR_PUBLIC", "on", "VERILATOR_PUBLIC=on: expected 0 or 1"),
+        ("SIM_TIMEOUT", "0", "SIM_TIMEOUT=0: expected a number of seconds > 0"),
+        ("BUILD_TIMEOUT", "x", "BUILD_TIMEOUT=x: expected a number of seconds > 0"),
         ("TESTCASE", "foo(", "TESTCASE=foo(: not a test name or regular expression (missing ), unterminated"),
     ],
 )

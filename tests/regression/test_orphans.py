@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from dlaverif.flow import executor, runner, testplan
+from dlaverif import executor
+from dlaverif.flow import runner, testplan
 from dlaverif.flow.regression import codecov, execute, orchestrator, publish, runfolder
 from dlaverif.flow.regression.jobs import Job
 
@@ -59,7 +60,7 @@ def test_a_stuck_build_ends_as_a_timeout_in_one_line_and_its_jobs_are_errors(tmp
 WRITER = """
 import sys, time
 from pathlib import Path
-from dlaverif.flow import executor
+from dlaverif import executor
 from dlaverif.flow.regression import execute
 from dlaverif.flow.regression.jobs import Job
 regdir, script = Path(sys.argv[1]), sys.argv[2]

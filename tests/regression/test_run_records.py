@@ -499,6 +499,7 @@ DOCUMENTED_VALUES = {
     "JOB_TIMEOUT": ["120"],
     "BUILD_TIMEOUT": ["1800"],
     "REPORT_TIMEOUT": ["3600"],
+    "SIM_TIMEOUT": ["600"],
     "RESUME": ["sim_build/regress/latest"],
     "RERUN": ["failed"],
     "SHARD": ["2/4"],

@@ -8,7 +8,7 @@ from typing import Iterator
 
 import pytest
 
-from dlaverif.flow.executor import FAILED, OK, Record, Step
+from dlaverif.executor import FAILED, OK, Record, Step
 from dlaverif.flow.regression import slurm
 
 

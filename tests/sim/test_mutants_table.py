@@ -67,6 +67,24 @@ def test_a_third_party_mutant_edits_a_copy_of_its_tree(tmp_path, nvdla_hw):
     assert [e.run.name for e in mutants.runs_for(m)] == ["pdp_rdma/random"]
 
 
+def test_a_cdma_mutant_edits_a_copy_of_the_tree_that_holds_its_files(tmp_path, nvdla_hw):
+    """With NVDLA_HW at a default, a mutant's tree is the default that holds its files (each shared export holds
+    one block's: dlaverif.thirdparty.located); the copy is mutated, the tree is not."""
+    import pytest
+
+    from dlaverif import thirdparty
+
+    m = next(m for m in mutants.MUTANTS if m.name == "cdma_dc_wrap_one_entry_late")
+    src = mutants.tree(m)
+    if src is None:
+        pytest.skip(thirdparty.skipped(m.name, f"{nvdla_hw} holds no {sorted(m.files)[0]}"))
+    (edit,) = m.edits
+    assert (src / edit.file).is_file() and edit.old in (src / edit.file).read_text()
+    copy = mutants.make_tree_copy(m, tmp_path)
+    assert edit.new in (copy / edit.file).read_text() and edit.old in (src / edit.file).read_text()
+    assert [e.run.name for e in mutants.runs_for(m)] == ["nvdla_cdma/directed", "nvdla_cdma/random"]
+
+
 def _fake_flow(monkeypatch, tmp_path, failing_run: str) -> list[str]:
     """Replace the build and the simulator of ``run_one`` (no simulator needed): every run passes its one test
     except ``failing_run``; returns the list the runs are appended to as they are simulated."""

@@ -15,9 +15,11 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from dlaverif import thirdparty
+from dlaverif.flow import testplan
 from dlaverif.thirdparty import fetch
 
 #: the commits the shared exports come from (their READMEs): nvdla/hw nvdlav1, and master for spec/ and rams/fpga/
@@ -158,6 +160,71 @@ def test_without_network_the_fetch_fails_in_one_line_and_writes_nothing(tmp_path
     assert "docs/setup.md" in err and not dest.exists() and list(dest.parent.iterdir()) == []
 
 
+def _stopping_git(bin_dir: Path, pids: Path) -> None:
+    """A ``git`` first on PATH that runs the real one, except ``git fetch``: that one starts a child (the transport
+    helper of a real fetch), writes both pids to ``pids`` and stops itself (SIGSTOP), as a fetch stuck on a network
+    that never answers."""
+    real = shutil.which("git")
+    bin_dir.mkdir()
+    (bin_dir / "git").write_text(
+        f"""#!{sys.executable}
+import os, signal, subprocess, sys
+if sys.argv[1:2] != ["fetch"]:
+    os.execv({real!r}, [{real!r}, *sys.argv[1:]])
+child = subprocess.Popen(["sleep", "300"])
+open({str(pids)!r}, "w").write(f"{{os.getpid()}}\\n{{child.pid}}\\n")
+os.kill(os.getpid(), signal.SIGSTOP)
+"""
+    )
+    (bin_dir / "git").chmod(0o755)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def test_a_stuck_git_fetch_is_ended_with_its_children_in_one_line(tmp_path, monkeypatch, capsys):
+    pids = tmp_path / "pids"
+    _stopping_git(tmp_path / "bin", pids)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(fetch, "GIT_TIMEOUT_S", 1.0)
+    dest = tmp_path / "out" / "nvdla-hw"
+    rc = fetch.main(["--dest", str(dest), "--url", "https://nvdla-hw.invalid/hw", "--no-local"])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.startswith("make nvdla: git fetch: timeout: still running after 1s, process group killed")
+    assert len(err.splitlines()) == 1 and "NVDLA_HW=" in err, err
+    stopped, child = (int(x) for x in pids.read_text().split())
+    assert not _alive(stopped) and not _alive(child)  # the stopped git and its child: the whole group
+    assert not dest.exists() and list(dest.parent.iterdir()) == []
+
+
+def test_a_git_fetch_dies_with_a_killed_make_nvdla(tmp_path):
+    pids = tmp_path / "pids"
+    _stopping_git(tmp_path / "bin", pids)
+    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    dest = tmp_path / "out" / "nvdla-hw"
+    cmd = [sys.executable, "-m", "dlaverif.thirdparty.fetch", "--dest", str(dest), "--no-local"]
+    make_nvdla = subprocess.Popen([*cmd, "--url", "https://nvdla-hw.invalid/hw"], cwd=thirdparty.ROOT, env=env)
+    try:
+        end = time.monotonic() + 30
+        while not (pids.is_file() and len(pids.read_text().split()) == 2) and time.monotonic() < end:
+            time.sleep(0.05)
+        stopped, child = (int(x) for x in pids.read_text().split())
+        make_nvdla.kill()  # SIGKILL, as the OOM killer does: no handler of make nvdla runs
+        make_nvdla.wait()
+        end = time.monotonic() + 10
+        while (_alive(stopped) or _alive(child)) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not _alive(stopped) and not _alive(child)
+    finally:
+        if make_nvdla.poll() is None:
+            make_nvdla.kill()
+
+
 def test_a_missing_lock_is_one_line(tmp_path, capsys):
     assert fetch.main(["--dest", str(tmp_path / "d"), "--lock", str(tmp_path / "no.json")]) == 2
     err = capsys.readouterr().err
@@ -204,7 +271,10 @@ def test_a_checkout_without_nvidias_files_skips_the_tests_that_need_them_saying_
     assert " skipped" in text and "failed" not in text and " error" not in text, text
     said = f"skipped: nvdla_pdp_rdma: NVDLA_HW is not set and no default of it exists ({copy}/sim_build/thirdparty/"
     assert said in text and "make nvdla" in text, text
-    assert f" {len(NEEDING)} skipped" in text, text  # each test's item of NVIDIA's build, counted in the summary
+    # each test's item of each of NVIDIA's builds (a file list under $NVDLA_HW), counted in the summary
+    lists = [b.options.filelist for b in testplan.load().builds.values() if b.options.filelist is not None]
+    nvidia = [f for f in lists if "$NVDLA_HW" in f.read_text()]
+    assert f" {len(NEEDING) * len(nvidia)} skipped" in text, text
 
 
 def test_make_nvdla_into_a_checkout_makes_its_tests_run(tmp_path, nvdla_files):

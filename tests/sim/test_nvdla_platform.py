@@ -13,9 +13,9 @@ import pytest
 
 from dlaverif import thirdparty
 from dlaverif.agents.axi_mem import SparseMemory
+from dlaverif.agents.nvdla import csb
+from dlaverif.agents.nvdla.dma_read import ATOM, POISON, pack_response, responses
 from dlaverif.flow import sim as simflow, testplan
-from dlaverif.platform import csb
-from dlaverif.platform.nvdla_dma import ATOM, POISON, pack_response, responses
 from dlaverif.thirdparty import nvdla_rdl
 
 
@@ -77,8 +77,8 @@ def test_the_two_dialect_fixes():
     assert "addrmap addrmap_NVDLA_t {" in fixed and "}addrmap_NVDLA;" not in fixed
 
 
-def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists(nvdla_hw: Path) -> None:
-    regs = nvdla_rdl.load("NVDLA_PDP_RDMA")
+def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists(nvdla_hw: Path, tmp_path: Path) -> None:
+    regs = nvdla_rdl.load(nvdla_rdl.manual("NVDLA_PDP_RDMA"), tmp_path)
     base = regs.address("S_STATUS")
     readme = {  # thirdparty/nvdla-pdp-rdma/README.md, "Registers"
         "D_OP_ENABLE": 0x08, "D_DATA_CUBE_IN_WIDTH": 0x0C, "D_DATA_CUBE_IN_HEIGHT": 0x10,
@@ -92,8 +92,51 @@ def test_nvidias_rdl_gives_the_offsets_nvidias_readme_lists(nvdla_hw: Path) -> N
     assert regs.value("D_POOLING_KERNEL_CFG", KERNEL_STRIDE_WIDTH=2) == 0x20
     with pytest.raises(ValueError, match="does not fit"):
         regs.value("D_SRC_RAM_CFG", SRC_RAM_TYPE=2)
-    original = nvdla_hw / nvdla_rdl.SOURCES["NVDLA_PDP_RDMA"]
+    original = nvdla_hw / "spec" / "manual" / "NVDLA_PDP_RDMA.rdl"
     assert "spec_access     = r;" in original.read_text()  # NVIDIA's file is untouched: the fixes went to a copy
+    assert 'spec_access     = "r";' in (tmp_path / "NVDLA_PDP_RDMA.rdl").read_text()  # in the caller's folder
+
+
+#: an NVIDIA-style description of a user's own block (Ordt's dialect: bare spec_access, an anonymous root)
+OWN_RDL = """property spec_access { type = string; component = field; };
+regfile regs_MY_READER {
+    default regwidth=32;
+    reg { name = "D_OP_ENABLE";
+        enum D_OP_ENABLE_OP_EN_enum { DISABLE = 1'd0; ENABLE = 1'd1; };
+        field { encode = D_OP_ENABLE_OP_EN_enum; sw = rw; hw = r; spec_access = rw; reset = 0x0; } OP_EN[0:0];
+    } D_OP_ENABLE @0x8;
+    reg { name = "D_WIDTH";
+        field { sw = rw; hw = r; spec_access = rw; reset = 0x0; } WIDTH[12:0];
+    } D_WIDTH @0xc;
+};
+addrmap  {
+    regs_MY_READER MY_READER @0x5000;
+}addrmap_NVDLA;
+"""
+
+
+def test_the_loader_takes_any_nvidia_style_file_and_writes_into_the_callers_folder(tmp_path: Path) -> None:
+    src = tmp_path / "project" / "MY_READER.rdl"
+    src.parent.mkdir()
+    src.write_text(OWN_RDL)
+    build = tmp_path / "project" / "sim_build"
+    regs = nvdla_rdl.load(src, build)
+    assert regs.name == "MY_READER" and regs.source == str(src)
+    assert (regs.address("D_OP_ENABLE"), regs.address("D_WIDTH")) == (0x5008, 0x500C)
+    assert regs.value("D_WIDTH", WIDTH=0x1FFF) == 0x1FFF and regs.enum("D_OP_ENABLE", "OP_EN", "ENABLE") == 1
+    assert src.read_text() == OWN_RDL  # the user's file untouched
+    assert [p.name for p in build.iterdir()] == ["MY_READER.rdl"]  # the fixed copy: in the given build folder only
+    assert sorted(p.name for p in src.parent.iterdir()) == ["MY_READER.rdl", "sim_build"]
+
+
+def test_a_missing_or_broken_rdl_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(nvdla_rdl.RdlError, match="no such register description"):
+        nvdla_rdl.load(tmp_path / "NONE.rdl", tmp_path)
+    bad = tmp_path / "BAD.rdl"
+    bad.write_text("regfile rf {\n reg { field { sw = rw; } F[0:0] } R @0x0;\n};\n")  # a field without its ";"
+    with pytest.raises(nvdla_rdl.RdlError, match="does not compile after the two dialect fixes") as e:
+        nvdla_rdl.load(bad, tmp_path / "out")
+    assert "\n" not in str(e.value).strip()
 
 
 @pytest.fixture
@@ -108,7 +151,7 @@ def test_without_nvdla_hw_the_build_says_what_to_set(no_nvdla, tmp_path):
     assert build.missing is not None and "NVDLA_HW=<a checkout of nvdla/hw>" in build.missing
     assert "make nvdla" in build.missing and str(tmp_path / "nowhere") in build.missing
     others = [b for b in testplan.load().builds.values() if b.missing is not None]
-    assert [b.name for b in others] == ["nvdla_pdp_rdma"]
+    assert sorted(b.name for b in others) == ["nvdla_cdma", "nvdla_pdp_rdma", "nvdla_pdp_rdma_public"]  # NVIDIA's
 
 
 def test_without_nvdla_hw_make_sim_of_its_run_is_one_line(no_nvdla, capsys):
@@ -156,3 +199,49 @@ def test_without_nvdla_hw_make_regress_skips_its_jobs_and_reports_them(no_nvdla,
     assert {s.get("message") for s in junit.iter("skipped")} == {said}
     html = (report / "index.html").read_text()
     assert '<table id="skipped">' in html and said in html
+
+
+def test_a_flagged_streams_end_of_job_is_a_predicate_over_its_fields():
+    from dlaverif.agents.nvdla.flagged_stream import FlaggedStream
+
+    fields = (("count", 4), ("eoj", 1))
+    by_flags = FlaggedStream("s", 64, fields, last=("eoj",))
+    by_rule = FlaggedStream("s", 64, fields, end=lambda f: f["count"] == 15 and not f["eoj"])
+    word = {"count": 15, "eoj": 0}
+    user = int(by_rule.encode(**word))
+    assert (by_flags.ends(user), by_rule.ends(user)) == (False, True)
+    user = int(by_rule.encode(count=15, eoj=1))
+    assert (by_flags.ends(user), by_rule.ends(user)) == (True, False)
+    with pytest.raises(ValueError, match="says how a job ends"):
+        FlaggedStream("s", 64, fields)
+    with pytest.raises(KeyError, match="no field 'done'"):
+        FlaggedStream("s", 64, fields, last=("done",))
+
+
+def test_a_binding_reaches_an_internal_signal_by_its_dotted_path():
+    from types import SimpleNamespace
+
+    from dlaverif.platform.binding import DutBinding, PinControl, ResetPin
+
+    done = object()
+    dut = SimpleNamespace(_name="top", fin_o=object(), u_core=SimpleNamespace(u_eg=SimpleNamespace(done=done)))
+    b = DutBinding(PinControl("go", "fin_o"), "clk", ResetPin("rst"), "", ("out",))
+    assert b.signal(dut, "fin_o") is dut.fin_o
+    assert b.signal(dut, "u_core.u_eg.done") is done
+    with pytest.raises(AttributeError, match="names signal 'u_core.u_ig.done'.*verilator public"):
+        b.signal(dut, "u_core.u_ig.done")
+    with pytest.raises(AttributeError, match="names port 'fin'"):
+        b.signal(dut, "fin")
+
+
+def test_a_request_is_answered_by_one_response_per_two_atoms_and_dealt_so():
+    from dlaverif.agents.nvdla.dma_read import NvdlaBurst
+    from dlaverif.footprint import Region
+    from dlaverif.platform.attribution import attribute
+
+    odd, even = NvdlaBurst(0, 0x1000, 4, 5, 1, 0), NvdlaBurst(0, 0x8000, 1, 5, 1, 3)  # 5 atoms, then 2
+    assert (odd.beats, odd.nbytes, odd.responses) == (5, 160, 3)  # the read checker's bytes, the responses
+    assert (even.beats, even.responses) == (2, 1)
+    jobs = [[Region("a", 0x1000, 0x10A0)], [Region("b", 0x8000, 0x8040)]]
+    shares = attribute(jobs, [odd, even], ["r0", "r1", "r2", "r3"], [])
+    assert [s.r for s in shares] == [["r0", "r1", "r2"], ["r3"]]

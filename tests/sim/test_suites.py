@@ -34,9 +34,9 @@ def test_smoke_run(sim: str, entry: testplan.SuiteRun) -> None:
     flt = os.getenv("COCOTB_TEST_FILTER") or None
     env = entry.environment(os.getenv("COUNT", "").strip() or SUITE.count)
     for seed in SEEDS:
-        xml = runner.run(
-            b, run.module, seed, flt or (list(run.tests) or None), env, waves=WAVES, tag=run.name.replace("/", "-")
-        )
+        tests = flt or (list(run.tests) or None)
+        limit = runner.simulation_limit(sim, run.name, tests if isinstance(tests, list) else None, env["COUNT"])
+        xml = runner.run(b, run.module, seed, tests, env, waves=WAVES, tag=run.name.replace("/", "-"), limit_s=limit)
         rows = runner.assert_passed(xml)
         if not flt:
             ran = {r.name.split("/", 1)[0] for r in rows}

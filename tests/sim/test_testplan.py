@@ -11,7 +11,8 @@ from cocotb_coverage.coverage import coverage_db
 
 from blocks.cube_reader import coverage as cube_cov
 from blocks.cube_reader.families import available_families
-from blocks.pdp_rdma import env as pdp_env  # noqa: F401  (its covergroups register on import)
+from blocks.nvdla_cdma import coverage as cdma_cov  # noqa: F401  (its covergroups register on import)
+from blocks.pdp_rdma import env as pdp_env
 from blocks.pixel_reader import coverage as pixel_cov
 from blocks.weight_reader import coverage as weight_cov
 from dlaverif.flow import filelists, testplan
@@ -22,6 +23,7 @@ def covergroup_names() -> set[str]:
     cube_cov._build(available_families())
     weight_cov._build()
     pixel_cov._build()
+    pdp_env.PdpCoverage.covergroups(pdp_env.BINDING.control.groups)  # type: ignore[union-attr]  # a CsbControl
     return {name for name in coverage_db if name.count(".") == 1}
 
 

@@ -1,9 +1,11 @@
 """A valid/ready output whose one payload word packs data bytes and flag fields (NVDLA's data-path packets, such as
 the PDP read DMA's 76-bit ``pdp_rdma2dp_pd``: 8 bytes, a position and end-of-line/surface/cube flags), seen as a
 stream of the platform: each transfer a :class:`dlaverif.agents.stream.Beat` whose ``data`` are the data bytes, whose
-``user`` is the flag bits (the payload above the data) and whose ``last`` marks the job's last transfer (every flag
-of :attr:`FlaggedStream.last` set), so that the framing of :mod:`dlaverif.platform.completion` and the scoreboards work
-on it unchanged. :meth:`FlaggedStream.decode` splits the flag bits into named fields (vectorized).
+``user`` is the flag bits (the payload above the data) and whose ``last`` marks the job's last transfer (the
+stream's end-of-job predicate :meth:`FlaggedStream.ends`: every flag of :attr:`FlaggedStream.last` set, or any
+predicate over the word's fields, :attr:`FlaggedStream.end`), so that the framing of
+:mod:`dlaverif.platform.completion` and the scoreboards work on it unchanged. :meth:`FlaggedStream.decode` splits
+the flag bits into named fields (vectorized).
 
 The monitor checks the handshake where it is seen: while a transfer is held (valid without ready) its payload stays
 stable and valid stays high; no X/Z in a transfer.
@@ -12,7 +14,7 @@ stable and valid stays high; no X/Z in a transfer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, Optional
 
 import cocotb
 import numpy as np
@@ -27,16 +29,34 @@ from dlaverif.agents.stream import _new_beat
 @dataclass(frozen=True)
 class FlaggedStream:
     """``<prefix>_<valid>``, ``<prefix>_<ready>``, ``<prefix>_<pd>``: the payload's low ``data_bits`` are data
-    (little-endian bytes), then ``fields`` (name, width) from bit ``data_bits`` up, in order; ``last``: the fields
-    all set on a job's last transfer."""
+    (little-endian bytes), then ``fields`` (name, width) from bit ``data_bits`` up, in order. A job's last transfer
+    is the one where ``end`` (a predicate over the word's fields: name -> value) holds, or, without ``end``, where
+    the ``last`` fields are all set."""
 
     prefix: str
     data_bits: int
     fields: tuple[tuple[str, int], ...]
-    last: tuple[str, ...]
+    last: tuple[str, ...] = ()
     valid: str = "valid"
     ready: str = "ready"
     pd: str = "pd"
+    end: Optional[Callable[[Mapping[str, int]], Any]] = None
+
+    def __post_init__(self) -> None:
+        if not self.last and self.end is None:
+            raise ValueError(f"{self.prefix}: a flagged stream says how a job ends (last fields or an end predicate)")
+        for f in self.last:
+            self.lsb(f)  # a KeyError naming the stream's fields
+
+    def ends(self, user: int) -> bool:
+        """Whether the transfer with flag bits ``user`` is its job's last (the class docstring)."""
+        if self.end is None:
+            return user & self.last_mask == self.last_mask
+        at, values = 0, {}
+        for f, width in self.fields:
+            values[f] = (user >> at) & ((1 << width) - 1)
+            at += width
+        return bool(self.end(values))
 
     def port(self, name: str) -> str:
         return f"{self.prefix}_{name}"
@@ -94,7 +114,6 @@ class FlaggedStreamMonitor:
         self._nbytes = stream.data_bits // 8
         self._data_mask = (1 << stream.data_bits) - 1
         self._keep = (1 << self._nbytes) - 1
-        self._last = stream.last_mask
         self._held: Any = None  # the payload of a transfer held by !ready
         self.stall_cycles = 0
         self._resetting = in_reset(reset, reset_active_high)
@@ -129,5 +148,5 @@ class FlaggedStreamMonitor:
             pd = 0
         user = pd >> self.stream.data_bits
         data = (pd & self._data_mask).to_bytes(self._nbytes, "little")
-        self.ap.write(_new_beat((data, self._keep, user & self._last == self._last, user, cycle)))
+        self.ap.write(_new_beat((data, self._keep, self.stream.ends(user), user, cycle, ())))
         return None

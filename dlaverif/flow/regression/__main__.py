@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
-from dlaverif.flow import executor, records, runner, testplan
+from dlaverif import executor
+from dlaverif.flow import records, runner, testplan
 from dlaverif.flow.planschema import PlanError, Refusal
 
 from . import (
@@ -73,13 +74,15 @@ def _build_report(
     inputs: list[Path], out: Path, plan: testplan.Plan, history_dir: Path | None, step_timeout: float | None = None
 ) -> dict:
     """Collect, merge both coverages and write every report file into ``out`` (a fresh folder), each coverage merge
-    and genhtml ended after ``step_timeout`` seconds (default :data:`.codecov.STEP_TIMEOUT_S`); the results."""
+    and genhtml ended after ``step_timeout`` seconds (default :func:`.codecov.default_limit`); the results. Its
+    ``durations.json`` records every job's, build's and report step's wall time (:mod:`.jobs`)."""
     col = collect(inputs, out / "inputs")
     plan = configaxis.plan_for(col, plan)  # the configuration matrix as the runs drew it (their CONFIG_SEED)
     groups = fcov.covergroups(fcov.merge(col.fcov_files, out / "fcov_merged.xml"), plan.coverage)
-    merged = codecov.merge(col.code_files, out / "code", timeout_s=step_timeout)
+    walls: codecov.Walls = list(col.build_walls)  # the measured steps, for durations.json
+    merged = codecov.merge(col.code_files, out / "code", timeout_s=step_timeout, walls=walls)
     files = codecov.score(merged, plan.coverage)
-    codecov.html(merged, out / "code", files, step_timeout)
+    codecov.html(merged, out / "code", files, step_timeout, walls)
     results = report.build_results(plan, col, groups, files, report.copy_maps(col, out))
     results["configurations"] = configaxis.rows(plan, col, out)
     results["trend"] = history.trend(
@@ -88,7 +91,7 @@ def _build_report(
     results["charts"] = charts.draw_all(results, results["trend"]["points"], out)
     report.write(results, out)
     ran = [j for j in col.jobs.values() if j["status"] != execute.NOT_RUN]
-    records.write_json(out / "durations.json", jobs.durations_of(ran), indent=1)
+    records.write_json(out / "durations.json", jobs.durations_of(ran) | jobs.step_entries(walls), indent=1)
     return results
 
 
@@ -231,7 +234,7 @@ def _run_locked(a: argparse.Namespace, s: settings.RunSettings, plan: testplan.P
         mine = jobs.shard(s.selected, index, total)
         shutil.rmtree(regdir / "runs", ignore_errors=True)
         records.write_json(regdir / "manifest.json", s.manifest(mine, f"{index}/{total}"), indent=1)
-    mine, todo = resume.to_run(regdir, s.selected, s.resume is not None, s.rerun_failed)
+    mine, todo = resume.to_run(regdir, s.selected, s.resume is not None, s.rerun_failed, plan)
     # a complete run with nothing to run, reported into another folder: its history entry was kept when it completed
     kept = bool(s.resume is not None and not todo and runfolder.state(regdir).get("complete"))
     if a.report:
@@ -406,12 +409,12 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--build-timeout",
         default=_env("BUILD_TIMEOUT"),
-        help=f"seconds per build (default: {runner.BUILD_TIMEOUT_S:.0f})",
+        help=f"seconds per build (default: from durations, else {runner.BUILD_TIMEOUT_S:.0f})",
     )
     r.add_argument(
         "--report-timeout",
         default=_env("REPORT_TIMEOUT"),
-        help=f"seconds per coverage merge or genhtml (default: {codecov.STEP_TIMEOUT_S:.0f})",
+        help=f"seconds per coverage merge or genhtml (default: from durations, else {codecov.STEP_TIMEOUT_S:.0f})",
     )
     r.add_argument("--resume", default=_env("RESUME"), help="a run folder: run its jobs that have no result")
     r.add_argument("--rerun", default=_env("RERUN"), help="failed: with --resume, rerun the jobs that did not pass")
@@ -448,7 +451,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--report-timeout",
         default=_env("REPORT_TIMEOUT"),
-        help=f"seconds per coverage merge or genhtml (default: {codecov.STEP_TIMEOUT_S:.0f})",
+        help=f"seconds per coverage merge or genhtml (default: from durations, else {codecov.STEP_TIMEOUT_S:.0f})",
     )
     p.set_defaults(func=cmd_report)
     return ap

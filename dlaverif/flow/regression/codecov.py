@@ -16,9 +16,11 @@ hits), so that line, branch and toggle coverage are reported apart (lcov data mi
 
 Lines waived in the testplan (``coverage.code_waivers``, each with a tag and a reason) leave the denominators.
 
-Each ``verilator_coverage`` and ``genhtml`` call is a step of :mod:`dlaverif.flow.executor` with a wall-clock limit
-(``REPORT_TIMEOUT``, default :data:`STEP_TIMEOUT_S`): a stuck one is killed and the report is not written, with one
-line naming the step and the limit.
+Each ``verilator_coverage`` and ``genhtml`` call is a step of :mod:`dlaverif.executor` with a wall-clock limit
+(``REPORT_TIMEOUT``; by default from its measured duration, as a job's: ``report:merge`` per file merged,
+``report:write-info``, ``report:genhtml`` in the durations file, :func:`.jobs.step_limit`; :data:`STEP_TIMEOUT_S` when
+none is recorded): a stuck one is killed and the report is not written, with one line naming the step and the
+limit. Each call's wall time is appended to ``walls`` (key, seconds, files merged) for the report's durations file.
 """
 
 from __future__ import annotations
@@ -31,12 +33,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from dlaverif.executor import Executor, Step, check
 from dlaverif.flow import testplan
-from dlaverif.flow.executor import Executor, Step, check
 
-#: a merge's or genhtml's limit when ``REPORT_TIMEOUT`` is not given: no durations of them are recorded, so a
-#: generous hour per call, which ends only a stuck one (a stopped process, a hung file server)
+from . import jobs
+
+#: a merge's or genhtml's limit when ``REPORT_TIMEOUT`` is not given and the durations file records no step of its
+#: kind: a generous hour per call, which ends only a stuck one (a stopped process, a hung file server)
 STEP_TIMEOUT_S = 3600.0
+#: a report's measured steps: (durations key, wall seconds, count: the files a merge read, else None)
+Walls = list[tuple[str, float, Optional[int]]]
 
 INSTALL = "apt-get install -y verilator lcov   (only verilator_coverage is used from Debian's verilator)"
 _RECORD = re.compile(r"^C '(.*)' (\d+)\s*$")
@@ -106,12 +112,16 @@ def _batches(paths: list[str], limit: int) -> list[list[str]]:
 
 
 def merge(
-    dats: list[Path], out_dir: Path, limit: int = COMMAND_CHARS, timeout_s: Optional[float] = None
+    dats: list[Path],
+    out_dir: Path,
+    limit: int = COMMAND_CHARS,
+    timeout_s: Optional[float] = None,
+    walls: Optional[Walls] = None,
 ) -> Path | None:
     """``verilator_coverage --write`` of all ``coverage.dat`` files (sorted, so the result is reproducible), in
     rounds of partial merges (``out_dir/partial/``) while one command would be longer than ``limit`` characters
     (:data:`COMMAND_CHARS`): hits add up per point, so the rounds give the counts of one merge of every file. Each
-    call is ended after ``timeout_s`` seconds (default :data:`STEP_TIMEOUT_S`)."""
+    call is ended after ``timeout_s`` seconds (default: :func:`default_limit`)."""
     exe = tool("verilator_coverage")
     if not dats or exe is None:
         return None
@@ -126,23 +136,46 @@ def merge(
         paths = []
         for i, batch in enumerate(batches):
             part = partial_dir / f"{i:05d}.dat"
-            _write(exe, part, batch, timeout_s)
+            _write(exe, part, batch, timeout_s, walls)
             paths.append(str(part))
         depth += 1
-    _write(exe, merged, paths, timeout_s)
+    _write(exe, merged, paths, timeout_s, walls)
     shutil.rmtree(out_dir / "partial", ignore_errors=True)
     return merged
 
 
-def _step(what: str, cmd: list[str], timeout_s: Optional[float], env: Optional[dict[str, str]] = None) -> None:
+MERGE, WRITE_INFO, GENHTML = (f"{jobs.REPORT_STEP}:{k}" for k in ("merge", "write-info", "genhtml"))
+
+
+def default_limit(key: str, count: Optional[int] = None) -> float:
+    """A report step's wall-clock limit when ``REPORT_TIMEOUT`` is not given: from the measured durations
+    (:func:`.jobs.step_limit`: a merge's scaled by the ``count`` of files it reads), else :data:`STEP_TIMEOUT_S`."""
+    return jobs.step_limit(key, jobs.load_step_durations(), count, STEP_TIMEOUT_S)
+
+
+def _step(
+    what: str,
+    key: str,
+    count: Optional[int],
+    cmd: list[str],
+    timeout_s: Optional[float],
+    env: Optional[dict[str, str]] = None,
+    walls: Optional[Walls] = None,
+) -> None:
     """Run one tool call of the report to its end (raises on a failure or a timeout:
-    :func:`dlaverif.flow.executor.check`)."""
-    limit = timeout_s if timeout_s is not None else STEP_TIMEOUT_S
-    check(Executor().run(Step(what, cmd, limit, "REPORT_TIMEOUT", capture=True, env=env)))
+    :func:`dlaverif.executor.check`); ``key``, ``count``: its entry of the durations file."""
+    rec = check(
+        Executor().run(Step(what, cmd, timeout_s or default_limit(key, count), "REPORT_TIMEOUT", capture=True, env=env))
+    )
+    if walls is not None:
+        walls.append((key, round(rec.wall_s, 2), count))
 
 
-def _write(exe: str, out: Path, paths: list[str], timeout_s: Optional[float] = None) -> None:
-    _step(f"verilator_coverage --write {out.name}", [exe, "--write", str(out), *paths], timeout_s, _env())
+def _write(
+    exe: str, out: Path, paths: list[str], timeout_s: Optional[float] = None, walls: Optional[Walls] = None
+) -> None:
+    cmd = [exe, "--write", str(out), *paths]
+    _step(f"verilator_coverage --write {out.name}", MERGE, len(paths), cmd, timeout_s, _env(), walls)
 
 
 def _fields(key: str) -> dict[str, str]:
@@ -193,19 +226,25 @@ def score(merged: Path | None, plan: testplan.CoveragePlan) -> list[FileCoverage
 
 
 def html(
-    merged: Path | None, out_dir: Path, files: list[FileCoverage], timeout_s: Optional[float] = None
+    merged: Path | None,
+    out_dir: Path,
+    files: list[FileCoverage],
+    timeout_s: Optional[float] = None,
+    walls: Optional[Walls] = None,
 ) -> Path | None:
     """lcov data (``verilator_coverage --write-info``) and ``genhtml`` pages; links each file to its page. Each call
-    is ended after ``timeout_s`` seconds (default :data:`STEP_TIMEOUT_S`)."""
+    is ended after ``timeout_s`` seconds (default: :func:`default_limit`)."""
     exe, gen = tool("verilator_coverage"), tool("genhtml")
     if merged is None or exe is None:
         return None
     info = out_dir / "coverage.info"
-    _step("verilator_coverage --write-info", [exe, "--write-info", str(info), str(merged)], timeout_s, _env())
+    cmd = [exe, "--write-info", str(info), str(merged)]
+    _step("verilator_coverage --write-info", WRITE_INFO, None, cmd, timeout_s, _env(), walls)
     if gen is None:
         return info
     page_dir = out_dir / "html"
-    _step("genhtml", [gen, "--quiet", "--output-directory", str(page_dir), "--title", "RTL", str(info)], timeout_s)
+    cmd = [gen, "--quiet", "--output-directory", str(page_dir), "--title", "RTL", str(info)]
+    _step("genhtml", GENHTML, None, cmd, timeout_s, None, walls)
     for fc in files:
         page = next(iter(sorted(page_dir.rglob(f"{fc.file}.gcov.html"))), None)
         if page is not None:

@@ -63,6 +63,7 @@ class Collected:
     jobs: dict[str, dict] = field(default_factory=dict)  # key -> job record (+ "folder")
     fcov_files: list[Path] = field(default_factory=list)
     code_files: list[Path] = field(default_factory=list)
+    build_walls: list[tuple[str, float, None]] = field(default_factory=list)  # (durations key, seconds, no count)
 
 
 def _unpack(archive: Path, into: Path) -> Path:
@@ -117,6 +118,9 @@ def _is_manifest(m: object) -> bool:
 
 def collect(inputs: list[Path], scratch: Path) -> Collected:
     """Gather every regression folder below each input (a folder or an archive; archives unpack into scratch)."""
+    from .execute import read_build_walls  # execute imports the runner; collect stays light for the tests
+    from .jobs import build_key
+
     out = Collected()
     for inp in inputs:
         inp = Path(inp)
@@ -130,6 +134,9 @@ def collect(inputs: list[Path], scratch: Path) -> Collected:
         for mf in manifests:
             reg = mf.parent
             out.manifests.append({**records.read_json(mf, _is_manifest, "regression manifest"), "folder": str(reg)})
+            out.build_walls += [
+                (build_key(*key.split("/", 1)), wall, None) for key, wall in sorted(read_build_walls(reg).items())
+            ]
             for jf in sorted(reg.glob("runs/*/*/*/seed*/job.json")):
                 try:
                     rec = records.read_json(jf, _is_job, "job record")

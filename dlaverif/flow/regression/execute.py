@@ -12,7 +12,7 @@ Layout of a regression folder (``sim_build/regress/<time>-<suite>-<sim>/``, :mod
 
 A job runs as its own process (``python -m dlaverif.flow.regression.execute JOB_JSON``) so that its environment, its log
 and a simulator crash stay inside its folder; the local launcher keeps ``JOBS`` of them running. Jobs and builds are
-steps of :mod:`dlaverif.flow.executor`: each in its own session, ended with its whole process group (simulator
+steps of :mod:`dlaverif.executor`: each in its own session, ended with its whole process group (simulator
 included) on a timeout (:func:`default_timeout`, ``BUILD_TIMEOUT``), on an interrupt (:meth:`.Executor.stop`) and
 when the orchestrator dies; each group is listed in the run's ``processes.jsonl`` (:data:`PROCESSES`). A job's status
 is one of :data:`STATUSES`. The jobs of a run whose third-party RTL is not found here (``NVDLA_HW``,
@@ -36,10 +36,17 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from dlaverif import thirdparty
+from dlaverif.executor import KILLED, NOT_STARTED, TIMEOUT as STEP_TIMEOUT, Executor, Record, Step
 from dlaverif.flow import records, runner, testplan
-from dlaverif.flow.executor import KILLED, NOT_STARTED, TIMEOUT as STEP_TIMEOUT, Executor, Record, Step
 
-from .jobs import Duration, Job, expected_seconds, load_durations
+from .jobs import (
+    Duration,
+    Job,
+    default_limit,
+    expected_seconds,
+    load_durations,
+    load_step_durations,
+)
 
 ROOT = runner.ROOT
 REGRESS = runner.SIM_BUILD / "regress"
@@ -48,8 +55,7 @@ REGRESS = runner.SIM_BUILD / "regress"
 PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN = "pass", "fail", "error", "timeout", "crashed", "not run"
 SKIPPED = "skipped"
 STATUSES = (PASS, FAIL, ERROR, TIMEOUT, CRASHED, NOT_RUN, SKIPPED)
-TIMEOUT_FACTOR = 10.0  # default JOB_TIMEOUT: this many times the job's expected duration ...
-TIMEOUT_FLOOR_S = 600.0  # ... and never less
+BUILD_WALLS = Path("builds") / "walls.json"  # in a run folder: each compiled build's wall seconds
 PROCESSES = "processes.jsonl"  # in a run folder: every process group its executor started (executor.stop_leftovers)
 TAIL_LINES = 10
 SIGNAL_FILE = "signal.txt"  # written by the job process when its simulator was killed by a signal
@@ -82,17 +88,19 @@ def compile_builds(
     limit_s: Optional[float] = None,
 ) -> dict[tuple[str, str], str]:
     """Compile every build the jobs need, once (from ``rtl``, default blocks/rtl/), each a step of ``executor``
-    (which ends it on an interrupt; then nothing is recorded for it) ended after ``limit_s`` seconds (default
-    :data:`dlaverif.flow.runner.BUILD_TIMEOUT_S`; a stuck build is a failed one, one line names it and the limit);
-    returns (sim, build) -> error text for the builds that failed. Each build's result and :func:`build_inputs` are
-    recorded in ``builds/status.json`` and ``builds/inputs.json`` as soon as it ends; ``reuse`` (a resume) keeps a
-    build that compiled before from the same inputs instead of compiling it again. A build that failed because the
-    disk is full raises :class:`dlaverif.flow.records.WriteError` (:func:`check_space`) instead."""
+    (which ends it on an interrupt; then nothing is recorded for it) ended after ``limit_s`` seconds (default: from
+    its measured duration, :func:`dlaverif.flow.runner.build_limit`; a stuck build is a failed one, one line names it
+    and the limit); returns (sim, build) -> error text for the builds that failed. Each build's result and
+    :func:`build_inputs` are recorded in ``builds/status.json`` and ``builds/inputs.json`` as soon as it ends, and the
+    wall time of each one that compiled in ``builds/walls.json`` (:data:`BUILD_WALLS`, for the report's durations
+    file); ``reuse`` (a resume) keeps a build that compiled before from the same inputs instead of compiling it
+    again. A build that failed because the disk is full raises :class:`dlaverif.flow.records.WriteError`
+    (:func:`check_space`) instead."""
     executor = executor or Executor()
-    limit = limit_s if limit_s is not None else runner.BUILD_TIMEOUT_S
+    steps = load_step_durations()
     failed: dict[tuple[str, str], str] = {}
     status, inputs = regdir / "builds" / "status.json", regdir / "builds" / "inputs.json"
-    done, digests = read_build_record(status), read_build_record(inputs)
+    done, digests, walls = read_build_record(status), read_build_record(inputs), read_build_walls(regdir)
     for sim, name in sorted({(j.sim, plan.runs[j.run].build.name) for j in available(plan, jobs)}):
         b = plan.builds[name]
         log = build_dir(regdir, sim, name).with_suffix(".log")
@@ -103,6 +111,7 @@ def compile_builds(
             print(f"build {key}: reused (compiled by this run before, from the same inputs)", flush=True)
             continue
         cmd = build_command(regdir, sim, name, coverage, rtl or runner.RTL)
+        limit = limit_s if limit_s is not None else runner.build_limit(sim, name, steps)
         rec = executor.run(Step(f"build {key}", cmd, limit, "BUILD_TIMEOUT", ROOT, log))
         if rec.status in (KILLED, NOT_STARTED) or executor.stopping:
             print(f"build {key}: interrupted", flush=True)
@@ -119,7 +128,24 @@ def compile_builds(
         done[key], digests[key] = failed.get((sim, name), ""), digest
         records.write_json(status, done, indent=1, sort_keys=True)
         records.write_json(inputs, digests, indent=1, sort_keys=True)
+        if rec.returncode == 0:
+            walls[key] = round(rec.wall_s, 1)
+            records.write_json(regdir / BUILD_WALLS, walls, indent=1, sort_keys=True)
     return failed
+
+
+def read_build_walls(regdir: Path) -> dict[str, float]:
+    """``builds/walls.json`` of a run (build key ``sim/build`` -> seconds its compile took); one that cannot be read
+    is empty (it only feeds the durations file)."""
+    path = regdir / BUILD_WALLS
+    if not path.is_file():
+        return {}
+    try:
+        return records.read_json(
+            path, lambda v: isinstance(v, dict) and all(isinstance(x, (int, float)) for x in v.values()), "build walls"
+        )
+    except records.BadRecord:
+        return {}
 
 
 def build_command(regdir: Path, sim: str, name: str, coverage: bool, rtl: Path) -> list[str]:
@@ -206,10 +232,10 @@ def rerun_command(
 
 
 def default_timeout(job: Job, durations: dict[str, Duration]) -> float:
-    """A job's wall-clock limit when ``JOB_TIMEOUT`` is not given: :data:`TIMEOUT_FACTOR` times its expected length
-    (:func:`.jobs.expected_seconds`: the recorded duration scaled to the job's COUNT), never below
-    :data:`TIMEOUT_FLOOR_S`, so a slow or busy machine or a large ``COUNT=`` does not trip it but a hung job ends."""
-    return max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * expected_seconds(job, durations))
+    """A job's wall-clock limit when ``JOB_TIMEOUT`` is not given: :func:`.jobs.default_limit` of its expected length
+    (:func:`.jobs.expected_seconds`: the recorded duration scaled to the job's COUNT), so a slow or busy machine or a
+    large ``COUNT=`` does not trip it but a hung job ends."""
+    return default_limit(expected_seconds(job, durations))
 
 
 def log_tail(log: Path, lines: int = TAIL_LINES) -> list[str]:

@@ -12,7 +12,9 @@ ties broken by the job's key, so the split depends only on the job list and the 
 The durations file is the one record of how long a job takes: per ``sim:run:test`` the median wall time of a
 regression's jobs and the COUNT they ran with (``{"wall_s": 10.5, "count": 200}``; a report writes it,
 :func:`durations_of`). :func:`expected_seconds` scales it to a job's own COUNT; the shards and the default
-``JOB_TIMEOUT`` (:func:`dlaverif.flow.regression.execute.default_timeout`) both use it.
+``JOB_TIMEOUT`` (:func:`dlaverif.flow.regression.execute.default_timeout`) both use it. It records the steps too: each
+plan build's compile (``build:<sim>:<build>``) and each step of a report (``report:merge``, ``report:write-info``,
+``report:genhtml``), which give ``BUILD_TIMEOUT`` and ``REPORT_TIMEOUT`` their defaults (:func:`step_limit`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ from dlaverif.flow.planschema import Refusal, display
 DURATIONS = project.PLAN.parent / "durations.json"
 DEFAULT_SECONDS = 10.0  # a job when nothing at all is recorded
 OTHER_SIM_FACTOR = 4.0  # a job recorded on another simulator only (Icarus is slower than Verilator), or not at all
+TIMEOUT_FACTOR = 10.0  # a default limit (JOB_TIMEOUT, BUILD_TIMEOUT, REPORT_TIMEOUT): this many times the expected time
+TIMEOUT_FLOOR_S = 600.0  # ... and never less
+#: the durations file's entries of steps, not jobs: ``build:<sim>:<build>`` (a plan build compiled by a regression),
+#: ``report:<step>`` (a coverage merge, with the number of files it merged as its count, or genhtml of a report)
+BUILD_STEP, REPORT_STEP = "build", "report"
+STEP_KINDS = (BUILD_STEP, REPORT_STEP)
 
 
 @dataclass(frozen=True, order=True)
@@ -106,10 +114,8 @@ class Duration:
     count: Optional[int] = None
 
 
-def load_durations(path: Path = DURATIONS) -> dict[str, Duration]:
-    """``sim:run:test`` -> its recorded :class:`Duration`. A file that is not one is refused (:class:`Refusal`, one
-    line naming it), not ignored: every shard of a regression, on whatever machine, must split the jobs by the same
-    durations, or jobs would be run twice or by no shard, and the timeouts would fall back to the default."""
+def _read_durations(path: Path) -> dict[str, Duration]:
+    """Every entry of the durations file, jobs and steps (:func:`load_durations`)."""
     try:
         raw = json.loads(path.read_text()) if path.is_file() else {}
         return {
@@ -126,13 +132,63 @@ def load_durations(path: Path = DURATIONS) -> dict[str, Duration]:
         ) from None
 
 
+def is_step(key: str) -> bool:
+    """True for an entry of a step (a build, a report step: :data:`STEP_KINDS`), not of a job."""
+    return key.split(":", 1)[0] in STEP_KINDS
+
+
+def load_durations(path: Path = DURATIONS) -> dict[str, Duration]:
+    """``sim:run:test`` -> its recorded :class:`Duration`. A file that is not one is refused (:class:`Refusal`, one
+    line naming it), not ignored: every shard of a regression, on whatever machine, must split the jobs by the same
+    durations, or jobs would be run twice or by no shard, and the timeouts would fall back to the default."""
+    return {k: d for k, d in _read_durations(path).items() if not is_step(k)}
+
+
+def load_step_durations(path: Path = DURATIONS) -> dict[str, Duration]:
+    """The steps' entries of the durations file (:data:`STEP_KINDS`): ``build:<sim>:<build>``,
+    ``report:<step>``."""
+    return {k: d for k, d in _read_durations(path).items() if is_step(k)}
+
+
+def step_limit(key: str, steps: dict[str, Duration], count: Optional[int], fallback_s: float) -> float:
+    """The default wall-clock limit of a build or a report step (``key`` as in the durations file,
+    :data:`STEP_KINDS`), as jobs get theirs: :func:`default_limit` of its recorded wall time, scaled by ``count``
+    over the recorded count (a merge of more coverage files) and never below it. A build not recorded:
+    :data:`OTHER_SIM_FACTOR` times the longest recorded build of its simulator (of any, when its simulator has none);
+    a report step not recorded (each is a different tool), or no build recorded at all: ``fallback_s``."""
+    known = steps.get(key)
+    if known is not None:
+        scale = max(1.0, count / known.count) if count and known.count else 1.0
+        return default_limit(known.wall_s * scale)
+    if not key.startswith(f"{BUILD_STEP}:"):
+        return fallback_s
+    builds = {k: d.wall_s for k, d in steps.items() if k.startswith(f"{BUILD_STEP}:")}
+    sim = key.split(":")[1]
+    same = [w for k, w in builds.items() if k.startswith(f"{BUILD_STEP}:{sim}:")] or list(builds.values())
+    return default_limit(OTHER_SIM_FACTOR * max(same)) if same else fallback_s
+
+
+def build_key(sim: str, build: str) -> str:
+    """A plan build's entry in the durations file."""
+    return f"{BUILD_STEP}:{sim}:{build}"
+
+
+def step_entries(walls: Iterable[tuple[str, float, Optional[int]]]) -> dict[str, dict]:
+    """What the measured steps of a report's regression (``key``, wall seconds, count) say for the durations file:
+    per key the median wall time at the count most of them ran with (as :func:`durations_of` for jobs)."""
+    return durations_of(
+        {"key": key, "count": "" if count is None else str(count), "wall_s": wall} for key, wall, count in walls
+    )
+
+
 def durations_of(records: Iterable[dict]) -> dict[str, dict]:
     """What a regression's job records (``job.json``) say for the durations file: per ``sim:run:test`` the median
     wall time of its jobs at the COUNT most of them ran with (a merge of regressions run at two COUNTs keeps the
     more frequent one, ties to the larger), and that COUNT."""
     by_key: dict[str, list[tuple[str, float]]] = {}
     for r in records:
-        by_key.setdefault(f"{r['sim']}:{r['run']}:{r['test']}", []).append((str(r.get("count") or ""), r["wall_s"]))
+        key = r["key"] if "sim" not in r else f"{r['sim']}:{r['run']}:{r['test']}"  # a step's (step_entries)
+        by_key.setdefault(key, []).append((str(r.get("count") or ""), r["wall_s"]))
     out: dict[str, dict] = {}
     for key, rows in sorted(by_key.items()):
         counts = Counter(c for c, _ in rows)
@@ -163,6 +219,25 @@ def expected_seconds(job: Job, durations: dict[str, Duration]) -> float:
         return max(other) * OTHER_SIM_FACTOR
     times = sorted(d.wall_s for d in durations.values())
     return (times[len(times) // 2] if times else DEFAULT_SECONDS) * OTHER_SIM_FACTOR
+
+
+def simulation_seconds(
+    sim: str, run: Optional[str], tests: Optional[Iterable[str]], count: str, durations: dict[str, Duration]
+) -> float:
+    """How long one simulation (one simulator process: ``make sim``'s run, a pytest simulation) should take: the
+    sum of :func:`expected_seconds` of the tests it runs (``tests`` None: every test of ``run`` the file records on
+    any simulator); a run or tests the file does not know: one unknown job's (the median's times
+    :data:`OTHER_SIM_FACTOR`)."""
+    if tests is None:
+        tests = sorted({k.split(":", 2)[2] for k in durations if k.split(":", 2)[1:2] == [run]}) if run else []
+    chosen = list(tests) or [""]
+    return sum(expected_seconds(Job(sim, run or "", t, 0, count), durations) for t in chosen)
+
+
+def default_limit(expected_s: float) -> float:
+    """The default wall-clock limit of a step expected to take ``expected_s``: :data:`TIMEOUT_FACTOR` times that,
+    never below :data:`TIMEOUT_FLOOR_S`, so a slow or busy machine does not trip it but a hung step ends."""
+    return max(TIMEOUT_FLOOR_S, TIMEOUT_FACTOR * expected_s)
 
 
 def parse_shard(text: Optional[str]) -> tuple[int, int]:

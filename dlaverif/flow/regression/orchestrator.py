@@ -2,14 +2,14 @@
 
 A local run (``make regress``, a Slurm shard) writes ``<run>/orchestrator.json`` when it starts: its pid, its start
 time (``/proc/<pid>/stat`` field 22, so that a later process with the same pid is not taken for it) and host
-(:class:`dlaverif.flow.executor.Identity`). Every process group its executor starts is listed in
+(:class:`dlaverif.executor.Identity`). Every process group its executor starts is listed in
 ``<run>/processes.jsonl`` (:data:`dlaverif.flow.regression.execute.PROCESSES`).
 
 Before ``RESUME=`` continues a run, and before ``make report`` reads one, :func:`take_over` looks at it:
 
 - its orchestrator still runs: a resume is refused (:class:`Alive`, one line), a report reads it as it is;
 - its orchestrator is dead: every leftover process group of the run is ended first (a stopped simulator, which the
-  death signal of :mod:`dlaverif.flow.executor` could not end), so that nothing writes into the run after this; when its
+  death signal of :mod:`dlaverif.executor` could not end), so that nothing writes into the run after this; when its
   ``state.json`` still says "running", the orchestrator died without a word (SIGKILL: the OOM killer) and the state
   says so now, with the command that continues it.
 
@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 from typing import Optional
 
+from dlaverif.executor import Identity, stop_leftovers
 from dlaverif.flow import records
-from dlaverif.flow.executor import Identity, stop_leftovers
 
 from . import execute, runfolder
 

@@ -23,7 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Optional, TypeVar
 
-from dlaverif.flow import executor, records
+from dlaverif import executor
+from dlaverif.flow import records
 
 T = TypeVar("T")
 _AT_FDCWD = -100

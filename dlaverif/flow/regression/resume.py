@@ -4,7 +4,9 @@ A run folder is a local run's folder or a Slurm run's base folder; its ``manifes
 (for Slurm every shard's), and the results are wherever they were written below it: the run's own ``runs/``, a
 shard's folder, or the folder of an earlier resume (``resume<k>/shard<i>/`` when resumed on Slurm). A job is done
 when some record below the folder says so; when there are several (a job rerun by ``RERUN=failed``), the newest
-counts (:func:`.collect.collect`). The configuration matrix's random draws are part of the run's selection: the
+counts (:func:`.collect.collect`). A job that was ``skipped`` (its run's third-party RTL, ``NVDLA_HW``, was not found)
+is run by the resume once the files are found (``make nvdla`` since, or ``NVDLA_HW=`` set): a skip is not a result,
+only the files' absence. The configuration matrix's random draws are part of the run's selection: the
 ``CONFIG_SEED`` the run was started with is in its manifest and is used again.
 """
 
@@ -16,26 +18,32 @@ import shutil
 from pathlib import Path
 from typing import Optional
 
+from dlaverif import thirdparty
 from dlaverif.flow import records, testplan
 
 from . import runfolder
 from .collect import collect
-from .execute import CRASHED, ERROR, FAIL, NOT_RUN, PASS, TIMEOUT
+from .execute import CRASHED, ERROR, FAIL, NOT_RUN, PASS, SKIPPED, TIMEOUT, available
 from .jobs import Job
 
 JOB_LIST = "jobs.json"  # in a Slurm resume's folder: the keys of the jobs it runs
 
 
-def to_run(regdir: Path, selected: list[Job], resumed: bool, rerun_failed: bool) -> tuple[list[Job], list[Job]]:
+def to_run(
+    regdir: Path, selected: list[Job], resumed: bool, rerun_failed: bool, plan: Optional[testplan.Plan] = None
+) -> tuple[list[Job], list[Job]]:
     """The run's jobs (those of ``selected`` its manifest lists) and the ones still to run: all of them for a new
-    run; for a resume those without a result (``rerun_failed``: and those that did not pass)."""
+    run; for a resume those without a result (``rerun_failed``: and those that did not pass), and those that were
+    skipped whose third-party RTL ``plan`` (default: the plan loaded now) finds here now."""
     listed = set(json.loads((regdir / "manifest.json").read_text())["jobs"])
     mine = [j for j in selected if j.key in listed]
     if not resumed:
         return mine, mine
     done = _results(regdir)
     redo = {NOT_RUN} | ({FAIL, ERROR, TIMEOUT, CRASHED} if rerun_failed else set())
-    return mine, [j for j in mine if j.key not in done or done[j.key]["status"] in redo]
+    skipped = [j for j in mine if j.key in done and done[j.key]["status"] == SKIPPED]
+    found = {j.key for j in available(plan or testplan.load(), skipped)} if skipped else set()
+    return mine, [j for j in mine if j.key not in done or done[j.key]["status"] in redo or j.key in found]
 
 
 def _results(regdir: Path) -> dict[str, dict]:
@@ -60,9 +68,16 @@ def nothing_to_do(regdir: Path, selected: list[Job], rerun_failed: bool, report:
         return None
     done = _results(regdir)
     passed = sum(1 for j in mine if done[j.key]["status"] == PASS)
+    skipped = sum(1 for j in mine if done[j.key]["status"] == SKIPPED)
+    said = f"{passed} of {len(mine)} jobs passed" + (f", {skipped} skipped" if skipped else "")
     return (
-        f"{regdir} is already complete ({passed} of {len(mine)} jobs passed; its report was published): nothing run, "
-        f"nothing written" + ("" if rerun_failed or passed == len(mine) else "; RERUN=failed reruns the others")
+        f"{regdir} is already complete ({said}; its report was published): nothing run, nothing written"
+        + ("" if rerun_failed or passed + skipped == len(mine) else "; RERUN=failed reruns the others")
+        + (
+            f"; its skipped jobs run once their third-party RTL is found ({thirdparty.GET[thirdparty.NVDLA_HW]})"
+            if skipped
+            else ""
+        )
     )
 
 

@@ -72,13 +72,16 @@ TIMEOUTS = {
     "JOB_TIMEOUT": "derived from each job's duration",
     "BUILD_TIMEOUT": "the default of every build",
     "REPORT_TIMEOUT": "the default of every step of the report",
+    "SIM_TIMEOUT": "derived from the durations of the tests it runs",
 }
 
 
 def timeout(value: str, var: str = "JOB_TIMEOUT") -> Optional[float]:
     """A limit of :data:`TIMEOUTS` (``JOB_TIMEOUT``: per job, ``BUILD_TIMEOUT``: per build, ``REPORT_TIMEOUT``: per
-    coverage merge or genhtml of a report): seconds (> 0); empty: None, the default (:func:`..execute.default_timeout`,
-    :data:`dlaverif.flow.runner.BUILD_TIMEOUT_S`, :data:`..codecov.STEP_TIMEOUT_S`)."""
+    coverage merge or genhtml of a report, ``SIM_TIMEOUT``: per simulation of make sim and the pytest simulations):
+    seconds (> 0); empty: None, the default (:func:`..execute.default_timeout`, :func:`..execute.build_limit`,
+    :func:`..codecov.default_limit`, :func:`dlaverif.flow.runner.simulation_limit`: each from the measured
+    durations)."""
     if not value.strip():
         return None
     try:
@@ -169,8 +172,8 @@ class RunSettings:
     rerun_failed: bool  # RERUN=failed: a resume reruns the jobs that did not pass too
     selected: list[jobs_mod.Job]  # every job of the selection (all shards)
     config_seed: Optional[int] = None  # CONFIG_SEED of the configuration matrix's random draws (the plan's)
-    build_timeout: Optional[float] = None  # BUILD_TIMEOUT (None: runner.BUILD_TIMEOUT_S)
-    report_timeout: Optional[float] = None  # REPORT_TIMEOUT (None: codecov.STEP_TIMEOUT_S)
+    build_timeout: Optional[float] = None  # BUILD_TIMEOUT (None: execute.build_limit, from the durations)
+    report_timeout: Optional[float] = None  # REPORT_TIMEOUT (None: codecov.default_limit, from the durations)
 
     def manifest(self, jobs: list[jobs_mod.Job], shard: str, launcher: str = "local") -> dict:
         """A run folder's ``manifest.json``: the selection (what ``RESUME=`` takes back) and the run's ``jobs``."""

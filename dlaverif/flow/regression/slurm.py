@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
+from dlaverif.executor import OK, Executor, Step, check
 from dlaverif.flow import records
-from dlaverif.flow.executor import OK, Executor, Step, check
 
 from . import execute, orchestrator, resume, runfolder
 from .settings import RunSettings
@@ -35,7 +35,7 @@ from .settings import RunSettings
 POLL_S = 2.0
 #: polls without an answer from squeue before the wait gives up (a controller gone, not one busy for a moment)
 SILENT_POLLS = 30
-#: one sbatch or squeue call's limit (a step of dlaverif.flow.executor): a controller that hangs ends it
+#: one sbatch or squeue call's limit (a step of dlaverif.executor): a controller that hangs ends it
 CLIENT_TIMEOUT_S = 120.0
 
 

@@ -476,6 +476,7 @@ def info(
         "PIXEL_MAPPING": 0,
         "PIXEL_X_OFFSET": g.x_offset,
         "PIXEL_Y_OFFSET": 0,
+        "PIXEL_SIGN_OVERRIDE": int(fmt.signed_default),  # 1 = SIGNED_INT (the convolution DMA's D_DATAIN_FORMAT)
         "LINE_STRIDE": g.line_stride,
         "WIDTH": g.w - 1,
         "HEIGHT": g.h - 1,

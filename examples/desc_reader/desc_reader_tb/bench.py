@@ -1,7 +1,7 @@
 """desc_reader on the platform: its binding, what a job reads and hands over, its env and test base (the glue)."""
 
-from dlaverif.footprint import Region
-from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderEnv, ReaderTB, ReaderTestBase, ResetPin
+from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderEnv, ReaderTestBase, ResetPin
+from dlaverif.platform.tb import ContiguousReaderTB
 
 from .items import ReadJob
 from .scoreboard import PackedScoreboard
@@ -9,7 +9,7 @@ from .scoreboard import PackedScoreboard
 FIELDS = (("addr", "desc_addr_i"), ("len", "desc_len_i"), ("id", "desc_id_i"))
 
 
-class DescReaderTB(ReaderTB):
+class DescReaderTB(ContiguousReaderTB):
     binding = DutBinding(  # up to 3 jobs in flight (SLOTS=2 wait behind the one being read), paired by id in TUSER
         control=DescriptorControl("desc_valid_i", "desc_ready_o", FIELDS, "fin_o", queue_depth=3, stream_tag="id"),
         clock="clk_i",
@@ -18,12 +18,6 @@ class DescReaderTB(ReaderTB):
         streams=("pkt",),
         completion=Completion.ISSUED,  # fin_o comes when the job is read, before its packed tail leaves
     )
-
-    def regions(self, job: ReadJob) -> list[Region]:
-        return [Region(job.get_name(), job.addr, job.addr + job.length)]
-
-    def pieces(self, job: ReadJob) -> list[tuple[int, bytes]]:
-        return [(job.addr, job.blob.tobytes())]
 
     def payload(self, job: ReadJob) -> dict[str, int]:
         return {"addr": job.addr, "len": job.length, "id": job.job_id}

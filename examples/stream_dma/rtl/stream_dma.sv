@@ -99,7 +99,12 @@ module stream_dma #(
         logic [SID_W-1:0] tdest;
     } job_t;
 
-    job_t          q [JOBS];
+    job_t          taken;      // the descriptor as the R side needs it (below)
+    // the queue holds job_t words: Yosys 0.23 reads an unpacked array of packed structs as 1-bit entries, and
+    // Icarus 11 takes $bits() of a struct as 0 in a declaration, so the width is written out and checked here
+    localparam int JOB_W = 2 * LB + 1 + 2 * LEN_W + TAG_W + 2 * SID_W;
+    logic [JOB_W-1:0] q [JOBS];
+    initial if ($bits(taken) != JOB_W) $fatal(1, "stream_dma: JOB_W %0d is not $bits(job_t)", JOB_W);
     logic [JW:0]   q_wr, q_rd;
     logic          q_full, q_empty;
     assign q_full  = (q_wr[JW] != q_rd[JW]) && (q_wr[JW-1:0] == q_rd[JW-1:0]);
@@ -119,7 +124,6 @@ module stream_dma #(
     assign last_w    = WW'((s_desc_addr + ADDR_W'(s_desc_len) - 1'b1) >> LB);  // the word of the job's last byte
     assign n_words   = LEN_W'(last_w - first_w) + 1'b1;
 
-    job_t taken;  // the descriptor as the R side needs it
     always @* begin
         taken.off   = s_desc_addr[LB-1:0];
         taken.words = n_words;

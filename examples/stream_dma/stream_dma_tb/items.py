@@ -1,5 +1,5 @@
-"""One job of stream_dma: a byte range, its tag and stream id, and the bytes the memory holds there. Pure stimulus:
-it imports no scoreboard or env."""
+"""One job of stream_dma: a byte range, its tag, stream id and destination, and the bytes the memory holds there.
+Pure stimulus: it imports no scoreboard or env."""
 
 from __future__ import annotations
 
@@ -11,22 +11,23 @@ from dlaverif.platform import ReaderItem
 
 Kind = enum.Enum("Kind", "COPY")
 TAG_BITS = 8  # stream_dma's TAG_W: the status tag wraps at 256
-TDEST = 2  # the destination every job's descriptor carries (a tie-off of the binding)
 
 
 class DmaJob(ReaderItem):
-    """A job at any byte address: its length, tag and TID, and the bytes it must deliver."""
+    """A job at any byte address: its length, tag, TID and TDEST, and the bytes it must deliver."""
 
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.kind = Kind.COPY
-        self.addr = self.length = self.tag = self.tid = 0
+        self.addr = self.length = self.tag = self.tid = self.tdest = 0
         self.blob = np.zeros(0, np.uint8)
 
     def randomize(self, rng: np.random.Generator, addr: int, bus_bytes: int, index: int) -> None:
         """Lengths at the realigner's edges (1, a word less one, a word, a word and one) or up to 48 words, so a
         job's bursts (8 beats at most) run ahead of its data."""
         self.addr, self.tag, self.tid = addr, index % (1 << TAG_BITS), int(rng.integers(0, 16))
+        # a destination other than its TID (SID_W = 4 bits), not drawn: the generator's job stream stays as it was
+        self.tdest = (self.tid + 1 + index % 15) % 16
         edges = [1, bus_bytes - 1, bus_bytes, bus_bytes + 1]
         self.length = int(rng.choice(edges) if rng.random() < 0.4 else rng.integers(2, 48 * bus_bytes))
         self.blob = rng.integers(0, 256, self.length, dtype=np.uint8)

@@ -15,7 +15,9 @@ client):
 * credit ``<credit>``: one pulse per response the client took out of its latency FIFO. The memory interface grants
   each client :attr:`NvdlaReadPort.credits` slots (61 for the PDP: its latency FIFO) and hands over a response only
   while fewer than that many are delivered and not credited back (a request of more atoms is answered as slots
-  free up); a pulse with nothing owed is a protocol violation.
+  free up); a pulse with nothing owed is a protocol violation. A client without a credit wire (NVIDIA's CDMA takes
+  its responses by ``<rsp>_ready`` alone) names none (``credit=None``): its responses are then paced by
+  ``<rsp>_ready`` only, the back-pressure every port has.
 
 :class:`NvdlaReadMemory` serves several such ports (a client's MCIF and CVIF) from one memory, publishing on the
 analysis ports our AXI agent has: ``ar_ap`` a :class:`dlaverif.agents.axi_mem.Burst` per accepted request (``arid`` the
@@ -53,13 +55,23 @@ POISON = 0xEE  # the bytes of a response half its mask clears
 
 @dataclass(frozen=True)
 class NvdlaReadPort:
-    """One DMA read port of a client: the prefixes of its request and response packets, its credit pulse, and
-    the latency-FIFO slots the memory interface grants it."""
+    """One DMA read port of a client: the prefixes of its request and response packets, its credit pulse and the
+    latency-FIFO slots the memory interface grants it (``credit=None``: no credit wire, back-pressure by
+    ``<rsp>_ready`` alone)."""
 
     req: str  # <req>_valid, <req>_ready, <req>_pd
     rsp: str  # <rsp>_valid, <rsp>_ready, <rsp>_pd
-    credit: str
+    credit: Optional[str] = None
     credits: int = 61
+
+
+class NvdlaBurst(Burst):
+    """An accepted request: ``len`` + 1 atoms (the bytes the read checker checks), answered by one response per two
+    atoms (:attr:`responses`, what job attribution deals the responses by)."""
+
+    @property
+    def responses(self) -> int:
+        return -(-self.beats // BEAT_ATOMS)
 
 
 def pack_response(atoms: bytes) -> tuple[int, int]:
@@ -95,7 +107,7 @@ class _PortAgent:
         self._rsp_valid = sig(dut, f"{port.rsp}_valid")
         self._rsp_ready = level_reader(sig(dut, f"{port.rsp}_ready"))
         self._write_rsp = uint_writer(sig(dut, f"{port.rsp}_pd"))
-        self._credit = level_reader(sig(dut, port.credit))
+        self._credit = level_reader(sig(dut, port.credit)) if port.credit is not None else None
         self.bursts: deque[Burst] = deque()  # accepted, not fully answered
         self.beats: deque[tuple[int, int, int, bool]] = deque()  # the head request's responses: addr, pd, mask, last
         self.shown: Optional[tuple[int, int, int, bool]] = None  # the response on the wires
@@ -103,6 +115,9 @@ class _PortAgent:
         self.credited = 0  # credit pulses seen
         self.credit_waits = 0  # cycles a response was due but every slot of the client was taken
         self.ready = False
+        #: this port's own (request stalls, response gaps) patterns, set by NvdlaReadMemory.per_port; None: the
+        #: memory's shared ones
+        self.own: Optional[tuple[Optional[Iterator[int]], Optional[Iterator[int]]]] = None
         self.idle()
 
     def idle(self) -> None:
@@ -117,7 +132,7 @@ class _PortAgent:
     def tick(self, cycle: int) -> None:
         """The port's handshakes at one rising edge, then its wires for the next (as the AXI agent's ``_tick``)."""
         o = self.owner
-        if self._credit() == 1:
+        if self._credit is not None and self._credit() == 1:
             self.credited += 1
             if self.credited > self.delivered:
                 o.violation(
@@ -131,7 +146,8 @@ class _PortAgent:
             self.shown = shown = None
         if self.ready and self._req_valid() == 1:
             self.accept(cycle)
-        ready = not (o.req_stalls is not None and next(o.req_stalls))  # ready for the next edge
+        req_stalls = o.req_stalls if self.own is None else self.own[0]
+        ready = not (req_stalls is not None and next(req_stalls))  # ready for the next edge
         if ready != self.ready:
             self.ready = ready
             self._req_ready.value = int(ready)
@@ -147,18 +163,20 @@ class _PortAgent:
         o = self.owner
         pd = self._req_pd() or 0
         addr, size = self.fields(pd)
-        b = Burst(self.index, addr, size, ATOM_LOG2, int(AxiBurstType.INCR), cycle, cycle + o.latency_now())
+        b = NvdlaBurst(self.index, addr, size, ATOM_LOG2, int(AxiBurstType.INCR), cycle, cycle + o.latency_now())
         self.bursts.append(b)
         o.ar_ap.write(b)
 
     def offer(self, cycle: int) -> None:
         o = self.owner
-        gap = o.rsp_gaps is not None and next(o.rsp_gaps)
+        rsp_gaps = o.rsp_gaps if self.own is None else self.own[1]
+        gap = rsp_gaps is not None and next(rsp_gaps)
         if not self.beats and self.bursts and self.bursts[0].ready_cycle < cycle:
             b = self.bursts.popleft()
             rsp = o.read_responses(b)
             self.beats.extend((a, pd, m, i == len(rsp) - 1) for i, (a, pd, m) in enumerate(rsp))
-        room = self.delivered - self.credited < self.port.credits  # a free slot in the client's latency FIFO
+        # a free slot in the client's latency FIFO (no credit wire: the response waits for <rsp>_ready alone)
+        room = self.port.credit is None or self.delivered - self.credited < self.port.credits
         self.credit_waits += bool(self.beats) and not room
         if self.beats and not gap and room:
             self.shown = addr, pd, mask, last = self.beats.popleft()
@@ -195,8 +213,8 @@ class NvdlaReadMemory:
         self.binding_signal = signal
         self.reset, self._reset_high = reset, reset_active_high
         self.mem = SparseMemory(size, fill)
-        self.ar_ap, self.r_ap = AnalysisPort("nvdla_dma.req_ap"), AnalysisPort("nvdla_dma.rsp_ap")
-        self.violation_ap = AnalysisPort("nvdla_dma.violation_ap")
+        self.ar_ap, self.r_ap = AnalysisPort("dma_read.req_ap"), AnalysisPort("dma_read.rsp_ap")
+        self.violation_ap = AnalysisPort("dma_read.violation_ap")
         self.latency: Union[int, Callable[[], int]] = 0
         self.req_stalls: Optional[Iterator[int]] = None
         self.rsp_gaps: Optional[Iterator[int]] = None
@@ -222,6 +240,13 @@ class NvdlaReadMemory:
     def set_r_gaps(self, gen: Optional[Iterator[int]]) -> None:
         self.rsp_gaps = gen
 
+    def per_port(self, req_stalls: list[Optional[Iterator[int]]], rsp_gaps: list[Optional[Iterator[int]]]) -> None:
+        """Each port its own request-stall and response-gap pattern. The shared patterns of ``set_ar_stalls`` /
+        ``set_r_gaps`` are drawn by every port in turn each cycle, so with four ports a one-in-four pattern would
+        stall the first port on every cycle and the others never."""
+        for port, stalls, gaps in zip(self.ports, req_stalls, rsp_gaps):
+            port.own = (stalls, gaps)
+
     def inject(self, lo: int, hi: int, resp: str = "SLVERR") -> None:
         raise NotImplementedError("NVDLA's DMA read response carries no error: a bus error cannot be injected")
 
@@ -240,8 +265,9 @@ class NvdlaReadMemory:
         return sum(len(p.beats) + (p.shown is not None) for p in self.ports)
 
     def owed_credits(self) -> dict[str, int]:
-        """Per port: responses delivered and not yet credited back (0 once a client drained them)."""
-        return {p.port.credit: p.delivered - p.credited for p in self.ports}
+        """Per port with a credit wire: responses delivered and not yet credited back (0 once a client drained
+        them)."""
+        return {p.port.credit: p.delivered - p.credited for p in self.ports if p.port.credit is not None}
 
     def idle(self) -> bool:
         return not any(p.busy() for p in self.ports)

@@ -1,8 +1,11 @@
 """The one way the flow runs a child process: its own session, a wall-clock limit, its whole group ended, a record.
 
-Every step the flow starts (a regression's jobs and builds, the coverage merges and genhtml of a report, a mutant,
-a yosys or smtbmc call of ``make formal``, Slurm's ``sbatch``/``squeue``) is a :class:`Step` run by an
-:class:`Executor`:
+Every step the flow starts (a regression's jobs and builds, the build commands and the simulator of ``make sim`` and
+of the pytest simulations, the coverage merges and genhtml of a report, a mutant, a yosys or smtbmc call of ``make
+formal``, Slurm's ``sbatch``/``squeue``, the git calls of ``make nvdla``) is a :class:`Step` run by an
+:class:`Executor`. It is a module of the package, not of ``dlaverif.flow``, and uses the
+standard library only: ``dlaverif.thirdparty`` (which the flow's layout keeps from importing the flow, and whose
+``make nvdla`` runs on the system's Python) uses it too.
 
 - **its own session**: the step starts in a new session (``start_new_session``), so it and everything it starts
   (a simulator, a solver) are one process group, ended together;
@@ -32,7 +35,7 @@ a yosys or smtbmc call of ``make formal``, Slurm's ``sbatch``/``squeue``) is a :
 A process that is itself a step (the guard marks its command's environment, :data:`STEP_ENV`) starts its own
 children plainly: its step's group already holds them (:func:`inside_step`; ``dlaverif.flow.runner`` asks it).
 
-``python dlaverif/flow/executor.py --guard PARENT_PID -- COMMAND...`` is the guard (:func:`_guard`).
+``python dlaverif/executor.py --guard PARENT_PID -- COMMAND...`` is the guard (:func:`_guard`).
 """
 
 from __future__ import annotations
@@ -504,6 +507,6 @@ def _guard(parent: int, command: list[str]) -> int:
 
 if __name__ == "__main__":
     if sys.argv[1:2] != ["--guard"] or len(sys.argv) < 5 or sys.argv[3] != "--":
-        print("usage: python dlaverif/flow/executor.py --guard PARENT_PID -- COMMAND...", file=sys.stderr)
+        print("usage: python dlaverif/executor.py --guard PARENT_PID -- COMMAND...", file=sys.stderr)
         sys.exit(2)
     sys.exit(_guard(int(sys.argv[2]), sys.argv[4:]))

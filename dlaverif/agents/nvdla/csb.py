@@ -159,8 +159,10 @@ class CsbSender(_Sender):
 
 
 def sender_for(tb: Any, control: CsbControl) -> CsbSender:
-    """The CSB agent on the binding's port (kept as ``tb.csb`` for the block's hooks) and its job sender."""
+    """The CSB agent on the binding's port (kept as ``tb.csb`` for the block's hooks; its protocol checks reach the
+    scoreboard with the TB's other violations) and its job sender."""
     tb.csb = CsbAgent(tb.dut, tb.clk, tb.backend.loop, control, tb.binding.signal)
+    tb.extra_violations.append(tb.csb.violation_ap)
     return CsbSender(tb.dut, tb.clk, control, tb.csb, tb.binding.period_ns)
 
 

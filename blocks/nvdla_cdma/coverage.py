@@ -1,0 +1,89 @@
+"""Functional coverage of the CDMA block: each layer whose buffer contents matched the models is sampled once
+(``tests.CdmaTestBase.check_layer``), with where it started in the data buffer and its memory timing. Written to
+``fcov_nvdla_cdma.xml`` in the run folder at the end of each test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_db, coverage_section
+
+from dlaverif.models.nvdla import cbuf, pixel
+from dlaverif.platform.knobs import Knobs
+
+from .layers import Layer
+
+XML = "fcov_nvdla_cdma.xml"
+PRECISION = {"int8": "int8", "int16": "int16", "float16": "fp16"}  # a feature cube's dtype as a precision
+#: the pixel formats whose placement the model gives (1 or 4 channels; models.nvdla.cbuf)
+PLACED_FORMATS = tuple(n for n, f in pixel.PIXEL_FORMATS.items() if f.channels in (1, 4))
+
+
+def converter(layer: Layer) -> str:
+    """off, on (one offset), or mean (per-channel means instead of the offset)."""
+    if not layer.cvt.get("cvt_en", False):
+        return "off"
+    return "mean" if layer.cvt.get("mean") is not None else "on"
+
+
+def channel_tail(layer: Layer) -> int:
+    """Atoms of a feature pixel's last, shared channel group (0: whole 128-byte groups only)."""
+    atoms = -(-layer.tensor.shape[0] * layer.tensor.dtype.itemsize // cbuf.ATOM_BYTES)
+    return atoms % cbuf.ATOMS_PER_ENTRY
+
+
+def timed(knobs: Optional[Knobs]) -> bool:
+    """The layer ran under some memory timing (latency, request stalls or response gaps)."""
+    return knobs is not None and (knobs.latency > 0 or knobs.ar_stall != "none" or knobs.r_gap != "none")
+
+
+_cover = coverage_section(
+    CoverPoint("nvdla_cdma.kind", xf=lambda lay, start, k: lay.kind, bins=["image", "feature"]),
+    CoverPoint(
+        "nvdla_cdma.pixel_format",
+        xf=lambda lay, start, k: lay.pixel_format,
+        bins=list(PLACED_FORMATS),
+    ),
+    CoverPoint(
+        "nvdla_cdma.precision",
+        xf=lambda lay, start, k: lay.precision if lay.kind == "image" else PRECISION[str(lay.tensor.dtype)],
+        bins=["int8", "int16", "fp16"],
+    ),
+    CoverPoint("nvdla_cdma.converter", xf=lambda lay, start, k: converter(lay), bins=["off", "on", "mean"]),
+    CoverPoint(
+        "nvdla_cdma.channel_tail",
+        xf=lambda lay, start, k: channel_tail(lay) if lay.kind == "feature" else None,
+        bins=[0, 1, 2, 3],
+    ),
+    CoverPoint(
+        "nvdla_cdma.wrap",
+        xf=lambda lay, start, k: start + len(lay.expected(start).data[0]) > lay.data_banks * cbuf.BANK_ENTRIES,
+        bins=[False, True],
+    ),
+    CoverPoint("nvdla_cdma.ram", xf=lambda lay, start, k: lay.data_ram, bins=["MCIF", "CVIF"]),
+    CoverPoint("nvdla_cdma.group", xf=lambda lay, start, k: lay.group, bins=[0, 1]),
+    CoverPoint("nvdla_cdma.timing", xf=lambda lay, start, k: timed(k), bins=[False, True]),
+    CoverCross("nvdla_cdma.format_x_converter", items=["nvdla_cdma.pixel_format", "nvdla_cdma.converter"]),
+    CoverCross("nvdla_cdma.precision_x_converter", items=["nvdla_cdma.precision", "nvdla_cdma.converter"]),
+)
+
+
+@_cover
+def sample(layer: Layer, start: int, knobs: Optional[Knobs]) -> None:
+    """One checked layer (``start``: its first data buffer entry) into the covergroups."""
+
+
+def export(directory: Optional[Path] = None) -> Path:
+    path = (directory or Path.cwd()) / XML
+    coverage_db.export_to_xml(filename=str(path))
+    return path
+
+
+def summary() -> list[tuple[str, float]]:
+    """(covergroup, percent) of the block's top-level covergroups."""
+    return [
+        (name, float(item.cover_percentage))
+        for name, item in sorted(coverage_db.items())
+        if name.startswith("nvdla_cdma.") and name.count(".") == 1
+    ]

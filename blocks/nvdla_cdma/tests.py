@@ -1,0 +1,270 @@
+"""NVIDIA's convolution DMA (NV_NVDLA_cdma, nvdla/hw nvdlav1) against the models: every byte it writes into the
+convolution buffer compared with ``models.nvdla`` (feature / pixel and the converter) placed by
+``models.nvdla.cbuf``, naming bank, entry, half and bytes on a mismatch (blocks/nvdla_cdma/layers.py)."""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+import cocotb
+import numpy as np
+import pyuvm
+from pyuvm import uvm_test
+
+from dlaverif.models.nvdla import cbuf, pixel
+from dlaverif.platform.knobs import Knobs, random_knobs
+from dlaverif.platform.reporting import reproduce_command
+
+from . import coverage
+from .bench import CdmaBench
+from .coverage import PLACED_FORMATS
+from .layers import Layer, feature_layer, image_layer, problems, summary
+
+
+class CdmaTestBase(uvm_test):
+    """Reset and flush, then :meth:`body`; the CBUF clearing is checked on the way (every entry of both ports
+    written with zeros), and every protocol problem an agent reported fails the test."""
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        self.rng = np.random.default_rng(cocotb.RANDOM_SEED)
+        self.bench = bench = CdmaBench(cocotb.top, self.rng)
+        await bench.reset()
+        self.check_flush()
+        self.data_next = self.weight_next = 0
+        await self.body()
+        assert not bench.violations, "; ".join(bench.violations[:8])
+        coverage.export()
+        self.logger.info("coverage: %s", ", ".join(f"{n} {p:.0f}%" for n, p in coverage.summary()))
+        self.drop_objection()
+
+    def check_flush(self) -> None:
+        """After reset the CDMA clears the whole buffer (both ports share the work: NV_NVDLA_CDMA_cvt.v:10240-10249
+        and NV_NVDLA_CDMA_wt.v:7392-7404 write one half per cycle, the data port banks 0-7, the weight port banks
+        8-15): every byte of every entry written, with zero."""
+        flush = self.bench.flush
+        written = np.zeros((cbuf.ENTRIES, cbuf.ENTRY_BYTES), bool)
+        for w in flush:
+            written[w.addr] |= w.mask
+        ports = {p: sorted({w.addr for w in flush if w.port == p}) for p in ("data", "weight")}
+        self.logger.info(
+            "flush: %s",
+            ", ".join(f"{p} port {len(a)} entries {a[0]}..{a[-1]}" for p, a in ports.items() if a),
+        )
+        left = np.flatnonzero(~written.all(axis=1))
+        assert left.size == 0, f"the flush left {left.size} entries not fully written, first {cbuf.where(int(left[0]))}"
+        assert not any(w.data[w.mask].any() for w in flush), "the flush wrote a non-zero byte"
+
+    async def check_layer(self, layer: Layer, new_split: bool, knobs: Optional[Knobs] = None) -> None:
+        """Run ``layer`` under ``knobs`` and compare its writes; a new bank split restarts both buffers at 0."""
+        if new_split:
+            self.data_next = self.weight_next = 0
+        if os.getenv("KNOBS", "").strip() != "random":  # memory timing only where the run asks for it
+            knobs = None
+        exp = layer.expected(self.data_next, self.weight_next)
+        self.logger.info("%s; %s", summary(layer, exp), knobs or "quiet")
+        writes = await self.bench.run_layer(layer, knobs)
+        found = problems("data", exp.data, [w for w in writes if w.port == "data"])
+        found += problems("weight", exp.weight, [w for w in writes if w.port == "weight"])
+        if found:
+            self.logger.error("%s: %d problem(s); rerun: %s", layer.name, len(found), reproduce_command())
+            for p in found:
+                self.logger.error("  %s", p)
+        assert not found, f"{layer.name}: {found[0]}"
+        coverage.sample(layer, self.data_next, knobs)
+        self.data_next, self.weight_next = exp.data_next, exp.weight_next
+
+    async def body(self) -> None:
+        raise NotImplementedError
+
+
+@pyuvm.test(timeout_time=10, timeout_unit="ms")
+class ImageLayer(CdmaTestBase):
+    """One image layer, T_A8B8G8R8 (4 int8 channels, converter off: the raw bytes as int8), 40 x 3 pixels: each
+    line's pixels R, G, B, A back to back from the slice's first entry."""
+
+    async def body(self) -> None:
+        await self.check_layer(image_layer("image_a8b8g8r8", self.rng, "T_A8B8G8R8", 3, 40), new_split=True)
+
+
+@pyuvm.test(timeout_time=10, timeout_unit="ms")
+class FeatureLayer(CdmaTestBase):
+    """One feature (DC) layer, int8, C=200 (7 atoms: one full 128-byte group and a 3-atom tail per pixel), 8 x 4."""
+
+    async def body(self) -> None:
+        await self.check_layer(feature_layer("feature_c200", self.rng, 200, 4, 8), new_split=True)
+
+
+@pyuvm.test(timeout_time=10, timeout_unit="ms", expect_fail=True)
+class CorruptModelIsCaught(CdmaTestBase):
+    """expect_fail: the feature layer with one byte of the models' answer flipped (a random valid byte of a random
+    entry) must fail, naming that entry."""
+
+    async def check_layer(self, layer: Layer, new_split: bool, knobs: Optional[Knobs] = None) -> None:
+        exp = layer.expected(0, 0)
+        addrs, data, valid = exp.data
+        i = int(self.rng.integers(0, len(addrs)))
+        k = int(self.rng.choice(np.flatnonzero(valid[i])))
+        data[i, k] ^= 0x5A
+        self.logger.info("corrupted entry #%d (%s)", i, cbuf.where(int(addrs[i]), k))
+        writes = await self.bench.run_layer(layer)
+        found = problems("data", exp.data, [w for w in writes if w.port == "data"])
+        self.logger.info("reported: %s", found)
+        b, e = cbuf.bank_entry(int(addrs[i]))
+        assert found == [] or any(f"bank {b} entry {e} half {k // 64}" in f for f in found), found
+        assert not found, f"{layer.name}: {found[0]}"
+
+    async def body(self) -> None:
+        await self.check_layer(feature_layer("feature_c200", self.rng, 200, 4, 8), new_split=True)
+
+
+@pyuvm.test(timeout_time=20, timeout_unit="ms")
+class BackToBack(CdmaTestBase):
+    """Feature layers back to back through both register groups on one data bank and one weight bank: each layer
+    continues where the previous one ended, wrapping around the 256 entries; then a layer on two data banks (a new
+    bank split: the pending handshake restarts both buffers at entry 0). Each layer draws memory timing knobs, used
+    when KNOBS=random (run nvdla_cdma/random; quiet in nvdla_cdma/directed)."""
+
+    async def body(self) -> None:
+        shapes: list[tuple[int, int, int, type]] = [(200, 4, 8, np.int8), (48, 5, 6, np.int16), (40, 9, 11, np.int8)]
+        shapes += [(130, 3, 13, np.int8), (96, 4, 16, np.float16), (33, 7, 5, np.int8)]
+        for i, (c, h, w, dt) in enumerate(shapes):
+            layer = feature_layer(f"b2b_{i}", self.rng, c, h, w, dt, data_banks=1, weight_banks=1, group=i % 2)
+            await self.check_layer(layer, new_split=i == 0, knobs=random_knobs(self.rng))
+        last = feature_layer("new_split", self.rng, 64, 3, 9, np.int8, data_banks=2, weight_banks=1, group=0)
+        await self.check_layer(last, new_split=True)
+        stats = self.bench.csc.stats
+        self.logger.info("sequencer stand-in: %s", stats)
+        assert stats["dat_pending"] == 2 and stats["wt_pending"] == 2, stats
+
+
+@pyuvm.test(timeout_time=50, timeout_unit="ms")
+class RandomImages(CdmaTestBase):
+    """COUNT (default 6) random image layers back to back on two data banks: a random format of the placed ones
+    (each once before any repeats), converter off (raw components at their own width: int8, int16 or fp16), widths
+    1 to 150, heights 1 to 4, random x offsets, MCIF or CVIF."""
+
+    async def body(self) -> None:
+        count = int(os.getenv("COUNT", "").strip() or 6)
+        order = list(self.rng.permutation(PLACED_FORMATS))
+        for i in range(count):
+            fmt = str(order[i % len(order)])
+            f = pixel.get(fmt)
+            ram = str(self.rng.choice(["MCIF", "CVIF"]))
+            layer = image_layer(
+                f"img_{i}_{fmt}",
+                self.rng,
+                fmt,
+                int(self.rng.integers(1, 5)),
+                int(self.rng.integers(1, 151)),
+                x_offset=int(self.rng.integers(0, f.x_offset_max + 1)),
+                data_banks=2,
+                weight_banks=1,
+                data_ram=ram,
+                weight_ram=ram,
+                group=i % 2,
+            )
+            await self.check_layer(layer, new_split=i == 0, knobs=random_knobs(self.rng))
+
+
+def random_converter(rng: np.random.Generator, fmt: pixel.PixelFormat) -> tuple[str, dict]:
+    """A random output precision the precision tables allow for ``fmt`` (integer pixels: int8, int16 or fp16;
+    fp16 pixels: fp16) and random converter registers: offset, scale (signed 16-bit), truncate, sign override,
+    and a mean per channel instead of the offset one time in three."""
+    precision = "fp16" if fmt.fp16 else str(rng.choice(["int8", "int16", "fp16"]))
+    cvt: dict[str, object] = {
+        "cvt_en": True,
+        "sign_override": bool(rng.integers(0, 2)),
+        "cvt_offset": int(rng.integers(-(1 << 15), 1 << 15)) if rng.random() < 0.3 else int(rng.integers(-300, 300)),
+        "cvt_scale": int(rng.integers(-(1 << 15), 1 << 15)) if rng.random() < 0.3 else int(rng.integers(-8, 9)),
+        "cvt_truncate": int(rng.integers(0, 64)) if rng.random() < 0.3 else int(rng.integers(0, 6)),
+    }
+    if rng.random() < 1 / 3:
+        cvt["mean"] = [int(v) for v in rng.integers(-(1 << 15), 1 << 15, 4)]
+    return precision, cvt
+
+
+@pyuvm.test(timeout_time=50, timeout_unit="ms")
+class RandomConvertedImages(CdmaTestBase):
+    """COUNT (default 6) random image layers with the input converter on (random output precision, offset,
+    scale, truncation, sign override, per-channel mean), every placed format in turn; the expected bytes are the
+    pixel model's converter (models.pixel_desc / models.nvdla.pixel.input_convert)."""
+
+    async def body(self) -> None:
+        count = int(os.getenv("COUNT", "").strip() or 6)
+        order = list(self.rng.permutation(PLACED_FORMATS))
+        for i in range(count):
+            fmt = str(order[i % len(order)])
+            f = pixel.get(fmt)
+            precision, cvt = random_converter(self.rng, f)
+            layer = image_layer(
+                f"cvt_{i}_{fmt}_{precision}",
+                self.rng,
+                fmt,
+                int(self.rng.integers(1, 4)),
+                int(self.rng.integers(1, 100)),
+                x_offset=int(self.rng.integers(0, f.x_offset_max + 1)),
+                data_banks=2,
+                weight_banks=1,
+                group=i % 2,
+            )
+            layer.precision, layer.cvt = precision, cvt
+            self.logger.info("%s: converter %s", layer.name, cvt)
+            await self.check_layer(layer, new_split=i == 0, knobs=random_knobs(self.rng))
+
+
+@pyuvm.test(timeout_time=50, timeout_unit="ms")
+class RandomFeatures(CdmaTestBase):
+    """COUNT (default 6) random feature (DC) layers back to back on as many data banks as the largest so far needs:
+    int8, int16 or fp16, awkward channel counts (1 to 300: every tail of 1, 2 or 3 atoms and none), widths 1 to
+    20, heights 1 to 6, MCIF or CVIF; the wrap around the data buffer and new bank splits on the way."""
+
+    async def body(self) -> None:
+        count = int(os.getenv("COUNT", "").strip() or 6)
+        banks, fresh = 1, True
+        for i in range(count):
+            dt = [np.int8, np.int16, np.float16][int(self.rng.integers(0, 3))]
+            c, h, w = int(self.rng.integers(1, 301)), int(self.rng.integers(1, 7)), int(self.rng.integers(1, 21))
+            layer = feature_layer(f"dc_{i}_c{c}", self.rng, c, h, w, dt, data_banks=banks, weight_banks=2)
+            need = cbuf.banks_for(layer.entries_per_slice() * h)  # programming guide: banks for the whole layer
+            if need > banks:
+                banks, fresh = need, True  # a new bank split
+                layer.data_banks = banks
+            ram = str(self.rng.choice(["MCIF", "CVIF"]))
+            layer.data_ram, layer.weight_ram, layer.group = ram, ram, i % 2
+            await self.check_layer(layer, new_split=fresh, knobs=random_knobs(self.rng))
+            fresh = False
+
+
+@pyuvm.test(timeout_time=10, timeout_unit="ms")
+class SemiPlanarObserved(CdmaTestBase):
+    """Where a 3-channel (semi-planar N444) pixel lands is not in NVIDIA's documents, so the placement model refuses
+    it (``cbuf.image_channels``). This test records what the RTL does with one T_Y8___U8V8_N444 layer (converter
+    off) and which reading of the documents it matches: Y, U, V packed at 3 bytes a pixel, or padded to 4 channels
+    (a zero 4th) as the 4-channel formats are (docs/nvidia_cdma.md, Findings): it is the first, and the test fails
+    when that changes."""
+
+    async def body(self) -> None:
+        # 32 pixels: one entry a line in both readings (96 or 128 bytes), so D_ENTRY_PER_SLICE is the same
+        layer = image_layer("n444", self.rng, "T_Y8___U8V8_N444", 2, 32, data_banks=2, weight_banks=1, eps=1)
+        conv = np.asarray(layer.pixel_descriptor().convert(layer.tensor), np.int8)  # (H, W, 3): Y, U, V
+        readings = {"3 bytes a pixel": conv, "padded to 4 channels": np.concatenate([conv, 0 * conv[..., :1]], -1)}
+        writes = await self.bench.run_layer(layer)
+        data = [w for w in writes if w.port == "data"]
+        got = {w.addr for w in data}
+        self.logger.info("N444: %d data writes to entries %s", len(data), sorted(got))
+        matched = []
+        for what, px in readings.items():
+            flat = px.reshape(px.shape[0], -1).view(np.uint8)
+            eps = -(-flat.shape[1] // cbuf.ENTRY_BYTES)
+            ent = np.zeros((px.shape[0], eps * cbuf.ENTRY_BYTES), np.uint8)
+            ok = np.zeros_like(ent, bool)
+            ent[:, : flat.shape[1]], ok[:, : flat.shape[1]] = flat, True
+            shape = (px.shape[0], eps, cbuf.ENTRY_BYTES)
+            exp = cbuf.place((ent.reshape(shape), ok.reshape(shape)), cbuf.data_buffer(2))
+            found = problems("data", exp[:3], data)
+            self.logger.info("N444 read as %s (%d entries a slice): %s", what, eps, found[:3] or "every byte matches")
+            if not found:
+                matched.append(what)
+        assert matched == ["3 bytes a pixel"], f"the RTL's N444 placement changed: it matches {matched or 'neither'}"

@@ -1,0 +1,248 @@
+"""NVDLA convolution buffer (CBUF) placement: which bank, entry and 64-byte half of the buffer each byte of a layer
+occupies once the convolution DMA (CDMA) has stored it.
+
+Sources (NVIDIA's documentation, nvdla/doc ``doc/hw/v1/ias``; nv_full, the nvdlav1 configuration):
+
+* unit description, "Convolution Buffer": 512 KB in 16 banks of 32 KB; each bank is two 512-bit-wide,
+  256-entry SRAMs, so an entry is 128 bytes made of two 64-byte halves (:data:`BANKS`, :data:`BANK_ENTRIES`,
+  :data:`ENTRY_BYTES`, :data:`HALF_BYTES`). The banks act as three logical circular buffers (input data, weight,
+  WMB); new data gets increasing entry addresses and wraps to zero past the last one. With compressed weights
+  bank 15 is the WMB buffer (:data:`WMB_BANK`) and data and weights share banks 0-14.
+* programming guide, "Register definition": ``D_ENTRY_PER_SLICE`` is the number of entries one input slice (one
+  line ``h`` of the input, all its channels) occupies; ``banks_for_data = ceil(entry_per_slice * H / 256)``;
+  ``D_BANK`` gives the banks of data and of weights; ``FETCH_GRAIN``: CDMA waits for
+  ``(FETCH_GRAIN + 1) * ENTRY_PER_SLICE`` free entries.
+* unit description, "Convolution DMA" and "Direct Convolution": the input is split into 1x1x64-element atomic
+  cubes; the in-memory atom is 32 bytes (seed "Feature Data Format"), four of them fill an entry.
+
+What the documents leave open, and the reading this model takes (each one is checked against NVIDIA's RTL by
+this project's testbench of the convolution DMA; every difference is written up in ``docs/nvidia_cdma.md``):
+
+* **Feature data (DC)**: a pixel's channels are cut into 128-byte channel groups (four 32-byte atoms, channel
+  order as in memory); a slice holds, group by group, one entry per pixel ``w`` for each full group. The last
+  group of ``r`` atoms (``r = atoms per pixel mod 4``) is shared: ``4 // r`` pixels per entry (``r = 1``: four
+  pixels, one per 32-byte quarter; ``r = 2``: two, one per half; ``r = 3``: one, 96 bytes used), so
+  ``entry_per_slice = (atoms // 4) * W + ceil(W / (4 // r))`` (this is the count NVIDIA's compiler programs
+  into ``D_ENTRY_PER_SLICE``). Padding channels of the last atom are the memory's bytes (zero in
+  ``nvdla.feature`` images).
+* **Image input**: a slice is one line of converted pixels, ``channels`` elements each in the output order of
+  :mod:`.pixel` (R, G, B, A / Y, U, V, A), pixels back to back from the slice's first entry;
+  ``entry_per_slice = ceil(W * channels * element bytes / 128)``. Only 1- and 4-channel formats and no zero
+  padding are placed (``cbuf.image_channels``, ``cbuf.image_padding``): where a 3-channel (semi-planar) pixel
+  or a padded column lands is not in the documents.
+* **Weights**: the weight buffer takes the ``weight_banks`` banks after the ``data_banks`` data banks (the
+  documents give both counts and the WMB bank, not the order; :func:`weight_buffer`).
+* Each layer's slices follow each other in the data buffer from the entry where the previous layer ended,
+  from entry 0 after reset (the circular buffer's rule); :func:`place` takes that start entry.
+
+Every function raises :class:`~dlaverif.models.core.errors.FormatError` naming the broken rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..core.arith import ceil_div
+from ..core.errors import require
+
+BANKS = 16
+BANK_ENTRIES = 256
+ENTRY_BYTES = 128
+HALF_BYTES = 64
+HALVES = ENTRY_BYTES // HALF_BYTES
+ATOM_BYTES = 32
+ATOMS_PER_ENTRY = ENTRY_BYTES // ATOM_BYTES
+WMB_BANK = BANKS - 1
+ENTRIES = BANKS * BANK_ENTRIES  # 4096: the 12-bit CBUF write address
+
+
+def address(bank: int, entry: int) -> int:
+    """The CBUF address of ``entry`` of ``bank`` (``bank * 256 + entry``)."""
+    require(0 <= bank < BANKS, "cbuf.bank_range", f"bank {bank} outside 0..{BANKS - 1}")
+    require(0 <= entry < BANK_ENTRIES, "cbuf.entry_range", f"entry {entry} outside 0..{BANK_ENTRIES - 1}")
+    return bank * BANK_ENTRIES + entry
+
+
+def bank_entry(addr: int) -> tuple[int, int]:
+    """(bank, entry within the bank) of a CBUF address."""
+    require(0 <= addr < ENTRIES, "cbuf.address_range", f"address {addr} outside 0..{ENTRIES - 1}")
+    return addr // BANK_ENTRIES, addr % BANK_ENTRIES
+
+
+def where(addr: int, byte: int = 0) -> str:
+    """``bank b entry e half h byte k`` of byte ``byte`` (0..127) of the entry at CBUF address ``addr``."""
+    b, e = bank_entry(addr)
+    return f"bank {b} entry {e} half {byte // HALF_BYTES} byte {byte % HALF_BYTES}"
+
+
+@dataclass(frozen=True)
+class CircularBuffer:
+    """A logical circular buffer over ``banks`` consecutive banks from ``first_bank``: the ``i``-th entry written
+    into it lies at CBUF address ``first_bank * 256 + i mod (banks * 256)``."""
+
+    first_bank: int
+    banks: int
+
+    def __post_init__(self) -> None:
+        require(self.banks >= 1, "cbuf.banks_min", f"a buffer needs at least one bank, not {self.banks}")
+        require(
+            0 <= self.first_bank and self.first_bank + self.banks <= BANKS,
+            "cbuf.banks_max",
+            f"banks {self.first_bank}..{self.first_bank + self.banks - 1} outside 0..{BANKS - 1}",
+        )
+
+    @property
+    def entries(self) -> int:
+        return self.banks * BANK_ENTRIES
+
+    def addresses(self, index: Any) -> np.ndarray:
+        """CBUF addresses of buffer entries ``index`` (any int array; wraps)."""
+        return self.first_bank * BANK_ENTRIES + np.asarray(index, np.int64) % self.entries
+
+
+def data_buffer(data_banks: int, compressed: bool = False) -> CircularBuffer:
+    """The input data buffer: banks ``0 .. data_banks - 1`` (``D_BANK.DATA_BANK`` is ``data_banks - 1``)."""
+    _check_split(data_banks, 0, compressed)
+    return CircularBuffer(0, data_banks)
+
+
+def weight_buffer(data_banks: int, weight_banks: int, compressed: bool = False) -> CircularBuffer:
+    """The weight buffer: the ``weight_banks`` banks after the data banks (module docstring: an inferred order)."""
+    _check_split(data_banks, weight_banks, compressed)
+    return CircularBuffer(data_banks, weight_banks)
+
+
+def wmb_buffer() -> CircularBuffer:
+    """The WMB buffer of compressed weights: bank 15 alone."""
+    return CircularBuffer(WMB_BANK, 1)
+
+
+def _check_split(data_banks: int, weight_banks: int, compressed: bool) -> None:
+    usable = WMB_BANK if compressed else BANKS
+    require(data_banks >= 1, "cbuf.data_banks_min", f"{data_banks} data banks: at least one")
+    require(
+        data_banks + weight_banks <= usable,
+        "cbuf.banks_sum",
+        f"{data_banks} data + {weight_banks} weight banks exceed the {usable} banks "
+        + ("left beside the WMB bank" if compressed else "of the buffer"),
+    )
+
+
+# ------------------------------------------------------------------------------------------------ feature (DC)
+
+
+def _atoms_per_pixel(channels: int, elem_bytes: int) -> int:
+    require(channels >= 1, "cbuf.channels_min", f"{channels} channels")
+    require(elem_bytes in (1, 2), "cbuf.element_bytes", f"element of {elem_bytes} bytes: 1 or 2")
+    return ceil_div(channels * elem_bytes, ATOM_BYTES)
+
+
+def feature_entries_per_slice(width: int, channels: int, elem_bytes: int) -> int:
+    """Entries one line of a feature cube occupies (module docstring); the register holds it minus one
+    (:func:`entries_register`)."""
+    require(width >= 1, "cbuf.width_min", f"width {width}")
+    atoms = _atoms_per_pixel(channels, elem_bytes)
+    full, rest = divmod(atoms, ATOMS_PER_ENTRY)
+    shared = 0 if rest == 0 else ceil_div(width, ATOMS_PER_ENTRY // rest)
+    return full * width + shared
+
+
+def feature_slices(cube: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of every slice of a feature cube ``(C, H, W)`` (int8, int16 or float16): ``(data, valid)``,
+    both ``(H, entry_per_slice, 128)`` (uint8 bytes; bool: the bytes this placement defines)."""
+    t = np.asarray(cube)
+    require(t.ndim == 3, "cbuf.feature_shape", f"a (C, H, W) cube, not shape {t.shape}")
+    require(t.dtype in (np.int8, np.int16, np.float16), "cbuf.feature_dtype", f"dtype {t.dtype}")
+    c, h, w = t.shape
+    e = t.dtype.itemsize
+    atoms = _atoms_per_pixel(c, e)
+    full, rest = divmod(atoms, ATOMS_PER_ENTRY)
+    eps = feature_entries_per_slice(w, c, e)
+    # every pixel's bytes, channels padded with zeros to whole atoms: (H, W, atoms*32)
+    padded = np.zeros((atoms * ATOM_BYTES // e, h, w), t.dtype.newbyteorder("<"))
+    padded[:c] = t
+    pix = np.ascontiguousarray(padded.transpose(1, 2, 0)).view(np.uint8).reshape(h, w, atoms * ATOM_BYTES)
+    data = np.zeros((h, eps, ENTRY_BYTES), np.uint8)
+    valid = np.zeros((h, eps, ENTRY_BYTES), bool)
+    groups = pix[:, :, : full * ENTRY_BYTES].reshape(h, w, full, ENTRY_BYTES).transpose(0, 2, 1, 3)
+    data[:, : full * w] = groups.reshape(h, full * w, ENTRY_BYTES)
+    valid[:, : full * w] = True
+    if rest:
+        per = ATOMS_PER_ENTRY // rest  # pixels sharing an entry
+        size = rest * ATOM_BYTES
+        tail = pix[:, :, full * ENTRY_BYTES :]  # (H, W, size)
+        xs = np.arange(w)
+        entry = full * w + xs // per
+        lo = (xs % per) * size
+        cols = lo[:, None] + np.arange(size)[None, :]  # (W, size)
+        data[:, entry[:, None], cols] = tail
+        valid[:, entry[:, None], cols] = True
+    return data, valid
+
+
+# ------------------------------------------------------------------------------------------------ image input
+
+
+def image_entries_per_slice(width: int, channels: int, elem_bytes: int) -> int:
+    """Entries one image line occupies: ``ceil(W * channels * element bytes / 128)`` (module docstring)."""
+    require(width >= 1, "cbuf.width_min", f"width {width}")
+    require(channels in (1, 4), "cbuf.image_channels", f"{channels}-channel pixels: placement not documented")
+    require(elem_bytes in (1, 2), "cbuf.element_bytes", f"element of {elem_bytes} bytes: 1 or 2")
+    return ceil_div(width * channels * elem_bytes, ENTRY_BYTES)
+
+
+def image_slices(pixels: np.ndarray, pad: Sequence[int] = (0, 0, 0, 0)) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of every slice of a converted image ``(H, W, channels)`` (int8, int16 or float16, channels in
+    the output order of :mod:`.pixel`): ``(data, valid)``, both ``(H, entry_per_slice, 128)``. ``pad``: the zero
+    padding (left, right, top, bottom) of the layer, which must be zero (``cbuf.image_padding``)."""
+    t = np.asarray(pixels)
+    require(t.ndim == 3, "cbuf.image_shape", f"an (H, W, channels) image, not shape {t.shape}")
+    require(t.dtype in (np.int8, np.int16, np.float16), "cbuf.image_dtype", f"dtype {t.dtype}")
+    require(not any(pad), "cbuf.image_padding", f"zero padding {tuple(pad)}: placement of padded columns not modelled")
+    h, w, ch = t.shape
+    e = t.dtype.itemsize
+    eps = image_entries_per_slice(w, ch, e)
+    line = np.ascontiguousarray(t.astype(t.dtype.newbyteorder("<"))).view(np.uint8).reshape(h, w * ch * e)
+    data = np.zeros((h, eps * ENTRY_BYTES), np.uint8)
+    valid = np.zeros((h, eps * ENTRY_BYTES), bool)
+    data[:, : line.shape[1]] = line
+    valid[:, : line.shape[1]] = True
+    return data.reshape(h, eps, ENTRY_BYTES), valid.reshape(h, eps, ENTRY_BYTES)
+
+
+# ------------------------------------------------------------------------------------------------ a layer in the buffer
+
+
+def place(
+    slices: tuple[np.ndarray, np.ndarray], buffer: CircularBuffer, start: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """A layer's slices (from :func:`feature_slices` / :func:`image_slices`) stored one after the other in
+    ``buffer`` from its entry ``start``: ``(addresses, data, valid, next)`` - the CBUF address of each entry in
+    write order, its 128 bytes and their valid mask, and the buffer entry where the next layer starts. A layer
+    larger than the buffer is refused (``cbuf.layer_fits``): it needs releases in between, and then the later
+    entries overwrite the earlier ones (the caller places it in parts)."""
+    data, valid = slices
+    require(data.shape == valid.shape and data.ndim == 3, "cbuf.slices_shape", f"slices of shape {data.shape}")
+    n = data.shape[0] * data.shape[1]
+    require(n <= buffer.entries, "cbuf.layer_fits", f"{n} entries do not fit in {buffer.entries}")
+    idx = start + np.arange(n)
+    return (
+        buffer.addresses(idx),
+        data.reshape(n, ENTRY_BYTES),
+        valid.reshape(n, ENTRY_BYTES),
+        int((start + n) % buffer.entries),
+    )
+
+
+def entries_register(entries_per_slice: int) -> int:
+    """``D_ENTRY_PER_SLICE.ENTRIES``: the count minus one, as every NVDLA size field (``DATAIN_WIDTH`` = W - 1)."""
+    require(1 <= entries_per_slice <= ENTRIES, "cbuf.entries_range", f"{entries_per_slice} entries per slice")
+    return entries_per_slice - 1
+
+
+def banks_for(entries: int) -> int:
+    """Banks a layer of ``entries`` entries needs (programming guide: ``ceil(entry_per_slice * H / 256)``)."""
+    return max(1, ceil_div(entries, BANK_ENTRIES))

@@ -1,0 +1,1 @@
+$NVDLA_READER_RTL/nvdla_reader.sv

@@ -1,0 +1,138 @@
+"""The CBUF placement model (dlaverif.models.nvdla.cbuf): buffer geometry, circular buffers, entries per slice and the
+bytes of each entry for feature data (DC) and image input. Expected values are written out by hand from the unit
+description and the programming guide (the module docstring), never computed by the model."""
+
+import numpy as np
+import pytest
+
+from dlaverif.models import FormatError
+from dlaverif.models.nvdla import cbuf
+
+
+def test_geometry_of_nv_full():
+    # 512 KB: 16 banks of 256 entries of 128 bytes, each entry two 64-byte halves
+    assert cbuf.BANKS * cbuf.BANK_ENTRIES * cbuf.ENTRY_BYTES == 512 * 1024
+    assert (cbuf.HALF_BYTES, cbuf.HALVES, cbuf.WMB_BANK) == (64, 2, 15)
+
+
+def test_address_and_its_inverse():
+    assert cbuf.address(0, 0) == 0
+    assert cbuf.address(3, 5) == 773
+    assert cbuf.address(15, 255) == 4095
+    assert cbuf.bank_entry(773) == (3, 5)
+    assert cbuf.where(773, 70) == "bank 3 entry 5 half 1 byte 6"
+    for bad in ((16, 0), (0, 256), (-1, 0)):
+        with pytest.raises(FormatError):
+            cbuf.address(*bad)
+    with pytest.raises(FormatError) as e:
+        cbuf.bank_entry(4096)
+    assert e.value.rule == "cbuf.address_range"
+
+
+def test_circular_buffers_wrap_inside_their_banks():
+    data = cbuf.data_buffer(2)
+    assert data.entries == 512
+    assert list(data.addresses([0, 511, 512, 513])) == [0, 511, 0, 1]
+    wt = cbuf.weight_buffer(2, 3)
+    assert list(wt.addresses([0, 767, 768])) == [512, 1279, 512]
+    assert list(cbuf.wmb_buffer().addresses([0, 255, 256])) == [3840, 4095, 3840]
+
+
+def test_bank_split_rules():
+    cbuf.weight_buffer(10, 6)  # all 16 banks without compression
+    with pytest.raises(FormatError) as e:
+        cbuf.weight_buffer(10, 6, compressed=True)  # bank 15 is the WMB's
+    assert e.value.rule == "cbuf.banks_sum"
+    cbuf.weight_buffer(10, 5, compressed=True)
+    with pytest.raises(FormatError) as e:
+        cbuf.data_buffer(0)
+    assert e.value.rule == "cbuf.data_banks_min"
+
+
+@pytest.mark.parametrize(
+    "w, c, e, eps",
+    [
+        (8, 200, 1, 16),  # 7 atoms: one full group (8 entries) + 3-atom tail, one pixel an entry (8)
+        (8, 64, 1, 4),  # 2 atoms: two pixels an entry
+        (5, 32, 1, 2),  # 1 atom: four pixels an entry, ceil(5/4)
+        (3, 128, 1, 3),  # exactly one group
+        (3, 129, 1, 4),  # 5 atoms: 3 + ceil(3/4)
+        (2, 48, 2, 2),  # int16: 96 bytes = 3 atoms
+        (1, 1, 2, 1),
+        (7, 256, 2, 28),  # int16: 512 bytes = 4 groups
+    ],
+)
+def test_feature_entries_per_slice(w, c, e, eps):
+    assert cbuf.feature_entries_per_slice(w, c, e) == eps
+    assert cbuf.entries_register(eps) == eps - 1
+
+
+def test_feature_slices_two_pixels_share_an_entry():
+    c, w = 40, 3  # H = 1; 40 int8 channels: 2 atoms per pixel, two pixels an entry
+    cube = (np.arange(c)[:, None, None] + 50 * np.arange(w)[None, None, :]).astype(np.int8)
+    data, valid = cbuf.feature_slices(cube)
+    assert data.shape == valid.shape == (1, 2, 128)
+    want = np.zeros((2, 128), np.uint8)
+    ok = np.zeros((2, 128), bool)
+    for x in range(w):
+        entry, at = divmod(x, 2)
+        for ch in range(c):
+            want[entry, at * 64 + ch] = (ch + 50 * x) & 0xFF
+        ok[entry, at * 64 : at * 64 + 64] = True  # channels 40..63 are the atom's zero padding
+    assert (data[0] == want).all() and (valid[0] == ok).all()
+    assert not valid[0, 1, 64:].any()  # the second half of the last entry holds nothing
+
+
+def test_feature_slices_full_group_then_quarters():
+    c, h, w = 130, 2, 2  # 5 atoms: one full group per pixel, then a 1-atom tail, four pixels an entry
+    cube = (np.arange(c)[:, None, None] + 3 * np.arange(h)[None, :, None] + 7 * np.arange(w)).astype(np.int8)
+    data, valid = cbuf.feature_slices(cube)
+    assert data.shape == (2, 3, 128)
+    for y in range(h):
+        for x in range(w):
+            assert list(data[y, x]) == [(ch + 3 * y + 7 * x) & 0xFF for ch in range(128)]
+            assert valid[y, x].all()
+            tail = data[y, 2, x * 32 : x * 32 + 32]
+            assert list(tail[:2]) == [(128 + 3 * y + 7 * x) & 0xFF, (129 + 3 * y + 7 * x) & 0xFF]
+            assert not tail[2:].any() and valid[y, 2, x * 32 : x * 32 + 32].all()
+        assert not valid[y, 2, 64:].any()
+
+
+def test_feature_slices_int16_little_endian():
+    cube = np.array([[[0x1234]], [[-2]]], np.int16)  # C=2, H=1, W=1: one atom
+    data, valid = cbuf.feature_slices(cube)
+    assert list(data[0, 0, :4]) == [0x34, 0x12, 0xFE, 0xFF]
+    assert valid[0, 0, :32].all() and not valid[0, 0, 32:].any()
+
+
+def test_image_slices_pixels_back_to_back():
+    h, w = 2, 40  # 4 int8 channels: 160 bytes a line, two entries
+    img = (np.arange(h * w * 4).reshape(h, w, 4) % 251).astype(np.int8)
+    data, valid = cbuf.image_slices(img)
+    assert cbuf.image_entries_per_slice(w, 4, 1) == 2
+    assert data.shape == (2, 2, 128)
+    flat = data.reshape(2, 256)
+    for y in range(h):
+        assert list(flat[y, :160]) == [v % 251 for v in range(y * 160, y * 160 + 160)]
+    assert valid.reshape(2, 256)[:, :160].all() and not valid.reshape(2, 256)[:, 160:].any()
+
+
+def test_image_refuses_what_the_documents_leave_open():
+    with pytest.raises(FormatError) as e:
+        cbuf.image_slices(np.zeros((1, 4, 3), np.int8))
+    assert e.value.rule == "cbuf.image_channels"
+    with pytest.raises(FormatError) as e:
+        cbuf.image_slices(np.zeros((1, 4, 1), np.int8), pad=(1, 0, 0, 0))
+    assert e.value.rule == "cbuf.image_padding"
+
+
+def test_place_wraps_and_says_where_the_next_layer_starts():
+    data = np.arange(10 * 128, dtype=np.int64).astype(np.uint8).reshape(5, 2, 128)
+    valid = np.ones_like(data, bool)
+    addrs, d, v, nxt = cbuf.place((data, valid), cbuf.data_buffer(1), start=250)
+    assert list(addrs) == [250, 251, 252, 253, 254, 255, 0, 1, 2, 3]
+    assert nxt == 4
+    assert (d[6] == data[3, 0]).all() and v.all()
+    with pytest.raises(FormatError) as e:
+        cbuf.place((np.zeros((300, 1, 128), np.uint8), np.zeros((300, 1, 128), bool)), cbuf.data_buffer(1))
+    assert e.value.rule == "cbuf.layer_fits"
