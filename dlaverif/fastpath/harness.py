@@ -1,9 +1,10 @@
 """The fast path (HDL-side memory and capture): Python works per job, the simulator per cycle.
 
-A build whose HDL top is the testbench wrapper ``blocks/rtl/fastpath/reader_hdl.sv`` (one of the readers,
-``hdl_axi_mem`` on its AXI4 read port, ``hdl_stream_capture`` on its AXI4-Stream output) runs with no per-cycle
-coroutine at all. :class:`HdlHarness` gives :class:`dlaverif.platform.ReaderTB` the same agent interface as the default
-path, through :class:`dlaverif.platform.backends.FastPathBackend` (chosen once, by
+A build whose HDL top is the testbench wrapper generated from its ``fastpath:`` plan entry
+(:mod:`dlaverif.flow.fastpath`: the reader, ``hdl_axi_mem`` on its AXI4 read port, ``hdl_stream_capture`` on its
+AXI4-Stream output) runs with no per-cycle coroutine at all. :class:`HdlHarness` gives
+:class:`dlaverif.platform.ReaderTB` the same agent interface as the default path, through
+:class:`dlaverif.platform.backends.FastPathBackend` (chosen once, by
 :func:`dlaverif.platform.backends.backend_for`):
 
 * :class:`HdlMemAgent` (``ar_ap``, ``r_ap``, ``load``, ``inject``, ``clear_faults``, ``set_latency``,
@@ -43,6 +44,7 @@ from cocotb.triggers import ClockCycles
 from dlaverif.agents.analysis import AnalysisPort
 from dlaverif.agents.axi_mem import GUARD, Burst, RBeatBatch
 from dlaverif.agents.stream import BeatBatch
+from dlaverif.fastpath import MEM_BYTES
 from dlaverif.models.core.arith import as_bytes
 
 NSEG, NFAULT, NCFG = 8, 4, 64
@@ -55,7 +57,7 @@ STREAM_VIOLATIONS = {
 
 
 def is_hdl_top(dut) -> bool:
-    """True when the HDL top is a fast-path wrapper of ``blocks/rtl/fastpath/`` (it has the ``tb_load`` control)."""
+    """True when the HDL top is a fast-path wrapper (dlaverif.flow.fastpath: it has ``tb_load``)."""
     try:
         _ = dut.tb_load  # cocotb resolves the handle on access: AttributeError when the top has none
         return True
@@ -340,7 +342,7 @@ class HdlHarness:
         # are not yet driven at time 0 on Icarus, so they are checked against these at the first commit
         self.bus_bytes = int(os.getenv("PARAM_AXI_DATA_W", "256")) // 8
         self.addr_bits = int(os.getenv("PARAM_AXI_ADDR_W", "40"))
-        self.mem_words = (1 << 24) // self.bus_bytes  # reader_hdl.sv MEM_WORDS
+        self.mem_words = MEM_BYTES // self.bus_bytes  # the wrapper's MEM_WORDS
         self.mem = HdlMemAgent(self)
         self.out = HdlStreamCapture(self)
         if dut is not None:  # None: only files are written and read (the SystemVerilog ceiling of make bench)

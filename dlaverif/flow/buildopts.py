@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from dlaverif.flow import codescope, project
+from dlaverif.flow import codescope, fastpath as wrapper, project
 from dlaverif.flow.planschema import Fields, Names, Scalar, Seq
 
 ROOT = project.ROOT  # relative paths of a plan entry start here (dlaverif.flow.project)
@@ -29,6 +29,7 @@ SCHEMA = Fields(
         "lint_waivers": Seq(Scalar("str")),
         "properties": Scalar("str"),
         "code_coverage": codescope.SCHEMA,
+        "fastpath": wrapper.SCHEMA,  # the reader's ports and widths: the fast path's wrapper is the HDL top
     },
     required=("toplevel",),
 )
@@ -50,6 +51,7 @@ class BuildOptions:
     lint_waivers: tuple[str, ...] = ()  # Verilator warning names: -Wno-<name> for this build
     properties: Optional[str] = None
     code_coverage: codescope.Selection = field(default_factory=codescope.Selection)  # after the plan's (codescope)
+    fastpath: Optional[wrapper.FastPath] = None  # the build runs on the fast path (dlaverif.flow.fastpath)
 
     @property
     def assertions(self) -> bool:
@@ -111,4 +113,7 @@ def from_plan(name: str, raw: object) -> BuildOptions:
         lint_waivers=tuple(str(w) for w in _list(where, "lint_waivers", raw.get("lint_waivers"))),
         properties=None if props is None else str(props),
         code_coverage=codescope.selection(raw.get("code_coverage")),
+        fastpath=None
+        if raw.get("fastpath") is None
+        else wrapper.from_plan(f"{where}.fastpath", raw["fastpath"], raw.get("parameters") or {}),
     )

@@ -38,5 +38,3 @@ SIM_BUILD = _path_from_env("SIM_BUILD") or ROOT / "sim_build"
 #: this repository's readers (their per-top lists, ``<top>.f``): the RTL a build compiles when its plan entry names no
 #: file list
 RTL = PACKAGE_ROOT / "blocks" / "rtl"
-#: the fast path's wrappers around this repository's readers (``<top>.sv`` and their list ``files.f``)
-FASTPATH = PACKAGE_ROOT / "blocks" / "fastpath"

