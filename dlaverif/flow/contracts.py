@@ -287,9 +287,6 @@ def table(top: str, rtl: Path = RTL) -> str:
     return "\n".join(rows)
 
 
-DOCS = project.PACKAGE_ROOT / "docs"
-
-
 def datasheets() -> dict[str, Path]:
     """The datasheet that carries each top's generated parameter block: a top of the configuration matrix
     (``configs.tops``) that is a block of the plan with a ``datasheet`` (``blocks.<top>.datasheet``)."""
@@ -378,9 +375,20 @@ def _blocks() -> list[tuple[Path, str, Callable[[], str]]]:
     out: list[tuple[Path, str, Callable[[], str]]] = [
         (doc, top, partial(docs_block, top)) for top, doc in datasheets().items()
     ]
-    out.append((DOCS / "configurations.md", "formal_at", formal_at_block))
-    out.append((DOCS / "formal.md", "formal_sets", formal_sets_block))
+    for name, generate in (("formal_at", formal_at_block), ("formal_sets", formal_sets_block)):
+        out += [(doc, name, generate) for doc in _carrying(name)]
     return out
+
+
+def _carrying(name: str) -> list[Path]:
+    """The project's documents that carry the generated block ``name`` (its begin marker): the Markdown files of
+    the folders of the plan's datasheets (``blocks.<block>.datasheet``), so the tables go where the project put
+    their markers, and nowhere when it put none."""
+    from dlaverif.flow import testplan
+
+    folders = {(project.ROOT / b.datasheet).parent for b in testplan.load().blocks.values() if b.datasheet}
+    begin = _markers(name)[0]
+    return [p for f in sorted(folders) for p in sorted(f.glob("*.md")) if begin in p.read_text()]
 
 
 def docs_problems(write: bool = False) -> list[str]:

@@ -55,7 +55,6 @@ from dlaverif.flow.formalplan import Proof
 from dlaverif.flow.mutation import Mutant, load_catalogue
 from dlaverif.flow.planschema import PlanError, Refusal, display, exit_status
 
-ROOT = project.PACKAGE_ROOT
 RTL = project.RTL
 #: the package's property sets and their macros, port groups (prop_macros.svh, axi_ports.svh)
 HDL_PROPS = thirdparty.HDL / "props"

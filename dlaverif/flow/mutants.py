@@ -178,10 +178,10 @@ def check_table(mutants: tuple[Mutant, ...] | None = None, rtl: Path = runner.RT
 
 
 def user_project() -> bool:
-    """Whether the plan is a user's (``TESTPLAN=``, :mod:`dlaverif.flow.project`): its mutants of the project's RTL
-    edit the files of its builds' own lists (any root), each compiled in place of its original; ours edit a copy of
-    blocks/rtl/."""
-    return project.PLAN != project.OWN_PLAN
+    """Whether the project declares no RTL folder (:data:`dlaverif.flow.project.RTL_DECLARED`): its mutants of the
+    project's RTL edit the files of its builds' own lists (any root), each compiled in place of its original; a
+    project with a declared folder (this repository's blocks/rtl/) has a copy of that folder edited."""
+    return not project.RTL_DECLARED
 
 
 @functools.lru_cache(maxsize=None)

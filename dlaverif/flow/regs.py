@@ -44,12 +44,13 @@ from typing import Any
 from dlaverif.flow import project
 from dlaverif.regmodel import Field, Register
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = project.ROOT
+#: the project's register sources (its RTL folder's regs/), the package they generate and the model beside its plan
 RDL_DIR = project.RTL / "regs"
 COMMON_RDL = RDL_DIR / "common.rdl"
 PKG_PATH = project.RTL / "common" / "accel_csr_pkg.sv"
-MODEL_PATH = ROOT / "blocks" / "regmap.json"
-OUT_DIR = ROOT / "sim_build" / "regs"
+MODEL_PATH = project.PLAN.parent / "regmap.json"
+OUT_DIR = project.SIM_BUILD / "regs"
 #: offsets the register block decodes: 8 address bits (axil_regs' ADDR_W at every reader)
 WINDOW = 0x100
 
@@ -411,12 +412,22 @@ def replace_region(text: str, path: str, style: str, what: str, body: list[str])
     return "\n".join(lines[: i + 1] + body + lines[j:])
 
 
+def _datasheet(block: str) -> Path:
+    """The block's datasheet, as the plan names it (``blocks.<block>.datasheet``): its register table goes there."""
+    from dlaverif.flow import testplan
+
+    entry = testplan.load().blocks.get(block)
+    if entry is None or not entry.datasheet:
+        raise RegsError(f"block {block} has no datasheet in {project.PLAN} (blocks.{block}.datasheet)")
+    return ROOT / entry.datasheet
+
+
 def render_committed(blocks: list[Block]) -> dict[Path, str]:
     """Every committed output: path -> its full new text."""
     out = {PKG_PATH: render_package(blocks), MODEL_PATH: model_json(blocks)}
     for b in blocks:
         sv = project.RTL / b.name / f"{b.name}.sv"
-        md = ROOT / "docs" / f"{b.name}.md"
+        md = _datasheet(b.name)
         for path in (sv, md):
             if not path.exists():
                 raise RegsError(f"{b.source}: block {b.name} has no {path.relative_to(ROOT)}")
