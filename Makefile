@@ -67,7 +67,7 @@ help:
 	@echo "              MUTANT=name[,...] those alone, CONFIG=<top>@<config>[,...] at those configurations of the matrix)"
 	@echo "make setup    install the system packages (Debian/Ubuntu, as root: sudo make setup; the list: dlaverif/flow/sysdeps.sh);"
 	@echo "              then make nvdla for NVIDIA's RTL (the pdp_rdma runs and tests are skipped without it)"
-	@echo "make nvdla    NVIDIA's pinned files (dlaverif/thirdparty/nvdla_hw.lock.json, SHA-256 checked) into sim_build/thirdparty/"
+	@echo "make nvdla    NVIDIA's pinned files (blocks/nvdla_hw.lock.json, SHA-256 checked) into sim_build/thirdparty/"
 	@echo "              nvdla-hw, the default NVDLA_HW: from NVDLA_HW=, the shared copy beside the checkout, or git"
 	@echo "              (NVDLA_HW_URL= a mirror); docs/setup.md"
 	@echo "make doctor   tool versions, and how to install what is missing"
@@ -84,9 +84,10 @@ sysdeps:
 
 venv: $(STAMP)
 
-# NVIDIA's RTL for the NVDLA blocks, pinned and checked (dlaverif/thirdparty/fetch.py); the standard library is enough
-nvdla:
-	@$(PYTHON_SYS) -m dlaverif.thirdparty.fetch
+# NVIDIA's RTL for the NVDLA blocks, pinned and checked: the root NVDLA_HW as blocks/pdp_rdma/plan.yaml declares it
+# (its lock, its defaults: dlaverif/flow/fetchroot.py)
+nvdla: $(STAMP)
+	@$(PY) -m dlaverif.flow.fetchroot NVDLA_HW
 
 $(STAMP): pyproject.toml | sysdeps
 	@test -x $(PY) || $(PYTHON_SYS) -m venv $(VENV)

@@ -1,7 +1,7 @@
 // NVIDIA's convolution DMA (NV_NVDLA_cdma, nvdla/hw branch nvdlav1) with master's flop-array RAM wrappers
 // (vmod/rams/fpga/model: the same ports as nvdlav1's synth wrappers, no latch models, so no --timing), compiled from a
 // checkout of nvdla/hw named by $NVDLA_HW (defaults: make nvdla's pinned copy sim_build/thirdparty/nvdla-hw, then the
-// shared copies beside the repository, ../shared/thirdparty/nvdla-cdma for these files; dlaverif/thirdparty/__init__.py).
+// shared copies beside the repository, ../shared/thirdparty/nvdla-cdma for these files; the root NVDLA_HW of blocks/pdp_rdma/plan.yaml).
 // Paths as in that repository. NVIDIA's defines and the Verilator waivers are build options (blocks/plan.yaml,
 // builds.nvdla_cdma).
 +incdir+$NVDLA_HW/vmod/include

@@ -1,6 +1,6 @@
 // NVIDIA's PDP read DMA (NV_NVDLA_PDP_rdma, nvdla/hw branch nvdlav1), compiled from a checkout of nvdla/hw named by
 // $NVDLA_HW (defaults: make nvdla's pinned copy sim_build/thirdparty/nvdla-hw, then the shared copy
-// ../shared/thirdparty/nvdla-pdp-rdma beside the repository; dlaverif/thirdparty/__init__.py).
+// ../shared/thirdparty/nvdla-pdp-rdma beside the repository; the root NVDLA_HW of blocks/pdp_rdma/plan.yaml).
 // Paths as in that repository. NVIDIA's defines and the Verilator waivers are build options (blocks/plan.yaml,
 // builds.nvdla_pdp_rdma); VERILINT drops NV_CLK_gate_power's nv_assert_no_x instances.
 +incdir+$NVDLA_HW/vmod/include

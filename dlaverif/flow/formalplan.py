@@ -184,11 +184,16 @@ def _split_args(text: str) -> list[str]:
     raise ValueError("unclosed `AXI4_READ_MASTER_BIND(")
 
 
+#: a define's default in a binding file: ```ifndef NAME`` directly followed by ```define NAME value``
+_DEFAULT_DEFINE = re.compile(r"`ifndef\s+(\w+)\s*\n\s*`define\s+\1[ \t]+([^\n]+)")
+
+
 def binding_file(path: Path, defines: Mapping[str, object] = {}) -> Binding:
     """The binding a file declares with ```AXI4_READ_MASTER_BIND`` or ```AXI4_READ_MASTER_BIND_ID``
     (axi4_read_master_bind.svh): exactly one call, outside comments; a ```NAME`` in its parameters is replaced by
-    ``defines[NAME]`` (the build's defines, which its simulations compile it with). ValueError names the file
-    otherwise, and a define the build does not give."""
+    ``defines[NAME]`` (the build's defines, which its simulations compile it with), or, when the build does not give
+    it, by the file's own default (```ifndef NAME`` then ```define NAME value``, what the simulations compile then).
+    ValueError names the file otherwise, and a define neither gives."""
     if not path.is_file():
         raise ValueError(f"bind: {path} does not exist")
     code = re.sub(r"/\*.*?\*/", "", re.sub(r"//[^\n]*", "", path.read_text()), flags=re.S)
@@ -206,11 +211,13 @@ def binding_file(path: Path, defines: Mapping[str, object] = {}) -> Binding:
     if level is None:
         raise ValueError(f"bind: {path}: reset level {active!r} is not 1'b0 or 1'b1")
     pairs = {k: v.strip() for k, v in re.findall(r"\.(\w+)\s*\(([^()]*)\)", params)}
+    own = dict(_DEFAULT_DEFINE.findall(code))
     for k, v in pairs.items():
         for name in re.findall(r"`(\w+)", v):
-            if name not in defines:
-                raise ValueError(f"bind: {path}: {k} uses `{name}, which the build does not define")
-            v = v.replace(f"`{name}", str(defines[name]))
+            value = defines.get(name, own.get(name))
+            if value is None:
+                raise ValueError(f"bind: {path}: {k} uses `{name}, which neither the build nor the file defines")
+            v = v.replace(f"`{name}", str(value).strip())
         pairs[k] = v
     return Binding(top, prefix, clock, reset, level, pairs, str(path), calls[0].group(1) is not None)
 

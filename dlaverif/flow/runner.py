@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Mapping, Sequence
 
-from dlaverif import executor
+from dlaverif import executor, thirdparty
 from dlaverif.flow import fastpath as fastpath_wrapper, filelists, project, records
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.regression import jobs as durations
@@ -359,6 +359,7 @@ def simulation_env(extra_env: Mapping[str, str] | None, waves: bool) -> dict[str
     None, removed. The one place that decides what reaches cocotb and the simulator."""
     pythonpath = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     env: dict[str, str | None] = {"PYTHONPATH": pythonpath, **{k: str(v) for k, v in (extra_env or {}).items()}}
+    env[thirdparty.ROOTS_VAR] = thirdparty.declared()  # the plan's third-party roots, for the testbench
     # cocotb rewrites the asserts of every module imported after start-up ("*.py"), numpy and pyuvm included,
     # parsing them again in every simulator process when bytecode is not cached: about 0.7 s per run. Only the
     # modules that hold cocotb tests have asserts worth rewriting.

@@ -130,9 +130,12 @@ CONFIGS_SCHEMA = Fields(
 #: the flow names a block. ``datasheet``: its document (from the project's root); the datasheet of a top of the
 #: configuration matrix carries that top's generated parameter block (dlaverif.flow.contracts). ``roots``: the
 #: variables its file lists take third-party trees from (``$NVDLA_HW``): what each must name (``means``), where to
-#: look when it is not set (``defaults``, first found first) and how to get the files (``get``).
+#: look when it is not set (``defaults``, first found first), how to get the files (``get``) and the pin of them that
+#: ``python -m dlaverif.flow.fetchroot <VAR>`` fetches into the first default (``lock``, from the project's root).
 ROOT_VAR = r"[A-Z_][A-Z0-9_]*"
-ROOT_SCHEMA = Fields({"means": Scalar("str"), "defaults": _STRS, "get": Scalar("str")}, required=("means",))
+ROOT_SCHEMA = Fields(
+    {"means": Scalar("str"), "defaults": _STRS, "get": Scalar("str"), "lock": Scalar("str")}, required=("means",)
+)
 BLOCK_SCHEMA = Fields(
     {
         "datasheet": Scalar(
@@ -171,7 +174,7 @@ class PlannedBuild:
     rtl: Optional[frozenset[str]]  # RTL files the build's results depend on (its file list; None: all of blocks/rtl/)
     options: BuildOptions = field(default_factory=BuildOptions)  # its file list, defines, flags, waivers, properties
     missing: Optional[str] = (
-        None  # third-party RTL not found: the one line saying what to set (dlaverif/thirdparty/__init__.py)
+        None  # third-party RTL not found: the one line saying what to set (dlaverif.thirdparty.hint)
     )
 
 
@@ -299,6 +302,7 @@ class Root:
     means: str  # what it must name: a checkout of nvdla/hw (branch nvdlav1)
     defaults: tuple[str, ...] = ()  # where to look when it is not set, first found first (from the project's root)
     get: str = ""  # how to get the files (a make target), when there is a way
+    lock: str = ""  # the pin of its files that dlaverif.flow.fetchroot fetches (from the project's root)
 
 
 @dataclass(frozen=True)
@@ -407,7 +411,12 @@ def _one_line(exc: Exception) -> str:
 
 
 def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> Plan:
-    """The plan of checked data ``raw`` (:func:`load`); ``where(*key path)``: ``file:line`` of an entry."""
+    """The plan of checked data ``raw`` (:func:`load`); ``where(*key path)``: ``file:line`` of an entry. Its blocks'
+    third-party roots are declared to :mod:`dlaverif.thirdparty` first: the builds' file lists take their trees."""
+    blocks = _blocks(raw.get("blocks") or {}, where)
+    thirdparty.declare(
+        (r.name, [project.ROOT / d for d in r.defaults], r.means, r.get) for b in blocks.values() for r in b.roots
+    )
     builds = {}
     for n, b in (raw["builds"] or {}).items():
         try:
@@ -468,7 +477,6 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
         except ValueError as exc:
             raise PlanError(f"{where('formal', str(n))}: {_one_line(exc)}") from None
     formal_only = tuple(str(m) for m in raw.get("formal_mutants") or ())
-    blocks = _blocks(raw.get("blocks") or {}, where)
     return Plan(
         builds,
         runs,
@@ -505,7 +513,13 @@ def _blocks(raw: dict, where: Callable[..., str]) -> dict[str, Block]:
                 raise PlanError(f"{at}: blocks.{name}.roots.{var}: already a root of block {seen[var]}")
             seen[str(var)] = str(name)
             roots.append(
-                Root(str(var), " ".join(str(r["means"]).split()), tuple(r.get("defaults") or ()), str(r.get("get", "")))
+                Root(
+                    str(var),
+                    " ".join(str(r["means"]).split()),
+                    tuple(r.get("defaults") or ()),
+                    str(r.get("get", "")),
+                    str(r.get("lock", "")),
+                )
             )
         out[str(name)] = Block(str(name), None if sheet is None else str(sheet), tuple(roots))
     return out

@@ -4,6 +4,8 @@
 * :mod:`~dlaverif.platform.backends`: the memory and stream backends (Python agents or the HDL fast path), chosen once;
 * :mod:`~dlaverif.platform.tb`: :class:`ReaderTB`, the TB built from a binding, and the one job protocol
   (:class:`ContiguousReaderTB`: jobs of one byte range each);
+* :mod:`~dlaverif.platform.contiguous`: the scoreboard of such jobs (:class:`ContiguousScoreboard`: their bytes, short
+  transfers, TUSER) and its self-tests' corruptions;
 * :mod:`~dlaverif.platform.job`: a job's request (:class:`ReaderItem`), response (:class:`JobResult`), expected answer;
 * :mod:`~dlaverif.platform.knobs`: timing knobs; :mod:`~dlaverif.platform.reporting`: seeds, the reproduce command;
 * :mod:`~dlaverif.platform.checks`: the sideband, bus, reset and hang checks every scoreboard makes;
@@ -38,6 +40,7 @@ from dlaverif.platform.checks import (
     unit_rows,
     unit_stream_problems,
 )
+from dlaverif.platform.contiguous import ContiguousExpectation, ContiguousScoreboard, flip_byte, flip_user
 from dlaverif.platform.coverage import CoverageSubscriber, Covergroups, job_fields, job_points
 from dlaverif.platform.declare import declare_register_test, declare_scoreboard_selftests, declare_sequence_tests
 from dlaverif.platform.driver import JobDriver
@@ -64,7 +67,9 @@ from dlaverif.platform.testbase import (
 __all__ = [
     "BurstSeqBase",
     "Completion",
+    "ContiguousExpectation",
     "ContiguousReaderTB",
+    "ContiguousScoreboard",
     "CorruptModelBase",
     "Corruption",
     "CoverageSubscriber",
@@ -102,6 +107,8 @@ __all__ = [
     "error_bit_corruption",
     "error_bits",
     "field_corruption",
+    "flip_byte",
+    "flip_user",
     "hang_problems",
     "hex_bytes",
     "job_fields",

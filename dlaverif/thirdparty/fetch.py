@@ -1,24 +1,22 @@
-"""``make nvdla`` (``python -m dlaverif.thirdparty.fetch``): NVIDIA's files of the platform's NVDLA blocks, exactly as
-pinned by ``nvdla_hw.lock.json`` (repository, per-file branch and commit, SHA-256), into a folder inside the
-checkout (:data:`dlaverif.thirdparty.FETCHED`, ignored by git) that is then the first default of ``NVDLA_HW``.
+"""Third-party files exactly as a lock pins them (repository, per-file branch and commit, SHA-256) into a folder:
+the mechanism behind ``make nvdla`` (whose project gives the lock, the destination and the local copies from its
+plan's root: :mod:`dlaverif.flow.fetchroot`). Standard library only.
 
 Each file of the lock is taken from the first place that has it:
 
-1. local copies: ``$NVDLA_HW`` (a checkout of nvdla/hw) when set, then the shared exports beside the repository
-   (``../shared/thirdparty/<block>``, one folder per block of the lock); ``--no-local`` skips them;
-2. git: the files still missing, per commit, from the repository of the lock (``--url`` or ``NVDLA_HW_URL``
-   overrides it, e.g. a mirror or a local repository): ``git fetch --depth 1 --filter=blob:none <url> <commit>``
-   then a checkout of the listed paths only.
+1. local copies (``local``: e.g. a checkout named by the root's variable, then the root's other defaults);
+2. git: the files still missing, per commit, from the repository of the lock (``url`` overrides it, e.g. a mirror
+   or a local repository): ``git fetch --depth 1 --filter=blob:none <url> <commit>`` then a checkout of the listed
+   paths only.
 
 Every file is checked against its SHA-256 in the lock: one that differs is refused (exit 2, one line naming the
 file and both digests). The files are written into a temporary folder beside the destination and renamed into
 place only when all of them are there and checked, so a refusal or a failure leaves nothing half-written; a
 destination that already holds the pinned files is left as it is ("up to date"), and one holding a file that
-differs from the pin or that the lock does not list is never overwritten (exit 2: remove it first). The licence
-(``LICENSE``, NVIDIA Open NVDLA License) is one of the files, kept beside them. Without network the git step fails
-with one line saying so (exit 2). Each git call is a step of :mod:`dlaverif.executor`, like every child process of
-the flow: ended with its whole process group after :data:`GIT_TIMEOUT_S` (one line, exit 2) and when ``make nvdla``
-itself dies.
+differs from the pin or that the lock does not list is never overwritten (exit 2: remove it first). The lock's
+licence file is one of the files, kept beside them. Without network the git step fails with one line saying so
+(exit 2). Each git call is a step of :mod:`dlaverif.executor`, like every child process of the flow: ended with its
+whole process group after :data:`GIT_TIMEOUT_S` (one line, exit 2) and when the fetch itself dies.
 """
 
 from __future__ import annotations
@@ -31,16 +29,15 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
-from dlaverif import executor, thirdparty
-from dlaverif.thirdparty.lock import LOCK
+from dlaverif import executor
 
-URL_VAR = "NVDLA_HW_URL"
-SHARED = thirdparty.ROOT.parent / "shared" / "thirdparty"
 #: one git call's wall-clock limit: a shallow fetch of the few pinned files takes seconds; ten minutes only ends one
 #: that hangs (a network that drops packets silently, a stopped git)
 GIT_TIMEOUT_S = 600.0
+#: the end of a refusal for want of network: what can be done instead (``instead`` of :func:`fetch`)
+ANOTHER_WAY = "a local copy or a mirror (--url)"
 
 
 class Refused(Exception):
@@ -52,7 +49,7 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def load_lock(path: Path = LOCK) -> dict:
+def load_lock(path: Path) -> dict:
     """The lock's content (Refused when it is missing or not a lock)."""
     try:
         lock = json.loads(path.read_text())
@@ -64,13 +61,7 @@ def load_lock(path: Path = LOCK) -> dict:
         raise Refused(f"{path}: not a lock of NVIDIA's files ({type(exc).__name__}: {exc})") from None
 
 
-def local_sources(lock: dict) -> list[Path]:
-    """The local copies, in the order they are tried: ``$NVDLA_HW`` when set, then the shared export of each block."""
-    env = os.environ.get(thirdparty.NVDLA_HW, "").strip()
-    return ([Path(env)] if env else []) + [SHARED / block for block in lock.get("blocks", {})]
-
-
-def _git(args: list[str], cwd: Path) -> executor.Record:
+def _git(args: list[str], cwd: Path, instead: str = ANOTHER_WAY) -> executor.Record:
     """One git call, a step of :mod:`dlaverif.executor`: its own process group, ended after :data:`GIT_TIMEOUT_S`
     (a fetch that hangs on a silent network, or a stopped git, is killed with its children: ``git-remote-https``
     included) and when ``make nvdla`` dies; its output (stdout and stderr) in ``output``."""
@@ -80,7 +71,7 @@ def _git(args: list[str], cwd: Path) -> executor.Record:
     step = executor.Step(f"git {args[0]}", ["git", *args], GIT_TIMEOUT_S, cwd=cwd, capture=True, env=env)
     rec = executor.Executor().run(step)
     if rec.status == executor.TIMEOUT:
-        raise Refused(f"{rec.line()} (no network?); get the files another way: NVDLA_HW= or {URL_VAR}= (docs/setup.md)")
+        raise Refused(f"{rec.line()} (no network?); get the files another way: {instead}")
     return rec
 
 
@@ -89,18 +80,18 @@ def _last_line(text: str) -> str:
     return lines[-1] if lines else "no message"
 
 
-def git_fetch(url: str, commit: str, paths: list[str], into: Path, work: Path) -> None:
+def git_fetch(url: str, commit: str, paths: list[str], into: Path, work: Path, instead: str = ANOTHER_WAY) -> None:
     """Copy ``paths`` of ``commit`` of the repository at ``url`` into ``into`` (their relative paths kept): a shallow,
     blob-less fetch of that one commit into ``work``, then a checkout of the listed paths only."""
     repo = work / commit
     repo.mkdir(parents=True)
     for args in (["init", "-q"], ["remote", "add", "origin", url]):
-        _git(args, repo)
-    got = _git(["fetch", "-q", "--depth", "1", "--filter=blob:none", "origin", commit], repo)
+        _git(args, repo, instead)
+    got = _git(["fetch", "-q", "--depth", "1", "--filter=blob:none", "origin", commit], repo, instead)
     if got.returncode != 0:
         raise Refused(
             f"cannot fetch {url} at {commit} (no network?): {_last_line(got.output)}; "
-            f"get the files another way: NVDLA_HW=<a checkout of nvdla/hw> or {URL_VAR}=<a mirror> (docs/setup.md)"
+            f"get the files another way: {instead}"
         )
     out = _git(["checkout", "-q", commit, "--", *paths], repo)
     if out.returncode != 0:
@@ -129,15 +120,18 @@ def _check_destination(dest: Path, files: dict[str, dict]) -> bool:
     return complete
 
 
-def fetch(dest: Path, lock_path: Path = LOCK, url: Optional[str] = None, local: Optional[list[Path]] = None) -> str:
+def fetch(
+    dest: Path, lock_path: Path, url: Optional[str] = None, local: Sequence[Path] = (), instead: str = ANOTHER_WAY
+) -> str:
     """Put every file of the lock into ``dest``, checked (see the module); returns the line that says where each came
-    from. ``local``: the local copies to try first (default :func:`local_sources`; ``[]``: git only)."""
+    from. ``local``: the local copies to try first (none: git only); ``url``: the repository (default the lock's);
+    ``instead``: what a refusal for want of network says can be done instead."""
     lock = load_lock(lock_path)
     files: dict[str, dict] = lock["files"]
     if _check_destination(dest, files):
-        return f"nvdla: {dest} is up to date ({len(files)} files, as {lock_path.name} pins them)"
-    sources = local_sources(lock) if local is None else local
-    url = url or os.environ.get(URL_VAR, "").strip() or lock["repository"]
+        return f"{dest} is up to date ({len(files)} files, as {lock_path.name} pins them)"
+    sources = list(local)
+    url = url or lock["repository"]
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
     mask = os.umask(0)
@@ -159,7 +153,7 @@ def fetch(dest: Path, lock_path: Path = LOCK, url: Optional[str] = None, local: 
             work = Path(tempfile.mkdtemp(prefix=".git-", dir=dest.parent))
             try:
                 for commit, paths in sorted(by_commit.items()):
-                    git_fetch(url, commit, paths, staging, work)
+                    git_fetch(url, commit, paths, staging, work, instead)
                     origin.update({rel: f"{url}@{commit[:12]}" for rel in paths})
             finally:
                 shutil.rmtree(work, ignore_errors=True)
@@ -182,24 +176,27 @@ def fetch(dest: Path, lock_path: Path = LOCK, url: Optional[str] = None, local: 
     for where in origin.values():
         counts[where] = counts.get(where, 0) + 1
     said = ", ".join(f"{n} from {where}" for where, n in counts.items())
-    return f"nvdla: {len(files)} files checked against {lock_path.name} into {dest} ({said})"
+    return f"{len(files)} files checked against {lock_path.name} into {dest} ({said})"
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    """Exit 0 when the destination holds every pinned file, 2 with one line otherwise."""
-    ap = argparse.ArgumentParser(prog="make nvdla", description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--dest", type=Path, default=thirdparty.FETCHED, help="where the files go (default: %(default)s)")
-    ap.add_argument("--lock", type=Path, default=LOCK, help="the pin (default: %(default)s)")
-    ap.add_argument("--url", default="", help=f"the git repository (default: ${URL_VAR}, else the lock's)")
-    ap.add_argument("--no-local", action="store_true", help="fetch with git only (no $NVDLA_HW, no shared copy)")
+def main(
+    argv: Optional[list[str]] = None, prog: str = "python -m dlaverif.thirdparty.fetch", instead: str = ANOTHER_WAY
+) -> int:
+    """Exit 0 when the destination holds every pinned file, 2 with one line (``prog: ...``) otherwise; ``instead``:
+    what a refusal for want of network says can be done instead."""
+    ap = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--dest", type=Path, required=True, help="where the files go")
+    ap.add_argument("--lock", type=Path, required=True, help="the pin (JSON: repository, files with commit, sha256)")
+    ap.add_argument("--local", type=Path, action="append", default=[], help="a local copy to take files from first")
+    ap.add_argument("--url", default="", help="the git repository (default: the lock's)")
     a = ap.parse_args(argv)
     try:
-        print(fetch(a.dest, a.lock, a.url.strip() or None, [] if a.no_local else None))
+        print(f"{prog}: {fetch(a.dest, a.lock, a.url.strip() or None, a.local, instead)}")
     except Refused as exc:
-        print(f"make nvdla: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # a destination that cannot be written
-        print(f"make nvdla: {exc.filename or a.dest}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{prog}: {exc.filename or a.dest}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     return 0
 

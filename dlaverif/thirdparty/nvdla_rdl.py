@@ -148,8 +148,9 @@ def _compile(path: Path, name: str, out: Path) -> RdlMap:
 
 
 def manual(unit: str) -> Path:
-    """NVIDIA's register description of ``unit`` (``NVDLA_PDP_RDMA``, ``NVDLA_CDMA``, ...) in ``$NVDLA_HW`` (its
-    default: :data:`dlaverif.thirdparty.DEFAULTS`); RdlError with one line when there is none."""
+    """NVIDIA's register description of ``unit`` (the name of its ``.rdl`` in ``spec/manual/``) in ``$NVDLA_HW`` (or
+    its defaults, as the project's plan declares them: :data:`dlaverif.thirdparty.DEFAULTS`); RdlError with one line
+    when there is none."""
     env = thirdparty.environment()
     if thirdparty.NVDLA_HW not in env:
         raise RdlError(thirdparty.hint(thirdparty.NVDLA_HW))
@@ -191,7 +192,9 @@ class RdlFile:
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m dlaverif.thirdparty.nvdla_rdl", description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default="sim_build/regs/nvdla", help="folder of the fixed copies and their JSON tables")
-    ap.add_argument("rdl", nargs="+", help="a unit of $NVDLA_HW/spec/manual (NVDLA_PDP_RDMA) or an .rdl path")
+    ap.add_argument(
+        "rdl", nargs="+", help="a unit of $NVDLA_HW/spec/manual (its .rdl file name without .rdl) or an .rdl path"
+    )
     args = ap.parse_args(argv)
     out = Path(args.out)
     for what in args.rdl:

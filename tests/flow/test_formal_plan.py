@@ -30,7 +30,7 @@ EXAMPLE = ROOT / "examples" / "desc_reader"
 PLAN = plancopy.flat_text("formal")
 
 
-def test_the_plan_declares_the_twelve_sets_in_their_run_order():
+def test_the_plan_declares_the_fourteen_sets_in_their_run_order():
     # the top plan's set (what the blocks share), then each block's plan's sets in import order
     plan = testplan.load()
     assert list(plan.formal) == [
@@ -46,6 +46,8 @@ def test_the_plan_declares_the_twelve_sets_in_their_run_order():
         "pixel_job",
         "pixel_reader",
         "axil_regs",
+        "byte_dma",
+        "pin_dma",
     ]
     sets = plan.formal
     # docs/formal.md's table: top, parameters, depth (quick), mode
@@ -61,7 +63,18 @@ def test_the_plan_declares_the_twelve_sets_in_their_run_order():
     assert (regs.top, regs.prove, regs.depth, regs.quick_depth) == ("formal_axil_regs", 2, 16, 10)
     assert [p.name for p in regs.properties] == ["props.f", "formal_axil_regs.sv"]
     assert (sets["pixel_job"].depth, sets["pixel_job"].quick_depth) == (13, 10)
-    assert all(p.bind is None and p.build is None for p in sets.values())  # our blocks bind their own properties
+    readers = {n: p for n, p in sets.items() if n not in ("byte_dma", "pin_dma")}
+    assert all(p.bind is None and p.build is None for p in readers.values())  # our readers bind their own properties
+    # the self-test DMAs (blocks/selftest_dma/plan.yaml): their builds, bound as their simulations bind them
+    for name, prefix_clock in (("byte_dma", "aclk"), ("pin_dma", "clk_i")):
+        dma = sets[name]
+        assert (dma.build, dma.top, dma.depth, dma.quick_depth, dma.cover) == (name, name, 14, 10, True)
+        assert dma.bind is not None and (dma.bind.prefix, dma.bind.clock) == ("rd_", prefix_clock)
+        assert (dma.bind.params["ALIGNED"], dma.bind.params["MAX_OUTSTANDING"], dma.bind.params["TRACK"]) == (
+            "1'b0",
+            "0",
+            "16",
+        )
 
 
 def test_no_set_is_written_in_the_flow():
@@ -412,8 +425,17 @@ def test_an_id_binding_file_is_read_with_its_ids_and_the_builds_define():
         "MAX_BURST": "8",
     }
     assert formalplan.binding_file(EXAMPLE / "rtl" / "desc_reader_props.sv").ids is False  # the plain macro
-    with pytest.raises(ValueError, match=r"DATA_W uses `STREAM_DMA_DATA_W, which the build does not define"):
+    with pytest.raises(
+        ValueError, match=r"DATA_W uses `STREAM_DMA_DATA_W, which neither the build nor the file defines"
+    ):
         formalplan.binding_file(DMA / "rtl" / "stream_dma_props.sv")
+
+
+def test_a_define_the_build_does_not_give_takes_the_binding_files_own_default():
+    # oracle: blocks/selftest_dma/rtl/byte_dma_props.sv by hand: `ifndef BYTE_DMA_ALIGNED / `define ... 1'b0
+    path = ROOT / "blocks" / "selftest_dma" / "rtl" / "byte_dma_props.sv"
+    assert formalplan.binding_file(path).params["ALIGNED"] == "1'b0"
+    assert formalplan.binding_file(path, {"BYTE_DMA_ALIGNED": "1'b1"}).params["ALIGNED"] == "1'b1"  # the build wins
 
 
 def _dma_plan(monkeypatch) -> testplan.Plan:

@@ -95,16 +95,6 @@ def test_the_models_import_no_simulator_nor_testbench() -> None:
             assert n.split(".")[0] not in PROJECT, (p, n)
 
 
-#: TEMPORARY: package files that still name a block of ours, each owned by work in progress elsewhere (the formal
-#: flow's property sets, the fast path's wrappers, NVIDIA's agents and platform backends, where third-party RTL comes
-#: from). Each is to become data of the plan or of blocks/ as the rest of the package has; then it leaves this list.
-STILL_NAMING_BLOCKS = (
-    "dlaverif/fastpath/",
-    "dlaverif/agents/nvdla/",
-    "dlaverif/thirdparty/",
-)
-
-
 def _block_names() -> set[str]:
     """The project's blocks as its plan names them: every build's name and top (configurations of the matrix,
     ``<top>@<corner>``, are their top's)."""
@@ -132,8 +122,7 @@ def _naming(paths: list[Path], names: set[str]) -> dict[str, list[str]]:
 
 
 def _package_files() -> list[Path]:
-    files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    return [p for p in files if not str(p.relative_to(ROOT)).startswith(STILL_NAMING_BLOCKS)]
+    return [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
 
 
 def test_the_package_names_no_block_of_the_plan() -> None:

@@ -24,7 +24,9 @@ def _nvidia() -> dict[str, list[str]]:
 def test_a_catalogue_whose_rtl_is_not_found_is_skipped_in_one_line_and_counted(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("NVDLA_HW", raising=False)
     nowhere = (tmp_path / "no-fetched-copy", tmp_path / "no-shared-copy")
-    monkeypatch.setitem(thirdparty.DEFAULTS, "NVDLA_HW", (nowhere, thirdparty.DEFAULTS["NVDLA_HW"][1]))
+    # the plan's roots, as loading it declares them, with defaults that are not on disk
+    declare = thirdparty.declare
+    monkeypatch.setattr(thirdparty, "declare", lambda roots: declare((n, nowhere, m, g) for n, _, m, g in roots))
     monkeypatch.setattr(mutants, "OUT_ROOT", tmp_path / "mutants")
     ran: list[str] = []
 

@@ -102,7 +102,8 @@ UNKNOWN_KEYS = [
         "a block's third-party root",
         _after("blocks:", "  bad: {roots: {THEIR_HW: {means: their tree, defualts: [x]}}}"),
         "  bad: {roots",
-        "blocks.bad.roots.THEIR_HW.defualts: unknown key; allowed: means, defaults, get (did you mean 'defaults'?)",
+        "blocks.bad.roots.THEIR_HW.defualts: unknown key; allowed: means, defaults, get, lock "
+        "(did you mean 'defaults'?)",
     ),
     (
         "a key without a near one",

@@ -1,7 +1,8 @@
-"""The one place that decides whether a test can use RTL that is not in the repository (NVIDIA's, ``NVDLA_HW``,
-dlaverif/thirdparty/__init__.py): a test that needs it asks for :func:`foreign_build` or :func:`nvdla_hw`, or calls
-:func:`require` with its build, and is skipped when the files are not found here: counted in pytest's summary with
-the one line of :func:`dlaverif.thirdparty.skipped` naming what is missing and how to get it (``make nvdla``)."""
+"""The one place that decides whether a test can use RTL that is not in the repository (NVIDIA's, ``NVDLA_HW``: the
+plan's root of that name, blocks/pdp_rdma/plan.yaml): a test that needs it asks for :func:`foreign_build` or
+:func:`nvdla_hw`, or calls :func:`require` with its build, and is skipped when the files are not found here: counted
+in pytest's summary with the one line of :func:`dlaverif.thirdparty.skipped` naming what is missing and how to get
+it (``make nvdla``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from dlaverif import thirdparty
-from dlaverif.flow import testplan
+from dlaverif.flow import project, testplan
 
+PLAN = testplan.load()  # (which declares the plan's third-party roots to dlaverif.thirdparty)
 #: the testplan builds that name their own file list (RTL we did not write)
-FOREIGN = [b for b in testplan.load().builds.values() if b.options.filelist is not None]
+FOREIGN = [b for b in PLAN.builds.values() if b.options.filelist is not None]
 
 
 def require(build: testplan.PlannedBuild) -> testplan.PlannedBuild:
@@ -40,12 +42,14 @@ def nvdla_hw() -> Path:
 
 @pytest.fixture
 def nvdla_files(nvdla_hw: Path) -> dict[str, Path]:
-    """Every file the lock of ``make nvdla`` pins (dlaverif/thirdparty/nvdla_hw.lock.json), found in ``NVDLA_HW`` or its
-    defaults or the shared exports: relative path -> file; the test is skipped when one is not found here."""
+    """Every file the lock of ``make nvdla`` pins (the root's ``lock``, blocks/nvdla_hw.lock.json), found in
+    ``NVDLA_HW`` or its defaults (the shared exports among them): relative path -> file; the test is skipped when one
+    is not found here."""
     from dlaverif.thirdparty import fetch
 
-    lock = fetch.load_lock()
-    places = [nvdla_hw, *fetch.local_sources(lock), *thirdparty.DEFAULTS[thirdparty.NVDLA_HW][0]]
+    root = PLAN.roots[thirdparty.NVDLA_HW]
+    lock = fetch.load_lock(project.ROOT / root.lock)
+    places = [nvdla_hw, *(project.ROOT / d for d in root.defaults)]
     found = {rel: next((p / rel for p in places if (p / rel).is_file()), None) for rel in lock["files"]}
     gone = sorted(rel for rel, path in found.items() if path is None)
     if gone:

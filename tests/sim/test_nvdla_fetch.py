@@ -1,4 +1,4 @@
-"""``make nvdla`` (dlaverif/thirdparty/fetch.py) and a checkout without NVIDIA's files.
+"""``make nvdla`` (dlaverif/flow/fetchroot.py over dlaverif/thirdparty/fetch.py) and a checkout without NVIDIA's files.
 
 A local git repository built from NVIDIA's files (same relative paths, one commit per branch of the lock) stands in
 for github.com/nvdla/hw, which this machine cannot reach: the fetch is pointed at it (``--url`` or ``NVDLA_HW_URL``)
@@ -19,8 +19,13 @@ import time
 from pathlib import Path
 
 from dlaverif import thirdparty
-from dlaverif.flow import testplan
+from dlaverif.flow import fetchroot, project, testplan
 from dlaverif.thirdparty import fetch
+
+#: the plan's root of NVIDIA's files (blocks/pdp_rdma/plan.yaml): its lock, its defaults
+NV_ROOT = testplan.load().roots[thirdparty.NVDLA_HW]
+LOCK = project.ROOT / NV_ROOT.lock
+URL_VAR = fetchroot.url_var(thirdparty.NVDLA_HW)
 
 #: the commits the shared exports come from (their READMEs): nvdla/hw nvdlav1, and master for spec/ and rams/fpga/
 NVDLAV1 = "8e06b1b9d85aab65b40d43d08eec5ea4681ff715"
@@ -62,7 +67,7 @@ def stand_in(root: Path, files: dict[str, Path], changed: str = "", lock: dict |
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", branch)
         commits[pinned] = git(repo, "rev-parse", "HEAD")
-    lock = lock or json.loads(fetch.LOCK.read_text())
+    lock = lock or json.loads(LOCK.read_text())
     for pin in lock["files"].values():
         pin["commit"] = commits[pin["commit"]]
     path = root / "lock.json"
@@ -71,7 +76,7 @@ def stand_in(root: Path, files: dict[str, Path], changed: str = "", lock: dict |
 
 
 def test_the_lock_pins_every_file_of_the_exports_at_its_commit_with_its_digest(nvdla_files):
-    lock = json.loads(fetch.LOCK.read_text())
+    lock = json.loads(LOCK.read_text())
     assert lock["repository"] == "https://github.com/nvdla/hw" and lock["licence"] == "LICENSE"
     assert set(lock["files"]) == set(nvdla_files) and "LICENSE" in lock["files"]
     for rel, pin in lock["files"].items():
@@ -79,8 +84,8 @@ def test_the_lock_pins_every_file_of_the_exports_at_its_commit_with_its_digest(n
         master = rel.startswith("spec/") or rel.startswith("vmod/rams/fpga/")
         assert (pin["branch"], pin["commit"]) == (("master", MASTER) if master else ("nvdlav1", NVDLAV1)), rel
     for block, listed in lock["blocks"].items():  # every file under vmod/ and spec/ of an export, and its licence
-        folder = fetch.SHARED / block
-        if folder.is_dir():
+        folder = next((project.ROOT / d for d in NV_ROOT.defaults if Path(d).name == block), None)
+        if folder is not None and folder.is_dir():
             walked = {p.relative_to(folder).as_posix() for d in ("vmod", "spec") for p in (folder / d).rglob("*")}
             assert set(listed) == {w for w in walked if (folder / w).is_file()} | {"LICENSE"}, block
 
@@ -88,14 +93,13 @@ def test_the_lock_pins_every_file_of_the_exports_at_its_commit_with_its_digest(n
 def test_the_fetch_takes_the_pinned_commits_from_git_and_checks_every_file(tmp_path, nvdla_files, monkeypatch, capsys):
     repo, lock = stand_in(tmp_path, nvdla_files)
     dest = tmp_path / "out" / "nvdla-hw"
-    monkeypatch.setenv(fetch.URL_VAR, str(repo))
-    assert fetch.main(["--dest", str(dest), "--lock", str(lock), "--no-local"]) == 0
+    assert fetch.main(["--dest", str(dest), "--lock", str(lock), "--url", str(repo)]) == 0
     said = capsys.readouterr().out
     assert f"{len(nvdla_files)} files checked" in said and str(repo) in said, said
     got = {p.relative_to(dest).as_posix(): sha256(p) for p in dest.rglob("*") if p.is_file()}
     assert got == {rel: sha256(src) for rel, src in nvdla_files.items()}
     assert [p.name for p in dest.parent.iterdir()] == ["nvdla-hw"]  # no temporary folder left
-    assert fetch.main(["--dest", str(dest), "--lock", str(lock), "--no-local"]) == 0
+    assert fetch.main(["--dest", str(dest), "--lock", str(lock), "--url", str(repo)]) == 0
     assert "is up to date" in capsys.readouterr().out
 
 
@@ -103,7 +107,7 @@ def test_a_file_that_differs_from_its_pin_is_refused_and_nothing_is_written(tmp_
     changed = "vmod/nvdla/pdp/NV_NVDLA_PDP_rdma.v"
     repo, lock = stand_in(tmp_path, nvdla_files, changed=changed)
     dest = tmp_path / "out" / "nvdla-hw"
-    rc = fetch.main(["--dest", str(dest), "--lock", str(lock), "--url", str(repo), "--no-local"])
+    rc = fetch.main(["--dest", str(dest), "--lock", str(lock), "--url", str(repo)])
     err = capsys.readouterr().err
     assert rc == 2 and len(err.splitlines()) == 1, err
     bad = hashlib.sha256(nvdla_files[changed].read_bytes() + b"\n").hexdigest()
@@ -126,12 +130,12 @@ def test_the_fetch_and_its_refusal_with_files_of_our_own_where_nvidias_are_absen
     paths = {rel: src / rel for rel in files}
     repo, lock_path = stand_in(tmp_path / "good", paths, lock=json.loads(json.dumps(lock)))
     dest = tmp_path / "out" / "nvdla-hw"
-    args = ["--dest", str(dest), "--lock", str(lock_path), "--url", str(repo), "--no-local"]
+    args = ["--dest", str(dest), "--lock", str(lock_path), "--url", str(repo)]
     assert fetch.main(args) == 0
     assert {p.relative_to(dest).as_posix(): p.read_bytes() for p in dest.rglob("*") if p.is_file()} == files
     repo, lock_path = stand_in(tmp_path / "bad", paths, changed="vmod/a/x.v", lock=json.loads(json.dumps(lock)))
     other = tmp_path / "out2" / "nvdla-hw"
-    assert fetch.main(["--dest", str(other), "--lock", str(lock_path), "--url", str(repo), "--no-local"]) == 2
+    assert fetch.main(["--dest", str(other), "--lock", str(lock_path), "--url", str(repo)]) == 2
     err = capsys.readouterr().err
     bad = hashlib.sha256(files["vmod/a/x.v"] + b"\n").hexdigest()
     assert len(err.splitlines()) == 1 and "vmod/a/x.v" in err and bad in err and pins["vmod/a/x.v"]["sha256"] in err
@@ -141,7 +145,7 @@ def test_the_fetch_and_its_refusal_with_files_of_our_own_where_nvidias_are_absen
 def test_a_destination_holding_a_changed_file_is_never_overwritten(tmp_path, nvdla_files, capsys):
     repo, lock = stand_in(tmp_path, nvdla_files)
     dest = tmp_path / "nvdla-hw"
-    args = ["--dest", str(dest), "--lock", str(lock), "--url", str(repo), "--no-local"]
+    args = ["--dest", str(dest), "--lock", str(lock), "--url", str(repo)]
     assert fetch.main(args) == 0
     mine = dest / "vmod" / "vlibs" / "SDFQD1.v"
     mine.write_text("// my edit\n")
@@ -154,10 +158,10 @@ def test_a_destination_holding_a_changed_file_is_never_overwritten(tmp_path, nvd
 
 def test_without_network_the_fetch_fails_in_one_line_and_writes_nothing(tmp_path, capsys):
     dest = tmp_path / "out" / "nvdla-hw"
-    rc = fetch.main(["--dest", str(dest), "--url", "https://nvdla-hw.invalid/hw", "--no-local"])
+    rc = fetch.main(["--dest", str(dest), "--lock", str(LOCK), "--url", "https://nvdla-hw.invalid/hw"])
     err = capsys.readouterr().err
     assert rc == 2 and len(err.splitlines()) == 1 and "cannot fetch https://nvdla-hw.invalid/hw" in err, err
-    assert "docs/setup.md" in err and not dest.exists() and list(dest.parent.iterdir()) == []
+    assert fetch.ANOTHER_WAY in err and not dest.exists() and list(dest.parent.iterdir()) == []
 
 
 def _stopping_git(bin_dir: Path, pids: Path) -> None:
@@ -193,10 +197,11 @@ def test_a_stuck_git_fetch_is_ended_with_its_children_in_one_line(tmp_path, monk
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(fetch, "GIT_TIMEOUT_S", 1.0)
     dest = tmp_path / "out" / "nvdla-hw"
-    rc = fetch.main(["--dest", str(dest), "--url", "https://nvdla-hw.invalid/hw", "--no-local"])
+    args = ["--dest", str(dest), "--lock", str(LOCK), "--url", "https://nvdla-hw.invalid/hw"]
+    rc = fetch.main(args, "make nvdla", "NVDLA_HW=<a checkout>")
     err = capsys.readouterr().err
     assert rc == 2 and err.startswith("make nvdla: git fetch: timeout: still running after 1s, process group killed")
-    assert len(err.splitlines()) == 1 and "NVDLA_HW=" in err, err
+    assert len(err.splitlines()) == 1 and "NVDLA_HW=<a checkout>" in err, err
     stopped, child = (int(x) for x in pids.read_text().split())
     assert not _alive(stopped) and not _alive(child)  # the stopped git and its child: the whole group
     assert not dest.exists() and list(dest.parent.iterdir()) == []
@@ -207,8 +212,8 @@ def test_a_git_fetch_dies_with_a_killed_make_nvdla(tmp_path):
     _stopping_git(tmp_path / "bin", pids)
     env = {**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}"}
     dest = tmp_path / "out" / "nvdla-hw"
-    cmd = [sys.executable, "-m", "dlaverif.thirdparty.fetch", "--dest", str(dest), "--no-local"]
-    make_nvdla = subprocess.Popen([*cmd, "--url", "https://nvdla-hw.invalid/hw"], cwd=thirdparty.ROOT, env=env)
+    cmd = [sys.executable, "-m", "dlaverif.thirdparty.fetch", "--dest", str(dest), "--lock", str(LOCK)]
+    make_nvdla = subprocess.Popen([*cmd, "--url", "https://nvdla-hw.invalid/hw"], cwd=project.ROOT, env=env)
     try:
         end = time.monotonic() + 30
         while not (pids.is_file() and len(pids.read_text().split()) == 2) and time.monotonic() < end:
@@ -234,11 +239,11 @@ def test_a_missing_lock_is_one_line(tmp_path, capsys):
 def checkout_copy(into: Path) -> Path:
     """A copy of this checkout's files (tracked and new, as they are now) at ``into/x``: no sibling ``shared/``."""
     files = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=thirdparty.ROOT, capture_output=True, check=True
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=project.ROOT, capture_output=True, check=True
     ).stdout.decode()
     copy = into / "x"
     for rel in filter(None, files.split("\0")):
-        src = thirdparty.ROOT / rel
+        src = project.ROOT / rel
         if src.is_file():
             (copy / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, copy / rel)
@@ -248,7 +253,11 @@ def checkout_copy(into: Path) -> Path:
 
 def run_in(copy: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """``python args`` in the copy, with neither ``NVDLA_HW`` nor a mirror set."""
-    base = {k: v for k, v in os.environ.items() if k not in (thirdparty.NVDLA_HW, fetch.URL_VAR, "PYTEST_ADDOPTS")}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in (thirdparty.NVDLA_HW, URL_VAR, thirdparty.ROOTS_VAR, "PYTEST_ADDOPTS")
+    }
     return subprocess.run(
         [sys.executable, *args],
         cwd=copy,
@@ -281,7 +290,14 @@ def test_make_nvdla_into_a_checkout_makes_its_tests_run(tmp_path, nvdla_files):
     copy = checkout_copy(tmp_path / "clone")
     repo, lock = stand_in(tmp_path / "net", nvdla_files)
     got = run_in(
-        copy, "-m", "dlaverif.thirdparty.fetch", "--lock", str(lock), "--no-local", **{fetch.URL_VAR: str(repo)}
+        copy,
+        "-m",
+        "dlaverif.flow.fetchroot",
+        thirdparty.NVDLA_HW,
+        "--lock",
+        str(lock),
+        "--no-local",
+        **{URL_VAR: str(repo)},
     )
     assert got.returncode == 0, got.stderr
     fetched = copy / "sim_build" / "thirdparty" / "nvdla-hw"

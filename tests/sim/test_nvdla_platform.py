@@ -141,14 +141,18 @@ def test_a_missing_or_broken_rdl_is_one_line(tmp_path: Path) -> None:
 
 @pytest.fixture
 def no_nvdla(monkeypatch, tmp_path):
-    """Neither NVDLA_HW nor its default."""
+    """Neither NVDLA_HW nor its default: the plan's root declared (when the plan is loaded) with one that is not on
+    disk."""
     monkeypatch.delenv(thirdparty.NVDLA_HW, raising=False)
-    monkeypatch.setitem(thirdparty.DEFAULTS, thirdparty.NVDLA_HW, ((tmp_path / "nowhere",), "a checkout of nvdla/hw"))
+    declare = thirdparty.declare
+    nowhere = (tmp_path / "nowhere",)
+    monkeypatch.setattr(thirdparty, "declare", lambda roots: declare((n, nowhere, m, g) for n, _, m, g in roots))
+    monkeypatch.setitem(thirdparty.DEFAULTS, thirdparty.NVDLA_HW, (nowhere, "a checkout of nvdla/hw"))
 
 
 def test_without_nvdla_hw_the_build_says_what_to_set(no_nvdla, tmp_path):
     build = testplan.load().builds["nvdla_pdp_rdma"]
-    assert build.missing is not None and "NVDLA_HW=<a checkout of nvdla/hw>" in build.missing
+    assert build.missing is not None and "NVDLA_HW=<a checkout of nvdla/hw (branch nvdlav1)>" in build.missing
     assert "make nvdla" in build.missing and str(tmp_path / "nowhere") in build.missing
     others = [b for b in testplan.load().builds.values() if b.missing is not None]
     assert sorted(b.name for b in others) == ["nvdla_cdma", "nvdla_pdp_rdma", "nvdla_pdp_rdma_public"]  # NVIDIA's

@@ -1,7 +1,8 @@
 """A passive monitor of the convolution DMA's two write ports into NVDLA's convolution buffer (CBUF): it publishes
 every write and keeps the buffer's contents (banks, entries, 64-byte halves) as the writes leave them.
 
-The ports (nvdla/hw nvdlav1, ``NV_NVDLA_cdma.v:84-92``; geometry: :mod:`dlaverif.models.nvdla.cbuf`):
+The ports (nvdla/hw nvdlav1, the convolution DMA's top in ``vmod/nvdla/cdma/``, lines 84-92; geometry:
+:mod:`dlaverif.models.nvdla.cbuf`):
 
 * data ``<data>_en`` / ``<data>_addr[11:0]`` / ``<data>_hsel[1:0]`` / ``<data>_data[1023:0]``: one 128-byte entry
   at address ``bank * 256 + entry``; ``hsel`` is a mask of the halves written, bit ``i`` for bytes

@@ -3,7 +3,8 @@
 (:class:`CsbControl`): program one of its register groups, enable it, and count its done pulses; the next layer
 goes into the other group while one runs (the producer/consumer pointer), so two jobs are in flight.
 
-Packets (nvdla/hw nvdlav1, ``NV_NVDLA_PDP_RDMA_reg.v:653-681``, the same in every client):
+Packets (nvdla/hw nvdlav1, e.g. the PDP read DMA's register unit in ``vmod/nvdla/pdp/``, ``*_reg.v:653-681``; the same
+in every client):
 
 * request ``<req>_pvld`` / ``<req>_prdy`` / ``<req>_pd`` (63 bits): ``[21:0]`` word address (byte address >> 2),
   ``[53:22]`` write data, ``[54]`` write, ``[55]`` non-posted, ``[56]`` source privilege, ``[60:57]`` byte enables,

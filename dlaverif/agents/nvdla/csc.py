@@ -2,8 +2,8 @@
 the pending handshakes and gives back the buffer entries the DMA reports as stored, after random delays, as a
 sequencer that consumed them would.
 
-The interface (nvdla/hw nvdlav1, ``NV_NVDLA_cdma.v:97-163``, ``NV_NVDLA_CDMA_status.v:448-579``,
-``NV_NVDLA_CDMA_dc.v:2970``):
+The interface (nvdla/hw nvdlav1, ``vmod/nvdla/cdma/``: the convolution DMA's top, lines 97-163; its status unit,
+``*_status.v:448-579``; its direct-convolution unit, ``*_dc.v:2970``):
 
 * pending, per side (data, weight): the DMA raises ``cdma2sc_<side>_pending_ack`` when a layer's bank split
   differs from the previous layer's (always so after reset); while ack and ``sc2cdma_<side>_pending_req`` are both

@@ -74,7 +74,9 @@ def nothing_to_do(regdir: Path, selected: list[Job], rerun_failed: bool, report:
         f"{regdir} is already complete ({said}; its report was published): nothing run, nothing written"
         + ("" if rerun_failed or passed + skipped == len(mine) else "; RERUN=failed reruns the others")
         + (
-            f"; its skipped jobs run once their third-party RTL is found ({thirdparty.GET[thirdparty.NVDLA_HW]})"
+            f"; its skipped jobs run once their third-party RTL is found ({'; '.join(thirdparty.GET.values())})"
+            if skipped and thirdparty.GET
+            else "; its skipped jobs run once their third-party RTL is found"
             if skipped
             else ""
         )

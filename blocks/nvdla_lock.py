@@ -1,8 +1,8 @@
-"""Write ``nvdla_hw.lock.json``, the pin of NVIDIA's files that :mod:`dlaverif.thirdparty.fetch` fetches and checks: run
-once over copies whose origin is known (the shared exports, each described by its README), and again only when the pin
-changes.
+"""Write ``blocks/nvdla_hw.lock.json``, the pin of NVIDIA's files that ``make nvdla`` (:mod:`dlaverif.flow.fetchroot`,
+the plan's root ``NVDLA_HW``) fetches and checks: run once over copies whose origin is known (the shared exports, each
+described by its README), and again only when the pin changes.
 
-    python -m dlaverif.thirdparty.lock ../shared/thirdparty/nvdla-pdp-rdma ../shared/thirdparty/nvdla-cdma
+    python -m blocks.nvdla_lock ../shared/thirdparty/nvdla-pdp-rdma ../shared/thirdparty/nvdla-cdma
 
 Each folder is one block (its name); its files are every file under ``vmod/`` and ``spec/`` and the ``LICENSE``
 (the exports' own README and file lists are not NVIDIA's). A path that two blocks share must have the same bytes in
