@@ -52,7 +52,7 @@ RESP = {"OKAY": 0, "EXOKAY": 1, "SLVERR": 2, "DECERR": 3}
 STREAM_VIOLATIONS = {
     1: "TDATA/TKEEP/TUSER/TLAST changed while TVALID was held without TREADY",
     2: "TVALID dropped before TREADY accepted the transfer",
-    4: "X/Z in TKEEP/TUSER/TLAST or in the kept bytes of TDATA",
+    4: "X/Z in TKEEP/TUSER/TLAST (or a captured sideband) or in the kept bytes of TDATA",
 }
 
 
@@ -249,12 +249,33 @@ class HdlMemAgent:
         self.beats_served += n_r
 
 
+def user_layout(text: str) -> dict[str, tuple[int, int]]:
+    """The captured TUSER word's fields from the flow's ``FASTPATH_USER`` (``name:bits,...`` from bit 0, as
+    :func:`dlaverif.flow.fastpath.environment` writes it): name -> (lowest bit, bits)."""
+    out, at = {}, 0
+    for part in filter(None, text.split(",")):
+        name, bits = part.split(":")
+        out[name] = (at, int(bits))
+        at += int(bits)
+    return out
+
+
 class HdlStreamCapture:
     """The output side of the fast path: publishes like :class:`dlaverif.agents.stream.AxiStreamMonitor` and takes
-    TREADY knobs like :class:`dlaverif.agents.stream.StreamReadyDriver`."""
+    TREADY knobs like :class:`dlaverif.agents.stream.StreamReadyDriver`. ``sidebands``: the further sidebands to
+    publish per transfer (:attr:`dlaverif.agents.stream.Beat.ids`, e.g. tid and tdest), which the wrapper captures
+    with TUSER (the build's ``fastpath.sidebands``)."""
 
-    def __init__(self, harness: "HdlHarness") -> None:
+    def __init__(self, harness: "HdlHarness", sidebands: tuple[str, ...] = ()) -> None:
         self.h = harness
+        self.layout = user_layout(os.getenv("FASTPATH_USER", "tuser:64"))
+        missing = [n for n in sidebands if n not in self.layout]
+        if missing:
+            raise ValueError(
+                f"the fast-path build captures no stream sideband {', '.join(missing)}: declare "
+                f"{'/'.join(missing)} under the build's fastpath.sidebands"
+            )
+        self.sidebands = tuple(sidebands)
         self.ap = AnalysisPort("m_axis.ap")
         self.violation_ap = AnalysisPort("m_axis.violation_ap")
         self.stall_cycles = 0
@@ -283,7 +304,9 @@ class HdlStreamCapture:
         meta = _read_words(folder / "hdl_om.bin", n, 32)
         keep = meta[:, :16].copy().view("<u8").reshape(-1, 2)
         lo, hi = keep[:, 0], keep[:, 1]
-        users = meta[:, 16:24].copy().view("<u8").reshape(-1)
+        words = meta[:, 16:24].copy().view("<u8").reshape(-1)  # TUSER, then the captured sidebands
+        users = _field(words, *self.layout["tuser"])
+        ids = np.stack([_field(words, *self.layout[n]) for n in self.sidebands], axis=1) if self.sidebands else None
         tails = meta[:, 24:32].copy().view("<u8").reshape(-1)
         # TKEEP must be a contiguous run of low bytes: lo + 1 a power of two (or lo all ones and then hi so)
         full = lo == np.uint64(2**64 - 1)
@@ -317,8 +340,16 @@ class HdlStreamCapture:
                     (tails & 1).astype(bool),
                     users,
                     (tails >> 8 & np.uint64(0xFF_FFFF_FFFF)).astype(np.int64),
+                    None if ids is None else ids.astype(np.int64),
                 )
             )
+
+
+def _field(words: np.ndarray, low: int, bits: int) -> np.ndarray:
+    """Bits ``low`` .. ``low + bits - 1`` of every uint64 of ``words``."""
+    if low == 0 and bits >= 64:
+        return words
+    return (words >> np.uint64(low)) & np.uint64((1 << bits) - 1)
 
 
 def _bit_length(v: np.ndarray) -> np.ndarray:
@@ -335,16 +366,17 @@ def _bit_length(v: np.ndarray) -> np.ndarray:
 class HdlHarness:
     """The two fast-path agents of one wrapper and the per-job file exchange with the HDL."""
 
-    def __init__(self, dut, clock, folder: Optional[Path] = None) -> None:
+    def __init__(self, dut, clock, folder: Optional[Path] = None, sidebands: tuple[str, ...] = ()) -> None:
         self.dut, self.clock = dut, clock
         self.folder = Path(folder or os.getcwd())
-        # the build's parameters (dlaverif.flow.runner exports them; the wrapper's defaults otherwise): the width ports
-        # are not yet driven at time 0 on Icarus, so they are checked against these at the first commit
-        self.bus_bytes = int(os.getenv("PARAM_AXI_DATA_W", "256")) // 8
-        self.addr_bits = int(os.getenv("PARAM_AXI_ADDR_W", "40"))
+        # the build's widths (dlaverif.flow.runner exports the wrapper's, dlaverif.flow.fastpath.environment; else
+        # the parameters of our readers, else their defaults): the width ports are not yet driven at time 0 on
+        # Icarus, so they are checked against these at the first commit
+        self.bus_bytes = int(os.getenv("FASTPATH_DATA_W") or os.getenv("PARAM_AXI_DATA_W") or 256) // 8
+        self.addr_bits = int(os.getenv("FASTPATH_ADDR_W") or os.getenv("PARAM_AXI_ADDR_W") or 40)
         self.mem_words = MEM_BYTES // self.bus_bytes  # the wrapper's MEM_WORDS
         self.mem = HdlMemAgent(self)
-        self.out = HdlStreamCapture(self)
+        self.out = HdlStreamCapture(self, sidebands)
         if dut is not None:  # None: only files are written and read (the SystemVerilog ceiling of make bench)
             dut.tb_load.value = 0
             dut.tb_dump.value = 0
@@ -371,7 +403,7 @@ class HdlHarness:
         if seen != (self.bus_bytes, self.addr_bits):
             raise RuntimeError(
                 f"the wrapper has {seen[0]}-byte data and {seen[1]}-bit addresses; the TB assumed "
-                f"{self.bus_bytes} and {self.addr_bits} (PARAM_AXI_DATA_W / PARAM_AXI_ADDR_W)"
+                f"{self.bus_bytes} and {self.addr_bits} (FASTPATH_DATA_W / FASTPATH_ADDR_W)"
             )
         self.write_files()
         self._load ^= 1
