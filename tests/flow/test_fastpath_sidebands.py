@@ -67,7 +67,7 @@ def test_the_tid_tdest_check_says_the_same_on_a_batch_as_on_beats():
 def test_a_binding_asking_for_a_sideband_the_build_does_not_capture_is_one_line(monkeypatch):
     monkeypatch.setenv("FASTPATH_USER", "tuser:1,tid:4")
     with pytest.raises(ValueError) as exc:
-        harness.HdlStreamCapture(None, ("tid", "tdest"))  # type: ignore[arg-type]
+        harness.HdlStreamCapture(None, ("tid", "tdest"))
     assert str(exc.value) == (
         "the fast-path build captures no stream sideband tdest: declare tdest under the build's fastpath.sidebands"
     )
