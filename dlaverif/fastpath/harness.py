@@ -13,7 +13,8 @@ AXI4-Stream output) runs with no per-cycle coroutine at all. :class:`HdlHarness`
 
 Per job: :meth:`HdlHarness.commit` (the backend's ``commit``, at the end of ``ReaderTB.prepare``) writes the memory
 image as bus words (``hdl_mem.bin``) and the knobs (``hdl_cfg.bin``: up to 8 memory segments, latency, the three
-stall patterns, up to 4 fault ranges) into the run folder and toggles ``tb_load``; the HDL reads them with
+stall patterns, up to 4 fault ranges) into the run folder (links to memory: :func:`exchange_in_memory`) and toggles
+``tb_load``; the HDL reads them with
 ``$fread`` on the next rising edge. :meth:`HdlHarness.flush` (after the job, ``ReaderTB.flush``) toggles
 ``tb_dump``; the HDL writes its logs (binary, ``$fwrite "%u"``) and they are published on the same analysis ports as
 the default agents publish: the AR bursts as :class:`~dlaverif.agents.axi_mem.Burst` objects, the R beats and stream
