@@ -273,6 +273,8 @@ class HdlMemAgent:
         n_ar, n_r, ovf = _counts(folder / "hdl_mcnt.bin")[:3]
         if ovf:
             raise RuntimeError(f"HDL memory log overflow (flags {ovf}): the job is too large for the fast path")
+        if n_ar == n_r == 0:  # nothing since the last dump (a settle's last look): no log to read
+            return
         ar = _read_words(folder / "hdl_ar.bin", n_ar, 16)
         for row in ar:
             v = int.from_bytes(row.tobytes(), "little")
@@ -341,6 +343,8 @@ class HdlStreamCapture:
         if viols:
             text = "; ".join(t for k, t in STREAM_VIOLATIONS.items() if kinds & k)
             self.violation_ap.write(f"cycle {first}: {text} ({viols} cycle(s))")
+        if n == 0:  # no transfer since the last dump: no log to read
+            return
         meta = _read_words(folder / "hdl_om.bin", n, 32)
         keep = meta[:, :16].copy().view("<u8").reshape(-1, 2)
         lo, hi = keep[:, 0], keep[:, 1]
