@@ -114,7 +114,9 @@ class DenseWeights(WeightTestBase):
     """Dense direct-convolution weights, back to back on one data bank and one weight bank: int8 (40 kernels: a
     full group of 32 and a group of 8; C=20, 3x3), int16 (32 kernels: two whole groups of 16; C=70: a 64-element
     C' block and a 6-element one), fp16 (16 kernels: one group; C=33, 2x2), int8 again (40 kernels, C=64, 3x3:
-    180 entries from entry 125, so the weight buffer wraps), then int16 kernels that are all zero."""
+    180 entries from entry 125, so the weight buffer wraps), int16 kernels that are all zero, and last a layer on
+    two weight banks: a new split of the weight banks alone, where the weight buffer starts again at its first
+    entry and the data buffer goes on (``cbuf.restarts``)."""
 
     async def body(self) -> None:
         shapes: list[tuple[int, int, int, int, type, str]] = [
@@ -123,10 +125,12 @@ class DenseWeights(WeightTestBase):
             (16, 33, 2, 2, np.float16, "full"),
             (40, 64, 3, 3, np.int8, "dense"),
             (8, 16, 1, 1, np.int16, "zero"),
+            (24, 48, 2, 2, np.int8, "dense"),
         ]
         for i, (k, c, r, s, dt, dens) in enumerate(shapes):
+            banks = 1 if i < len(shapes) - 1 else 2
             layer = weight_layer(
-                f"dense_{i}", self.rng, k, c, r, s, dt, density=dens, data_banks=1, weight_banks=1, group=i % 2
+                f"dense_{i}", self.rng, k, c, r, s, dt, density=dens, data_banks=1, weight_banks=banks, group=i % 2
             )
             await self.check_weight_layer(layer)
 
@@ -145,7 +149,7 @@ class CompressedWeights(WeightTestBase):
             ("full", 32, 16, 2, 2, np.int8),
             ("dense", 1, 100, 1, 1, np.int8),
             ("zero", 40, 16, 1, 1, np.int8),  # group 0 all zero, group 1 sparse (below)
-            ("sparse", 20, 70, 1, 1, np.int16),
+            ("sparse", 40, 70, 1, 1, np.int16),  # three groups: 16, 16, 8
             ("dense", 17, 30, 2, 1, np.float16),
             ("full", 16, 8, 3, 3, np.float16),
             ("full", 48, 64, 3, 3, np.int8),  # 216 entries: the one weight bank wraps
