@@ -139,8 +139,10 @@ class DenseWeights(WeightTestBase):
 class CompressedWeights(WeightTestBase):
     """Compressed weights (WMB in bank 15, the compressed surface in the weight buffer, a WGS value per kernel
     group) at every density (sparse, dense, every element kept, and a first kernel group with no element kept: a
-    WGS of 0) and kernel counts of one, one full group and a partial last group, in int8, int16 and fp16, back to
-    back (the weight buffer and the WMB continue across layers; the weight buffer wraps). A whole layer without a
+    WGS of 0) and kernel counts of one, one full group, a partial last group and three groups, in int8, int16 and
+    fp16, back to back (the weight buffer and the WMB continue across layers; the weight buffer wraps). The last
+    layer keeps every element of three groups, so its weights (eight times its WMB) arrive last and each group's
+    report follows its WGS alone. A whole layer without a
     kept element is :class:`ZeroWeightsObserved`'s."""
 
     async def body(self) -> None:
@@ -152,7 +154,7 @@ class CompressedWeights(WeightTestBase):
             ("sparse", 40, 70, 1, 1, np.int16),  # three groups: 16, 16, 8
             ("dense", 17, 30, 2, 1, np.float16),
             ("full", 16, 8, 3, 3, np.float16),
-            ("full", 48, 64, 3, 3, np.int8),  # 216 entries: the one weight bank wraps
+            ("full", 80, 32, 3, 3, np.int8),  # 3 groups, weights 8x the WMB; 180 entries: the weight bank wraps
         ]
         for i, (dens, k, c, r, s, dt) in enumerate(layers):
             kt = None
