@@ -102,10 +102,8 @@ class Layer:
 
     def expected(self, data_start: int = 0, weight_start: int = 0) -> Expected:
         d_addr, d_data, d_valid, d_next = cbuf.place(self.slices(), cbuf.data_buffer(self.data_banks), data_start)
-        w = self.weights.reshape(-1, cbuf.ENTRY_BYTES)
-        wt = (w[:, None, :], np.ones((w.shape[0], 1, cbuf.ENTRY_BYTES), bool))
         w_addr, w_data, w_valid, w_next = cbuf.place(
-            wt, cbuf.weight_buffer(self.data_banks, self.weight_banks), weight_start
+            cbuf.surface_entries(self.weights), cbuf.weight_buffer(self.data_banks, self.weight_banks), weight_start
         )
         return Expected((d_addr, d_data, d_valid), (w_addr, w_data, w_valid), d_next, w_next)
 
@@ -121,7 +119,6 @@ class Layer:
         # PROC_PRECISION: what goes into the buffer (the converter's output)
         prec = r.enum("D_MISC_CFG", "IN_PRECISION", inf["precision"].upper()) if image else proc
         eps = self.entries_per_slice()
-        bpk = self.weights.size // self.kernels
         out = {
             "D_MISC_CFG": r.value(
                 "D_MISC_CFG",
@@ -160,6 +157,19 @@ class Layer:
             "D_BATCH_NUMBER": r.value("D_BATCH_NUMBER", BATCHES=regs.get("BATCHES", 0)),
             "D_ENTRY_PER_SLICE": r.value("D_ENTRY_PER_SLICE", ENTRIES=cbuf.entries_register(eps)),
             "D_FETCH_GRAIN": r.value("D_FETCH_GRAIN", GRAINS=0),
+            **self.weight_registers(r),
+            **(self.converter_registers(r) if image else {}),
+            "D_CONV_STRIDE": r.value("D_CONV_STRIDE", CONV_X_STRIDE=0, CONV_Y_STRIDE=0),
+            "D_ZERO_PADDING": r.value("D_ZERO_PADDING"),
+            "D_BANK": r.value("D_BANK", DATA_BANK=self.data_banks - 1, WEIGHT_BANK=self.weight_banks - 1),
+        }
+        return out
+
+    def weight_registers(self, r: RdlMap) -> dict[str, int]:
+        """The weight fields of a dense surface of raw bytes: ``kernels`` kernels of equal size, read from MCIF or
+        CVIF at ``weight_base`` (a weight layer of the weight models overrides it: weight_layers.py)."""
+        bpk = self.weights.size // self.kernels
+        return {
             "D_WEIGHT_FORMAT": r.value(
                 "D_WEIGHT_FORMAT", WEIGHT_FORMAT=r.enum("D_WEIGHT_FORMAT", "WEIGHT_FORMAT", "UNCOMPRESSED")
             ),
@@ -171,12 +181,7 @@ class Layer:
             "D_WEIGHT_ADDR_HIGH": r.value("D_WEIGHT_ADDR_HIGH", WEIGHT_ADDR_HIGH=self.weight_base >> 32),
             "D_WEIGHT_ADDR_LOW": r.value("D_WEIGHT_ADDR_LOW", WEIGHT_ADDR_LOW=self.weight_base & 0xFFFFFFFF),
             "D_WEIGHT_BYTES": r.value("D_WEIGHT_BYTES", WEIGHT_BYTES=self.weights.size),
-            **(self.converter_registers(r) if image else {}),
-            "D_CONV_STRIDE": r.value("D_CONV_STRIDE", CONV_X_STRIDE=0, CONV_Y_STRIDE=0),
-            "D_ZERO_PADDING": r.value("D_ZERO_PADDING"),
-            "D_BANK": r.value("D_BANK", DATA_BANK=self.data_banks - 1, WEIGHT_BANK=self.weight_banks - 1),
         }
-        return out
 
     def plane1_registers(self, r: RdlMap) -> dict[str, int]:
         """The chroma plane of a semi-planar image: its base (the pixel model's, after plane 0) and line stride."""

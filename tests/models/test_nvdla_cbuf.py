@@ -136,3 +136,39 @@ def test_place_wraps_and_says_where_the_next_layer_starts():
     with pytest.raises(FormatError) as e:
         cbuf.place((np.zeros((300, 1, 128), np.uint8), np.zeros((300, 1, 128), bool)), cbuf.data_buffer(1))
     assert e.value.rule == "cbuf.layer_fits"
+
+
+def test_surface_entries_in_address_order():
+    # 256 bytes of a weight surface: bytes 0..127 are entry 0, bytes 128..255 entry 1, byte i at i mod 128
+    surface = (np.arange(256) % 251).astype(np.uint8)
+    data, valid = cbuf.surface_entries(surface)
+    assert data.shape == (2, 1, 128) and valid.all()
+    assert data[0, 0, 0] == 0 and data[0, 0, 127] == 127
+    assert data[1, 0, 0] == 128 and data[1, 0, 122] == 250 and data[1, 0, 123] == 0 and data[1, 0, 127] == 4
+
+
+def test_weight_surface_placed_after_the_data_banks_and_wmb_in_bank_15():
+    # 3 data banks, 2 weight banks: the weight buffer is banks 3-4 (addresses 768..1279), so its entry 511 is
+    # address 1279 and the next entry wraps to 768; the WMB buffer is bank 15 (3840..4095) and wraps to 3840
+    three = np.zeros(3 * 128, np.uint8)
+    three[128] = 7
+    addrs, d, _, nxt = cbuf.place(cbuf.surface_entries(three), cbuf.weight_buffer(3, 2, compressed=True), 511)
+    assert list(addrs) == [1279, 768, 769] and nxt == 2 and d[1, 0] == 7
+    addrs, _, _, nxt = cbuf.place(cbuf.surface_entries(three), cbuf.wmb_buffer(), 255)
+    assert list(addrs) == [4095, 3840, 3841] and nxt == 2
+
+
+def test_surface_entries_refuses_partial_entries():
+    with pytest.raises(FormatError) as e:
+        cbuf.surface_entries(np.zeros(200, np.uint8))
+    assert e.value.rule == "cbuf.surface_size"
+    with pytest.raises(FormatError) as e:
+        cbuf.surface_entries(np.zeros(128, np.int16))
+    assert e.value.rule == "cbuf.surface_bytes"
+
+
+def test_a_buffer_restarts_when_its_banks_change():
+    assert cbuf.restarts(None, (1, 2)) == (True, True)  # after reset both start at entry 0
+    assert cbuf.restarts((1, 2), (1, 2)) == (False, False)  # same split: both continue
+    assert cbuf.restarts((1, 2), (1, 3)) == (False, True)  # banks 0..0 unchanged; weights were 1-2, now 1-3
+    assert cbuf.restarts((1, 2), (2, 1)) == (True, True)  # data banks 0-1; weights now bank 2 only

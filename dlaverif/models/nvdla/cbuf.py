@@ -31,9 +31,15 @@ this project's testbench of the convolution DMA; every difference is written up 
   padding are placed (``cbuf.image_channels``, ``cbuf.image_padding``): where a 3-channel (semi-planar) pixel
   or a padded column lands is not in the documents.
 * **Weights**: the weight buffer takes the ``weight_banks`` banks after the ``data_banks`` data banks (the
-  documents give both counts and the WMB bank, not the order; :func:`weight_buffer`).
+  documents give both counts and the WMB bank, not the order; :func:`weight_buffer`). A weight surface (dense, or
+  the compressed one) and a WMB surface are stored as they lie in memory: byte ``i`` of the surface in byte
+  ``i mod 128`` of the surface's entry ``i div 128``, entries taken in increasing order of the buffer
+  (:func:`surface_entries`); the surfaces are whole entries (Table 35: multiples of 128 bytes). The WGS is not
+  stored: the DMA reads it to count a kernel group's entries.
 * Each layer's slices follow each other in the data buffer from the entry where the previous layer ended,
-  from entry 0 after reset (the circular buffer's rule); :func:`place` takes that start entry.
+  from entry 0 after reset (the circular buffer's rule); :func:`place` takes that start entry. A buffer starts
+  again at its entry 0 when its banks change (:func:`restarts`): the data buffer when ``data_banks`` changes, the
+  weight buffer when either count changes (its first bank follows the data banks); the WMB goes with the weights.
 
 Every function raises :class:`~dlaverif.models.core.errors.FormatError` naming the broken rule.
 """
@@ -213,6 +219,23 @@ def image_slices(pixels: np.ndarray, pad: Sequence[int] = (0, 0, 0, 0)) -> tuple
     return data.reshape(h, eps, ENTRY_BYTES), valid.reshape(h, eps, ENTRY_BYTES)
 
 
+# ------------------------------------------------------------------------------------------------ weights
+
+
+def surface_entries(surface: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The entries a weight or WMB surface fills (module docstring): ``(data, valid)``, both ``(n, 1, 128)`` - one
+    "slice" of one entry per 128 bytes, for :func:`place` into :func:`weight_buffer` or :func:`wmb_buffer`."""
+    raw = np.asarray(surface)
+    require(raw.dtype == np.uint8 and raw.ndim == 1, "cbuf.surface_bytes", f"a 1-D uint8 surface, not {raw.dtype}")
+    require(
+        raw.size % ENTRY_BYTES == 0,
+        "cbuf.surface_size",
+        f"a surface of {raw.size} bytes is not whole {ENTRY_BYTES}-byte entries (Table 35: a multiple of 128)",
+    )
+    data = raw.reshape(-1, 1, ENTRY_BYTES)
+    return data, np.ones(data.shape, bool)
+
+
 # ------------------------------------------------------------------------------------------------ a layer in the buffer
 
 
@@ -235,6 +258,15 @@ def place(
         valid.reshape(n, ENTRY_BYTES),
         int((start + n) % buffer.entries),
     )
+
+
+def restarts(before: tuple[int, int] | None, after: tuple[int, int]) -> tuple[bool, bool]:
+    """Whether the data buffer and the weight buffer (with the WMB) start again at entry 0 for a layer of bank split
+    ``after`` = ``(data_banks, weight_banks)`` that follows a layer of split ``before`` (None: the first layer after
+    reset): a buffer restarts when its banks change (module docstring)."""
+    if before is None:
+        return True, True
+    return before[0] != after[0], before != after
 
 
 def entries_register(entries_per_slice: int) -> int:
