@@ -122,8 +122,38 @@ def test_image_refuses_what_the_documents_leave_open():
         cbuf.image_slices(np.zeros((1, 4, 3), np.int8))
     assert e.value.rule == "cbuf.image_channels"
     with pytest.raises(FormatError) as e:
-        cbuf.image_slices(np.zeros((1, 4, 1), np.int8), pad=(1, 0, 0, 0))
+        cbuf.image_slices(np.zeros((1, 4, 1), np.int8), pad=(0, 0, 1, 0))
     assert e.value.rule == "cbuf.image_padding"
+    with pytest.raises(FormatError) as e:
+        cbuf.image_slices(np.zeros((1, 4, 1), np.int8), pad=(32, 0, 0, 0))
+    assert e.value.rule == "cbuf.image_pad_range"
+
+
+def test_image_padding_sits_before_and_after_the_line():
+    # 1 channel int8, W=3, 2 pixels left and 1 right of pad value 0x1A7 (int8 keeps bits 7:0: 0xA7)
+    img = np.array([[[1], [2], [3]]], np.int8)
+    data, valid = cbuf.image_slices(img, pad=(2, 1, 0, 0), pad_value=0x1A7)
+    assert data.shape == (1, 1, 128)
+    assert list(data[0, 0, :6]) == [0xA7, 0xA7, 1, 2, 3, 0xA7]
+    assert valid[0, 0, :6].all() and not valid[0, 0, 6:].any()
+
+
+def test_image_padding_int16_four_channels_and_entries():
+    # 4 channels int16 (8 bytes a pixel), W=15, 1 left and 1 right: 17 pixels, 136 bytes, two entries
+    img = np.full((1, 15, 4), 0x0102, np.int16)
+    data, valid = cbuf.image_slices(img, pad=(1, 1, 0, 0), pad_value=0xBEEF)
+    assert cbuf.image_entries_per_slice(15, 4, 2, 1, 1) == 2
+    flat, ok = data.reshape(256), valid.reshape(256)
+    assert list(flat[:8]) == [0xEF, 0xBE] * 4  # the left pixel, little-endian
+    assert list(flat[8:10]) == [0x02, 0x01]  # the first real element
+    assert list(flat[128:136]) == [0xEF, 0xBE] * 4  # the right pixel: bytes 128..135, the second entry
+    assert ok[:136].all() and not ok[136:].any()
+
+
+def test_image_padding_fp16_value_is_the_raw_bits():
+    img = np.zeros((1, 1, 1), np.float16)
+    data, _ = cbuf.image_slices(img, pad=(1, 0, 0, 0), pad_value=0x3C00)  # 1.0 in fp16
+    assert list(data[0, 0, :4]) == [0x00, 0x3C, 0x00, 0x00]
 
 
 def test_place_wraps_and_says_where_the_next_layer_starts():
