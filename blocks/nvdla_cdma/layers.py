@@ -53,6 +53,8 @@ class Layer:
     kernels: int = 16
     weights: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))
     group: int = 0
+    pad: tuple[int, int, int, int] = (0, 0, 0, 0)  # zero padding left, right, top, bottom (D_ZERO_PADDING)
+    pad_value: int = 0  # D_ZERO_PADDING_VALUE.PAD_VALUE (16 bits)
 
     # ------------------------------------------------------------------ what the models say
     def memory(self) -> list[tuple[int, np.ndarray]]:
@@ -78,7 +80,7 @@ class Layer:
         if self.kind == "feature":
             return cbuf.feature_slices(self.tensor)
         converted = self.pixel_descriptor().convert(self.tensor)
-        return cbuf.image_slices(np.asarray(converted, self.out_dtype()))
+        return cbuf.image_slices(np.asarray(converted, self.out_dtype()), self.pad, self.pad_value)
 
     def pixel_descriptor(self) -> pixel_desc.PixelDescriptor:
         """The image's converter and ROI as the pixel model describes them (converter off unless ``cvt`` says)."""
@@ -173,7 +175,11 @@ class Layer:
             "D_WEIGHT_BYTES": r.value("D_WEIGHT_BYTES", WEIGHT_BYTES=self.weights.size),
             **(self.converter_registers(r) if image else {}),
             "D_CONV_STRIDE": r.value("D_CONV_STRIDE", CONV_X_STRIDE=0, CONV_Y_STRIDE=0),
-            "D_ZERO_PADDING": r.value("D_ZERO_PADDING"),
+            "D_ZERO_PADDING": r.value(
+                "D_ZERO_PADDING",
+                **dict(zip(("PAD_LEFT", "PAD_RIGHT", "PAD_TOP", "PAD_BOTTOM"), self.pad)),
+            ),
+            "D_ZERO_PADDING_VALUE": r.value("D_ZERO_PADDING_VALUE", PAD_VALUE=self.pad_value),
             "D_BANK": r.value("D_BANK", DATA_BANK=self.data_banks - 1, WEIGHT_BANK=self.weight_banks - 1),
         }
         return out
@@ -300,4 +306,5 @@ def summary(layer: Layer, exp: Optional[Expected] = None) -> str:
     return (
         f"{layer.name}: {layer.kind} {layer.pixel_format or layer.tensor.dtype} shape {layer.tensor.shape}, "
         f"{layer.entries_per_slice()} entries/slice, {len(e.data[0])} data entries, {len(e.weight[0])} weight entries"
+        + (f", padding left {layer.pad[0]} right {layer.pad[1]} of 0x{layer.pad_value:04x}" if any(layer.pad) else "")
     )

@@ -10,9 +10,9 @@ from typing import Optional
 import cocotb
 import numpy as np
 import pyuvm
-from pyuvm import uvm_test
+from pyuvm import uvm_sequencer, uvm_test
 
-from dlaverif.models.nvdla import cbuf, pixel
+from dlaverif.models.nvdla import cbuf
 from dlaverif.platform.knobs import Knobs, random_knobs
 from dlaverif.platform.reporting import reproduce_command
 
@@ -20,11 +20,20 @@ from . import coverage
 from .bench import CdmaBench
 from .coverage import PLACED_FORMATS
 from .layers import Layer, feature_layer, image_layer, problems, summary
+from .sequences import CONVERTER_OFF, CONVERTER_ON, FeatureLayerSeq, ImageLayerSeq, LayerDriver
 
 
 class CdmaTestBase(uvm_test):
     """Reset and flush, then :meth:`body`; the CBUF clearing is checked on the way (every entry of both ports
-    written with zeros), and every protocol problem an agent reported fails the test."""
+    written with zeros), and every protocol problem an agent reported fails the test. The random tests' sequences
+    (blocks/nvdla_cdma/sequences.py) run on :attr:`seqr`, whose driver checks each layer with :meth:`check_layer`."""
+
+    def build_phase(self) -> None:
+        self.seqr = uvm_sequencer("seqr", self)
+        self.driver = LayerDriver("driver", self)
+
+    def connect_phase(self) -> None:
+        self.driver.seq_item_port.connect(self.seqr.seq_item_export)
 
     async def run_phase(self) -> None:
         self.raise_objection()
@@ -96,6 +105,22 @@ class FeatureLayer(CdmaTestBase):
         await self.check_layer(feature_layer("feature_c200", self.rng, 200, 4, 8), new_split=True)
 
 
+@pyuvm.test(timeout_time=10, timeout_unit="ms")
+class PaddedImageLayer(CdmaTestBase):
+    """Image layers with left and right zero padding (D_ZERO_PADDING) of a pad value (D_ZERO_PADDING_VALUE):
+    T_A8B8G8R8 40 x 3 with 3 pixels left and 5 right of 0x5AA5 (int8: 0xA5), converter off; T_R16 int16 21 x 2
+    with 31 left and 63 right (the fields' maxima) of 0xBEEF; the padding pixels sit before and after each line's
+    pixels in the slice (models.nvdla.cbuf.image_slices)."""
+
+    async def body(self) -> None:
+        a = image_layer("pad_a8b8g8r8", self.rng, "T_A8B8G8R8", 3, 40, data_banks=2, weight_banks=1)
+        a.pad, a.pad_value = (3, 5, 0, 0), 0x5AA5
+        await self.check_layer(a, new_split=True)
+        b = image_layer("pad_r16", self.rng, "T_R16", 2, 21, data_banks=2, weight_banks=1, group=1)
+        b.pad, b.pad_value = (31, 63, 0, 0), 0xBEEF
+        await self.check_layer(b, new_split=False)
+
+
 @pyuvm.test(timeout_time=10, timeout_unit="ms", expect_fail=True)
 class CorruptModelIsCaught(CdmaTestBase):
     """expect_fail: the feature layer with one byte of the models' answer flipped (a random valid byte of a random
@@ -139,102 +164,48 @@ class BackToBack(CdmaTestBase):
         assert stats["dat_pending"] == 2 and stats["wt_pending"] == 2, stats
 
 
-@pyuvm.test(timeout_time=50, timeout_unit="ms")
+def count() -> int:
+    """COUNT: the random layers of a test (default 6)."""
+    return int(os.getenv("COUNT", "").strip() or 6)
+
+
+def closing_count(converter: bool) -> int:
+    """Layers of an image test: COUNT, and at least the format x converter bins its sequence can reach (the 28
+    placed formats with the converter off; with it on, each of them with one offset and with a mean), so that one
+    run closes the cross (the sequence picks unhit bins first: sequences.pick)."""
+    return max(count(), len(PLACED_FORMATS) * len(CONVERTER_ON if converter else CONVERTER_OFF))
+
+
+@pyuvm.test(timeout_time=100, timeout_unit="ms")
 class RandomImages(CdmaTestBase):
-    """COUNT (default 6) random image layers back to back on two data banks: a random format of the placed ones
-    (each once before any repeats), converter off (raw components at their own width: int8, int16 or fp16), widths
-    1 to 150, heights 1 to 4, random x offsets, MCIF or CVIF."""
+    """Random image layers back to back on two data banks (sequences.ImageLayerSeq, converter off: raw components
+    at their own width: int8, int16 or fp16): a placed format not run yet (coverage-driven; every one in a run),
+    widths 1 to 150, heights 1 to 4, random x offsets, MCIF or CVIF; COUNT layers, at least one per format."""
 
     async def body(self) -> None:
-        count = int(os.getenv("COUNT", "").strip() or 6)
-        order = list(self.rng.permutation(PLACED_FORMATS))
-        for i in range(count):
-            fmt = str(order[i % len(order)])
-            f = pixel.get(fmt)
-            ram = str(self.rng.choice(["MCIF", "CVIF"]))
-            layer = image_layer(
-                f"img_{i}_{fmt}",
-                self.rng,
-                fmt,
-                int(self.rng.integers(1, 5)),
-                int(self.rng.integers(1, 151)),
-                x_offset=int(self.rng.integers(0, f.x_offset_max + 1)),
-                data_banks=2,
-                weight_banks=1,
-                data_ram=ram,
-                weight_ram=ram,
-                group=i % 2,
-            )
-            await self.check_layer(layer, new_split=i == 0, knobs=random_knobs(self.rng))
+        await ImageLayerSeq("img", self.rng, closing_count(False)).start(self.seqr)
 
 
-def random_converter(rng: np.random.Generator, fmt: pixel.PixelFormat) -> tuple[str, dict]:
-    """A random output precision the precision tables allow for ``fmt`` (integer pixels: int8, int16 or fp16;
-    fp16 pixels: fp16) and random converter registers: offset, scale (signed 16-bit), truncate, sign override,
-    and a mean per channel instead of the offset one time in three."""
-    precision = "fp16" if fmt.fp16 else str(rng.choice(["int8", "int16", "fp16"]))
-    cvt: dict[str, object] = {
-        "cvt_en": True,
-        "sign_override": bool(rng.integers(0, 2)),
-        "cvt_offset": int(rng.integers(-(1 << 15), 1 << 15)) if rng.random() < 0.3 else int(rng.integers(-300, 300)),
-        "cvt_scale": int(rng.integers(-(1 << 15), 1 << 15)) if rng.random() < 0.3 else int(rng.integers(-8, 9)),
-        "cvt_truncate": int(rng.integers(0, 64)) if rng.random() < 0.3 else int(rng.integers(0, 6)),
-    }
-    if rng.random() < 1 / 3:
-        cvt["mean"] = [int(v) for v in rng.integers(-(1 << 15), 1 << 15, 4)]
-    return precision, cvt
-
-
-@pyuvm.test(timeout_time=50, timeout_unit="ms")
+@pyuvm.test(timeout_time=200, timeout_unit="ms")
 class RandomConvertedImages(CdmaTestBase):
-    """COUNT (default 6) random image layers with the input converter on (random output precision, offset,
-    scale, truncation, sign override, per-channel mean), every placed format in turn; the expected bytes are the
-    pixel model's converter (models.pixel_desc / models.nvdla.pixel.input_convert)."""
+    """Random image layers with the input converter on (sequences.ImageLayerSeq, converter on: random output
+    precision, offset, scale, truncation, sign override, per-channel mean or not), coverage-driven over format x
+    converter and precision x converter; COUNT layers, at least one per (format, offset or mean). The expected
+    bytes are the pixel model's converter (models.pixel_desc / models.nvdla.pixel.input_convert)."""
 
     async def body(self) -> None:
-        count = int(os.getenv("COUNT", "").strip() or 6)
-        order = list(self.rng.permutation(PLACED_FORMATS))
-        for i in range(count):
-            fmt = str(order[i % len(order)])
-            f = pixel.get(fmt)
-            precision, cvt = random_converter(self.rng, f)
-            layer = image_layer(
-                f"cvt_{i}_{fmt}_{precision}",
-                self.rng,
-                fmt,
-                int(self.rng.integers(1, 4)),
-                int(self.rng.integers(1, 100)),
-                x_offset=int(self.rng.integers(0, f.x_offset_max + 1)),
-                data_banks=2,
-                weight_banks=1,
-                group=i % 2,
-            )
-            layer.precision, layer.cvt = precision, cvt
-            self.logger.info("%s: converter %s", layer.name, cvt)
-            await self.check_layer(layer, new_split=i == 0, knobs=random_knobs(self.rng))
+        await ImageLayerSeq("cvt", self.rng, closing_count(True), converter=True).start(self.seqr)
 
 
 @pyuvm.test(timeout_time=50, timeout_unit="ms")
 class RandomFeatures(CdmaTestBase):
-    """COUNT (default 6) random feature (DC) layers back to back on as many data banks as the largest so far needs:
-    int8, int16 or fp16, awkward channel counts (1 to 300: every tail of 1, 2 or 3 atoms and none), widths 1 to
-    20, heights 1 to 6, MCIF or CVIF; the wrap around the data buffer and new bank splits on the way."""
+    """COUNT (default 6) random feature (DC) layers back to back (sequences.FeatureLayerSeq) on as many data banks as
+    the largest so far needs: int8, int16 or fp16, awkward channel counts (1 to 300: every tail of 1, 2 or 3 atoms
+    and none, unhit tails first), widths 1 to 20, heights 1 to 6, MCIF or CVIF; the wrap around the data buffer and
+    new bank splits on the way."""
 
     async def body(self) -> None:
-        count = int(os.getenv("COUNT", "").strip() or 6)
-        banks, fresh = 1, True
-        for i in range(count):
-            dt = [np.int8, np.int16, np.float16][int(self.rng.integers(0, 3))]
-            c, h, w = int(self.rng.integers(1, 301)), int(self.rng.integers(1, 7)), int(self.rng.integers(1, 21))
-            layer = feature_layer(f"dc_{i}_c{c}", self.rng, c, h, w, dt, data_banks=banks, weight_banks=2)
-            need = cbuf.banks_for(layer.entries_per_slice() * h)  # programming guide: banks for the whole layer
-            if need > banks:
-                banks, fresh = need, True  # a new bank split
-                layer.data_banks = banks
-            ram = str(self.rng.choice(["MCIF", "CVIF"]))
-            layer.data_ram, layer.weight_ram, layer.group = ram, ram, i % 2
-            await self.check_layer(layer, new_split=fresh, knobs=random_knobs(self.rng))
-            fresh = False
+        await FeatureLayerSeq("dc", self.rng, count()).start(self.seqr)
 
 
 @pyuvm.test(timeout_time=10, timeout_unit="ms")
