@@ -160,6 +160,7 @@ class Layer:
                 "D_DAIN_MAP", LINE_PACKED=regs.get("LINE_PACKED", 0), SURF_PACKED=regs.get("SURF_PACKED", 0)
             ),
             "D_BATCH_NUMBER": r.value("D_BATCH_NUMBER", BATCHES=regs.get("BATCHES", 0)),
+            "D_BATCH_STRIDE": r.value("D_BATCH_STRIDE", BATCH_STRIDE=regs.get("BATCH_STRIDE", 0)),
             "D_ENTRY_PER_SLICE": r.value("D_ENTRY_PER_SLICE", ENTRIES=cbuf.entries_register(eps)),
             "D_FETCH_GRAIN": r.value("D_FETCH_GRAIN", GRAINS=0),
             "D_WEIGHT_FORMAT": r.value(

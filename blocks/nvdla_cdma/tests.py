@@ -239,3 +239,46 @@ class SemiPlanarObserved(CdmaTestBase):
             if not found:
                 matched.append(what)
         assert matched == ["3 bytes a pixel"], f"the RTL's N444 placement changed: it matches {matched or 'neither'}"
+
+
+@pyuvm.test(timeout_time=20, timeout_unit="ms")
+class MultiBatchObserved(CdmaTestBase):
+    """Where the batches of a multi-batch DC layer (D_BATCH_NUMBER, D_BATCH_STRIDE from models.nvdla.feature.info)
+    land is not in NVIDIA's documents (the unit description says only that the atoms of the batches are "loaded
+    interlaced" for the atomic operations; D_ENTRY_PER_SLICE is one slice of one cube), so the placement model does
+    not place them. This test records which reading the RTL matches, with each batch's slices from
+    ``cbuf.feature_slices``: batch after batch, slice h of every batch in turn, or entry by entry across the
+    batches. It is the second, for a full 128-byte group a pixel (int8 C=128, 3 batches) and for pixel pairs sharing
+    an entry (int16 C=24, 2 batches, the second layer continuing in the buffer); the test fails when that changes
+    (docs/nvidia_cdma.md, Findings)."""
+
+    async def body(self) -> None:
+        start = 0
+        shapes = [("batch3_int8", (3, 128, 2, 5), np.int8), ("batch2_int16", (2, 24, 3, 7), np.int16)]
+        for i, (name, (n, c, h, w), dt) in enumerate(shapes):
+            half = 1 << (8 * np.dtype(dt).itemsize - 1)
+            cube = self.rng.integers(-half, half, (n, c, h, w)).astype(dt)
+            per = [cbuf.feature_slices(cube[b]) for b in range(n)]  # each (H, eps, 128)
+            eps = per[0][0].shape[1]
+            data, ok = np.stack([p[0] for p in per]), np.stack([p[1] for p in per])  # (N, H, eps, 128)
+            readings = {
+                "batch after batch": (data, ok),
+                "slice h of every batch in turn": (data.transpose(1, 0, 2, 3), ok.transpose(1, 0, 2, 3)),
+                "entry by entry across the batches": (data.transpose(1, 2, 0, 3), ok.transpose(1, 2, 0, 3)),
+            }
+            layer = feature_layer(name, self.rng, c, h, w, dt, data_banks=2, weight_banks=1, eps=eps, group=i)
+            layer.tensor = cube  # (N, C, H, W): memory and registers from models.nvdla.feature
+            writes = await self.bench.run_layer(layer)
+            data_w = [wr for wr in writes if wr.port == "data"]
+            self.logger.info("%s: %d data writes to %d entries", name, len(data_w), len({wr.addr for wr in data_w}))
+            matched = []
+            for what, (d, v) in readings.items():
+                slices = (d.reshape(-1, eps, cbuf.ENTRY_BYTES), v.reshape(-1, eps, cbuf.ENTRY_BYTES))
+                found = problems("data", cbuf.place(slices, cbuf.data_buffer(2), start)[:3], data_w)
+                self.logger.info("%s read as %s: %s", name, what, found[:3] or "every byte matches")
+                if not found:
+                    matched.append(what)
+            assert matched == ["slice h of every batch in turn"], (
+                f"{name}: the RTL's batch placement changed: {matched}"
+            )
+            start += n * h * eps
