@@ -166,3 +166,50 @@ def test_place_wraps_and_says_where_the_next_layer_starts():
     with pytest.raises(FormatError) as e:
         cbuf.place((np.zeros((300, 1, 128), np.uint8), np.zeros((300, 1, 128), bool)), cbuf.data_buffer(1))
     assert e.value.rule == "cbuf.layer_fits"
+
+
+def test_winograd_int16_one_tile_one_channel_block_an_entry():
+    # C=4 int16: one atom (16 channels), so 4 blocks of 4 channels; W=H=4: one tile, one band, 4 entries
+    cube = np.array([[[100 * c + 10 * y + x for x in range(4)] for y in range(4)] for c in range(4)], np.int16)
+    data, valid = cbuf.winograd_slices(cube)
+    assert cbuf.winograd_entries_per_slice(4, 4, 2) == 1
+    assert data.shape == (1, 4, 128) and valid.all()
+    e0 = data[0, 0]
+    for y in range(4):
+        for x in range(4):
+            for c in range(4):
+                at = (y * 4 + x) * 8 + c * 2
+                assert int(e0[at]) | int(e0[at + 1]) << 8 == 100 * c + 10 * y + x
+    assert not data[0, 1:].any()  # channels 4..15: the atom's zero padding
+
+
+def test_winograd_int8_tiles_along_w_inside_a_channel_block():
+    # C=8 int8 (one atom: 4 blocks of 8 channels), W=8: two tiles; entry 1 is block 0, tile 1 (pixels 4..7)
+    cube = (np.arange(8 * 4 * 8).reshape(8, 4, 8) % 127).astype(np.int8)
+    data, _ = cbuf.winograd_slices(cube)
+    assert data.shape == (1, 8, 128) and cbuf.winograd_entries_per_slice(8, 8, 1) == 2
+    for y in range(4):
+        for x in range(4):
+            for c in range(8):
+                assert data[0, 1, (y * 4 + x) * 8 + c] == (c * 32 + y * 8 + 4 + x) % 127
+    assert not data[0, 2:].any()
+
+
+def test_winograd_padding_fills_every_channel_of_a_padding_pixel():
+    # C=1 int8, 3 x 2, padding left 1 right 1 top 0 bottom 1: 4 x 4; pad value 0x1FF keeps 0xFF for int8
+    cube = np.array([[[1, 2], [3, 4], [5, 6]]], np.int8)
+    data, _ = cbuf.winograd_slices(cube, pad=(1, 1, 0, 1), pad_value=0x1FF)
+    e0 = data[0, 0].reshape(4, 4, 8)  # line, pixel, channel byte
+    assert list(e0[0, :, 0]) == [0xFF, 1, 2, 0xFF]
+    assert list(e0[2, :, 0]) == [0xFF, 5, 6, 0xFF]
+    assert (e0[3] == 0xFF).all() and (e0[:, 0] == 0xFF).all()  # a padding pixel: all 8 channel bytes
+    assert not e0[0, 1, 1:].any()  # a real pixel's padding channels stay zero
+
+
+def test_winograd_refuses_what_is_not_whole_tiles():
+    with pytest.raises(FormatError) as e:
+        cbuf.winograd_slices(np.zeros((1, 5, 4), np.int8))
+    assert e.value.rule == "cbuf.winograd_tile"
+    with pytest.raises(FormatError) as e:
+        cbuf.winograd_slices(np.zeros((1, 4, 6), np.int8))
+    assert e.value.rule == "cbuf.winograd_tile"

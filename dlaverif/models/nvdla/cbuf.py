@@ -33,6 +33,14 @@ this project's testbench of the convolution DMA; every difference is written up 
   (``D_ZERO_PADDING_VALUE``: bits [7:0] for int8 output, [15:0] for int16/fp16). Only 1- and 4-channel formats are
   placed (``cbuf.image_channels``): where a 3-channel (semi-planar) pixel lands is not in the documents; top and
   bottom padding are refused (``cbuf.image_padding``).
+* **Winograd data** (``D_MISC_CFG.CONV_MODE`` WINOGRAD, stride 1): the unit description ("Winograd Convolution")
+  cuts the input into 4x4x4-element small cubes and the convolution DMA's Winograd engine "has a special fetching
+  sequence"; nothing says how the cubes sit in the buffer. The reading taken (and checked against NVIDIA's RTL,
+  ``docs/nvidia_cdma.md``): the cube, padded by the Winograd engine (left, right, top, bottom, of the pad value,
+  every channel of a padding pixel) and its channels to whole atoms, is cut in bands of 4 lines; a band's entries
+  are 4 x 4-pixel tiles of 8 channel bytes (4 int16/fp16 channels: the 4x4x4 cube; 8 int8 channels), channel
+  block by channel block, tile by tile along W in each; inside an entry line, pixel, channel.
+  ``entry_per_slice = atoms * W_ext / 4``: one padded line's bytes in entries (a band is 4 slices).
 * **Weights**: the weight buffer takes the ``weight_banks`` banks after the ``data_banks`` data banks (the
   documents give both counts and the WMB bank, not the order; :func:`weight_buffer`).
 * Each layer's slices follow each other in the data buffer from the entry where the previous layer ended,
@@ -185,6 +193,52 @@ def feature_slices(cube: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         data[:, entry[:, None], cols] = tail
         valid[:, entry[:, None], cols] = True
     return data, valid
+
+
+# ------------------------------------------------------------------------------------------------ Winograd (WG)
+
+WG_TILE = 4  # the 4x4 tile of the Winograd data cubes (unit description, "Winograd Convolution")
+WG_LANE_BYTES = 8  # channel bytes of one tile position in an entry: 4 x 4 x 8 B = 128 B
+
+
+def winograd_entries_per_slice(width_ext: int, channels: int, elem_bytes: int) -> int:
+    """Entries of one line of the padded cube in Winograd mode: its bytes, every atom of every pixel, in whole
+    entries: ``atoms * W_ext * 32 / 128`` (module docstring); ``W_ext`` a multiple of 4."""
+    require(width_ext >= WG_TILE and width_ext % WG_TILE == 0, "cbuf.winograd_tile", f"width {width_ext}")
+    return _atoms_per_pixel(channels, elem_bytes) * width_ext * ATOM_BYTES // ENTRY_BYTES
+
+
+def winograd_slices(
+    cube: np.ndarray, pad: Sequence[int] = (0, 0, 0, 0), pad_value: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of a feature cube ``(C, H, W)`` in Winograd mode (stride 1): ``(data, valid)``, both
+    ``(bands, entries_per_band, 128)``. The cube is padded (``pad`` = left, right, top, bottom pixels of
+    :func:`pad_element`, every channel) and its channels to whole atoms (zeros); each band of 4 lines is cut into
+    4 x 4-pixel tiles x 8 channel bytes (the unit description's 4x4x4 small cubes of int16/fp16; 4x4x8 of int8),
+    one entry each, ordered channel block by channel block and, within one, tile by tile along W; inside an entry
+    the bytes go line, pixel, channel (module docstring)."""
+    t = np.asarray(cube)
+    require(t.ndim == 3, "cbuf.feature_shape", f"a (C, H, W) cube, not shape {t.shape}")
+    require(t.dtype in (np.int8, np.int16, np.float16), "cbuf.feature_dtype", f"dtype {t.dtype}")
+    c, h, w = t.shape
+    left, right, top, bottom = (int(v) for v in pad)
+    require(min(left, right, top, bottom) >= 0, "cbuf.winograd_pad", f"negative padding {tuple(pad)}")
+    hx, wx = top + h + bottom, left + w + right
+    require(hx % WG_TILE == 0 and hx > 0, "cbuf.winograd_tile", f"padded height {hx}: a multiple of {WG_TILE}")
+    e = t.dtype.itemsize
+    eps = winograd_entries_per_slice(wx, c, e)
+    atoms = _atoms_per_pixel(c, e)
+    cp = atoms * ATOM_BYTES // e
+    full = np.zeros((hx, wx, cp), t.dtype.newbyteorder("<"))
+    full[...] = pad_element(pad_value, t.dtype)[0]
+    full[top : top + h, left : left + w, :] = 0
+    full[top : top + h, left : left + w, :c] = t.transpose(1, 2, 0)
+    b = np.ascontiguousarray(full).view(np.uint8).reshape(hx, wx, atoms * ATOM_BYTES)
+    lanes = atoms * ATOM_BYTES // WG_LANE_BYTES
+    # (band, line in tile, tile, pixel in tile, channel block, lane byte) -> (band, block, tile, line, pixel, byte)
+    tiles = b.reshape(hx // WG_TILE, WG_TILE, wx // WG_TILE, WG_TILE, lanes, WG_LANE_BYTES)
+    data = np.ascontiguousarray(tiles.transpose(0, 4, 2, 1, 3, 5)).reshape(hx // WG_TILE, 4 * eps, ENTRY_BYTES)
+    return data, np.ones(data.shape, bool)
 
 
 # ------------------------------------------------------------------------------------------------ image input
