@@ -71,6 +71,11 @@ _cover = coverage_section(
         bins=[False, True],
     ),
     CoverPoint(
+        "nvdla_cdma.conv_mode",
+        xf=lambda lay, start, k: lay.conv_mode if lay.kind == "feature" else None,
+        bins=["DIRECT", "WINOGRAD"],
+    ),
+    CoverPoint(
         "nvdla_cdma.image_pad",
         xf=lambda lay, start, k: pad_side(lay) if lay.kind == "image" else None,
         bins=list(PAD_SIDES),

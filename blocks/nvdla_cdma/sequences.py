@@ -6,8 +6,8 @@
   per-channel mean or not). Coverage-driven: each layer's format, converter and output precision are picked from
   the bins of ``nvdla_cdma.format_x_converter`` and ``nvdla_cdma.precision_x_converter`` not hit yet in this
   simulation (coverage.unhit), so the sequence closes the format x converter cross it can reach.
-* :class:`FeatureLayerSeq`: DC feature cubes, int8/int16/fp16, awkward channel counts (every tail of 0-3 atoms,
-  the unhit ones first), wrap and new bank splits on the way.
+* :class:`FeatureLayerSeq`: feature cubes, int8/int16/fp16, awkward channel counts (every tail of 0-3 atoms,
+  the unhit ones first), direct (DC) or Winograd with padding, wrap and new bank splits on the way.
 
 Every layer draws memory timing knobs (used where the run sets KNOBS=random) and a register group.
 """
@@ -24,7 +24,7 @@ from dlaverif.platform.knobs import Knobs, random_knobs
 
 from . import coverage
 from .coverage import PLACED_FORMATS
-from .layers import Layer, feature_layer, image_layer
+from .layers import Layer, feature_layer, image_layer, winograd_layer
 
 #: the converter bins a sequence with the converter on aims at, and the one with it off
 CONVERTER_ON = ("on", "mean")
@@ -36,6 +36,9 @@ FEATURE_DTYPES = {"int8": np.int8, "int16": np.int16, "fp16": np.float16}
 #: right padding (its own assertion, NV_NVDLA_CDMA_IMG_ctrl.v:5206), which the documents do not say; 8-byte pixels
 #: with 59 or more padding pixels break it (docs/nvidia_cdma.md, Findings)
 RIGHT_PAD_BYTES = 224
+#: the feature sequence's weight banks: room for the largest Winograd surface it draws (16 kernels of 3x3 int16,
+#: C=300: 1216 entries), so that only the data banks change the bank split
+WEIGHT_BANKS = 5
 
 
 class LayerItem(uvm_sequence_item):
@@ -164,9 +167,10 @@ class ImageLayerSeq(LayerSeqBase):
 
 
 class FeatureLayerSeq(LayerSeqBase):
-    """``count`` DC layers back to back on as many data banks as the largest so far needs: int8, int16 or fp16,
-    channel counts 1 to 300 with a channel tail of 0-3 atoms (an unhit tail first), widths 1 to 20, heights 1 to 6,
-    MCIF or CVIF; the wrap around the data buffer and new bank splits on the way."""
+    """``count`` feature layers back to back on as many data banks as the largest so far needs: int8, int16 or fp16,
+    channel counts 1 to 300 with a channel tail of 0-3 atoms (an unhit tail first); direct (DC: widths 1 to 20,
+    heights 1 to 6) or, one in three and an unhit mode first, Winograd (:meth:`winograd`); MCIF or CVIF; the wrap
+    around the data buffer and new bank splits on the way."""
 
     def channels(self, dtype: type) -> int:
         """A channel count 1..300 whose tail (atoms of the last 128-byte group) is not hit yet, if any is left."""
@@ -178,13 +182,32 @@ class FeatureLayerSeq(LayerSeqBase):
         per_atom = cbuf.ATOM_BYTES // e
         return int(self.rng.integers((a - 1) * per_atom + 1, min(a * per_atom, 300) + 1))
 
+    def winograd(self, i: int, dt: type, c: int) -> Layer:
+        """A Winograd layer (stride 1): padded sizes of 1-4 tiles of 4 across and 1-2 down, 0-3 padding pixels on
+        each side (at least one real pixel), a random pad value."""
+        wx, hx = 4 * int(self.rng.integers(1, 5)), 4 * int(self.rng.integers(1, 3))
+        left, right = (int(v) for v in self.rng.integers(0, min(3, wx - 1) + 1, 2))
+        top, bottom = (int(v) for v in self.rng.integers(0, min(3, hx - 1) + 1, 2))
+        right, bottom = min(right, wx - 1 - left), min(bottom, hx - 1 - top)
+        w, h = wx - left - right, hx - top - bottom
+        layer = winograd_layer(f"wg_{i}_c{c}", self.rng, c, h, w, dt, weight_banks=WEIGHT_BANKS)
+        layer.pad, layer.pad_value = (left, right, top, bottom), int(self.rng.integers(0, 1 << 16))
+        return layer
+
     async def body(self) -> None:
         banks, fresh = 1, True
         for i in range(self.count):
             dt = FEATURE_DTYPES[str(self.rng.choice(list(FEATURE_DTYPES)))]
-            c, h, w = self.channels(dt), int(self.rng.integers(1, 7)), int(self.rng.integers(1, 21))
-            layer = feature_layer(f"dc_{i}_c{c}", self.rng, c, h, w, dt, data_banks=banks, weight_banks=2)
-            need = cbuf.banks_for(layer.entries_per_slice() * h)  # programming guide: banks for the whole layer
+            c = self.channels(dt)
+            mode = str(self.rng.choice(coverage.unhit("nvdla_cdma.conv_mode") or ["DIRECT", "DIRECT", "WINOGRAD"]))
+            if mode == "WINOGRAD":
+                layer = self.winograd(i, dt, c)
+            else:
+                h, w = int(self.rng.integers(1, 7)), int(self.rng.integers(1, 21))
+                layer = feature_layer(f"dc_{i}_c{c}", self.rng, c, h, w, dt, weight_banks=WEIGHT_BANKS)
+            layer.data_banks = banks
+            data = layer.slices()[0]
+            need = cbuf.banks_for(data.shape[0] * data.shape[1])  # programming guide: banks for the whole layer
             if need > banks:
                 banks, fresh = need, True  # a new bank split
                 layer.data_banks = banks

@@ -19,7 +19,7 @@ from dlaverif.platform.reporting import reproduce_command
 from . import coverage
 from .bench import CdmaBench
 from .coverage import PLACED_FORMATS
-from .layers import Layer, feature_layer, image_layer, problems, summary
+from .layers import Layer, feature_layer, image_layer, problems, summary, winograd_layer
 from .sequences import CONVERTER_OFF, CONVERTER_ON, FeatureLayerSeq, ImageLayerSeq, LayerDriver
 
 
@@ -282,3 +282,25 @@ class MultiBatchObserved(CdmaTestBase):
                 f"{name}: the RTL's batch placement changed: {matched}"
             )
             start += n * h * eps
+
+
+@pyuvm.test(timeout_time=20, timeout_unit="ms")
+class WinogradLayers(CdmaTestBase):
+    """Winograd layers (D_MISC_CFG.CONV_MODE WINOGRAD, stride 1) back to back: int8 C=40 8 x 4; int16 C=64 8 x 8;
+    int16 C=8 6 x 4 with one padding pixel left and right; fp16 C=4 4 x 4 padded 1 on top and 3 below; int8
+    C=96 (3 atoms) 5 x 7 padded 2 left 1 right 1 top 0 below; a random pad value each. The data from
+    models.nvdla.feature and the weights from the Winograd weight model (nvdla.weight.winograd), placed by
+    models.nvdla.cbuf (winograd_slices: 4 x 4 tiles of 8 channel bytes an entry; weights raw)."""
+
+    async def body(self) -> None:
+        shapes = [
+            (40, 4, 8, np.int8, (0, 0, 0, 0)),
+            (64, 8, 8, np.int16, (0, 0, 0, 0)),
+            (8, 4, 6, np.int16, (1, 1, 0, 0)),
+            (4, 4, 4, np.float16, (0, 0, 1, 3)),
+            (96, 7, 5, np.int8, (2, 1, 1, 0)),
+        ]
+        for i, (c, h, w, dt, pad) in enumerate(shapes):
+            layer = winograd_layer(f"wg_{i}_c{c}", self.rng, c, h, w, dt, data_banks=2, weight_banks=2, group=i % 2)
+            layer.pad, layer.pad_value = pad, int(self.rng.integers(0, 1 << 16))
+            await self.check_layer(layer, new_split=i == 0)
