@@ -20,6 +20,8 @@ from dlaverif.thirdparty.nvdla_rdl import RdlMap
 
 GAP = 256  # bytes between the surfaces of a layer (more than the memory agent's guard band)
 PRECISION = {np.dtype(np.int8): "INT8", np.dtype(np.int16): "INT16", np.dtype(np.float16): "FP16"}
+#: a precision's name (the converter's output, a feature cube's) and its element type
+DTYPES: dict[str, type] = {"int8": np.int8, "int16": np.int16, "fp16": np.float16}
 
 
 @dataclass
@@ -76,7 +78,7 @@ class Layer:
     def out_dtype(self) -> np.dtype:
         if self.kind == "feature":
             return self.tensor.dtype
-        return np.dtype({"int8": np.int8, "int16": np.int16, "fp16": np.float16}[self.precision])
+        return np.dtype(DTYPES[self.precision])
 
     def slices(self) -> tuple[np.ndarray, np.ndarray]:
         if self.kind == "feature" and self.conv_mode == "WINOGRAD":

@@ -24,14 +24,13 @@ from dlaverif.platform.knobs import Knobs, random_knobs
 
 from . import coverage
 from .coverage import PLACED_FORMATS
-from .layers import Layer, feature_layer, image_layer, winograd_layer
+from .layers import DTYPES, Layer, feature_layer, image_layer, winograd_layer
 
 #: the converter bins a sequence with the converter on aims at, and the one with it off
 CONVERTER_ON = ("on", "mean")
 CONVERTER_OFF = ("off",)
 #: the output precisions the precision tables allow with the converter on (integer pixels; fp16 pixels: fp16)
-OUT_PRECISIONS = ("int8", "int16", "fp16")
-FEATURE_DTYPES = {"int8": np.int8, "int16": np.int16, "fp16": np.float16}
+OUT_PRECISIONS = tuple(DTYPES)
 #: right padding kept within this many bytes of the format's pixels: NVIDIA's RTL allows at most 9 read bursts of
 #: right padding (its own assertion, NV_NVDLA_CDMA_IMG_ctrl.v:5206), which the documents do not say; 8-byte pixels
 #: with 59 or more padding pixels break it (docs/nvidia_cdma.md, Findings)
@@ -197,7 +196,7 @@ class FeatureLayerSeq(LayerSeqBase):
     async def body(self) -> None:
         banks, fresh = 1, True
         for i in range(self.count):
-            dt = FEATURE_DTYPES[str(self.rng.choice(list(FEATURE_DTYPES)))]
+            dt = DTYPES[str(self.rng.choice(list(DTYPES)))]
             c = self.channels(dt)
             mode = str(self.rng.choice(coverage.unhit("nvdla_cdma.conv_mode") or ["DIRECT", "DIRECT", "WINOGRAD"]))
             if mode == "WINOGRAD":
