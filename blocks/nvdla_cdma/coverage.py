@@ -34,6 +34,15 @@ def channel_tail(layer: Layer) -> int:
     return atoms % cbuf.ATOMS_PER_ENTRY
 
 
+PAD_SIDES = ("none", "left", "right", "both")
+
+
+def pad_side(layer: Layer) -> str:
+    """Which sides of an image line carry padding (D_ZERO_PADDING left / right)."""
+    left, right = layer.pad[0] > 0, layer.pad[1] > 0
+    return PAD_SIDES[left + 2 * right]
+
+
 def timed(knobs: Optional[Knobs]) -> bool:
     """The layer ran under some memory timing (latency, request stalls or response gaps)."""
     return knobs is not None and (knobs.latency > 0 or knobs.ar_stall != "none" or knobs.r_gap != "none")
@@ -61,6 +70,16 @@ _cover = coverage_section(
         "nvdla_cdma.wrap",
         xf=lambda lay, start, k: start + len(lay.expected(start).data[0]) > lay.data_banks * cbuf.BANK_ENTRIES,
         bins=[False, True],
+    ),
+    CoverPoint(
+        "nvdla_cdma.conv_mode",
+        xf=lambda lay, start, k: lay.conv_mode if lay.kind == "feature" else None,
+        bins=["DIRECT", "WINOGRAD"],
+    ),
+    CoverPoint(
+        "nvdla_cdma.image_pad",
+        xf=lambda lay, start, k: pad_side(lay) if lay.kind == "image" else None,
+        bins=list(PAD_SIDES),
     ),
     CoverPoint("nvdla_cdma.ram", xf=lambda lay, start, k: lay.data_ram, bins=["MCIF", "CVIF"]),
     CoverPoint("nvdla_cdma.group", xf=lambda lay, start, k: lay.group, bins=[0, 1]),
@@ -140,3 +159,9 @@ _cover_weights = coverage_section(
 @_cover_weights
 def sample_weights(layer: Any, start: int, entries: int) -> None:
     """One checked weight layer (``start``: its first weight buffer entry, ``entries``: how many it wrote)."""
+
+
+def unhit(name: str) -> list:
+    """The bins of covergroup ``name`` not hit yet in this simulation (every test of a run shares them): what the
+    coverage-driven sequences aim at next (blocks/nvdla_cdma/sequences.py)."""
+    return [b for b, n in coverage_db[name].detailed_coverage.items() if n < 1]

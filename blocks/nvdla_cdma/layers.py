@@ -15,10 +15,13 @@ import numpy as np
 
 from dlaverif.models import pixel_desc
 from dlaverif.models.nvdla import cbuf, feature, pixel
+from dlaverif.models.nvdla.weights import winograd as wg_weights
 from dlaverif.thirdparty.nvdla_rdl import RdlMap
 
 GAP = 256  # bytes between the surfaces of a layer (more than the memory agent's guard band)
 PRECISION = {np.dtype(np.int8): "INT8", np.dtype(np.int16): "INT16", np.dtype(np.float16): "FP16"}
+#: a precision's name (the converter's output, a feature cube's) and its element type
+DTYPES: dict[str, type] = {"int8": np.int8, "int16": np.int16, "fp16": np.float16}
 
 
 @dataclass
@@ -53,6 +56,9 @@ class Layer:
     kernels: int = 16
     weights: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))
     group: int = 0
+    pad: tuple[int, int, int, int] = (0, 0, 0, 0)  # zero padding left, right, top, bottom (D_ZERO_PADDING)
+    pad_value: int = 0  # D_ZERO_PADDING_VALUE.PAD_VALUE (16 bits)
+    conv_mode: str = "DIRECT"  # D_MISC_CFG.CONV_MODE: DIRECT or WINOGRAD (a feature layer)
 
     # ------------------------------------------------------------------ what the models say
     def memory(self) -> list[tuple[int, np.ndarray]]:
@@ -72,13 +78,15 @@ class Layer:
     def out_dtype(self) -> np.dtype:
         if self.kind == "feature":
             return self.tensor.dtype
-        return np.dtype({"int8": np.int8, "int16": np.int16, "fp16": np.float16}[self.precision])
+        return np.dtype(DTYPES[self.precision])
 
     def slices(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.kind == "feature" and self.conv_mode == "WINOGRAD":
+            return cbuf.winograd_slices(self.tensor, self.pad, self.pad_value)
         if self.kind == "feature":
             return cbuf.feature_slices(self.tensor)
         converted = self.pixel_descriptor().convert(self.tensor)
-        return cbuf.image_slices(np.asarray(converted, self.out_dtype()))
+        return cbuf.image_slices(np.asarray(converted, self.out_dtype()), self.pad, self.pad_value)
 
     def pixel_descriptor(self) -> pixel_desc.PixelDescriptor:
         """The image's converter and ROI as the pixel model describes them (converter off unless ``cvt`` says)."""
@@ -98,7 +106,13 @@ class Layer:
         )
 
     def entries_per_slice(self) -> int:
-        return self.eps if self.eps is not None else self.slices()[0].shape[1]
+        """D_ENTRY_PER_SLICE's count: one slice's entries (Winograd: one padded line's, a band holding 4)."""
+        if self.eps is not None:
+            return self.eps
+        if self.conv_mode == "WINOGRAD":
+            c, _, w = self.tensor.shape
+            return cbuf.winograd_entries_per_slice(self.pad[0] + w + self.pad[1], c, self.tensor.dtype.itemsize)
+        return int(self.slices()[0].shape[1])
 
     def expected(self, data_start: int = 0, weight_start: int = 0) -> Expected:
         d_addr, d_data, d_valid, d_next = cbuf.place(self.slices(), cbuf.data_buffer(self.data_banks), data_start)
@@ -122,7 +136,7 @@ class Layer:
         out = {
             "D_MISC_CFG": r.value(
                 "D_MISC_CFG",
-                CONV_MODE=r.enum("D_MISC_CFG", "CONV_MODE", "DIRECT"),
+                CONV_MODE=r.enum("D_MISC_CFG", "CONV_MODE", self.conv_mode),
                 IN_PRECISION=prec,
                 PROC_PRECISION=proc,
             ),
@@ -136,7 +150,9 @@ class Layer:
             "D_DATAIN_SIZE_0": r.value("D_DATAIN_SIZE_0", DATAIN_WIDTH=regs["WIDTH"], DATAIN_HEIGHT=regs["HEIGHT"]),
             "D_DATAIN_SIZE_1": r.value("D_DATAIN_SIZE_1", DATAIN_CHANNEL=regs["CHANNEL"]),
             "D_DATAIN_SIZE_EXT_0": r.value(
-                "D_DATAIN_SIZE_EXT_0", DATAIN_WIDTH_EXT=regs["WIDTH"], DATAIN_HEIGHT_EXT=regs["HEIGHT"]
+                "D_DATAIN_SIZE_EXT_0",
+                DATAIN_WIDTH_EXT=regs["WIDTH"] + self.pad[0] + self.pad[1],
+                DATAIN_HEIGHT_EXT=regs["HEIGHT"] + self.pad[2] + self.pad[3],
             ),
             "D_PIXEL_OFFSET": r.value(
                 "D_PIXEL_OFFSET",
@@ -155,12 +171,17 @@ class Layer:
                 "D_DAIN_MAP", LINE_PACKED=regs.get("LINE_PACKED", 0), SURF_PACKED=regs.get("SURF_PACKED", 0)
             ),
             "D_BATCH_NUMBER": r.value("D_BATCH_NUMBER", BATCHES=regs.get("BATCHES", 0)),
+            "D_BATCH_STRIDE": r.value("D_BATCH_STRIDE", BATCH_STRIDE=regs.get("BATCH_STRIDE", 0)),
             "D_ENTRY_PER_SLICE": r.value("D_ENTRY_PER_SLICE", ENTRIES=cbuf.entries_register(eps)),
             "D_FETCH_GRAIN": r.value("D_FETCH_GRAIN", GRAINS=0),
             **self.weight_registers(r),
             **(self.converter_registers(r) if image else {}),
             "D_CONV_STRIDE": r.value("D_CONV_STRIDE", CONV_X_STRIDE=0, CONV_Y_STRIDE=0),
-            "D_ZERO_PADDING": r.value("D_ZERO_PADDING"),
+            "D_ZERO_PADDING": r.value(
+                "D_ZERO_PADDING",
+                **dict(zip(("PAD_LEFT", "PAD_RIGHT", "PAD_TOP", "PAD_BOTTOM"), self.pad)),
+            ),
+            "D_ZERO_PADDING_VALUE": r.value("D_ZERO_PADDING_VALUE", PAD_VALUE=self.pad_value),
             "D_BANK": r.value("D_BANK", DATA_BANK=self.data_banks - 1, WEIGHT_BANK=self.weight_banks - 1),
         }
         return out
@@ -238,6 +259,22 @@ def feature_layer(
 RAW_PRECISION = {"int8": "int8", "int16": "int16", "fp16": "fp16"}
 
 
+def winograd_layer(
+    name: str, rng: np.random.Generator, c: int, h: int, w: int, dtype: type = np.int8, **kw: object
+) -> Layer:
+    """A Winograd layer (stride 1) of a random (C, H, W) cube and 16 random 3x3 kernels laid out by the Winograd
+    weight model (``nvdla.weight.winograd``: transformed, 4x4x4 cubes, padded to 128 bytes)."""
+    layer = feature_layer(name, rng, c, h, w, dtype, **kw)
+    dt = np.dtype(dtype)
+    if dt == np.float16:
+        g = rng.standard_normal((16, c, 3, 3)).astype(np.float16)
+    else:
+        g = rng.integers(-20, 21, (16, c, 3, 3)).astype(dt)
+    layer.conv_mode = "WINOGRAD"
+    layer.weights = np.asarray(wg_weights.pack(g).surfaces[0].data, np.uint8)
+    return layer
+
+
 def image_layer(name: str, rng: np.random.Generator, fmt: str, h: int, w: int, **kw: object) -> Layer:
     """An image layer of random raw components of ``fmt`` (its first dtype: uint8, uint16 or float16; packed 10-bit
     fields within 10 bits, alpha within 2), converter off, 16 kernels of 128 random bytes."""
@@ -305,4 +342,6 @@ def summary(layer: Layer, exp: Optional[Expected] = None) -> str:
     return (
         f"{layer.name}: {layer.kind} {layer.pixel_format or layer.tensor.dtype} shape {layer.tensor.shape}, "
         f"{layer.entries_per_slice()} entries/slice, {len(e.data[0])} data entries, {len(e.weight[0])} weight entries"
+        + (f", {layer.conv_mode.lower()}" if layer.conv_mode != "DIRECT" else "")
+        + (f", padding (l, r, t, b) {layer.pad} of 0x{layer.pad_value:04x}" if any(layer.pad) else "")
     )
