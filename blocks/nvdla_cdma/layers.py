@@ -239,17 +239,21 @@ def dense_weights(rng: np.random.Generator, kernels: int, bytes_per_kernel: int)
     return rng.integers(0, 256, n, dtype=np.uint8)
 
 
+def random_cube(rng: np.random.Generator, c: int, h: int, w: int, dtype: np.dtype) -> np.ndarray:
+    """A random (C, H, W) feature cube: normal fp16 values, or integers over the whole range of an int type."""
+    if dtype == np.float16:
+        return rng.standard_normal((c, h, w)).astype(np.float16)
+    half = 1 << (8 * dtype.itemsize - 1)
+    return rng.integers(-half, half, (c, h, w)).astype(dtype)
+
+
 def feature_layer(
     name: str, rng: np.random.Generator, c: int, h: int, w: int, dtype: type = np.int8, **kw: object
 ) -> Layer:
     """A DC layer of a random (C, H, W) cube and 16 kernels of ``8 * ceil(C * e / 8)`` random bytes (whole
     entries)."""
     dt = np.dtype(dtype)
-    if dt == np.float16:
-        t = rng.standard_normal((c, h, w)).astype(np.float16)
-    else:
-        half = 1 << (8 * dt.itemsize - 1)
-        t = rng.integers(-half, half, (c, h, w)).astype(dt)
+    t = random_cube(rng, c, h, w, dt)
     kernels = 16
     bpk = 8 * -(-c * dt.itemsize // 8)
     return Layer(name, "feature", t, weights=dense_weights(rng, kernels, bpk), kernels=kernels, **kw)  # type: ignore[arg-type]

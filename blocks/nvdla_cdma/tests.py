@@ -76,13 +76,17 @@ class CdmaTestBase(uvm_test):
         writes = await self.bench.run_layer(layer, knobs)
         found = problems("data", exp.data, [w for w in writes if w.port == "data"])
         found += problems("weight", exp.weight, [w for w in writes if w.port == "weight"])
+        self.fail_on(layer, found)
+        coverage.sample(layer, self.data_next, knobs)
+        self.data_next, self.weight_next = exp.data_next, exp.weight_next
+
+    def fail_on(self, layer: Layer, found: list[str]) -> None:
+        """Log every problem of a checked layer with the command that reruns it, and fail on the first."""
         if found:
             self.logger.error("%s: %d problem(s); rerun: %s", layer.name, len(found), reproduce_command())
             for p in found:
                 self.logger.error("  %s", p)
         assert not found, f"{layer.name}: {found[0]}"
-        coverage.sample(layer, self.data_next, knobs)
-        self.data_next, self.weight_next = exp.data_next, exp.weight_next
 
     async def body(self) -> None:
         raise NotImplementedError

@@ -22,7 +22,7 @@ from dlaverif.models.nvdla import cbuf, feature
 from dlaverif.models.nvdla.weights import dc
 from dlaverif.thirdparty.nvdla_rdl import RdlMap
 
-from .layers import GAP, Expected, Layer
+from .layers import GAP, Expected, Layer, random_cube
 
 #: Table 35: weight, WMB and WGS surfaces start on 256-byte boundaries
 START_ALIGN = 256
@@ -186,12 +186,7 @@ def weight_layer(
     """A DC layer of a random ``(C, h, w)`` cube and ``kernels`` random ``C x r x s`` kernels at ``density`` (a
     :data:`DENSITIES` name; or the given ``kernel_tensor``), dense or compressed; as many weight banks as the weight
     surface needs unless given."""
-    dt = np.dtype(dtype)
-    if dt == np.float16:
-        cube = rng.standard_normal((c, h, w)).astype(np.float16)
-    else:
-        half = 1 << (8 * dt.itemsize - 1)
-        cube = rng.integers(-half, half, (c, h, w)).astype(dt)
+    cube = random_cube(rng, c, h, w, np.dtype(dtype))
     kt = draw_kernels(rng, (kernels, c, r, s), dtype, DENSITIES[density]) if kernel_tensor is None else kernel_tensor
     layer = WeightLayer(
         name,

@@ -14,7 +14,6 @@ from pyuvm import uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
 
 from dlaverif.models.nvdla import cbuf
 from dlaverif.platform.knobs import Knobs, random_knobs
-from dlaverif.platform.reporting import reproduce_command
 
 from . import coverage
 from .layers import problems, summary
@@ -99,11 +98,7 @@ class WeightTestBase(CdmaTestBase):
         )
         exact = knobs is None and not layer.compress
         found += report_problems(layer, reports, len(exp.weight[0]), len(exp.wmb[0]), exact)
-        if found:
-            self.logger.error("%s: %d problem(s); rerun: %s", layer.name, len(found), reproduce_command())
-            for p in found:
-                self.logger.error("  %s", p)
-        assert not found, f"{layer.name}: {found[0]}"
+        self.fail_on(layer, found)
         coverage.sample(layer, self.data_next, knobs)
         coverage.sample_weights(layer, self.weight_next, len(exp.weight[0]))
         self.data_next, self.weight_next, self.wmb_next = exp.data_next, exp.weight_next, exp.wmb_next
