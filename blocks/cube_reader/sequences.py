@@ -168,8 +168,14 @@ def _mutations(
     out.append(("overlap_n", d.with_(count_n=2, stride_n=d.stride_c if d.count_c > 1 else 0)))
     # address overflow at the top of the AXI address space, and a base beyond it
     top = (1 << addr_bits) - d.extent + a * int(rng.integers(1, 4))
-    out.append(("addr_overflow", d.with_(base=top // a * a + a)))
-    out.append(("addr_beyond", d.with_(base=((1 << addr_bits) + a * int(rng.integers(0, 1 << 20))) // a * a)))
+    base = top // a * a + a
+    if base >= 1 << 64:  # 64 address bits and a cube of about one atom: the highest base BASE_HI:BASE_LO hold
+        base = ((1 << 64) - 1) // a * a
+    if base + max(d.extent, 1) > 1 << addr_bits:  # (a one-atom cube there ends on the last byte: no overflow)
+        out.append(("addr_overflow", d.with_(base=base)))
+    beyond = ((1 << addr_bits) + a * int(rng.integers(0, 1 << 20))) // a * a
+    if beyond < 1 << 64:  # at 64 address bits no base lies beyond the space: BASE_HI:BASE_LO hold 64 bits
+        out.append(("addr_beyond", d.with_(base=beyond)))
     out.append(("addr_base_hi", d.with_(base=(0xFFFFFFFF << 32) // a * a)))
     if Layout(d.layout) in (Layout.NVDLA_FEATURE, Layout.NVDLA_OPERAND):
         # Table 35's 32-byte rule must hold even for an atom smaller than 32 bytes (atom_size + align_base)

@@ -18,6 +18,7 @@ import json
 import os
 import shutil
 import xml.etree.ElementTree as ET
+import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ from dlaverif import executor, thirdparty
 from dlaverif.flow import fastpath as fastpath_wrapper, filelists, project, records
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.regression import jobs as durations
-from dlaverif.platform import assertions
+from dlaverif.platform import assertions, reach
 
 if TYPE_CHECKING:
     from cocotb_tools.runner import Runner
@@ -141,6 +142,7 @@ class Build:
     runner: Runner
     sim_args: tuple[str, ...] = ()  # the build's run-time simulator arguments (its plan entry's sim_args)
     env: dict[str, str] = field(default_factory=dict)  # what its simulations are told (the fast path's widths)
+    probes: str = ""  # its occupancy probes for the simulation (reach.PROBES_VAR, dlaverif.platform.reach.encode)
 
 
 def design_files(
@@ -248,6 +250,12 @@ def build(
     build_args += design.compile_args(sim) + [*opts.compile_args.get(sim, ())]
     if sim == "verilator":
         build_args += opts.waiver_args()
+        if opts.probes:  # the lean build shows only the top's ports: the probed counts made readable by name
+            text = reach.verilator_config(opts.probes)
+            vlt = Path(build_dir) / f"probes-{zlib.crc32(text.encode()):08x}.vlt"
+            Path(build_dir).mkdir(parents=True, exist_ok=True)
+            records.write_text(vlt, text)
+            build_args += [str(vlt)]
     top = hdl_top(toplevel, opts)
     if opts.fastpath is not None:  # the fast path: its wrapper around the reader, generated into the build folder
         sources += [*fastpath_wrapper.HDL_SOURCES, fastpath_wrapper.write(build_dir, toplevel, params, opts.fastpath)]
@@ -272,7 +280,16 @@ def build(
             always=stamp.stale(),
         )
     stamp.write()
-    return Build(sim, top, build_dir, params, runner, opts.sim_args.get(sim, ()), build_env(opts, params))
+    return Build(
+        sim,
+        top,
+        build_dir,
+        params,
+        runner,
+        opts.sim_args.get(sim, ()),
+        build_env(opts, params),
+        reach.encode(opts.probes),
+    )
 
 
 def build_env(options: BuildOptions | None, parameters: Mapping[str, object]) -> dict[str, str]:
@@ -402,6 +419,7 @@ def run(
     full = simulation_env(extra_env, waves)
     full.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
     full.update(b.env)
+    full[reach.PROBES_VAR] = b.probes or None  # the occupancy probes AxiReach.watch follows (none: unset)
     env = {k: v for k, v in full.items() if v is not None}
     test_filter: str | None = None  # None: every test of the module
     if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName[/param=...]);
