@@ -10,15 +10,13 @@ from typing import Any, Optional
 import numpy as np
 from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_db, coverage_section
 
-from dlaverif.models.nvdla import cbuf, pixel
+from dlaverif.models.nvdla import cbuf
 from dlaverif.platform.knobs import Knobs
 
-from .layers import Layer
+from .layers import PAD_SIDES, PLACED_FORMATS, Layer
 
 XML = "fcov_nvdla_cdma.xml"
 PRECISION = {"int8": "int8", "int16": "int16", "float16": "fp16"}  # a feature cube's dtype as a precision
-#: the pixel formats whose placement the model gives (1 or 4 channels; models.nvdla.cbuf)
-PLACED_FORMATS = tuple(n for n, f in pixel.PIXEL_FORMATS.items() if f.channels in (1, 4))
 
 
 def converter(layer: Layer) -> str:
@@ -32,9 +30,6 @@ def channel_tail(layer: Layer) -> int:
     """Atoms of a feature pixel's last, shared channel group (0: whole 128-byte groups only)."""
     atoms = -(-layer.tensor.shape[0] * layer.tensor.dtype.itemsize // cbuf.ATOM_BYTES)
     return atoms % cbuf.ATOMS_PER_ENTRY
-
-
-PAD_SIDES = ("none", "left", "right", "both")
 
 
 def pad_side(layer: Layer) -> str:
@@ -159,9 +154,3 @@ _cover_weights = coverage_section(
 @_cover_weights
 def sample_weights(layer: Any, start: int, entries: int) -> None:
     """One checked weight layer (``start``: its first weight buffer entry, ``entries``: how many it wrote)."""
-
-
-def unhit(name: str) -> list:
-    """The bins of covergroup ``name`` not hit yet in this simulation (every test of a run shares them): what the
-    coverage-driven sequences aim at next (blocks/nvdla_cdma/sequences.py)."""
-    return [b for b, n in coverage_db[name].detailed_coverage.items() if n < 1]

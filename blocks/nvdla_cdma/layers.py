@@ -18,6 +18,11 @@ from dlaverif.models.nvdla import cbuf, feature, pixel
 from dlaverif.models.nvdla.weights import winograd as wg_weights
 from dlaverif.thirdparty.nvdla_rdl import RdlMap
 
+#: the pixel formats whose placement the model gives (1 or 4 channels; models.nvdla.cbuf)
+PLACED_FORMATS = tuple(n for n, f in pixel.PIXEL_FORMATS.items() if f.channels in (1, 4))
+#: which sides of an image line carry padding (D_ZERO_PADDING left / right)
+PAD_SIDES = ("none", "left", "right", "both")
+
 GAP = 256  # bytes between the surfaces of a layer (more than the memory agent's guard band)
 PRECISION = {np.dtype(np.int8): "INT8", np.dtype(np.int16): "INT16", np.dtype(np.float16): "FP16"}
 #: a precision's name (the converter's output, a feature cube's) and its element type

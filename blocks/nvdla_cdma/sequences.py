@@ -5,7 +5,7 @@
   components at their own width; on: random output precision, offset, scale, truncation, sign override, and the
   per-channel mean or not). Coverage-driven: each layer's format, converter and output precision are picked from
   the bins of ``nvdla_cdma.format_x_converter`` and ``nvdla_cdma.precision_x_converter`` not hit yet in this
-  simulation (coverage.unhit), so the sequence closes the format x converter cross it can reach.
+  simulation (dlaverif.platform.closure.unhit), so the sequence closes the format x converter cross it can reach.
 * :class:`FeatureLayerSeq`: feature cubes, int8/int16/fp16, awkward channel counts (every tail of 0-3 atoms,
   the unhit ones first), direct (DC) or Winograd with padding, wrap and new bank splits on the way.
 
@@ -20,11 +20,10 @@ import numpy as np
 from pyuvm import uvm_driver, uvm_sequence, uvm_sequence_item
 
 from dlaverif.models.nvdla import cbuf, pixel
+from dlaverif.platform.closure import unhit
 from dlaverif.platform.knobs import Knobs, random_knobs
 
-from . import coverage
-from .coverage import PLACED_FORMATS
-from .layers import DTYPES, Layer, feature_layer, image_layer, winograd_layer
+from .layers import DTYPES, PAD_SIDES, PLACED_FORMATS, Layer, feature_layer, image_layer, winograd_layer
 
 #: the converter bins a sequence with the converter on aims at, and the one with it off
 CONVERTER_ON = ("on", "mean")
@@ -83,9 +82,9 @@ class LayerSeqBase(uvm_sequence):
 def pick(rng: np.random.Generator, candidates: list[tuple[str, str, str]]) -> tuple[str, str, str]:
     """The (format, converter, precision) to run next: of ``candidates``, one that hits the most bins not hit yet
     (format x converter, precision x converter, the format), ties broken at random."""
-    fxc = set(coverage.unhit("nvdla_cdma.format_x_converter"))
-    pxc = set(coverage.unhit("nvdla_cdma.precision_x_converter"))
-    fmts = set(coverage.unhit("nvdla_cdma.pixel_format"))
+    fxc = set(unhit("nvdla_cdma.format_x_converter"))
+    pxc = set(unhit("nvdla_cdma.precision_x_converter"))
+    fmts = set(unhit("nvdla_cdma.pixel_format"))
     score = np.array([2 * ((f, c) in fxc) + ((p, c) in pxc) + (f in fmts) for f, c, p in candidates])
     best = np.flatnonzero(score == score.max())
     return candidates[int(rng.choice(best))]
@@ -131,7 +130,7 @@ class ImageLayerSeq(LayerSeqBase):
         """Left and right padding (the image engine's; an unhit ``nvdla_cdma.image_pad`` bin first): none, left
         (1-31 pixels), right (1-63 pixels, at most :data:`RIGHT_PAD_BYTES` of the format's pixels) or both, and a
         random 16-bit pad value."""
-        side = str(self.rng.choice(coverage.unhit("nvdla_cdma.image_pad") or list(coverage.PAD_SIDES)))
+        side = str(self.rng.choice(unhit("nvdla_cdma.image_pad") or list(PAD_SIDES)))
         most_right = min(cbuf.MAX_PAD_RIGHT, RIGHT_PAD_BYTES // fmt.planes[0].bpp)
         left = int(self.rng.integers(1, cbuf.MAX_PAD_LEFT + 1)) if side in ("left", "both") else 0
         right = int(self.rng.integers(1, most_right + 1)) if side in ("right", "both") else 0
@@ -174,7 +173,7 @@ class FeatureLayerSeq(LayerSeqBase):
     def channels(self, dtype: type) -> int:
         """A channel count 1..300 whose tail (atoms of the last 128-byte group) is not hit yet, if any is left."""
         e = np.dtype(dtype).itemsize
-        tails = coverage.unhit("nvdla_cdma.channel_tail") or [0, 1, 2, 3]
+        tails = unhit("nvdla_cdma.channel_tail") or [0, 1, 2, 3]
         tail = int(self.rng.choice(tails))
         atoms = [a for a in range(1, -(-300 * e // cbuf.ATOM_BYTES) + 1) if a % cbuf.ATOMS_PER_ENTRY == tail]
         a = int(self.rng.choice(atoms))
@@ -198,7 +197,7 @@ class FeatureLayerSeq(LayerSeqBase):
         for i in range(self.count):
             dt = DTYPES[str(self.rng.choice(list(DTYPES)))]
             c = self.channels(dt)
-            mode = str(self.rng.choice(coverage.unhit("nvdla_cdma.conv_mode") or ["DIRECT", "DIRECT", "WINOGRAD"]))
+            mode = str(self.rng.choice(unhit("nvdla_cdma.conv_mode") or ["DIRECT", "DIRECT", "WINOGRAD"]))
             if mode == "WINOGRAD":
                 layer = self.winograd(i, dt, c)
             else:

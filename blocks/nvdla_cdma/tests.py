@@ -18,8 +18,7 @@ from dlaverif.platform.reporting import reproduce_command
 
 from . import coverage
 from .bench import CdmaBench
-from .coverage import PLACED_FORMATS
-from .layers import Layer, feature_layer, image_layer, problems, summary, winograd_layer
+from .layers import PLACED_FORMATS, Layer, feature_layer, image_layer, problems, summary, winograd_layer
 from .sequences import CONVERTER_OFF, CONVERTER_ON, FeatureLayerSeq, ImageLayerSeq, LayerDriver
 
 
