@@ -14,6 +14,9 @@ A parameter is only tested where the stimulus goes where it matters. Per test th
   without IDs of their own, so beats in flight may exceed its DATA_DEPTH while the data queue itself is not full).
 - ``longest_pages``: the longest run of address-contiguous bursts (bursts continuing where an earlier one ended,
   interleaved with others or not) in 4 KB pages: how far one command or job streamed.
+- ``most_jobs_in_flight``: on a descriptor port, the most jobs handed over and not yet completed at once (this
+  one included), counted by the bench at each hand-over (``PipelinedJobs.most_in_flight``); with ``IN_FLIGHT=capacity``
+  it reaches the binding's ``capacity`` when the DUT's queues were full (the DUT's ``ready`` is the handshake).
 
 :func:`write_record` writes them as ``reach_<test>.json`` in the run folder (the regression report's
 configuration axis merges them per configuration, :mod:`dlaverif.flow.regression.configaxis`).
@@ -46,6 +49,7 @@ class AxiReach:
         self.longest_pages = 0
         self.bursts = 0
         self.most_beats_in_flight = 0
+        self.most_jobs_in_flight = 0  # set by the test base from the job control's count (0: not a descriptor port)
         self._ar_cycles: list[int] = []
         self._ar_beats: list[int] = []
         self._last_cycles: list[int] = []
@@ -105,6 +109,7 @@ class AxiReach:
             "most_beats_in_flight": self.most_beats_in_flight,
             "longest_pages": self.longest_pages,
             "bursts": self.bursts,
+            "most_jobs_in_flight": self.most_jobs_in_flight,
         }
 
 
@@ -123,6 +128,7 @@ def merge(records: list[dict]) -> dict:
         "top_bit": max(r["top_bit"] for r in records),
         "most_in_flight": max(r["most_in_flight"] for r in records),
         "most_beats_in_flight": max(r.get("most_beats_in_flight", 0) for r in records),
+        "most_jobs_in_flight": max(r.get("most_jobs_in_flight", 0) for r in records),
         "longest_pages": max(r["longest_pages"] for r in records),
         "bursts": sum(r["bursts"] for r in records),
     }

@@ -60,7 +60,10 @@ class BurstSeqBase(ReaderSeqBase):
     :attr:`per_burst` (the last one shorter), each burst under one knob set of :attr:`knobs` in turn, each job after
     a gap of 0 (back to back), 1 or a few idle cycles; the sequence waits for each burst to be over (the TB settles)
     before the next. On a DUT that takes several jobs in flight the jobs of a burst overlap; on one that takes one
-    at a time they simply follow each other."""
+    at a time they simply follow each other. When the bench fills the DUT's queues (the run's ``IN_FLIGHT`` is
+    ``capacity``: ``JobControl.fill`` jobs in flight) a burst brings at least twice that many and the sequence at
+    least one such burst per knob set (COUNT raised to it), so that each knob set sees the queues fill and drain;
+    otherwise :attr:`per_burst` and COUNT are the sequence's, whatever the DUT's depths."""
 
     per_burst = 6
     knobs: tuple[Knobs, ...] = (
@@ -81,6 +84,10 @@ class BurstSeqBase(ReaderSeqBase):
 
     async def body(self) -> None:
         tb = config_value("TB")
+        fill = getattr(tb.control, "fill", 0)
+        if fill:
+            self.per_burst = max(self.per_burst, 2 * fill)
+            self.count = max(self.count, self.per_burst * len(self.knobs))
         for burst in range(self.bursts):
             for _ in range(min(self.per_burst, self.count - burst * self.per_burst)):
                 item = self.random_item(self.next_name(), burst)
