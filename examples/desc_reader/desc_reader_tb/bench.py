@@ -1,6 +1,7 @@
-"""desc_reader on the platform: its binding, what a job reads and hands over, its env and test base (the glue)."""
+"""desc_reader on the platform: its binding (with how many jobs it holds), what a job hands over, its test base with
+its scoreboard (the glue)."""
 
-from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderEnv, ReaderTestBase, ResetPin
+from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderTestBase, ResetPin
 from dlaverif.platform.tb import ContiguousReaderTB
 
 from .items import ReadJob
@@ -17,16 +18,13 @@ class DescReaderTB(ContiguousReaderTB):
         axi_master="mem",
         streams=("pkt",),
         completion=Completion.ISSUED,  # fin_o comes when the job is read, before its packed tail leaves
+        capacity=lambda p: p.SLOTS + 1,  # SLOTS queued behind the one being read
     )
 
     def payload(self, job: ReadJob) -> dict[str, int]:
         return {"addr": job.addr, "len": job.length, "id": job.job_id}
 
 
-class DescReaderEnv(ReaderEnv):
-    scoreboard_cls = PackedScoreboard
-
-
 class DescReaderTest(ReaderTestBase):
     tb_cls = DescReaderTB
-    env_cls = DescReaderEnv
+    scoreboard_cls = PackedScoreboard
