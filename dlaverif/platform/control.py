@@ -33,6 +33,9 @@ class JobControl:
         #: jobs the bench keeps in flight to fill the DUT's queues (``IN_FLIGHT=capacity``), 0 when it does not: a
         #: burst of :class:`dlaverif.platform.sequences.BurstSeqBase` then brings at least twice as many
         self.fill = 0
+        #: the width in bits of each payload field's port (a descriptor port's or start pin's; empty for registers):
+        #: what a block's items draw ids and tags over, so a configuration that widens a field drives its top bits
+        self.field_bits: dict[str, int] = {}
 
     async def run(self, item: ReaderItem) -> None:
         """Hand ``item`` to the DUT (for one-at-a-time controls: run it to its end); ``item.result`` is set."""

@@ -196,6 +196,7 @@ class PipelinedJobs(JobControl):
         super().__init__(tb)
         self.sender, self.tag, self.idle, self.timeout = sender, tag, idle, timeout
         self.fill = sender.depth if getattr(sender, "filling", False) else 0
+        self.field_bits = {name: len(port) for name, port in getattr(sender, "ports", {}).items()}
         self.most_in_flight = 0  # the most jobs in flight at a hand-over (this one included), since the TB was built
         self.done = tb.binding.signal(tb.dut, done)
         self._done_rise = RisingEdge(self.done)

@@ -17,8 +17,10 @@ def config_value(name: str) -> Any:
 
 
 class ReaderSeqBase(uvm_sequence):
-    """What every block's sequences take from the test: the RNG, COUNT, the address and bus widths, and a counter
-    ``n`` for item names; :meth:`new_item` makes the block's item (:attr:`item_cls`) for a job's data."""
+    """What every block's sequences take from the test: the RNG, COUNT, the address and bus widths, the widths of the
+    payload's fields (``field_bits``: field name -> bits of its port, ``JobControl.field_bits``; empty for a
+    register-controlled DUT) and a counter ``n`` for item names; :meth:`new_item` makes the block's item
+    (:attr:`item_cls`) for a job's data."""
 
     #: the block's item class
     item_cls: type = ReaderItem
@@ -32,6 +34,11 @@ class ReaderSeqBase(uvm_sequence):
         self.addr_bits: int = config_value("ADDR_BITS")
         self.bus_bytes: int = config_value("BUS_BYTES")
         self.n = 0
+
+    @property
+    def field_bits(self) -> dict[str, int]:
+        """The payload's field name -> the bits of its port (the test's TB's ``control.field_bits``)."""
+        return dict(getattr(getattr(config_value("TB"), "control", None), "field_bits", {}))
 
     def next_name(self) -> str:
         """A fresh item name: the sequence's name and a counter."""
@@ -84,7 +91,7 @@ class BurstSeqBase(ReaderSeqBase):
 
     async def body(self) -> None:
         tb = config_value("TB")
-        fill = getattr(tb.control, "fill", 0)
+        fill = getattr(getattr(tb, "control", None), "fill", 0)
         if fill:
             self.per_burst = max(self.per_burst, 2 * fill)
             self.count = max(self.count, self.per_burst * len(self.knobs))
