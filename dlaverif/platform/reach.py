@@ -12,11 +12,13 @@ A parameter is only tested where the stimulus goes where it matters. Per test th
 - ``most_beats_in_flight``: the most beats of accepted AR bursts not yet returned on R, counted the same way. No
   limit: a reader's queues are not visible on the bus (the weight reader's three streams share one AR channel
   without IDs of their own, so beats in flight may exceed its DATA_DEPTH while the data queue itself is not full).
-- ``longest_pages``: the longest run of address-contiguous bursts (bursts continuing where an earlier one ended,
-  interleaved with others or not) in 4 KB pages: how far one command or job streamed.
 - ``most_jobs_in_flight``: on a descriptor port, the most jobs handed over and not yet completed at once (this
   one included), counted by the bench at each hand-over (``PipelinedJobs.most_in_flight``); with ``IN_FLIGHT=capacity``
-  it reaches the binding's ``capacity`` when the DUT's queues were full (the DUT's ``ready`` is the handshake).
+  it reaches the binding's ``capacity`` when the DUT took that many jobs before completing one (its ``ready`` is
+  the handshake: the queues full, give or take the job whose completion is a cycle away; a probe of the queue's
+  occupancy inside the DUT says it exactly).
+- ``longest_pages``: the longest run of address-contiguous bursts (bursts continuing where an earlier one ended,
+  interleaved with others or not) in 4 KB pages: how far one command or job streamed.
 
 :func:`write_record` writes them as ``reach_<test>.json`` in the run folder (the regression report's
 configuration axis merges them per configuration, :mod:`dlaverif.flow.regression.configaxis`).
@@ -107,9 +109,9 @@ class AxiReach:
             "top_bit": self.top_bit,
             "most_in_flight": self.most_in_flight,
             "most_beats_in_flight": self.most_beats_in_flight,
+            "most_jobs_in_flight": self.most_jobs_in_flight,
             "longest_pages": self.longest_pages,
             "bursts": self.bursts,
-            "most_jobs_in_flight": self.most_jobs_in_flight,
         }
 
 
