@@ -110,10 +110,19 @@ class _Sender:
 
 
 #: the run's choice of the jobs a descriptor port's bench keeps in flight: unset (or empty), the binding's
-#: ``queue_depth``; ``capacity``, the DUT's own (``DescriptorControl.capacity`` at its parameters), so that its queues
-#: fill at every configuration (a plan's ``configs.tops.<top>.env``)
+#: ``queue_depth``; ``capacity``, the DUT's own (``DutBinding.capacity`` at its parameters), so that its queues fill
+#: at every configuration (a plan's ``configs.tops.<top>.env``)
 IN_FLIGHT_VAR = "IN_FLIGHT"
 IN_FLIGHT_CHOICES = ("capacity",)
+
+
+def in_flight_choice() -> str:
+    """:data:`IN_FLIGHT_VAR` of the environment ("" when unset); ValueError (one line) on a value not allowed (each
+    test of the run then fails with that line, in ``make sim``'s summary too)."""
+    choice = os.environ.get(IN_FLIGHT_VAR, "").strip()
+    if choice and choice not in IN_FLIGHT_CHOICES:
+        raise ValueError(f"{IN_FLIGHT_VAR}={choice}: expected {' or '.join(IN_FLIGHT_CHOICES)} (or leave it unset)")
+    return choice
 
 
 class DutParameters:
@@ -134,11 +143,8 @@ def in_flight(dut: Any, control: DescriptorControl, capacity: Optional[Callable[
     """The jobs the bench keeps in flight on ``control``'s port (``capacity``: the binding's) and whether that is the
     DUT's capacity (:data:`IN_FLIGHT_VAR`); ValueError (one line) on another value, or on ``capacity`` for a binding
     that declares none."""
-    choice = os.environ.get(IN_FLIGHT_VAR, "").strip()
-    if not choice:
+    if not in_flight_choice():
         return control.queue_depth, False
-    if choice not in IN_FLIGHT_CHOICES:
-        raise ValueError(f"{IN_FLIGHT_VAR}={choice}: expected {' or '.join(IN_FLIGHT_CHOICES)} (or leave it unset)")
     if capacity is None:
         raise ValueError(f"{IN_FLIGHT_VAR}=capacity: the binding declares no capacity (DutBinding.capacity)")
     depth = int(capacity(DutParameters(dut)))
