@@ -68,7 +68,8 @@ class EngineTB:
         self.mem.mem.write(0, self.rng.randbytes(MEM)[: self.mem.mem.size])  # the same draws at every size
         self.reads = AxiReadChecker(self.bw)  # ARSIZE, INCR, 4 KB on every AR
         self.mem.ar_ap.connect(self.reads)
-        self.reach = AxiReach(len(dut.cmd_addr)).connect(self.mem)  # address bit, bursts in flight, pages reached
+        # address bit, bursts in flight, pages reached; the burst table's occupancy (the plan's probe)
+        self.reach = AxiReach(len(dut.cmd_addr)).connect(self.mem).watch(dut)
         self.log = JobLog(ar=self.mem.ar_ap, r=self.mem.r_ap)
         self.ready_p = 1.0
         self.beats: list[tuple] = []

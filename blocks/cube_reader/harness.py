@@ -16,32 +16,11 @@ from dlaverif.models.core.fp16 import fp16_classes
 from dlaverif.platform import Knobs
 from dlaverif.regmap import JobStatus
 
+from .atoms import at_atoms
 from .env import CubeReaderTB
 from .items import CubeItem, Kind
 from .registers import REGS
 from .scoreboard import decode_user
-
-
-def at_atoms(d: BlockedCubeDescriptor, max_atom: int, addr_bits: int) -> BlockedCubeDescriptor:
-    """``d`` itself where a reader built with ``MAX_ATOM_BYTES`` = ``max_atom`` sends its atoms; where they are
-    wider (that build refuses them with ERROR atom_size, as ``d.errors(max_atom_bytes=max_atom)`` says), the same
-    geometry at the widest atom it sends: the generic layout (every atom size), strides scaled by the atom ratio,
-    so the counts, the contiguous runs and the gaps between them (in atoms) are those of ``d``."""
-    if d.atom_bytes <= max_atom:
-        return d
-    ratio = d.atom_bytes // max_atom
-    fit = d.with_(
-        atom_bytes=max_atom,
-        elem_bytes=min(d.elem_bytes, max_atom),
-        stride_h=d.stride_h // ratio,
-        stride_c=d.stride_c // ratio,
-        stride_n=d.stride_n // ratio,
-        layout=Layout.GENERIC,
-    )
-    bad = fit.errors(addr_bits, max_atom_bytes=max_atom)
-    if bad:
-        raise ValueError(f"{d} at {max_atom}-byte atoms breaks {bad}")
-    return fit
 
 
 class Directed:

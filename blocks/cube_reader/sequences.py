@@ -13,6 +13,7 @@ from dlaverif.flow import contracts
 from dlaverif.models.blocked import MAX_COUNT, BlockedCubeDescriptor, Layout
 from dlaverif.platform import Knobs, ReaderSeqBase, config_value, random_knobs
 
+from .atoms import at_atoms, build_max_atom
 from .families import Cube, Family
 from .footprint import atom_fault_range, first_fault_atom
 from .items import CubeItem, Kind
@@ -31,6 +32,14 @@ class CubeSeqBase(ReaderSeqBase):
     def __init__(self, name: str = "seq", families: Optional[list[Family]] = None, count: Optional[int] = None) -> None:
         super().__init__(name, count)
         self.families: list[Family] = families if families is not None else config_value("FAMILY_OBJS")
+
+    def new_item(self, kind: Kind, data: Optional[Cube]) -> CubeItem:
+        """The platform's item, its legal cube programmed in the build's atoms (:func:`at_atoms`): the same bytes
+        and geometry, in generic atoms where the layout's are wider than the build's MAX_ATOM_BYTES."""
+        item = super().new_item(kind, data)
+        if data is not None and kind is not Kind.ILLEGAL:
+            item.desc = at_atoms(data.desc, build_max_atom(), self.addr_bits)
+        return item
 
     def draw(self, fam: Family, dtype=None, **kw) -> Cube:
         dtype = dtype if dtype is not None else fam.dtypes[int(self.rng.integers(0, len(fam.dtypes)))]
@@ -159,8 +168,14 @@ def _mutations(
     out.append(("overlap_n", d.with_(count_n=2, stride_n=d.stride_c if d.count_c > 1 else 0)))
     # address overflow at the top of the AXI address space, and a base beyond it
     top = (1 << addr_bits) - d.extent + a * int(rng.integers(1, 4))
-    out.append(("addr_overflow", d.with_(base=top // a * a + a)))
-    out.append(("addr_beyond", d.with_(base=((1 << addr_bits) + a * int(rng.integers(0, 1 << 20))) // a * a)))
+    base = top // a * a + a
+    if base >= 1 << 64:  # 64 address bits and a cube of about one atom: the highest base BASE_HI:BASE_LO hold
+        base = ((1 << 64) - 1) // a * a
+    if base + max(d.extent, 1) > 1 << addr_bits:  # (a one-atom cube there ends on the last byte: no overflow)
+        out.append(("addr_overflow", d.with_(base=base)))
+    beyond = ((1 << addr_bits) + a * int(rng.integers(0, 1 << 20))) // a * a
+    if beyond < 1 << 64:  # at 64 address bits no base lies beyond the space: BASE_HI:BASE_LO hold 64 bits
+        out.append(("addr_beyond", d.with_(base=beyond)))
     out.append(("addr_base_hi", d.with_(base=(0xFFFFFFFF << 32) // a * a)))
     if Layout(d.layout) in (Layout.NVDLA_FEATURE, Layout.NVDLA_OPERAND):
         # Table 35's 32-byte rule must hold even for an atom smaller than 32 bytes (atom_size + align_base)
@@ -234,12 +249,13 @@ class BusErrorSeq(CubeSeqBase):
                         if cube.desc.num_atoms >= 4:
                             break
                         cube = self.draw(fam, size="medium")
-                    d = cube.desc
+                    item = self.new_item(Kind.BUS_ERROR, cube)
+                    d = item.desc  # as programmed: in the build's atoms
+                    assert d is not None, "a bus-error job programs its cube's descriptor"
                     n = d.num_atoms
                     k = {"first": 0, "last": n - 1, "middle": int(self.rng.integers(1, n - 1)) if n > 2 else n // 2}[
                         where
                     ]
-                    item = self.new_item(Kind.BUS_ERROR, cube)
                     item.faults = [(*atom_fault_range(d, k, self.bus_bytes, self.rng), resp)]
                     item.fault_atom = first_fault_atom(d, item.faults)
                     item.fault_where = where

@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
+import numpy as np
 from cocotb_coverage.coverage import CoverCross, CoverPoint, coverage_db, coverage_section
 
 from dlaverif.models.nvdla import cbuf, pixel
@@ -31,6 +32,15 @@ def channel_tail(layer: Layer) -> int:
     """Atoms of a feature pixel's last, shared channel group (0: whole 128-byte groups only)."""
     atoms = -(-layer.tensor.shape[0] * layer.tensor.dtype.itemsize // cbuf.ATOM_BYTES)
     return atoms % cbuf.ATOMS_PER_ENTRY
+
+
+PAD_SIDES = ("none", "left", "right", "both")
+
+
+def pad_side(layer: Layer) -> str:
+    """Which sides of an image line carry padding (D_ZERO_PADDING left / right)."""
+    left, right = layer.pad[0] > 0, layer.pad[1] > 0
+    return PAD_SIDES[left + 2 * right]
 
 
 def timed(knobs: Optional[Knobs]) -> bool:
@@ -61,6 +71,16 @@ _cover = coverage_section(
         xf=lambda lay, start, k: start + len(lay.expected(start).data[0]) > lay.data_banks * cbuf.BANK_ENTRIES,
         bins=[False, True],
     ),
+    CoverPoint(
+        "nvdla_cdma.conv_mode",
+        xf=lambda lay, start, k: lay.conv_mode if lay.kind == "feature" else None,
+        bins=["DIRECT", "WINOGRAD"],
+    ),
+    CoverPoint(
+        "nvdla_cdma.image_pad",
+        xf=lambda lay, start, k: pad_side(lay) if lay.kind == "image" else None,
+        bins=list(PAD_SIDES),
+    ),
     CoverPoint("nvdla_cdma.ram", xf=lambda lay, start, k: lay.data_ram, bins=["MCIF", "CVIF"]),
     CoverPoint("nvdla_cdma.group", xf=lambda lay, start, k: lay.group, bins=[0, 1]),
     CoverPoint("nvdla_cdma.timing", xf=lambda lay, start, k: timed(k), bins=[False, True]),
@@ -87,3 +107,61 @@ def summary() -> list[tuple[str, float]]:
         for name, item in sorted(coverage_db.items())
         if name.startswith("nvdla_cdma.") and name.count(".") == 1
     ]
+
+
+# ---------------------------------------------------------------------------------------------- weights
+
+
+def density(layer: Any) -> str:
+    """The density class of a weight layer's kernels: zero (no element kept), sparse (under half), dense, full."""
+    nz = float(np.count_nonzero(layer.kernel_tensor.view(np.uint8 if layer.kernel_tensor.itemsize == 1 else np.uint16)))
+    frac = nz / layer.kernel_tensor.size
+    return "zero" if frac == 0 else "full" if frac == 1 else "sparse" if frac < 0.5 else "dense"
+
+
+def kernel_groups(layer: Any) -> str:
+    """one group, whole groups only, or a shorter last group."""
+    kernels = layer.group_kernels()
+    if len(kernels) == 1:
+        return "one"
+    return "whole" if kernels[-1] == kernels[0] else "partial_last"
+
+
+_cover_weights = coverage_section(
+    CoverPoint(
+        "nvdla_cdma.weight_kind",
+        xf=lambda lay, start, n: "compressed" if lay.compress else "dense",
+        bins=["dense", "compressed"],
+    ),
+    CoverPoint(
+        "nvdla_cdma.weight_precision",
+        xf=lambda lay, start, n: PRECISION[str(lay.kernel_tensor.dtype)],
+        bins=["int8", "int16", "fp16"],
+    ),
+    CoverPoint(
+        "nvdla_cdma.weight_density", xf=lambda lay, start, n: density(lay), bins=["zero", "sparse", "dense", "full"]
+    ),
+    CoverPoint(
+        "nvdla_cdma.weight_groups", xf=lambda lay, start, n: kernel_groups(lay), bins=["one", "whole", "partial_last"]
+    ),
+    CoverPoint(
+        "nvdla_cdma.weight_wrap",
+        xf=lambda lay, start, n: start + n > lay.weight_banks * cbuf.BANK_ENTRIES,
+        bins=[False, True],
+    ),
+    CoverCross(
+        "nvdla_cdma.weight_kind_x_precision_x_density",
+        items=["nvdla_cdma.weight_kind", "nvdla_cdma.weight_precision", "nvdla_cdma.weight_density"],
+    ),
+)
+
+
+@_cover_weights
+def sample_weights(layer: Any, start: int, entries: int) -> None:
+    """One checked weight layer (``start``: its first weight buffer entry, ``entries``: how many it wrote)."""
+
+
+def unhit(name: str) -> list:
+    """The bins of covergroup ``name`` not hit yet in this simulation (every test of a run shares them): what the
+    coverage-driven sequences aim at next (blocks/nvdla_cdma/sequences.py)."""
+    return [b for b, n in coverage_db[name].detailed_coverage.items() if n < 1]

@@ -15,10 +15,13 @@ import numpy as np
 
 from dlaverif.models import pixel_desc
 from dlaverif.models.nvdla import cbuf, feature, pixel
+from dlaverif.models.nvdla.weights import winograd as wg_weights
 from dlaverif.thirdparty.nvdla_rdl import RdlMap
 
 GAP = 256  # bytes between the surfaces of a layer (more than the memory agent's guard band)
 PRECISION = {np.dtype(np.int8): "INT8", np.dtype(np.int16): "INT16", np.dtype(np.float16): "FP16"}
+#: a precision's name (the converter's output, a feature cube's) and its element type
+DTYPES: dict[str, type] = {"int8": np.int8, "int16": np.int16, "fp16": np.float16}
 
 
 @dataclass
@@ -53,6 +56,9 @@ class Layer:
     kernels: int = 16
     weights: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))
     group: int = 0
+    pad: tuple[int, int, int, int] = (0, 0, 0, 0)  # zero padding left, right, top, bottom (D_ZERO_PADDING)
+    pad_value: int = 0  # D_ZERO_PADDING_VALUE.PAD_VALUE (16 bits)
+    conv_mode: str = "DIRECT"  # D_MISC_CFG.CONV_MODE: DIRECT or WINOGRAD (a feature layer)
 
     # ------------------------------------------------------------------ what the models say
     def memory(self) -> list[tuple[int, np.ndarray]]:
@@ -72,13 +78,15 @@ class Layer:
     def out_dtype(self) -> np.dtype:
         if self.kind == "feature":
             return self.tensor.dtype
-        return np.dtype({"int8": np.int8, "int16": np.int16, "fp16": np.float16}[self.precision])
+        return np.dtype(DTYPES[self.precision])
 
     def slices(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.kind == "feature" and self.conv_mode == "WINOGRAD":
+            return cbuf.winograd_slices(self.tensor, self.pad, self.pad_value)
         if self.kind == "feature":
             return cbuf.feature_slices(self.tensor)
         converted = self.pixel_descriptor().convert(self.tensor)
-        return cbuf.image_slices(np.asarray(converted, self.out_dtype()))
+        return cbuf.image_slices(np.asarray(converted, self.out_dtype()), self.pad, self.pad_value)
 
     def pixel_descriptor(self) -> pixel_desc.PixelDescriptor:
         """The image's converter and ROI as the pixel model describes them (converter off unless ``cvt`` says)."""
@@ -98,14 +106,18 @@ class Layer:
         )
 
     def entries_per_slice(self) -> int:
-        return self.eps if self.eps is not None else self.slices()[0].shape[1]
+        """D_ENTRY_PER_SLICE's count: one slice's entries (Winograd: one padded line's, a band holding 4)."""
+        if self.eps is not None:
+            return self.eps
+        if self.conv_mode == "WINOGRAD":
+            c, _, w = self.tensor.shape
+            return cbuf.winograd_entries_per_slice(self.pad[0] + w + self.pad[1], c, self.tensor.dtype.itemsize)
+        return int(self.slices()[0].shape[1])
 
     def expected(self, data_start: int = 0, weight_start: int = 0) -> Expected:
         d_addr, d_data, d_valid, d_next = cbuf.place(self.slices(), cbuf.data_buffer(self.data_banks), data_start)
-        w = self.weights.reshape(-1, cbuf.ENTRY_BYTES)
-        wt = (w[:, None, :], np.ones((w.shape[0], 1, cbuf.ENTRY_BYTES), bool))
         w_addr, w_data, w_valid, w_next = cbuf.place(
-            wt, cbuf.weight_buffer(self.data_banks, self.weight_banks), weight_start
+            cbuf.surface_entries(self.weights), cbuf.weight_buffer(self.data_banks, self.weight_banks), weight_start
         )
         return Expected((d_addr, d_data, d_valid), (w_addr, w_data, w_valid), d_next, w_next)
 
@@ -121,11 +133,10 @@ class Layer:
         # PROC_PRECISION: what goes into the buffer (the converter's output)
         prec = r.enum("D_MISC_CFG", "IN_PRECISION", inf["precision"].upper()) if image else proc
         eps = self.entries_per_slice()
-        bpk = self.weights.size // self.kernels
         out = {
             "D_MISC_CFG": r.value(
                 "D_MISC_CFG",
-                CONV_MODE=r.enum("D_MISC_CFG", "CONV_MODE", "DIRECT"),
+                CONV_MODE=r.enum("D_MISC_CFG", "CONV_MODE", self.conv_mode),
                 IN_PRECISION=prec,
                 PROC_PRECISION=proc,
             ),
@@ -139,7 +150,9 @@ class Layer:
             "D_DATAIN_SIZE_0": r.value("D_DATAIN_SIZE_0", DATAIN_WIDTH=regs["WIDTH"], DATAIN_HEIGHT=regs["HEIGHT"]),
             "D_DATAIN_SIZE_1": r.value("D_DATAIN_SIZE_1", DATAIN_CHANNEL=regs["CHANNEL"]),
             "D_DATAIN_SIZE_EXT_0": r.value(
-                "D_DATAIN_SIZE_EXT_0", DATAIN_WIDTH_EXT=regs["WIDTH"], DATAIN_HEIGHT_EXT=regs["HEIGHT"]
+                "D_DATAIN_SIZE_EXT_0",
+                DATAIN_WIDTH_EXT=regs["WIDTH"] + self.pad[0] + self.pad[1],
+                DATAIN_HEIGHT_EXT=regs["HEIGHT"] + self.pad[2] + self.pad[3],
             ),
             "D_PIXEL_OFFSET": r.value(
                 "D_PIXEL_OFFSET",
@@ -158,8 +171,26 @@ class Layer:
                 "D_DAIN_MAP", LINE_PACKED=regs.get("LINE_PACKED", 0), SURF_PACKED=regs.get("SURF_PACKED", 0)
             ),
             "D_BATCH_NUMBER": r.value("D_BATCH_NUMBER", BATCHES=regs.get("BATCHES", 0)),
+            "D_BATCH_STRIDE": r.value("D_BATCH_STRIDE", BATCH_STRIDE=regs.get("BATCH_STRIDE", 0)),
             "D_ENTRY_PER_SLICE": r.value("D_ENTRY_PER_SLICE", ENTRIES=cbuf.entries_register(eps)),
             "D_FETCH_GRAIN": r.value("D_FETCH_GRAIN", GRAINS=0),
+            **self.weight_registers(r),
+            **(self.converter_registers(r) if image else {}),
+            "D_CONV_STRIDE": r.value("D_CONV_STRIDE", CONV_X_STRIDE=0, CONV_Y_STRIDE=0),
+            "D_ZERO_PADDING": r.value(
+                "D_ZERO_PADDING",
+                **dict(zip(("PAD_LEFT", "PAD_RIGHT", "PAD_TOP", "PAD_BOTTOM"), self.pad)),
+            ),
+            "D_ZERO_PADDING_VALUE": r.value("D_ZERO_PADDING_VALUE", PAD_VALUE=self.pad_value),
+            "D_BANK": r.value("D_BANK", DATA_BANK=self.data_banks - 1, WEIGHT_BANK=self.weight_banks - 1),
+        }
+        return out
+
+    def weight_registers(self, r: RdlMap) -> dict[str, int]:
+        """The weight fields of a dense surface of raw bytes: ``kernels`` kernels of equal size, read from MCIF or
+        CVIF at ``weight_base`` (a weight layer of the weight models overrides it: weight_layers.py)."""
+        bpk = self.weights.size // self.kernels
+        return {
             "D_WEIGHT_FORMAT": r.value(
                 "D_WEIGHT_FORMAT", WEIGHT_FORMAT=r.enum("D_WEIGHT_FORMAT", "WEIGHT_FORMAT", "UNCOMPRESSED")
             ),
@@ -171,12 +202,7 @@ class Layer:
             "D_WEIGHT_ADDR_HIGH": r.value("D_WEIGHT_ADDR_HIGH", WEIGHT_ADDR_HIGH=self.weight_base >> 32),
             "D_WEIGHT_ADDR_LOW": r.value("D_WEIGHT_ADDR_LOW", WEIGHT_ADDR_LOW=self.weight_base & 0xFFFFFFFF),
             "D_WEIGHT_BYTES": r.value("D_WEIGHT_BYTES", WEIGHT_BYTES=self.weights.size),
-            **(self.converter_registers(r) if image else {}),
-            "D_CONV_STRIDE": r.value("D_CONV_STRIDE", CONV_X_STRIDE=0, CONV_Y_STRIDE=0),
-            "D_ZERO_PADDING": r.value("D_ZERO_PADDING"),
-            "D_BANK": r.value("D_BANK", DATA_BANK=self.data_banks - 1, WEIGHT_BANK=self.weight_banks - 1),
         }
-        return out
 
     def plane1_registers(self, r: RdlMap) -> dict[str, int]:
         """The chroma plane of a semi-planar image: its base (the pixel model's, after plane 0) and line stride."""
@@ -213,17 +239,21 @@ def dense_weights(rng: np.random.Generator, kernels: int, bytes_per_kernel: int)
     return rng.integers(0, 256, n, dtype=np.uint8)
 
 
+def random_cube(rng: np.random.Generator, c: int, h: int, w: int, dtype: np.dtype) -> np.ndarray:
+    """A random (C, H, W) feature cube: normal fp16 values, or integers over the whole range of an int type."""
+    if dtype == np.float16:
+        return rng.standard_normal((c, h, w)).astype(np.float16)
+    half = 1 << (8 * dtype.itemsize - 1)
+    return rng.integers(-half, half, (c, h, w)).astype(dtype)
+
+
 def feature_layer(
     name: str, rng: np.random.Generator, c: int, h: int, w: int, dtype: type = np.int8, **kw: object
 ) -> Layer:
     """A DC layer of a random (C, H, W) cube and 16 kernels of ``8 * ceil(C * e / 8)`` random bytes (whole
     entries)."""
     dt = np.dtype(dtype)
-    if dt == np.float16:
-        t = rng.standard_normal((c, h, w)).astype(np.float16)
-    else:
-        half = 1 << (8 * dt.itemsize - 1)
-        t = rng.integers(-half, half, (c, h, w)).astype(dt)
+    t = random_cube(rng, c, h, w, dt)
     kernels = 16
     bpk = 8 * -(-c * dt.itemsize // 8)
     return Layer(name, "feature", t, weights=dense_weights(rng, kernels, bpk), kernels=kernels, **kw)  # type: ignore[arg-type]
@@ -231,6 +261,22 @@ def feature_layer(
 
 #: the converter's output precision with the converter off: the component's own width (models.nvdla.pixel)
 RAW_PRECISION = {"int8": "int8", "int16": "int16", "fp16": "fp16"}
+
+
+def winograd_layer(
+    name: str, rng: np.random.Generator, c: int, h: int, w: int, dtype: type = np.int8, **kw: object
+) -> Layer:
+    """A Winograd layer (stride 1) of a random (C, H, W) cube and 16 random 3x3 kernels laid out by the Winograd
+    weight model (``nvdla.weight.winograd``: transformed, 4x4x4 cubes, padded to 128 bytes)."""
+    layer = feature_layer(name, rng, c, h, w, dtype, **kw)
+    dt = np.dtype(dtype)
+    if dt == np.float16:
+        g = rng.standard_normal((16, c, 3, 3)).astype(np.float16)
+    else:
+        g = rng.integers(-20, 21, (16, c, 3, 3)).astype(dt)
+    layer.conv_mode = "WINOGRAD"
+    layer.weights = np.asarray(wg_weights.pack(g).surfaces[0].data, np.uint8)
+    return layer
 
 
 def image_layer(name: str, rng: np.random.Generator, fmt: str, h: int, w: int, **kw: object) -> Layer:
@@ -300,4 +346,6 @@ def summary(layer: Layer, exp: Optional[Expected] = None) -> str:
     return (
         f"{layer.name}: {layer.kind} {layer.pixel_format or layer.tensor.dtype} shape {layer.tensor.shape}, "
         f"{layer.entries_per_slice()} entries/slice, {len(e.data[0])} data entries, {len(e.weight[0])} weight entries"
+        + (f", {layer.conv_mode.lower()}" if layer.conv_mode != "DIRECT" else "")
+        + (f", padding (l, r, t, b) {layer.pad} of 0x{layer.pad_value:04x}" if any(layer.pad) else "")
     )

@@ -10,21 +10,30 @@ from typing import Optional
 import cocotb
 import numpy as np
 import pyuvm
-from pyuvm import uvm_test
+from pyuvm import uvm_sequencer, uvm_test
 
-from dlaverif.models.nvdla import cbuf, pixel
+from dlaverif.models.nvdla import cbuf
 from dlaverif.platform.knobs import Knobs, random_knobs
 from dlaverif.platform.reporting import reproduce_command
 
 from . import coverage
 from .bench import CdmaBench
 from .coverage import PLACED_FORMATS
-from .layers import Layer, feature_layer, image_layer, problems, summary
+from .layers import Layer, feature_layer, image_layer, problems, summary, winograd_layer
+from .sequences import CONVERTER_OFF, CONVERTER_ON, FeatureLayerSeq, ImageLayerSeq, LayerDriver
 
 
 class CdmaTestBase(uvm_test):
     """Reset and flush, then :meth:`body`; the CBUF clearing is checked on the way (every entry of both ports
-    written with zeros), and every protocol problem an agent reported fails the test."""
+    written with zeros), and every protocol problem an agent reported fails the test. The random tests' sequences
+    (blocks/nvdla_cdma/sequences.py) run on :attr:`seqr`, whose driver checks each layer with :meth:`check_layer`."""
+
+    def build_phase(self) -> None:
+        self.seqr = uvm_sequencer("seqr", self)
+        self.driver = LayerDriver("driver", self)
+
+    def connect_phase(self) -> None:
+        self.driver.seq_item_port.connect(self.seqr.seq_item_export)
 
     async def run_phase(self) -> None:
         self.raise_objection()
@@ -67,13 +76,17 @@ class CdmaTestBase(uvm_test):
         writes = await self.bench.run_layer(layer, knobs)
         found = problems("data", exp.data, [w for w in writes if w.port == "data"])
         found += problems("weight", exp.weight, [w for w in writes if w.port == "weight"])
+        self.fail_on(layer, found)
+        coverage.sample(layer, self.data_next, knobs)
+        self.data_next, self.weight_next = exp.data_next, exp.weight_next
+
+    def fail_on(self, layer: Layer, found: list[str]) -> None:
+        """Log every problem of a checked layer with the command that reruns it, and fail on the first."""
         if found:
             self.logger.error("%s: %d problem(s); rerun: %s", layer.name, len(found), reproduce_command())
             for p in found:
                 self.logger.error("  %s", p)
         assert not found, f"{layer.name}: {found[0]}"
-        coverage.sample(layer, self.data_next, knobs)
-        self.data_next, self.weight_next = exp.data_next, exp.weight_next
 
     async def body(self) -> None:
         raise NotImplementedError
@@ -94,6 +107,22 @@ class FeatureLayer(CdmaTestBase):
 
     async def body(self) -> None:
         await self.check_layer(feature_layer("feature_c200", self.rng, 200, 4, 8), new_split=True)
+
+
+@pyuvm.test(timeout_time=10, timeout_unit="ms")
+class PaddedImageLayer(CdmaTestBase):
+    """Image layers with left and right zero padding (D_ZERO_PADDING) of a pad value (D_ZERO_PADDING_VALUE):
+    T_A8B8G8R8 40 x 3 with 3 pixels left and 5 right of 0x5AA5 (int8: 0xA5), converter off; T_R16 int16 21 x 2
+    with 31 left and 63 right (the fields' maxima) of 0xBEEF; the padding pixels sit before and after each line's
+    pixels in the slice (models.nvdla.cbuf.image_slices)."""
+
+    async def body(self) -> None:
+        a = image_layer("pad_a8b8g8r8", self.rng, "T_A8B8G8R8", 3, 40, data_banks=2, weight_banks=1)
+        a.pad, a.pad_value = (3, 5, 0, 0), 0x5AA5
+        await self.check_layer(a, new_split=True)
+        b = image_layer("pad_r16", self.rng, "T_R16", 2, 21, data_banks=2, weight_banks=1, group=1)
+        b.pad, b.pad_value = (31, 63, 0, 0), 0xBEEF
+        await self.check_layer(b, new_split=False)
 
 
 @pyuvm.test(timeout_time=10, timeout_unit="ms", expect_fail=True)
@@ -139,102 +168,48 @@ class BackToBack(CdmaTestBase):
         assert stats["dat_pending"] == 2 and stats["wt_pending"] == 2, stats
 
 
-@pyuvm.test(timeout_time=50, timeout_unit="ms")
+def count() -> int:
+    """COUNT: the random layers of a test (default 6)."""
+    return int(os.getenv("COUNT", "").strip() or 6)
+
+
+def closing_count(converter: bool) -> int:
+    """Layers of an image test: COUNT, and at least the format x converter bins its sequence can reach (the 28
+    placed formats with the converter off; with it on, each of them with one offset and with a mean), so that one
+    run closes the cross (the sequence picks unhit bins first: sequences.pick)."""
+    return max(count(), len(PLACED_FORMATS) * len(CONVERTER_ON if converter else CONVERTER_OFF))
+
+
+@pyuvm.test(timeout_time=100, timeout_unit="ms")
 class RandomImages(CdmaTestBase):
-    """COUNT (default 6) random image layers back to back on two data banks: a random format of the placed ones
-    (each once before any repeats), converter off (raw components at their own width: int8, int16 or fp16), widths
-    1 to 150, heights 1 to 4, random x offsets, MCIF or CVIF."""
+    """Random image layers back to back on two data banks (sequences.ImageLayerSeq, converter off: raw components
+    at their own width: int8, int16 or fp16): a placed format not run yet (coverage-driven; every one in a run),
+    widths 1 to 150, heights 1 to 4, random x offsets, MCIF or CVIF; COUNT layers, at least one per format."""
 
     async def body(self) -> None:
-        count = int(os.getenv("COUNT", "").strip() or 6)
-        order = list(self.rng.permutation(PLACED_FORMATS))
-        for i in range(count):
-            fmt = str(order[i % len(order)])
-            f = pixel.get(fmt)
-            ram = str(self.rng.choice(["MCIF", "CVIF"]))
-            layer = image_layer(
-                f"img_{i}_{fmt}",
-                self.rng,
-                fmt,
-                int(self.rng.integers(1, 5)),
-                int(self.rng.integers(1, 151)),
-                x_offset=int(self.rng.integers(0, f.x_offset_max + 1)),
-                data_banks=2,
-                weight_banks=1,
-                data_ram=ram,
-                weight_ram=ram,
-                group=i % 2,
-            )
-            await self.check_layer(layer, new_split=i == 0, knobs=random_knobs(self.rng))
+        await ImageLayerSeq("img", self.rng, closing_count(False)).start(self.seqr)
 
 
-def random_converter(rng: np.random.Generator, fmt: pixel.PixelFormat) -> tuple[str, dict]:
-    """A random output precision the precision tables allow for ``fmt`` (integer pixels: int8, int16 or fp16;
-    fp16 pixels: fp16) and random converter registers: offset, scale (signed 16-bit), truncate, sign override,
-    and a mean per channel instead of the offset one time in three."""
-    precision = "fp16" if fmt.fp16 else str(rng.choice(["int8", "int16", "fp16"]))
-    cvt: dict[str, object] = {
-        "cvt_en": True,
-        "sign_override": bool(rng.integers(0, 2)),
-        "cvt_offset": int(rng.integers(-(1 << 15), 1 << 15)) if rng.random() < 0.3 else int(rng.integers(-300, 300)),
-        "cvt_scale": int(rng.integers(-(1 << 15), 1 << 15)) if rng.random() < 0.3 else int(rng.integers(-8, 9)),
-        "cvt_truncate": int(rng.integers(0, 64)) if rng.random() < 0.3 else int(rng.integers(0, 6)),
-    }
-    if rng.random() < 1 / 3:
-        cvt["mean"] = [int(v) for v in rng.integers(-(1 << 15), 1 << 15, 4)]
-    return precision, cvt
-
-
-@pyuvm.test(timeout_time=50, timeout_unit="ms")
+@pyuvm.test(timeout_time=200, timeout_unit="ms")
 class RandomConvertedImages(CdmaTestBase):
-    """COUNT (default 6) random image layers with the input converter on (random output precision, offset,
-    scale, truncation, sign override, per-channel mean), every placed format in turn; the expected bytes are the
-    pixel model's converter (models.pixel_desc / models.nvdla.pixel.input_convert)."""
+    """Random image layers with the input converter on (sequences.ImageLayerSeq, converter on: random output
+    precision, offset, scale, truncation, sign override, per-channel mean or not), coverage-driven over format x
+    converter and precision x converter; COUNT layers, at least one per (format, offset or mean). The expected
+    bytes are the pixel model's converter (models.pixel_desc / models.nvdla.pixel.input_convert)."""
 
     async def body(self) -> None:
-        count = int(os.getenv("COUNT", "").strip() or 6)
-        order = list(self.rng.permutation(PLACED_FORMATS))
-        for i in range(count):
-            fmt = str(order[i % len(order)])
-            f = pixel.get(fmt)
-            precision, cvt = random_converter(self.rng, f)
-            layer = image_layer(
-                f"cvt_{i}_{fmt}_{precision}",
-                self.rng,
-                fmt,
-                int(self.rng.integers(1, 4)),
-                int(self.rng.integers(1, 100)),
-                x_offset=int(self.rng.integers(0, f.x_offset_max + 1)),
-                data_banks=2,
-                weight_banks=1,
-                group=i % 2,
-            )
-            layer.precision, layer.cvt = precision, cvt
-            self.logger.info("%s: converter %s", layer.name, cvt)
-            await self.check_layer(layer, new_split=i == 0, knobs=random_knobs(self.rng))
+        await ImageLayerSeq("cvt", self.rng, closing_count(True), converter=True).start(self.seqr)
 
 
 @pyuvm.test(timeout_time=50, timeout_unit="ms")
 class RandomFeatures(CdmaTestBase):
-    """COUNT (default 6) random feature (DC) layers back to back on as many data banks as the largest so far needs:
-    int8, int16 or fp16, awkward channel counts (1 to 300: every tail of 1, 2 or 3 atoms and none), widths 1 to
-    20, heights 1 to 6, MCIF or CVIF; the wrap around the data buffer and new bank splits on the way."""
+    """COUNT (default 6) random feature (DC) layers back to back (sequences.FeatureLayerSeq) on as many data banks as
+    the largest so far needs: int8, int16 or fp16, awkward channel counts (1 to 300: every tail of 1, 2 or 3 atoms
+    and none, unhit tails first), widths 1 to 20, heights 1 to 6, MCIF or CVIF; the wrap around the data buffer and
+    new bank splits on the way."""
 
     async def body(self) -> None:
-        count = int(os.getenv("COUNT", "").strip() or 6)
-        banks, fresh = 1, True
-        for i in range(count):
-            dt = [np.int8, np.int16, np.float16][int(self.rng.integers(0, 3))]
-            c, h, w = int(self.rng.integers(1, 301)), int(self.rng.integers(1, 7)), int(self.rng.integers(1, 21))
-            layer = feature_layer(f"dc_{i}_c{c}", self.rng, c, h, w, dt, data_banks=banks, weight_banks=2)
-            need = cbuf.banks_for(layer.entries_per_slice() * h)  # programming guide: banks for the whole layer
-            if need > banks:
-                banks, fresh = need, True  # a new bank split
-                layer.data_banks = banks
-            ram = str(self.rng.choice(["MCIF", "CVIF"]))
-            layer.data_ram, layer.weight_ram, layer.group = ram, ram, i % 2
-            await self.check_layer(layer, new_split=fresh, knobs=random_knobs(self.rng))
-            fresh = False
+        await FeatureLayerSeq("dc", self.rng, count()).start(self.seqr)
 
 
 @pyuvm.test(timeout_time=10, timeout_unit="ms")
@@ -268,3 +243,68 @@ class SemiPlanarObserved(CdmaTestBase):
             if not found:
                 matched.append(what)
         assert matched == ["3 bytes a pixel"], f"the RTL's N444 placement changed: it matches {matched or 'neither'}"
+
+
+@pyuvm.test(timeout_time=20, timeout_unit="ms")
+class MultiBatchObserved(CdmaTestBase):
+    """Where the batches of a multi-batch DC layer (D_BATCH_NUMBER, D_BATCH_STRIDE from models.nvdla.feature.info)
+    land is not in NVIDIA's documents (the unit description says only that the atoms of the batches are "loaded
+    interlaced" for the atomic operations; D_ENTRY_PER_SLICE is one slice of one cube), so the placement model does
+    not place them. This test records which reading the RTL matches, with each batch's slices from
+    ``cbuf.feature_slices``: batch after batch, slice h of every batch in turn, or entry by entry across the
+    batches. It is the second, for a full 128-byte group a pixel (int8 C=128, 3 batches) and for pixel pairs sharing
+    an entry (int16 C=24, 2 batches, the second layer continuing in the buffer); the test fails when that changes
+    (docs/nvidia_cdma.md, Findings)."""
+
+    async def body(self) -> None:
+        start = 0
+        shapes = [("batch3_int8", (3, 128, 2, 5), np.int8), ("batch2_int16", (2, 24, 3, 7), np.int16)]
+        for i, (name, (n, c, h, w), dt) in enumerate(shapes):
+            half = 1 << (8 * np.dtype(dt).itemsize - 1)
+            cube = self.rng.integers(-half, half, (n, c, h, w)).astype(dt)
+            per = [cbuf.feature_slices(cube[b]) for b in range(n)]  # each (H, eps, 128)
+            eps = per[0][0].shape[1]
+            data, ok = np.stack([p[0] for p in per]), np.stack([p[1] for p in per])  # (N, H, eps, 128)
+            readings = {
+                "batch after batch": (data, ok),
+                "slice h of every batch in turn": (data.transpose(1, 0, 2, 3), ok.transpose(1, 0, 2, 3)),
+                "entry by entry across the batches": (data.transpose(1, 2, 0, 3), ok.transpose(1, 2, 0, 3)),
+            }
+            layer = feature_layer(name, self.rng, c, h, w, dt, data_banks=2, weight_banks=1, eps=eps, group=i)
+            layer.tensor = cube  # (N, C, H, W): memory and registers from models.nvdla.feature
+            writes = await self.bench.run_layer(layer)
+            data_w = [wr for wr in writes if wr.port == "data"]
+            self.logger.info("%s: %d data writes to %d entries", name, len(data_w), len({wr.addr for wr in data_w}))
+            matched = []
+            for what, (d, v) in readings.items():
+                slices = (d.reshape(-1, eps, cbuf.ENTRY_BYTES), v.reshape(-1, eps, cbuf.ENTRY_BYTES))
+                found = problems("data", cbuf.place(slices, cbuf.data_buffer(2), start)[:3], data_w)
+                self.logger.info("%s read as %s: %s", name, what, found[:3] or "every byte matches")
+                if not found:
+                    matched.append(what)
+            assert matched == ["slice h of every batch in turn"], (
+                f"{name}: the RTL's batch placement changed: {matched}"
+            )
+            start += n * h * eps
+
+
+@pyuvm.test(timeout_time=20, timeout_unit="ms")
+class WinogradLayers(CdmaTestBase):
+    """Winograd layers (D_MISC_CFG.CONV_MODE WINOGRAD, stride 1) back to back: int8 C=40 8 x 4; int16 C=64 8 x 8;
+    int16 C=8 6 x 4 with one padding pixel left and right; fp16 C=4 4 x 4 padded 1 on top and 3 below; int8
+    C=96 (3 atoms) 5 x 7 padded 2 left 1 right 1 top 0 below; a random pad value each. The data from
+    models.nvdla.feature and the weights from the Winograd weight model (nvdla.weight.winograd), placed by
+    models.nvdla.cbuf (winograd_slices: 4 x 4 tiles of 8 channel bytes an entry; weights raw)."""
+
+    async def body(self) -> None:
+        shapes = [
+            (40, 4, 8, np.int8, (0, 0, 0, 0)),
+            (64, 8, 8, np.int16, (0, 0, 0, 0)),
+            (8, 4, 6, np.int16, (1, 1, 0, 0)),
+            (4, 4, 4, np.float16, (0, 0, 1, 3)),
+            (96, 7, 5, np.int8, (2, 1, 1, 0)),
+        ]
+        for i, (c, h, w, dt, pad) in enumerate(shapes):
+            layer = winograd_layer(f"wg_{i}_c{c}", self.rng, c, h, w, dt, data_banks=2, weight_banks=2, group=i % 2)
+            layer.pad, layer.pad_value = pad, int(self.rng.integers(0, 1 << 16))
+            await self.check_layer(layer, new_split=i == 0)

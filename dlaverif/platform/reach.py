@@ -19,6 +19,11 @@ A parameter is only tested where the stimulus goes where it matters. Per test th
   occupancy inside the DUT says it exactly).
 - ``longest_pages``: the longest run of address-contiguous bursts (bursts continuing where an earlier one ended,
   interleaved with others or not) in 4 KB pages: how far one command or job streamed.
+- ``occupancy``: per occupancy probe, the deepest value its signal took. A queue is inside the DUT, so its plan
+  declares it as data (``configs.tops.<top>.occupancy``: a name, the hierarchical path of an occupancy count below
+  the HDL top, and the parameter expression of its depth, :class:`Probe`); the flow hands the paths to the
+  simulation (:data:`PROBES_VAR`) and makes them visible on Verilator (:func:`verilator_config`), and
+  :meth:`AxiReach.watch` follows each signal on its value changes (no clocked polling) while the test runs.
 
 :func:`write_record` writes them as ``reach_<test>.json`` in the run folder (the regression report's
 configuration axis merges them per configuration, :mod:`dlaverif.flow.regression.configaxis`).
@@ -27,13 +32,55 @@ configuration axis merges them per configuration, :mod:`dlaverif.flow.regression
 from __future__ import annotations
 
 import json
+import re
 from bisect import bisect_left
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Mapping, Optional
 
 PAGE = 4096  # AXI: a burst never crosses a 4 KB boundary (AMBA AXI A3.4.1)
 OPEN_RUNS = 64  # contiguous runs followed at once (one per stream of the readers; the oldest is dropped)
 RECORD_GLOB = "reach_*.json"
+PROBES_VAR = "DLAVERIF_PROBES"  # the simulation's probes: ``name=path`` joined by ``;`` (:func:`encode`)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)*")
+
+
+@dataclass(frozen=True)
+class Probe:
+    """An occupancy probe of a top (``configs.tops.<top>.occupancy.<name>``): ``path``, the hierarchical name of an
+    occupancy count below the HDL top (``u_fetch.u_q_dat.count``); ``depth``, the expression of parameters that is
+    its capacity (``DATA_DEPTH``, ``MAX_OUTSTANDING``; :func:`dlaverif.flow.contracts.evaluate`)."""
+
+    name: str
+    path: str
+    depth: str
+
+    def check(self, where: str) -> "Probe":
+        """ValueError (one line) on a name or path the simulation could not carry or resolve."""
+        if not _NAME.fullmatch(self.name):
+            raise ValueError(f"{where}: probe name {self.name!r} is not an identifier")
+        if not _PATH.fullmatch(self.path):
+            raise ValueError(f"{where}.{self.name}.path: {self.path!r} is not a dotted hierarchical name")
+        return self
+
+
+def encode(probes: tuple[Probe, ...]) -> str:
+    """The value of :data:`PROBES_VAR` for ``probes`` (empty: none)."""
+    return ";".join(f"{p.name}={p.path}" for p in probes)
+
+
+def decode(text: str) -> dict[str, str]:
+    """Probe name -> path, from :data:`PROBES_VAR`'s value."""
+    return dict(item.split("=", 1) for item in text.split(";") if item)
+
+
+def verilator_config(probes: tuple[Probe, ...]) -> str:
+    """A Verilator configuration file that keeps the probed signals readable from VPI (the lean build makes only the
+    top's ports visible): ``public_flat_rd`` of each probe's last name in any module (Verilator 5's ``-module``
+    takes a wildcard; a handful of same-named counters become readable too, at no measurable cost)."""
+    leaves = sorted({p.path.rsplit(".", 1)[-1] for p in probes})
+    return "`verilator_config\n" + "".join(f'public_flat_rd -module "*" -var "{v}"\n' for v in leaves)
 
 
 class _Port:
@@ -57,11 +104,47 @@ class AxiReach:
         self._last_cycles: list[int] = []
         self._beat_cycles: list[int] = []
         self._open: dict[int, int] = {}  # end address (exclusive) of a contiguous run -> its first address
+        self.occupancy: dict[str, int] = {}  # probe name -> the deepest value seen (watch)
 
     def connect(self, mem: Any) -> "AxiReach":
         mem.ar_ap.connect(_Port(self.write_ar))
         mem.r_ap.connect(_Port(self.write_r))
         return self
+
+    def watch(self, dut: Any, probes: Optional[Mapping[str, str]] = None) -> "AxiReach":
+        """Follow the occupancy probes (name -> path below ``dut``; default: :data:`PROBES_VAR` of the environment)
+        on their value changes and keep each one's deepest value. A path the simulator does not show raises
+        AttributeError naming it."""
+        import os
+
+        import cocotb
+
+        wanted = decode(os.environ.get(PROBES_VAR, "")) if probes is None else dict(probes)
+        for name, path in wanted.items():
+            handle = dut
+            for part in path.split("."):
+                try:
+                    handle = getattr(handle, part)
+                except AttributeError:
+                    raise AttributeError(
+                        f"occupancy probe {name}: {path} is not visible in the simulation (no {part!r} below "
+                        f"{handle._path}); the plan's path is wrong or the build did not make it readable"
+                    ) from None
+            self.occupancy[name] = 0
+            cocotb.start_soon(self._follow(name, handle))
+        return self
+
+    async def _follow(self, name: str, handle: Any) -> None:
+        deepest = self.occupancy
+        value = handle.value
+        if value.is_resolvable:
+            deepest[name] = max(deepest[name], int(value))
+        change = handle.value_change
+        while True:
+            await change
+            value = handle.value
+            if value.is_resolvable and int(value) > deepest[name]:
+                deepest[name] = int(value)
 
     def write_ar(self, b: Any) -> None:
         """One accepted AR burst (``dlaverif.agents.axi_mem.Burst``: addr, nbytes, cycle)."""
@@ -112,6 +195,7 @@ class AxiReach:
             "most_jobs_in_flight": self.most_jobs_in_flight,
             "longest_pages": self.longest_pages,
             "bursts": self.bursts,
+            "occupancy": dict(self.occupancy),
         }
 
 
@@ -133,6 +217,10 @@ def merge(records: list[dict]) -> dict:
         "most_jobs_in_flight": max(r.get("most_jobs_in_flight", 0) for r in records),
         "longest_pages": max(r["longest_pages"] for r in records),
         "bursts": sum(r["bursts"] for r in records),
+        "occupancy": {
+            name: max(r.get("occupancy", {}).get(name, 0) for r in records)
+            for name in sorted({n for r in records for n in r.get("occupancy", {})})
+        },
     }
 
 
@@ -153,8 +241,23 @@ def limits(parameters: dict) -> dict:
     return out
 
 
-def holes(reached: dict, limit: dict) -> list[str]:
-    """The limits not reached (a configuration whose stimulus did not go where its parameters matter)."""
+def depths(probes: tuple[Probe, ...], parameters: Mapping[str, int], evaluate: Callable[[str, Mapping], int]) -> dict:
+    """Probe name -> its depth at the configuration's resolved ``parameters`` (``evaluate``: the contracts'
+    expression evaluator, :func:`dlaverif.flow.contracts.evaluate`)."""
+    return {p.name: int(evaluate(p.depth, parameters)) for p in probes}
+
+
+def holes(reached: dict, limit: dict, depth: Optional[Mapping[str, int]] = None) -> list[str]:
+    """The limits not reached (a configuration whose stimulus did not go where its parameters matter), and each
+    probed queue whose deepest occupancy is below its depth."""
+    depth = depth or {}
     if not reached:
-        return [f"{k}: no record" for k in sorted(limit)]
-    return [f"{k} {reached[k]} of {v}" for k, v in sorted(limit.items()) if reached.get(k, -1) < v]
+        return [f"{k}: no record" for k in sorted(limit)] + [f"occupancy {n}: no record" for n in sorted(depth)]
+    out = [f"{k} {reached[k]} of {v}" for k, v in sorted(limit.items()) if reached.get(k, -1) < v]
+    seen = reached.get("occupancy", {})
+    for name, d in sorted(depth.items()):
+        if name not in seen:
+            out.append(f"occupancy {name}: no record")
+        elif seen[name] < d:
+            out.append(f"occupancy {name} {seen[name]} of {d}")
+    return out

@@ -65,7 +65,8 @@ class ReaderTB:
         # the burst boundary the bus forbids crossing (AXI's 4 KB; None: NVDLA's DMA, whose requests may cross it)
         self.reads = AxiReadChecker(self.bus_bytes, boundary=getattr(self.backend, "boundary", PAGE))
         self.mem.ar_ap.connect(self.reads)
-        self.reach = AxiReach(self.addr_bits).connect(self.mem)  # address bit, reads in flight, pages reached
+        # address bit, reads in flight, pages reached; the plan's occupancy probes inside the DUT
+        self.reach = AxiReach(self.addr_bits).connect(self.mem).watch(dut)
         self.assertions = AssertionLog()  # the design's assertions (blocks/rtl/props/) failed in this test
         self.assertion_ap = AnalysisPort("assertions")
 

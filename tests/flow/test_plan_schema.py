@@ -89,8 +89,8 @@ UNKNOWN_KEYS = [
         "a top of the configuration matrix",
         _after("configs:", "  tops:\n    bad: {run: cube_reader/config, corner: {}}"),
         "    bad: {run",
-        "configs.tops.bad.corner: unknown key; allowed: run, corners, waive, smoke, limits, env, formal, formal_at "
-        "(did you mean 'corners'?)",
+        "configs.tops.bad.corner: unknown key; allowed: run, corners, waive, smoke, limits, env, formal, formal_at, "
+        "occupancy, reach_bounds (did you mean 'corners'?)",
     ),
     (
         "a block",

@@ -122,8 +122,38 @@ def test_image_refuses_what_the_documents_leave_open():
         cbuf.image_slices(np.zeros((1, 4, 3), np.int8))
     assert e.value.rule == "cbuf.image_channels"
     with pytest.raises(FormatError) as e:
-        cbuf.image_slices(np.zeros((1, 4, 1), np.int8), pad=(1, 0, 0, 0))
+        cbuf.image_slices(np.zeros((1, 4, 1), np.int8), pad=(0, 0, 1, 0))
     assert e.value.rule == "cbuf.image_padding"
+    with pytest.raises(FormatError) as e:
+        cbuf.image_slices(np.zeros((1, 4, 1), np.int8), pad=(32, 0, 0, 0))
+    assert e.value.rule == "cbuf.image_pad_range"
+
+
+def test_image_padding_sits_before_and_after_the_line():
+    # 1 channel int8, W=3, 2 pixels left and 1 right of pad value 0x1A7 (int8 keeps bits 7:0: 0xA7)
+    img = np.array([[[1], [2], [3]]], np.int8)
+    data, valid = cbuf.image_slices(img, pad=(2, 1, 0, 0), pad_value=0x1A7)
+    assert data.shape == (1, 1, 128)
+    assert list(data[0, 0, :6]) == [0xA7, 0xA7, 1, 2, 3, 0xA7]
+    assert valid[0, 0, :6].all() and not valid[0, 0, 6:].any()
+
+
+def test_image_padding_int16_four_channels_and_entries():
+    # 4 channels int16 (8 bytes a pixel), W=15, 1 left and 1 right: 17 pixels, 136 bytes, two entries
+    img = np.full((1, 15, 4), 0x0102, np.int16)
+    data, valid = cbuf.image_slices(img, pad=(1, 1, 0, 0), pad_value=0xBEEF)
+    assert cbuf.image_entries_per_slice(15, 4, 2, 1, 1) == 2
+    flat, ok = data.reshape(256), valid.reshape(256)
+    assert list(flat[:8]) == [0xEF, 0xBE] * 4  # the left pixel, little-endian
+    assert list(flat[8:10]) == [0x02, 0x01]  # the first real element
+    assert list(flat[128:136]) == [0xEF, 0xBE] * 4  # the right pixel: bytes 128..135, the second entry
+    assert ok[:136].all() and not ok[136:].any()
+
+
+def test_image_padding_fp16_value_is_the_raw_bits():
+    img = np.zeros((1, 1, 1), np.float16)
+    data, _ = cbuf.image_slices(img, pad=(1, 0, 0, 0), pad_value=0x3C00)  # 1.0 in fp16
+    assert list(data[0, 0, :4]) == [0x00, 0x3C, 0x00, 0x00]
 
 
 def test_place_wraps_and_says_where_the_next_layer_starts():
@@ -136,3 +166,86 @@ def test_place_wraps_and_says_where_the_next_layer_starts():
     with pytest.raises(FormatError) as e:
         cbuf.place((np.zeros((300, 1, 128), np.uint8), np.zeros((300, 1, 128), bool)), cbuf.data_buffer(1))
     assert e.value.rule == "cbuf.layer_fits"
+
+
+def test_surface_entries_in_address_order():
+    # 256 bytes of a weight surface: bytes 0..127 are entry 0, bytes 128..255 entry 1, byte i at i mod 128
+    surface = (np.arange(256) % 251).astype(np.uint8)
+    data, valid = cbuf.surface_entries(surface)
+    assert data.shape == (2, 1, 128) and valid.all()
+    assert data[0, 0, 0] == 0 and data[0, 0, 127] == 127
+    assert data[1, 0, 0] == 128 and data[1, 0, 122] == 250 and data[1, 0, 123] == 0 and data[1, 0, 127] == 4
+
+
+def test_weight_surface_placed_after_the_data_banks_and_wmb_in_bank_15():
+    # 3 data banks, 2 weight banks: the weight buffer is banks 3-4 (addresses 768..1279), so its entry 511 is
+    # address 1279 and the next entry wraps to 768; the WMB buffer is bank 15 (3840..4095) and wraps to 3840
+    three = np.zeros(3 * 128, np.uint8)
+    three[128] = 7
+    addrs, d, _, nxt = cbuf.place(cbuf.surface_entries(three), cbuf.weight_buffer(3, 2, compressed=True), 511)
+    assert list(addrs) == [1279, 768, 769] and nxt == 2 and d[1, 0] == 7
+    addrs, _, _, nxt = cbuf.place(cbuf.surface_entries(three), cbuf.wmb_buffer(), 255)
+    assert list(addrs) == [4095, 3840, 3841] and nxt == 2
+
+
+def test_surface_entries_refuses_partial_entries():
+    with pytest.raises(FormatError) as e:
+        cbuf.surface_entries(np.zeros(200, np.uint8))
+    assert e.value.rule == "cbuf.surface_size"
+    with pytest.raises(FormatError) as e:
+        cbuf.surface_entries(np.zeros(128, np.int16))
+    assert e.value.rule == "cbuf.surface_bytes"
+
+
+def test_a_buffer_restarts_when_its_banks_change():
+    assert cbuf.restarts(None, (1, 2)) == (True, True)  # after reset both start at entry 0
+    assert cbuf.restarts((1, 2), (1, 2)) == (False, False)  # same split: both continue
+    assert cbuf.restarts((1, 2), (1, 3)) == (False, True)  # banks 0..0 unchanged; weights were 1-2, now 1-3
+    assert cbuf.restarts((1, 2), (2, 1)) == (True, True)  # data banks 0-1; weights now bank 2 only
+
+
+def test_winograd_int16_one_tile_one_channel_block_an_entry():
+    # C=4 int16: one atom (16 channels), so 4 blocks of 4 channels; W=H=4: one tile, one band, 4 entries
+    cube = np.array([[[100 * c + 10 * y + x for x in range(4)] for y in range(4)] for c in range(4)], np.int16)
+    data, valid = cbuf.winograd_slices(cube)
+    assert cbuf.winograd_entries_per_slice(4, 4, 2) == 1
+    assert data.shape == (1, 4, 128) and valid.all()
+    e0 = data[0, 0]
+    for y in range(4):
+        for x in range(4):
+            for c in range(4):
+                at = (y * 4 + x) * 8 + c * 2
+                assert int(e0[at]) | int(e0[at + 1]) << 8 == 100 * c + 10 * y + x
+    assert not data[0, 1:].any()  # channels 4..15: the atom's zero padding
+
+
+def test_winograd_int8_tiles_along_w_inside_a_channel_block():
+    # C=8 int8 (one atom: 4 blocks of 8 channels), W=8: two tiles; entry 1 is block 0, tile 1 (pixels 4..7)
+    cube = (np.arange(8 * 4 * 8).reshape(8, 4, 8) % 127).astype(np.int8)
+    data, _ = cbuf.winograd_slices(cube)
+    assert data.shape == (1, 8, 128) and cbuf.winograd_entries_per_slice(8, 8, 1) == 2
+    for y in range(4):
+        for x in range(4):
+            for c in range(8):
+                assert data[0, 1, (y * 4 + x) * 8 + c] == (c * 32 + y * 8 + 4 + x) % 127
+    assert not data[0, 2:].any()
+
+
+def test_winograd_padding_fills_every_channel_of_a_padding_pixel():
+    # C=1 int8, 3 x 2, padding left 1 right 1 top 0 bottom 1: 4 x 4; pad value 0x1FF keeps 0xFF for int8
+    cube = np.array([[[1, 2], [3, 4], [5, 6]]], np.int8)
+    data, _ = cbuf.winograd_slices(cube, pad=(1, 1, 0, 1), pad_value=0x1FF)
+    e0 = data[0, 0].reshape(4, 4, 8)  # line, pixel, channel byte
+    assert list(e0[0, :, 0]) == [0xFF, 1, 2, 0xFF]
+    assert list(e0[2, :, 0]) == [0xFF, 5, 6, 0xFF]
+    assert (e0[3] == 0xFF).all() and (e0[:, 0] == 0xFF).all()  # a padding pixel: all 8 channel bytes
+    assert not e0[0, 1, 1:].any()  # a real pixel's padding channels stay zero
+
+
+def test_winograd_refuses_what_is_not_whole_tiles():
+    with pytest.raises(FormatError) as e:
+        cbuf.winograd_slices(np.zeros((1, 5, 4), np.int8))
+    assert e.value.rule == "cbuf.winograd_tile"
+    with pytest.raises(FormatError) as e:
+        cbuf.winograd_slices(np.zeros((1, 4, 6), np.int8))
+    assert e.value.rule == "cbuf.winograd_tile"

@@ -40,6 +40,7 @@ def test_limits_reached_and_holes(tmp_path):
         "most_jobs_in_flight": 0,  # no descriptor port (and older records): 0
         "longest_pages": 70,
         "bursts": 15,
+        "occupancy": {},
     }
     assert got["limits"] == {"top_bit": 63, "most_in_flight": 255} and got["holes"] == []
     # the engine's defaults (ADDR_W 40, MAX_OUTSTANDING 128) from its RTL, job a alone: bit 63 > 39, 128 of 128
@@ -77,3 +78,27 @@ def test_templates_render_the_reach_column():
     assert macro.render(cs=[row]) == "40/63 1"
     for name in ("index.html.j2", "summary.md.j2"):
         env.get_template(name)  # parses
+
+
+def test_occupancy_against_each_depth_and_a_reach_bound_shown_as_a_waiver(tmp_path):
+    """The weight reader at DATA_DEPTH 1024 (others at their RTL defaults: WGS_DEPTH 32, MAX_OUTSTANDING 64): the
+    data queue full, the WGS queue not; a bound of most_in_flight below MAX_OUTSTANDING cuts the limit, is listed
+    as waived with its value and reason, and is judged itself."""
+    from dlaverif.flow.testplan import ReachBound
+    from dlaverif.platform.reach import Probe
+
+    rec = {"top_bit": 39, "most_in_flight": 50, "longest_pages": 3, "bursts": 4, "occupancy": {"dat": 1024, "wgs": 9}}
+    col = _col(tmp_path, {"a": [rec]})
+    probes = (Probe("dat", "u_fetch.u_q_dat.count", "DATA_DEPTH"), Probe("wgs", "u_fetch.u_q_wgs.count", "WGS_DEPTH"))
+    bound = {"most_in_flight": ReachBound("most_in_flight", "DATA_DEPTH // 32", "a made-up reason")}
+    got = configaxis._reach(col, ["a"], "weight_reader", {"DATA_DEPTH": 1024}, probes, bound)
+    assert got["occupancy"] == [
+        {"name": "dat", "deepest": 1024, "depth": 1024},
+        {"name": "wgs", "deepest": 9, "depth": 32},
+    ]
+    assert got["limits"] == {"top_bit": 39, "most_in_flight": 32}  # 1024 // 32 = 32 < 64
+    assert got["waived"] == ["most_in_flight 64 cut to 32 (DATA_DEPTH // 32): a made-up reason"]
+    assert got["holes"] == ["occupancy wgs 9 of 32"]
+    low = configaxis._reach(col, ["a"], "weight_reader", {"DATA_DEPTH": 4096 // 2}, probes, bound)
+    assert low["waived"] == [] and low["limits"]["most_in_flight"] == 64  # 2048 // 32 = 64: nothing cut
+    assert low["holes"] == ["most_in_flight 50 of 64", "occupancy dat 1024 of 2048", "occupancy wgs 9 of 32"]

@@ -77,3 +77,25 @@ def test_a_user_projects_regression_scores_its_readers_code_coverage(tmp_path: P
     unwaived = json.loads((report / "results.json").read_text())["code"]["files"][0]
     assert arm in unwaived["missed_lines"] and unwaived["waived"] == {}
     assert unwaived["line"][1] == f["line"][1] + 1 and unwaived["line"][0] == f["line"][0]
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize(
+    "example, test",
+    [("stream_dma", "RandomJobBursts"), ("nvdla_reader", "RandomCubes")],
+)
+def test_the_other_examples_regressions_score_their_own_rtl(tmp_path: Path, example: str, test: str) -> None:
+    """examples/stream_dma and examples/nvdla_reader, run as desc_reader is above (their own Makefile, ``make
+    regress``): the report's code coverage lists exactly the example's own RTL file, with line, branch and toggle
+    counts above zero."""
+    project = shutil.copytree(
+        ROOT / "examples" / example, tmp_path / example, ignore=shutil.ignore_patterns("sim_build")
+    )
+    done = _make(project, "regress", "SUITE=sim", "SEED_LIST=1", "COUNT=2", "JOBS=1", "HISTORY=none", f"TESTS={test}")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "RTL lines" in done.stdout
+    code = json.loads((project / "sim_build" / "report" / "results.json").read_text())["code"]
+    assert [f["file"] for f in code["files"]] == [f"{example}.sv"]
+    for metric in ("line", "branch", "toggle"):
+        hit, total, _ = code["files"][0][metric]
+        assert 0 < hit <= total, (metric, code["files"][0][metric])

@@ -82,7 +82,12 @@ def test_a_cdma_mutant_edits_a_copy_of_the_tree_that_holds_its_files(tmp_path, n
     assert (src / edit.file).is_file() and edit.old in (src / edit.file).read_text()
     copy = mutants.make_tree_copy(m, tmp_path)
     assert edit.new in (copy / edit.file).read_text() and edit.old in (src / edit.file).read_text()
-    assert [e.run.name for e in mutants.runs_for(m)] == ["nvdla_cdma/directed", "nvdla_cdma/random"]
+    assert [e.run.name for e in mutants.runs_for(m)] == [
+        "nvdla_cdma/directed",
+        "nvdla_cdma/random",
+        "nvdla_cdma/weights",
+        "nvdla_cdma/weights-random",
+    ]
 
 
 def _fake_flow(monkeypatch, tmp_path, failing_run: str) -> list[str]:

@@ -103,6 +103,7 @@ def test_record_file_merge_limits_and_holes(tmp_path):
         "most_jobs_in_flight": 0,  # no descriptor port: no job counted (records without the field count 0)
         "longest_pages": 9,
         "bursts": 8,
+        "occupancy": {},  # no probe watched in either record
     }
     assert reach.merge([{**two, "most_jobs_in_flight": 9}, two])["most_jobs_in_flight"] == 9
     assert one["top_bit"] == 63 and one["most_in_flight"] == 1
@@ -114,3 +115,53 @@ def test_record_file_merge_limits_and_holes(tmp_path):
     assert reach.holes({**merged, "most_in_flight": 128}, limits) == ["most_in_flight 128 of 255"]
     assert reach.holes({}, limits) == ["most_in_flight: no record", "top_bit: no record"]
     assert reach.merge([]) == {}
+
+
+def test_occupancy_merges_the_deepest_and_holes_name_each_queue_below_its_depth():
+    """Two records of probes: per queue the deeper one; a queue below its depth, or never recorded, is a hole."""
+    a = {"top_bit": 39, "most_in_flight": 4, "longest_pages": 1, "bursts": 1, "occupancy": {"dat": 160, "wgs": 1}}
+    b = {"top_bit": 39, "most_in_flight": 4, "longest_pages": 1, "bursts": 1, "occupancy": {"wgs": 7, "ent": 3}}
+    merged = reach.merge([a, b])
+    assert merged["occupancy"] == {"dat": 160, "ent": 3, "wgs": 7}
+    depth = {"dat": 160, "wgs": 32, "ent": 512, "wmb": 32}
+    assert reach.holes(merged, {"top_bit": 39}, depth) == [
+        "occupancy ent 3 of 512",
+        "occupancy wgs 7 of 32",
+        "occupancy wmb: no record",
+    ]
+    assert reach.holes({}, {}, {"dat": 4}) == ["occupancy dat: no record"]
+
+
+def test_probe_depths_come_from_the_parameters():
+    from dlaverif.flow import contracts
+
+    probes = (
+        reach.Probe("dat", "u_fetch.u_q_dat.count", "DATA_DEPTH"),
+        reach.Probe("tags", "u_t.count", "MAX_OUTSTANDING + 1"),
+    )
+    assert reach.depths(probes, {"DATA_DEPTH": 1024, "MAX_OUTSTANDING": 64}, contracts.evaluate) == {
+        "dat": 1024,
+        "tags": 65,
+    }
+
+
+def test_probes_travel_in_one_variable_and_are_made_readable_on_verilator():
+    probes = (reach.Probe("dat", "u_fetch.u_q_dat.count", "DATA_DEPTH"), reach.Probe("bt", "u_shell.u_eng.outs", "M"))
+    text = reach.encode(probes)
+    assert text == "dat=u_fetch.u_q_dat.count;bt=u_shell.u_eng.outs"
+    assert reach.decode(text) == {"dat": "u_fetch.u_q_dat.count", "bt": "u_shell.u_eng.outs"}
+    assert reach.decode("") == {}
+    assert reach.verilator_config(probes).splitlines() == [
+        "`verilator_config",
+        'public_flat_rd -module "*" -var "count"',
+        'public_flat_rd -module "*" -var "outs"',
+    ]
+
+
+def test_a_probe_the_simulation_could_not_carry_is_refused():
+    import pytest
+
+    with pytest.raises(ValueError, match="not a dotted hierarchical name"):
+        reach.Probe("dat", "u_fetch.count;x=y", "D").check("configs.tops.t.occupancy")
+    with pytest.raises(ValueError, match="not an identifier"):
+        reach.Probe("data queue", "u.count", "D").check("configs.tops.t.occupancy")

@@ -281,6 +281,9 @@ def test_a_build_by_file_list_depends_on_that_lists_files_and_carries_its_option
     assert b.rtl == frozenset(p.name for p in filelists.parse(b.options.filelist).sources), b
     assert not b.options.assertions or b.options.properties, b
     ours = [b for b in plan.builds.values() if b.options.filelist is None and b.rtl is not None]
-    # ours give no option but, for the fast path, its declaration (dlaverif/flow/fastpath.py)
-    assert ours and all(dataclasses.replace(b.options, fastpath=None) == testplan.BuildOptions() for b in ours)
+    # ours give no option but, for the fast path, its declaration (dlaverif/flow/fastpath.py), and the occupancy
+    # probes of their top (configs.tops.<top>.occupancy)
+    plain = testplan.BuildOptions()
+    assert ours and all(dataclasses.replace(b.options, fastpath=None, probes=()) == plain for b in ours)
     assert any(b.options.fastpath is not None for b in ours)
+    assert any(b.options.probes for b in ours) and not any(b.options.probes and b.options.fastpath for b in ours)

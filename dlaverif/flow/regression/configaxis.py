@@ -61,9 +61,19 @@ def _coverage(col: Collected, keys: list[str], plan: testplan.Plan, scratch: Pat
     return [covered, bins, round(100.0 * covered / bins, 2) if bins else 0.0], lines
 
 
-def _reach(col: Collected, keys: list[str], top: str, parameters: dict) -> dict:
+def _reach(
+    col: Collected,
+    keys: list[str],
+    top: str,
+    parameters: dict,
+    probes: tuple[reach.Probe, ...] = (),
+    bounds: Optional[dict] = None,
+) -> dict:
     """What the jobs ``keys`` reached (``dlaverif.platform.reach`` records in their folders), the limits of the
-    configuration's resolved parameters and the holes between them (none when the top has no such limit)."""
+    configuration's resolved parameters and the holes between them (none when the top has no such limit).
+    ``probes``: the top's occupancy probes, each judged against its depth there; ``bounds``: the top's reach
+    bounds (limit -> ``testplan.ReachBound``), each cutting its limit where the RTL cannot reach it (a waiver the
+    row shows, with the bound's value and reason; the bound itself is then the limit judged)."""
     folders = [Path(col.jobs[k]["folder"]) for k in keys if col.jobs[k]["status"] not in (NOT_RUN, SKIPPED)]
     reached = reach.merge(reach.read_records(folders))
     try:
@@ -71,7 +81,23 @@ def _reach(col: Collected, keys: list[str], top: str, parameters: dict) -> dict:
     except (OSError, ValueError):  # a top outside the project's RTL (third-party, a foreign DMA): no contracts
         resolved = dict(parameters)
     limit = reach.limits(resolved)
-    return {"reached": reached, "limits": limit, "holes": reach.holes(reached, limit) if limit else []}
+    waived = []
+    for name, b in sorted((bounds or {}).items()):
+        if name in limit:
+            value = contracts.evaluate(b.bound, resolved)
+            if value < limit[name]:
+                waived.append(f"{name} {limit[name]} cut to {value} ({b.bound}): {b.why}")
+                limit[name] = value
+    depth = reach.depths(probes, resolved, contracts.evaluate) if probes else {}
+    seen = reached.get("occupancy", {})
+    occupancy = [{"name": n, "deepest": seen.get(n), "depth": d} for n, d in depth.items()]
+    return {
+        "reached": reached,
+        "limits": limit,
+        "holes": reach.holes(reached, limit, depth) if limit or depth else [],
+        "occupancy": occupancy,
+        "waived": waived,
+    }
 
 
 def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict]:
@@ -118,7 +144,14 @@ def rows(plan: testplan.Plan, col: Collected, scratch_parent: Path) -> list[dict
                     else "pass",
                     "functional": functional,
                     "lines": lines,
-                    "reach": _reach(col, keys, build.toplevel, parameters),
+                    "reach": _reach(
+                        col,
+                        keys,
+                        build.toplevel,
+                        parameters,
+                        build.options.probes,
+                        plan.reach_bounds.get(build.toplevel),
+                    ),
                     "rerun": rerun,
                 }
             )

@@ -38,6 +38,7 @@ from typing import Callable, Optional
 from dlaverif import thirdparty
 from dlaverif.executor import KILLED, NOT_STARTED, TIMEOUT as STEP_TIMEOUT, Executor, Record, Step
 from dlaverif.flow import records, runner, testplan
+from dlaverif.platform import reach
 
 from .jobs import (
     Duration,
@@ -515,6 +516,8 @@ def _child_job(job: Job, regdir: Path, suite: str) -> None:
         build_dir(regdir, job.sim, run.build.name),
         run.build.parameters,
         get_runner(job.sim),
+        env=runner.build_env(run.build.options, run.build.parameters),
+        probes=reach.encode(run.build.options.probes),
     )
     try:
         runner.run(b, run.module, job.seed, [job.test], env, test_dir=regdir / job.folder())

@@ -28,7 +28,8 @@ module hdl_axi_mem #(
   parameter int AW      = 40,
   parameter int IDW     = 4,
   parameter int WORDS   = 1 << 19,
-  parameter int QDEPTH  = 64,
+  parameter int QDEPTH  = 256,    // bursts accepted and not yet answered: above any reader's MAX_OUTSTANDING (<= 255),
+                                  // so the memory never holds ARREADY low where the Python agent would not
   parameter int ARLOG   = 1 << 14,
   parameter int RLOG    = 1 << 18
 ) (

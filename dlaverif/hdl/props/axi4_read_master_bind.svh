@@ -29,20 +29,29 @@
 `ifndef AXI4_READ_MASTER_BIND_SVH
 `define AXI4_READ_MASTER_BIND_SVH
 `ifdef __ICARUS__
+// TOP's instance from the root: TOP itself, or in a fast-path build (dlaverif/flow/fastpath.py: the flow defines
+// DLA_FASTPATH_TOP as the generated wrapper's name) the wrapper's instance of it, dut
+`ifdef DLA_FASTPATH_TOP
+`define DLA_PROPS_AT(TOP) `DLA_FASTPATH_TOP.dut
+`else
+`define DLA_PROPS_AT(TOP) TOP
+`endif
 `define DLA_PROPS_ROOT_BEGIN module dla_props_root;
 `define DLA_PROPS_ROOT_END endmodule
 `define AXI4_READ_MASTER_BIND(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS) \
   `AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, '0, '0)
 `define AXI4_READ_MASTER_BIND_ID(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS) \
-  `AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, TOP.PREFIX``arid, TOP.PREFIX``rid)
+  `AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, \
+                             `DLA_PROPS_AT(TOP).PREFIX``arid, `DLA_PROPS_AT(TOP).PREFIX``rid)
 `define AXI4_READ_MASTER_BIND_IDS(TOP, PREFIX, CLK, RST, RST_ACTIVE, PARAMS, ARID, RID) \
   axi4_read_master_props #PARAMS u_``TOP``_axi4_read_master_props ( \
-    .clk (TOP.CLK), .rst (TOP.RST == RST_ACTIVE), .stop (1'b0), .job_done (1'b0), \
-    .arid (ARID), .araddr (TOP.PREFIX``araddr), .arlen (TOP.PREFIX``arlen), .arsize (TOP.PREFIX``arsize), \
-    .arburst (TOP.PREFIX``arburst), .arlock (1'b0), .arcache (4'b0), .arprot (3'b0), \
-    .arvalid (TOP.PREFIX``arvalid), .arready (TOP.PREFIX``arready), .rid (RID), .rdata (TOP.PREFIX``rdata), \
-    .rresp (TOP.PREFIX``rresp), .rlast (TOP.PREFIX``rlast), .rvalid (TOP.PREFIX``rvalid), \
-    .rready (TOP.PREFIX``rready), \
+    .clk (`DLA_PROPS_AT(TOP).CLK), .rst (`DLA_PROPS_AT(TOP).RST == RST_ACTIVE), .stop (1'b0), .job_done (1'b0), \
+    .arid (ARID), .araddr (`DLA_PROPS_AT(TOP).PREFIX``araddr), .arlen (`DLA_PROPS_AT(TOP).PREFIX``arlen), \
+    .arsize (`DLA_PROPS_AT(TOP).PREFIX``arsize), .arburst (`DLA_PROPS_AT(TOP).PREFIX``arburst), .arlock (1'b0), \
+    .arcache (4'b0), .arprot (3'b0), .arvalid (`DLA_PROPS_AT(TOP).PREFIX``arvalid), \
+    .arready (`DLA_PROPS_AT(TOP).PREFIX``arready), .rid (RID), .rdata (`DLA_PROPS_AT(TOP).PREFIX``rdata), \
+    .rresp (`DLA_PROPS_AT(TOP).PREFIX``rresp), .rlast (`DLA_PROPS_AT(TOP).PREFIX``rlast), \
+    .rvalid (`DLA_PROPS_AT(TOP).PREFIX``rvalid), .rready (`DLA_PROPS_AT(TOP).PREFIX``rready), \
     .n_flight (), .n_acc (), .ar_new (), .head_addr (), .head_len (), .head_beat (), .halted () \
   );
 `else

@@ -31,7 +31,12 @@ class RuleChecked:
 
     def error_bits(self, addr_bits: int = 64) -> int:
         """The validator's error word: bit i set when rule ``ERROR_RULES[i]`` is broken."""
-        return sum(1 << self.ERROR_RULES.index(r) for r in self.errors(addr_bits))
+        return self.error_word(self.errors(addr_bits))
+
+    def error_word(self, rules: list[str]) -> int:
+        """The error word of broken ``rules`` (names of :attr:`ERROR_RULES`): for a descriptor's :meth:`errors`
+        under a reader's own build limits (the cube reader's ``max_atom_bytes``)."""
+        return sum(1 << self.ERROR_RULES.index(r) for r in rules)
 
     def validate(self: T, addr_bits: int = 64) -> T:
         """Raise :class:`FormatError` ``<RULE_PREFIX>.<first rule>`` naming every broken rule; return ``self``."""

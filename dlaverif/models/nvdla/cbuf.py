@@ -27,13 +27,30 @@ this project's testbench of the convolution DMA; every difference is written up 
   ``nvdla.feature`` images).
 * **Image input**: a slice is one line of converted pixels, ``channels`` elements each in the output order of
   :mod:`.pixel` (R, G, B, A / Y, U, V, A), pixels back to back from the slice's first entry;
-  ``entry_per_slice = ceil(W * channels * element bytes / 128)``. Only 1- and 4-channel formats and no zero
-  padding are placed (``cbuf.image_channels``, ``cbuf.image_padding``): where a 3-channel (semi-planar) pixel
-  or a padded column lands is not in the documents.
+  ``entry_per_slice = ceil((LP + W + RP) * channels * element bytes / 128)``: the unit description ("Convolution
+  with Image Input") has the left and right padding and the line's pixels "compactly residing in CBUF entries",
+  so ``LP`` padding pixels come first and ``RP`` after the line, every element of them the register's pad value
+  (``D_ZERO_PADDING_VALUE``: bits [7:0] for int8 output, [15:0] for int16/fp16). Only 1- and 4-channel formats are
+  placed (``cbuf.image_channels``): where a 3-channel (semi-planar) pixel lands is not in the documents; top and
+  bottom padding are refused (``cbuf.image_padding``).
+* **Winograd data** (``D_MISC_CFG.CONV_MODE`` WINOGRAD, stride 1): the unit description ("Winograd Convolution")
+  cuts the input into 4x4x4-element small cubes and the convolution DMA's Winograd engine "has a special fetching
+  sequence"; nothing says how the cubes sit in the buffer. The reading taken (and checked against NVIDIA's RTL,
+  ``docs/nvidia_cdma.md``): the cube, padded by the Winograd engine (left, right, top, bottom, of the pad value,
+  every channel of a padding pixel) and its channels to whole atoms, is cut in bands of 4 lines; a band's entries
+  are 4 x 4-pixel tiles of 8 channel bytes (4 int16/fp16 channels: the 4x4x4 cube; 8 int8 channels), channel
+  block by channel block, tile by tile along W in each; inside an entry line, pixel, channel.
+  ``entry_per_slice = atoms * W_ext / 4``: one padded line's bytes in entries (a band is 4 slices).
 * **Weights**: the weight buffer takes the ``weight_banks`` banks after the ``data_banks`` data banks (the
-  documents give both counts and the WMB bank, not the order; :func:`weight_buffer`).
+  documents give both counts and the WMB bank, not the order; :func:`weight_buffer`). A weight surface (dense, or
+  the compressed one) and a WMB surface are stored as they lie in memory: byte ``i`` of the surface in byte
+  ``i mod 128`` of the surface's entry ``i div 128``, entries taken in increasing order of the buffer
+  (:func:`surface_entries`); the surfaces are whole entries (Table 35: multiples of 128 bytes). The WGS is not
+  stored: the DMA reads it to count a kernel group's entries.
 * Each layer's slices follow each other in the data buffer from the entry where the previous layer ended,
-  from entry 0 after reset (the circular buffer's rule); :func:`place` takes that start entry.
+  from entry 0 after reset (the circular buffer's rule); :func:`place` takes that start entry. A buffer starts
+  again at its entry 0 when its banks change (:func:`restarts`): the data buffer when ``data_banks`` changes, the
+  weight buffer when either count changes (its first bank follows the data banks); the WMB goes with the weights.
 
 Every function raises :class:`~dlaverif.models.core.errors.FormatError` naming the broken rule.
 """
@@ -57,6 +74,7 @@ ATOM_BYTES = 32
 ATOMS_PER_ENTRY = ENTRY_BYTES // ATOM_BYTES
 WMB_BANK = BANKS - 1
 ENTRIES = BANKS * BANK_ENTRIES  # 4096: the 12-bit CBUF write address
+MAX_PAD_LEFT, MAX_PAD_RIGHT = 31, 63  # D_ZERO_PADDING.PAD_LEFT [4:0], PAD_RIGHT [13:8] (NVIDIA's register description)
 
 
 def address(bank: int, entry: int) -> int:
@@ -183,34 +201,121 @@ def feature_slices(cube: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return data, valid
 
 
+# ------------------------------------------------------------------------------------------------ Winograd (WG)
+
+WG_TILE = 4  # the 4x4 tile of the Winograd data cubes (unit description, "Winograd Convolution")
+WG_LANE_BYTES = 8  # channel bytes of one tile position in an entry: 4 x 4 x 8 B = 128 B
+
+
+def winograd_entries_per_slice(width_ext: int, channels: int, elem_bytes: int) -> int:
+    """Entries of one line of the padded cube in Winograd mode: its bytes, every atom of every pixel, in whole
+    entries: ``atoms * W_ext * 32 / 128`` (module docstring); ``W_ext`` a multiple of 4."""
+    require(width_ext >= WG_TILE and width_ext % WG_TILE == 0, "cbuf.winograd_tile", f"width {width_ext}")
+    return _atoms_per_pixel(channels, elem_bytes) * width_ext * ATOM_BYTES // ENTRY_BYTES
+
+
+def winograd_slices(
+    cube: np.ndarray, pad: Sequence[int] = (0, 0, 0, 0), pad_value: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of a feature cube ``(C, H, W)`` in Winograd mode (stride 1): ``(data, valid)``, both
+    ``(bands, entries_per_band, 128)``. The cube is padded (``pad`` = left, right, top, bottom pixels of
+    :func:`pad_element`, every channel) and its channels to whole atoms (zeros); each band of 4 lines is cut into
+    4 x 4-pixel tiles x 8 channel bytes (the unit description's 4x4x4 small cubes of int16/fp16; 4x4x8 of int8),
+    one entry each, ordered channel block by channel block and, within one, tile by tile along W; inside an entry
+    the bytes go line, pixel, channel (module docstring)."""
+    t = np.asarray(cube)
+    require(t.ndim == 3, "cbuf.feature_shape", f"a (C, H, W) cube, not shape {t.shape}")
+    require(t.dtype in (np.int8, np.int16, np.float16), "cbuf.feature_dtype", f"dtype {t.dtype}")
+    c, h, w = t.shape
+    left, right, top, bottom = (int(v) for v in pad)
+    require(min(left, right, top, bottom) >= 0, "cbuf.winograd_pad", f"negative padding {tuple(pad)}")
+    hx, wx = top + h + bottom, left + w + right
+    require(hx % WG_TILE == 0 and hx > 0, "cbuf.winograd_tile", f"padded height {hx}: a multiple of {WG_TILE}")
+    e = t.dtype.itemsize
+    eps = winograd_entries_per_slice(wx, c, e)
+    atoms = _atoms_per_pixel(c, e)
+    cp = atoms * ATOM_BYTES // e
+    full = np.zeros((hx, wx, cp), t.dtype.newbyteorder("<"))
+    full[...] = pad_element(pad_value, t.dtype)[0]
+    full[top : top + h, left : left + w, :] = 0
+    full[top : top + h, left : left + w, :c] = t.transpose(1, 2, 0)
+    b = np.ascontiguousarray(full).view(np.uint8).reshape(hx, wx, atoms * ATOM_BYTES)
+    lanes = atoms * ATOM_BYTES // WG_LANE_BYTES
+    # (band, line in tile, tile, pixel in tile, channel block, lane byte) -> (band, block, tile, line, pixel, byte)
+    tiles = b.reshape(hx // WG_TILE, WG_TILE, wx // WG_TILE, WG_TILE, lanes, WG_LANE_BYTES)
+    data = np.ascontiguousarray(tiles.transpose(0, 4, 2, 1, 3, 5)).reshape(hx // WG_TILE, 4 * eps, ENTRY_BYTES)
+    return data, np.ones(data.shape, bool)
+
+
 # ------------------------------------------------------------------------------------------------ image input
 
 
-def image_entries_per_slice(width: int, channels: int, elem_bytes: int) -> int:
-    """Entries one image line occupies: ``ceil(W * channels * element bytes / 128)`` (module docstring)."""
+def image_entries_per_slice(width: int, channels: int, elem_bytes: int, pad_left: int = 0, pad_right: int = 0) -> int:
+    """Entries one image line occupies, its left and right padding included:
+    ``ceil((LP + W + RP) * channels * element bytes / 128)`` (module docstring)."""
     require(width >= 1, "cbuf.width_min", f"width {width}")
     require(channels in (1, 4), "cbuf.image_channels", f"{channels}-channel pixels: placement not documented")
     require(elem_bytes in (1, 2), "cbuf.element_bytes", f"element of {elem_bytes} bytes: 1 or 2")
-    return ceil_div(width * channels * elem_bytes, ENTRY_BYTES)
+    require(
+        0 <= pad_left <= MAX_PAD_LEFT and 0 <= pad_right <= MAX_PAD_RIGHT,
+        "cbuf.image_pad_range",
+        f"padding left {pad_left} right {pad_right}: at most {MAX_PAD_LEFT} and {MAX_PAD_RIGHT} "
+        "(D_ZERO_PADDING's 5- and 6-bit fields)",
+    )
+    return ceil_div((pad_left + width + pad_right) * channels * elem_bytes, ENTRY_BYTES)
 
 
-def image_slices(pixels: np.ndarray, pad: Sequence[int] = (0, 0, 0, 0)) -> tuple[np.ndarray, np.ndarray]:
+def pad_element(value: int, dtype: Any) -> np.ndarray:
+    """One padding element of ``dtype`` from ``D_ZERO_PADDING_VALUE.PAD_VALUE`` (NVIDIA's register description:
+    bits [7:0] for int8, [15:0] for int16 and fp16, the bits as they are)."""
+    dt = np.dtype(dtype)
+    require(0 <= value < 1 << 16, "cbuf.pad_value_range", f"pad value {value}: a 16-bit field")
+    bits = value & ((1 << (8 * dt.itemsize)) - 1)
+    return np.array([bits], np.uint8 if dt.itemsize == 1 else np.uint16).view(dt.newbyteorder("="))
+
+
+def image_slices(
+    pixels: np.ndarray, pad: Sequence[int] = (0, 0, 0, 0), pad_value: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
     """The entries of every slice of a converted image ``(H, W, channels)`` (int8, int16 or float16, channels in
     the output order of :mod:`.pixel`): ``(data, valid)``, both ``(H, entry_per_slice, 128)``. ``pad``: the zero
-    padding (left, right, top, bottom) of the layer, which must be zero (``cbuf.image_padding``)."""
+    padding (left, right, top, bottom) of the layer: ``left`` pixels of ``pad_value`` (:func:`pad_element`, every
+    channel) before each line and ``right`` after it, back to back with the line (module docstring); top and bottom
+    must be zero (``cbuf.image_padding``: the image engine is given the left and right padding only)."""
     t = np.asarray(pixels)
     require(t.ndim == 3, "cbuf.image_shape", f"an (H, W, channels) image, not shape {t.shape}")
     require(t.dtype in (np.int8, np.int16, np.float16), "cbuf.image_dtype", f"dtype {t.dtype}")
-    require(not any(pad), "cbuf.image_padding", f"zero padding {tuple(pad)}: placement of padded columns not modelled")
+    left, right, top, bottom = (int(v) for v in pad)
+    require(not (top or bottom), "cbuf.image_padding", f"top/bottom padding {top}/{bottom}: not the image engine's")
     h, w, ch = t.shape
     e = t.dtype.itemsize
-    eps = image_entries_per_slice(w, ch, e)
-    line = np.ascontiguousarray(t.astype(t.dtype.newbyteorder("<"))).view(np.uint8).reshape(h, w * ch * e)
+    eps = image_entries_per_slice(w, ch, e, left, right)
+    padded = np.empty((h, left + w + right, ch), t.dtype)
+    padded[...] = pad_element(pad_value, t.dtype)[0]
+    padded[:, left : left + w] = t
+    line = np.ascontiguousarray(padded.astype(t.dtype.newbyteorder("<"))).view(np.uint8).reshape(h, -1)
     data = np.zeros((h, eps * ENTRY_BYTES), np.uint8)
     valid = np.zeros((h, eps * ENTRY_BYTES), bool)
     data[:, : line.shape[1]] = line
     valid[:, : line.shape[1]] = True
     return data.reshape(h, eps, ENTRY_BYTES), valid.reshape(h, eps, ENTRY_BYTES)
+
+
+# ------------------------------------------------------------------------------------------------ weights
+
+
+def surface_entries(surface: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The entries a weight or WMB surface fills (module docstring): ``(data, valid)``, both ``(n, 1, 128)`` - one
+    "slice" of one entry per 128 bytes, for :func:`place` into :func:`weight_buffer` or :func:`wmb_buffer`."""
+    raw = np.asarray(surface)
+    require(raw.dtype == np.uint8 and raw.ndim == 1, "cbuf.surface_bytes", f"a 1-D uint8 surface, not {raw.dtype}")
+    require(
+        raw.size % ENTRY_BYTES == 0,
+        "cbuf.surface_size",
+        f"a surface of {raw.size} bytes is not whole {ENTRY_BYTES}-byte entries (Table 35: a multiple of 128)",
+    )
+    data = raw.reshape(-1, 1, ENTRY_BYTES)
+    return data, np.ones(data.shape, bool)
 
 
 # ------------------------------------------------------------------------------------------------ a layer in the buffer
@@ -235,6 +340,15 @@ def place(
         valid.reshape(n, ENTRY_BYTES),
         int((start + n) % buffer.entries),
     )
+
+
+def restarts(before: tuple[int, int] | None, after: tuple[int, int]) -> tuple[bool, bool]:
+    """Whether the data buffer and the weight buffer (with the WMB) start again at entry 0 for a layer of bank split
+    ``after`` = ``(data_banks, weight_banks)`` that follows a layer of split ``before`` (None: the first layer after
+    reset): a buffer restarts when its banks change (module docstring)."""
+    if before is None:
+        return True, True
+    return before[0] != after[0], before != after
 
 
 def entries_register(entries_per_slice: int) -> int:
