@@ -7,7 +7,8 @@ starts and ends (its :data:`Control`), and what its completion signal means (:cl
 * :class:`RegisterControl`: a register block from an ``.rdl`` over AXI4-Lite (our three readers): START and DONE
   are the map's ``ctrl_start`` / ``status_done`` bits, the status set its RO registers, DONE also on an irq pin;
 * :class:`DescriptorControl`: a descriptor stream on a valid/ready port, its payload's fields as named ports,
-  several jobs in flight up to ``queue_depth`` (the bench's limit; the DUT's ``ready`` is the handshake);
+  several jobs in flight up to ``queue_depth`` (the bench's limit; the DUT's ``ready`` is the handshake), or up to
+  the DUT's own capacity (:attr:`DutBinding.capacity`, from its parameters) when the run's ``IN_FLIGHT`` says so;
 * :class:`PinControl`: a start pin and a done pin, one job at a time;
 * :class:`CsbControl`: NVDLA's configuration space bus, two register groups (:mod:`dlaverif.agents.nvdla.csb`).
 
@@ -74,7 +75,8 @@ class DescriptorControl:
     tag, and 0 for every other, e.g. an error flag); ``stream_fields``: the output stream's sidebands that return a
     payload field (sideband name after the stream's prefix -> field, e.g. ``(("tid", "tid"), ("tdest", "dest"))``):
     every transfer of a job must carry the job's value (AMBA AXI4-Stream: TID and TDEST name the stream a transfer
-    belongs to and where it goes)."""
+    belongs to and where it goes). ``queue_depth`` gives way to the DUT's own capacity (:attr:`DutBinding.capacity`)
+    when the run's ``IN_FLIGHT`` is ``capacity``."""
 
     valid: str
     ready: str
@@ -149,6 +151,12 @@ class DutBinding:
     #: the backend of a DUT whose memory and output are not AXI4 / AXI4-Stream: ``backend(dut, binding)`` (e.g.
     #: :meth:`dlaverif.agents.nvdla.dma_read.NvdlaBackend.of`); None: the default AXI agents or the fast path
     backend: Optional[Callable[[Any, "DutBinding"], Any]] = None
+    #: the jobs the DUT itself holds at once, its queues full, as a function of its top-level parameters
+    #: (``lambda p: p.SLOTS + 1``: ``p.<NAME>`` is the DUT's parameter as an integer, read through cocotb on Verilator
+    #: and Icarus alike, :class:`dlaverif.platform.control_pipelined.DutParameters`); a descriptor port's bench keeps
+    #: that many in flight instead of its ``queue_depth`` when the run's ``IN_FLIGHT`` is ``capacity``, so that a
+    #: configuration that moves a depth fills it (None: the DUT declares none)
+    capacity: Optional[Callable[[Any], int]] = None
 
     @property
     def stream(self) -> str:

@@ -30,6 +30,12 @@ class JobControl:
     def __init__(self, tb: Any) -> None:
         self.tb = tb
         self.finished: list[ReaderItem] = []  # jobs over, not yet published
+        #: jobs the bench keeps in flight to fill the DUT's queues (``IN_FLIGHT=capacity``), 0 when it does not: a
+        #: burst of :class:`dlaverif.platform.sequences.BurstSeqBase` then brings at least twice as many
+        self.fill = 0
+        #: the width in bits of each payload field's port (a descriptor port's or start pin's; empty for registers):
+        #: what a block's items draw ids and tags over, so a configuration that widens a field drives its top bits
+        self.field_bits: dict[str, int] = {}
 
     async def run(self, item: ReaderItem) -> None:
         """Hand ``item`` to the DUT (for one-at-a-time controls: run it to its end); ``item.result`` is set."""
@@ -66,7 +72,8 @@ def control_for(tb: Any) -> JobControl:
     if isinstance(ctl, RegisterControl):
         return RegisterJobs(tb, ctl)
     if isinstance(ctl, DescriptorControl):
-        return PipelinedJobs(tb, DescriptorSender(tb.dut, tb.clk, ctl, tb.binding.period_ns), ctl.done, ctl.stream_tag)
+        sender = DescriptorSender(tb.dut, tb.clk, ctl, tb.binding.period_ns, tb.binding.capacity)
+        return PipelinedJobs(tb, sender, ctl.done, ctl.stream_tag)
     if isinstance(ctl, PinControl):
         return PipelinedJobs(tb, PinSender(tb.dut, tb.clk, ctl, tb.binding.period_ns), ctl.done, None)
     if isinstance(ctl, CsbControl):

@@ -11,7 +11,8 @@ burst, R beat and read violation of a batch goes to its own job (:mod:`dlaverif.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import os
+from typing import Any, Callable, Optional
 
 from cocotb.simtime import get_sim_time
 from cocotb.triggers import ClockCycles, Event, FallingEdge, First, RisingEdge
@@ -108,11 +109,59 @@ class _Sender:
         raise NotImplementedError
 
 
-class DescriptorSender(_Sender):
-    """``valid`` with the payload until the rising edge that sees ``ready``."""
+#: the run's choice of the jobs a descriptor port's bench keeps in flight: unset (or empty), the binding's
+#: ``queue_depth``; ``capacity``, the DUT's own (``DutBinding.capacity`` at its parameters), so that its queues fill
+#: at every configuration (a plan's ``configs.tops.<top>.env``)
+IN_FLIGHT_VAR = "IN_FLIGHT"
+IN_FLIGHT_CHOICES = ("capacity",)
 
-    def __init__(self, dut, clock, control: DescriptorControl, period_ns: int) -> None:
-        super().__init__(dut, clock, control.fields, control.queue_depth, period_ns)
+
+def in_flight_choice() -> str:
+    """:data:`IN_FLIGHT_VAR` of the environment ("" when unset); ValueError (one line) on a value not allowed (each
+    test of the run then fails with that line, in ``make sim``'s summary too)."""
+    choice = os.environ.get(IN_FLIGHT_VAR, "").strip()
+    if choice and choice not in IN_FLIGHT_CHOICES:
+        raise ValueError(f"{IN_FLIGHT_VAR}={choice}: expected {' or '.join(IN_FLIGHT_CHOICES)} (or leave it unset)")
+    return choice
+
+
+class DutParameters:
+    """The DUT's top-level parameters as integers by attribute (``p.SLOTS``): cocotb shows a top's parameters on
+    Verilator and Icarus alike; a name the DUT does not have raises AttributeError naming it."""
+
+    def __init__(self, dut: Any) -> None:
+        self._dut = dut
+
+    def __getattr__(self, name: str) -> int:
+        try:
+            return int(getattr(self._dut, name).value)
+        except AttributeError:
+            raise AttributeError(f"the DUT {self._dut._name} has no parameter {name}") from None
+
+
+def in_flight(dut: Any, control: DescriptorControl, capacity: Optional[Callable[[Any], int]]) -> tuple[int, bool]:
+    """The jobs the bench keeps in flight on ``control``'s port (``capacity``: the binding's) and whether that is the
+    DUT's capacity (:data:`IN_FLIGHT_VAR`); ValueError (one line) on another value, or on ``capacity`` for a binding
+    that declares none."""
+    if not in_flight_choice():
+        return control.queue_depth, False
+    if capacity is None:
+        raise ValueError(f"{IN_FLIGHT_VAR}=capacity: the binding declares no capacity (DutBinding.capacity)")
+    depth = int(capacity(DutParameters(dut)))
+    if depth < 1:
+        raise ValueError(f"{IN_FLIGHT_VAR}=capacity: the binding's capacity at this DUT is {depth}, not 1 or more")
+    return depth, True
+
+
+class DescriptorSender(_Sender):
+    """``valid`` with the payload until the rising edge that sees ``ready``; up to :func:`in_flight` jobs in flight
+    (``filling``: the DUT's capacity)."""
+
+    def __init__(
+        self, dut, clock, control: DescriptorControl, period_ns: int, capacity: Optional[Callable[[Any], int]] = None
+    ) -> None:
+        depth, self.filling = in_flight(dut, control, capacity)
+        super().__init__(dut, clock, control.fields, depth, period_ns)
         self.valid, self.ready = getattr(dut, control.valid), getattr(dut, control.ready)
         self.valid.value = 0
 
@@ -152,6 +201,9 @@ class PipelinedJobs(JobControl):
     ) -> None:
         super().__init__(tb)
         self.sender, self.tag, self.idle, self.timeout = sender, tag, idle, timeout
+        self.fill = sender.depth if getattr(sender, "filling", False) else 0
+        self.field_bits = {name: len(port) for name, port in getattr(sender, "ports", {}).items()}
+        self.most_in_flight = 0  # the most jobs in flight at a hand-over (this one included), since the TB was built
         self.done = tb.binding.signal(tb.dut, done)
         self._done_rise = RisingEdge(self.done)
         self.completions: list[int] = []  # the cycle of every completion pulse
@@ -195,6 +247,7 @@ class PipelinedJobs(JobControl):
         # a hang (no completion, or the DUT takes no job) is given up on after the pending jobs' own hang bounds
         self.sender.timeout = min(self.timeout, sum(j.timeout_cycles(tb.bus_bytes) for j in self.pending))
         await self.sender.send(item, tb.payload(item))
+        self.most_in_flight = max(self.most_in_flight, item.response().in_flight or 0)
         if item.resets:
             await self.reset_in_flight(item)
 

@@ -12,6 +12,11 @@ A parameter is only tested where the stimulus goes where it matters. Per test th
 - ``most_beats_in_flight``: the most beats of accepted AR bursts not yet returned on R, counted the same way. No
   limit: a reader's queues are not visible on the bus (the weight reader's three streams share one AR channel
   without IDs of their own, so beats in flight may exceed its DATA_DEPTH while the data queue itself is not full).
+- ``most_jobs_in_flight``: on a descriptor port, the most jobs handed over and not yet completed at once (this
+  one included), counted by the bench at each hand-over (``PipelinedJobs.most_in_flight``); with ``IN_FLIGHT=capacity``
+  it reaches the binding's ``capacity`` when the DUT took that many jobs before completing one (its ``ready`` is
+  the handshake: the queues full, give or take the job whose completion is a cycle away; a probe of the queue's
+  occupancy inside the DUT says it exactly).
 - ``longest_pages``: the longest run of address-contiguous bursts (bursts continuing where an earlier one ended,
   interleaved with others or not) in 4 KB pages: how far one command or job streamed.
 - ``occupancy``: per occupancy probe, the deepest value its signal took. A queue is inside the DUT, so its plan
@@ -93,6 +98,7 @@ class AxiReach:
         self.longest_pages = 0
         self.bursts = 0
         self.most_beats_in_flight = 0
+        self.most_jobs_in_flight = 0  # set by the test base from the job control's count (0: not a descriptor port)
         self._ar_cycles: list[int] = []
         self._ar_beats: list[int] = []
         self._last_cycles: list[int] = []
@@ -186,6 +192,7 @@ class AxiReach:
             "top_bit": self.top_bit,
             "most_in_flight": self.most_in_flight,
             "most_beats_in_flight": self.most_beats_in_flight,
+            "most_jobs_in_flight": self.most_jobs_in_flight,
             "longest_pages": self.longest_pages,
             "bursts": self.bursts,
             "occupancy": dict(self.occupancy),
@@ -207,6 +214,7 @@ def merge(records: list[dict]) -> dict:
         "top_bit": max(r["top_bit"] for r in records),
         "most_in_flight": max(r["most_in_flight"] for r in records),
         "most_beats_in_flight": max(r.get("most_beats_in_flight", 0) for r in records),
+        "most_jobs_in_flight": max(r.get("most_jobs_in_flight", 0) for r in records),
         "longest_pages": max(r["longest_pages"] for r in records),
         "bursts": sum(r["bursts"] for r in records),
         "occupancy": {

@@ -17,8 +17,10 @@ def config_value(name: str) -> Any:
 
 
 class ReaderSeqBase(uvm_sequence):
-    """What every block's sequences take from the test: the RNG, COUNT, the address and bus widths, and a counter
-    ``n`` for item names; :meth:`new_item` makes the block's item (:attr:`item_cls`) for a job's data."""
+    """What every block's sequences take from the test: the RNG, COUNT, the address and bus widths, the widths of the
+    payload's fields (``field_bits``: field name -> bits of its port, ``JobControl.field_bits``; empty for a
+    register-controlled DUT) and a counter ``n`` for item names; :meth:`new_item` makes the block's item
+    (:attr:`item_cls`) for a job's data."""
 
     #: the block's item class
     item_cls: type = ReaderItem
@@ -32,6 +34,11 @@ class ReaderSeqBase(uvm_sequence):
         self.addr_bits: int = config_value("ADDR_BITS")
         self.bus_bytes: int = config_value("BUS_BYTES")
         self.n = 0
+
+    @property
+    def field_bits(self) -> dict[str, int]:
+        """The payload's field name -> the bits of its port (the test's TB's ``control.field_bits``)."""
+        return dict(getattr(getattr(config_value("TB"), "control", None), "field_bits", {}))
 
     def next_name(self) -> str:
         """A fresh item name: the sequence's name and a counter."""
@@ -60,7 +67,10 @@ class BurstSeqBase(ReaderSeqBase):
     :attr:`per_burst` (the last one shorter), each burst under one knob set of :attr:`knobs` in turn, each job after
     a gap of 0 (back to back), 1 or a few idle cycles; the sequence waits for each burst to be over (the TB settles)
     before the next. On a DUT that takes several jobs in flight the jobs of a burst overlap; on one that takes one
-    at a time they simply follow each other."""
+    at a time they simply follow each other. When the bench fills the DUT's queues (the run's ``IN_FLIGHT`` is
+    ``capacity``: ``JobControl.fill`` jobs in flight) a burst brings at least twice that many and the sequence at
+    least one such burst per knob set (COUNT raised to it), so that each knob set sees the queues fill and drain;
+    otherwise :attr:`per_burst` and COUNT are the sequence's, whatever the DUT's depths."""
 
     per_burst = 6
     knobs: tuple[Knobs, ...] = (
@@ -81,6 +91,10 @@ class BurstSeqBase(ReaderSeqBase):
 
     async def body(self) -> None:
         tb = config_value("TB")
+        fill = getattr(getattr(tb, "control", None), "fill", 0)
+        if fill:
+            self.per_burst = max(self.per_burst, 2 * fill)
+            self.count = max(self.count, self.per_burst * len(self.knobs))
         for burst in range(self.bursts):
             for _ in range(min(self.per_burst, self.count - burst * self.per_burst)):
                 item = self.random_item(self.next_name(), burst)

@@ -208,10 +208,19 @@ class ReaderTB:
 class ContiguousReaderTB(ReaderTB):
     """A :class:`ReaderTB` whose every job reads one byte range, what a DMA or descriptor reader does: the job item
     has ``addr`` (its first byte), ``length`` (its bytes) and ``blob`` (those bytes, a uint8 array, which the memory
-    holds there); the range is the job's only region, named after the job."""
+    holds there); the range is the job's only region, named after the job, and its payload (:meth:`payload`) the
+    range and the item's attributes named by the binding's fields."""
 
     def regions(self, item) -> list[Region]:
         return [Region(item.get_name(), item.addr, item.addr + item.length)]
+
+    def payload(self, item) -> dict[str, int]:
+        """The job's byte range as the fields ``addr`` and ``len`` (its ``length``), every other field of the binding
+        (``fields``: ``tag``, ``tid``) the item's attribute of that name; a block whose fields name other things
+        overrides it."""
+        own = {"addr": item.addr, "len": item.length}
+        fields = getattr(self.binding.control, "fields", ())  # a descriptor port's or start pin's
+        return {name: int(own[name] if name in own else getattr(item, name)) for name, _ in fields}
 
     def pieces(self, item) -> Optional[Sequence[tuple[int, Any]]]:
         return [(item.addr, item.blob.tobytes())]

@@ -37,11 +37,13 @@ class ReaderTestBase(uvm_test):
     builds the block's TB and env, resets, runs :meth:`body`, then closes the read checker (nothing may be read
     after the last job) and flushes the fast path's logs.
 
-    A block sets ``tb_cls``, ``env_cls``, ``default_count`` and may add ConfigDB entries (:meth:`config`) and
-    words to the first log line (:meth:`describe`)."""
+    A block sets ``tb_cls``, ``env_cls`` (or only ``scoreboard_cls``), ``default_count`` and may add ConfigDB entries
+    (:meth:`config`) and words to the first log line (:meth:`describe`)."""
 
     tb_cls: type = ReaderTB
     env_cls: type = ReaderEnv
+    #: the block's scoreboard, when it is all its env changes: the env is then :attr:`env_cls` with it
+    scoreboard_cls: Optional[type] = None
     default_count = 8
 
     def config(self, tb: ReaderTB) -> dict[str, Any]:
@@ -69,7 +71,10 @@ class ReaderTestBase(uvm_test):
         for key, value in entries.items():
             db.set(None, "*", key, value)
         self.tb = tb
-        self.env = self.env_cls("env", self)
+        env_cls = self.env_cls
+        if self.scoreboard_cls is not None:
+            env_cls = type(f"{type(self).__name__}Env", (env_cls,), {"scoreboard_cls": self.scoreboard_cls})
+        self.env = env_cls("env", self)
         extra = self.describe(tb)
         self.logger.info(
             "%s: run seed %d, test seed %d (cocotb.RANDOM_SEED, seeds numpy), COUNT=%d, AXI_DATA_W=%d, AXI_ADDR_W=%d%s",
@@ -95,6 +100,7 @@ class ReaderTestBase(uvm_test):
             self.tb.reads.close()  # nothing may be read after the last job
             await ClockCycles(self.tb.clk, 10)
             await self.tb.flush()
+            self.tb.reach.most_jobs_in_flight = getattr(self.tb.control, "most_in_flight", 0)
             write_record(self.tb.reach, type(self).__name__)  # what the stimulus reached (dlaverif.platform.reach)
         finally:
             gc.unfreeze()

@@ -37,6 +37,7 @@ def test_limits_reached_and_holes(tmp_path):
         "top_bit": 63,
         "most_in_flight": 255,
         "most_beats_in_flight": 0,  # records without the field (older runs) count 0
+        "most_jobs_in_flight": 0,  # no descriptor port (and older records): 0
         "longest_pages": 70,
         "bursts": 15,
         "occupancy": {},

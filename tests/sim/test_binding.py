@@ -59,6 +59,54 @@ def test_the_platform_assumes_no_port_names():
     with pytest.raises(TypeError, match="irq"):
         RegisterControl("csr", CUBE_READER)
     defaulted = {f.name for f in dataclasses.fields(DutBinding) if f.default is not dataclasses.MISSING}
-    # backend: a factory, not a port; ties: none unless the binding names its ports
-    assert defaulted == {"completion", "period_ns", "backend", "ties"}, defaulted
+    # backend: a factory, not a port; ties: none unless the binding names its ports; capacity: a function of parameters
+    assert defaulted == {"completion", "period_ns", "backend", "ties", "capacity"}, defaulted
     assert DutBinding(ctl, "clk", ResetPin("rst"), "m", ("s",)).ties == ()
+
+
+class _Param:
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+
+@pytest.mark.parametrize(
+    "env, want",
+    [
+        ({}, (3, False)),  # unset: the binding's queue_depth, whatever the DUT holds
+        ({"IN_FLIGHT": ""}, (3, False)),
+        ({"IN_FLIGHT": "capacity"}, (9, True)),  # SLOTS 8 queued behind the one being read
+    ],
+)
+def test_in_flight_is_the_queue_depth_unless_the_run_asks_for_the_duts_capacity(monkeypatch, env, want):
+    from dlaverif.platform.control_pipelined import in_flight
+
+    monkeypatch.delenv("IN_FLIGHT", raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    ctl = DescriptorControl("v", "r", (("addr", "a"),), "done", queue_depth=3)
+    dut = types.SimpleNamespace(_name="desc_reader", SLOTS=_Param(8))
+    assert in_flight(dut, ctl, lambda p: p.SLOTS + 1) == want
+
+
+@pytest.mark.parametrize(
+    "value, capacity, said",
+    [
+        ("full", lambda p: 4, "IN_FLIGHT=full: expected capacity (or leave it unset)"),
+        ("capacity", None, "IN_FLIGHT=capacity: the binding declares no capacity (DutBinding.capacity)"),
+        ("capacity", lambda p: p.SLOT + 1, "the DUT desc_reader has no parameter SLOT"),
+        (
+            "capacity",
+            lambda p: p.SLOTS - 8,
+            "IN_FLIGHT=capacity: the binding's capacity at this DUT is 0, not 1 or more",
+        ),
+    ],
+)
+def test_a_bad_in_flight_or_capacity_is_refused_in_one_line(monkeypatch, value, capacity, said):
+    from dlaverif.platform.control_pipelined import in_flight
+
+    monkeypatch.setenv("IN_FLIGHT", value)
+    ctl = DescriptorControl("v", "r", (("addr", "a"),), "done", queue_depth=3)
+    dut = types.SimpleNamespace(_name="desc_reader", SLOTS=_Param(8))
+    with pytest.raises((ValueError, AttributeError)) as err:
+        in_flight(dut, ctl, capacity)
+    assert str(err.value) == said

@@ -100,10 +100,12 @@ def test_record_file_merge_limits_and_holes(tmp_path):
         "top_bit": 63,
         "most_in_flight": 255,
         "most_beats_in_flight": 900,
+        "most_jobs_in_flight": 0,  # no descriptor port: no job counted (records without the field count 0)
         "longest_pages": 9,
         "bursts": 8,
         "occupancy": {},  # no probe watched in either record
     }
+    assert reach.merge([{**two, "most_jobs_in_flight": 9}, two])["most_jobs_in_flight"] == 9
     assert one["top_bit"] == 63 and one["most_in_flight"] == 1
     limits = reach.limits({"AXI_ADDR_W": 64, "MAX_OUTSTANDING": 255, "AXI_DATA_W": 256})
     assert limits == {"top_bit": 63, "most_in_flight": 255}

@@ -6,6 +6,7 @@ corner's parameters do reach the build), and a name the header does not declare 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -67,3 +68,21 @@ def test_a_user_corner_naming_no_parameter_of_its_top_is_refused(tmp_path: Path)
     lines = done.stderr.splitlines()
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert "desc_reader declares no parameter contract" in lines[0] and "SLOT: 4" in lines[0], lines[0]
+
+
+@pytest.mark.sim
+def test_the_examples_deep_corner_fills_the_readers_queue(tmp_path: Path) -> None:
+    """examples/desc_reader's own plan runs ``slots_8`` with ``IN_FLIGHT=capacity``: the bench keeps SLOTS + 1 = 9
+    jobs in flight (8 queued behind the one being read, rtl/desc_reader.sv's header), its reach record says the DUT
+    took 9 at once, and the plan's occupancy probe (the reader's q_count) says its queue held 8 of 8; the suite's
+    entry at the defaults (no IN_FLIGHT, the suite's COUNT 1) sends its one job."""
+    project = shutil.copytree(EXAMPLE, tmp_path / "my_reader", ignore=shutil.ignore_patterns("sim_build"))
+    common = ("SIM=icarus", "SUITE=configs", "SEED=1")
+    done = _make(project, "sim", "RUN=desc_reader/bursts@slots_8,desc_reader/bursts", *common)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    most, deepest = {}, {}
+    for path in (project / "sim_build" / "icarus").glob("*/*/reach_RandomJobBursts.json"):
+        record = json.loads(path.read_text())
+        most[path.parent.name], deepest[path.parent.name] = record["most_jobs_in_flight"], record["occupancy"]
+    assert most == {"desc_reader-bursts@slots_8-seed1": 9, "desc_reader-bursts-seed1": 1}, most
+    assert deepest["desc_reader-bursts@slots_8-seed1"] == {"descriptors": 8}, deepest

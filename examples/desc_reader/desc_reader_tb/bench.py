@@ -1,32 +1,26 @@
-"""desc_reader on the platform: its binding, what a job reads and hands over, its env and test base (the glue)."""
+"""desc_reader on the platform: its binding (with how many jobs it holds), its test base with its scoreboard (the
+glue). A job's descriptor is the platform's default payload of a byte range: its ``addr``, ``len`` and ``job_id``."""
 
-from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderEnv, ReaderTestBase, ResetPin
+from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderTestBase, ResetPin
 from dlaverif.platform.tb import ContiguousReaderTB
 
-from .items import ReadJob
 from .scoreboard import PackedScoreboard
 
-FIELDS = (("addr", "desc_addr_i"), ("len", "desc_len_i"), ("id", "desc_id_i"))
+FIELDS = (("addr", "desc_addr_i"), ("len", "desc_len_i"), ("job_id", "desc_id_i"))  # payload field (the item's) -> port
 
 
 class DescReaderTB(ContiguousReaderTB):
     binding = DutBinding(  # up to 3 jobs in flight (SLOTS=2 wait behind the one being read), paired by id in TUSER
-        control=DescriptorControl("desc_valid_i", "desc_ready_o", FIELDS, "fin_o", queue_depth=3, stream_tag="id"),
+        control=DescriptorControl("desc_valid_i", "desc_ready_o", FIELDS, "fin_o", queue_depth=3, stream_tag="job_id"),
         clock="clk_i",
         reset=ResetPin("rst_ni", active_high=False),
         axi_master="mem",
         streams=("pkt",),
         completion=Completion.ISSUED,  # fin_o comes when the job is read, before its packed tail leaves
+        capacity=lambda p: p.SLOTS + 1,  # SLOTS queued behind the one being read
     )
-
-    def payload(self, job: ReadJob) -> dict[str, int]:
-        return {"addr": job.addr, "len": job.length, "id": job.job_id}
-
-
-class DescReaderEnv(ReaderEnv):
-    scoreboard_cls = PackedScoreboard
 
 
 class DescReaderTest(ReaderTestBase):
     tb_cls = DescReaderTB
-    env_cls = DescReaderEnv
+    scoreboard_cls = PackedScoreboard

@@ -10,7 +10,6 @@ import numpy as np
 from dlaverif.platform import ReaderItem
 
 Kind = enum.Enum("Kind", "COPY")
-ID_BITS = 4  # desc_reader's ID_BITS (rtl/desc_reader.sv): the job id wraps at 16
 
 
 class ReadJob(ReaderItem):
@@ -22,9 +21,11 @@ class ReadJob(ReaderItem):
         self.addr = self.length = self.job_id = 0
         self.blob = np.zeros(0, np.uint8)
 
-    def randomize(self, rng: np.random.Generator, addr: int, bus_bytes: int, job_id: int) -> None:
-        """Lengths at the packer's edges (1, a bus word less one, a word, a word and one) or up to 40 words."""
-        self.addr, self.job_id = addr, job_id % (1 << ID_BITS)
+    def randomize(self, rng: np.random.Generator, addr: int, bus_bytes: int, job_id: int, id_bits: int) -> None:
+        """Lengths at the packer's edges (1, a bus word less one, a word, a word and one) or up to 40 words. The
+        ``job_id``-th job's id counts up from 16 below the top of the ``id_bits``-bit field (the port's width, the
+        reader's ID_BITS): at the default 4 bits from 0, at a wider field through its top values and its wrap."""
+        self.addr, self.job_id = addr, (job_id + (1 << id_bits) - 16) % (1 << id_bits)
         edges = [1, bus_bytes - 1, bus_bytes, bus_bytes + 1]
         self.length = int(rng.choice(edges + [int(rng.integers(2, 40 * bus_bytes))]))
         self.blob = rng.integers(0, 256, self.length, dtype=np.uint8)

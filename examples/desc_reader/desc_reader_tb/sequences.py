@@ -20,6 +20,6 @@ class RandomJobsSeq(BurstSeqBase):
             self.addr, self.burst = 0x4000 + burst * 0x10000, burst
         self.addr += int(self.rng.integers(0, 2 * self.bus_bytes))
         job = ReadJob(name)
-        job.randomize(self.rng, self.addr, self.bus_bytes, self.n - 1)  # next_name counted this job
+        job.randomize(self.rng, self.addr, self.bus_bytes, self.n - 1, self.field_bits["job_id"])  # n counted it
         self.addr += job.length + 64  # the memory agent's guard bands stay outside the next job
         return job

@@ -84,7 +84,8 @@ module desc_reader #(
     logic [ID_BITS-1:0]   q_id   [SLOTS];
     logic [SW:0]          q_wr, q_rd;
     wire                  q_empty = q_wr == q_rd;
-    assign desc_ready_o = q_wr != {~q_rd[SW], q_rd[SW-1:0]};
+    wire [SW:0]           q_count = q_wr - q_rd;  // descriptors queued, 0..SLOTS (the plan's occupancy probe)
+    assign desc_ready_o = q_count != (SW + 1)'(SLOTS);
 
     // ------------------------------------------------------------------ fetch side
     typedef enum logic [1:0] {F_IDLE, F_AR, F_R} fetch_e;

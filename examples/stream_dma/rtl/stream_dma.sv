@@ -107,7 +107,9 @@ module stream_dma #(
     initial if ($bits(taken) != JOB_W) $fatal(1, "stream_dma: JOB_W %0d is not $bits(job_t)", JOB_W);
     logic [JW:0]   q_wr, q_rd;
     logic          q_full, q_empty;
-    assign q_full  = (q_wr[JW] != q_rd[JW]) && (q_wr[JW-1:0] == q_rd[JW-1:0]);
+    logic [JW:0]   q_count;  // jobs queued, 0..JOBS (the plan's occupancy probe)
+    assign q_count = q_wr - q_rd;
+    assign q_full  = q_count == (JW + 1)'(JOBS);
     assign q_empty = q_wr == q_rd;
 
     // ------------------------------------------------------------------ AR side: one job at a time, all its bursts

@@ -1,12 +1,12 @@
-"""stream_dma on the platform: its binding (descriptor stream, status port, tie-offs), what a job reads and hands
-over, its env and test base (the glue)."""
+"""stream_dma on the platform: its binding (descriptor stream, status port, tie-offs, how many jobs it holds), its
+test base with its scoreboard (the glue). A job's descriptor is the platform's default payload of a byte range: its
+``addr`` and ``len``, and the job's ``tag``, ``tid`` and ``tdest``."""
 
 import os
 
-from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderEnv, ReaderTestBase, ResetPin
+from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderTestBase, ResetPin
 from dlaverif.platform.tb import ContiguousReaderTB
 
-from .items import DmaJob
 from .scoreboard import RealignedScoreboard
 
 FIELDS = tuple((f, f"s_desc_{f}") for f in ("addr", "len", "tag", "tid", "tdest"))  # payload field -> its port
@@ -25,16 +25,10 @@ class StreamDmaTB(ContiguousReaderTB):
         streams=("m_axis_out",),
         completion=Completion(os.getenv("COMPLETION", "drained")),  # st_valid after the last transfer: drained
         ties=(("enable", 1),),
+        capacity=lambda p: p.JOBS + 1,  # JOBS queued between the AR and R sides, one streamed (4 kept by default)
     )
-
-    def payload(self, job: DmaJob) -> dict[str, int]:
-        return {"addr": job.addr, "len": job.length, "tag": job.tag, "tid": job.tid, "tdest": job.tdest}
-
-
-class StreamDmaEnv(ReaderEnv):
-    scoreboard_cls = RealignedScoreboard
 
 
 class StreamDmaTest(ReaderTestBase):
     tb_cls = StreamDmaTB
-    env_cls = StreamDmaEnv
+    scoreboard_cls = RealignedScoreboard

@@ -10,7 +10,6 @@ import numpy as np
 from dlaverif.platform import ReaderItem
 
 Kind = enum.Enum("Kind", "COPY")
-TAG_BITS = 8  # stream_dma's TAG_W: the status tag wraps at 256
 
 
 class DmaJob(ReaderItem):
@@ -22,12 +21,15 @@ class DmaJob(ReaderItem):
         self.addr = self.length = self.tag = self.tid = self.tdest = 0
         self.blob = np.zeros(0, np.uint8)
 
-    def randomize(self, rng: np.random.Generator, addr: int, bus_bytes: int, index: int) -> None:
+    def randomize(self, rng: np.random.Generator, addr: int, bus_bytes: int, index: int, bits: dict[str, int]) -> None:
         """Lengths at the realigner's edges (1, a word less one, a word, a word and one) or up to 48 words, so a
-        job's bursts (8 beats at most) run ahead of its data."""
-        self.addr, self.tag, self.tid = addr, index % (1 << TAG_BITS), int(rng.integers(0, 16))
-        # a destination other than its TID (SID_W = 4 bits), not drawn: the generator's job stream stays as it was
-        self.tdest = (self.tid + 1 + index % 15) % 16
+        job's bursts (8 beats at most) run ahead of its data. ``bits``: each field's width (its port's: TAG_W,
+        SID_W); the ``index``-th job's tag counts up from 256 below the top of its field (from 0 at the default 8
+        bits, through the top values at a wider one), its TID is drawn over the whole field."""
+        tags, sids = 1 << bits["tag"], 1 << bits["tid"]
+        self.addr, self.tag, self.tid = addr, (index + tags - 256) % tags, int(rng.integers(0, sids))
+        # a destination other than its TID, not drawn: the generator's job stream stays as it was
+        self.tdest = (self.tid + 1 + index % 15) % sids
         edges = [1, bus_bytes - 1, bus_bytes, bus_bytes + 1]
         self.length = int(rng.choice(edges) if rng.random() < 0.4 else rng.integers(2, 48 * bus_bytes))
         self.blob = rng.integers(0, 256, self.length, dtype=np.uint8)

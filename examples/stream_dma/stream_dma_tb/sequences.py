@@ -20,6 +20,6 @@ class RandomJobsSeq(BurstSeqBase):
             self.addr, self.burst = 0x10000 + burst * 0x40000 + 0xFC0, burst
         self.addr += int(self.rng.integers(0, 2 * self.bus_bytes))
         job = DmaJob(name)
-        job.randomize(self.rng, self.addr, self.bus_bytes, self.n - 1)  # next_name counted this job
+        job.randomize(self.rng, self.addr, self.bus_bytes, self.n - 1, self.field_bits)  # n counted this job
         self.addr += job.length + 64  # the memory agent's guard bands stay outside the next job
         return job
