@@ -216,6 +216,45 @@ class ZeroWeightsObserved(WeightTestBase):
         assert sum(r[1] for r in reports) == 2 and sum(r[2] for r in reports) == 1, reports
 
 
+@pyuvm.test(timeout_time=60, timeout_unit="ms")
+class WmbWraps(WeightTestBase):
+    """The WMB wrapping around bank 15: compressed layers on one bank split (one data bank, two weight banks) whose
+    mask bits add up to more than the bank's 256 entries, so the WMB continues from entry 255 to entry 0 in the
+    middle of the third layer (int8 64x256x3x3: 144 entries; int16 32x160x3x3: 45; int8 48x200x3x3: 85, from entry
+    189) and goes on from there in the fourth (fp16). The kernels keep about 5 % of their elements, so the weights
+    stay small beside their WMB (docs/nvidia_cdma.md, Weights)."""
+
+    async def body(self) -> None:
+        shapes: list[tuple[int, int, int, int, type]] = [
+            (64, 256, 3, 3, np.int8),
+            (32, 160, 3, 3, np.int16),
+            (48, 200, 3, 3, np.int8),
+            (16, 64, 2, 2, np.float16),
+        ]
+        wrapped = []
+        for i, (k, c, r, s, dt) in enumerate(shapes):
+            kt = draw_kernels(self.rng, (k, c, r, s), dt, 0.05)
+            layer = weight_layer(
+                f"wmb_{i}",
+                self.rng,
+                k,
+                c,
+                r,
+                s,
+                dt,
+                compress=True,
+                density="sparse",
+                data_banks=1,
+                weight_banks=2,
+                kernel_tensor=kt,
+                group=i % 2,
+            )
+            start = self.wmb_next if self.split == (1, 2) else 0
+            wrapped.append(start + len(layer.expected(0, 0, start).wmb[0]) > cbuf.BANK_ENTRIES)
+            await self.check_weight_layer(layer)
+        assert wrapped == [False, False, True, False], f"the WMB wraps in the third layer only, not {wrapped}"
+
+
 # ---------------------------------------------------------------------------------------------- random, as pyuvm
 
 
