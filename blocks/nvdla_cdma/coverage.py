@@ -107,11 +107,17 @@ def summary() -> list[tuple[str, float]]:
 # ---------------------------------------------------------------------------------------------- weights
 
 
-def density(layer: Any) -> str:
-    """The density class of a weight layer's kernels: zero (no element kept), sparse (under half), dense, full."""
-    nz = float(np.count_nonzero(layer.kernel_tensor.view(np.uint8 if layer.kernel_tensor.itemsize == 1 else np.uint16)))
-    frac = nz / layer.kernel_tensor.size
+def density_of(kernels: np.ndarray) -> str:
+    """The density class of a weight tensor: zero (no element kept), sparse (under half), dense, full; an element is
+    kept when any of its bits is set (fp16 -0.0 is kept, as the sparse model keeps it)."""
+    nz = float(np.count_nonzero(kernels.view(np.uint8 if kernels.itemsize == 1 else np.uint16)))
+    frac = nz / kernels.size
     return "zero" if frac == 0 else "full" if frac == 1 else "sparse" if frac < 0.5 else "dense"
+
+
+def density(layer: Any) -> str:
+    """The density class of a weight layer's kernels (:func:`density_of`)."""
+    return density_of(layer.kernel_tensor)
 
 
 def kernel_groups(layer: Any) -> str:

@@ -5,6 +5,7 @@ the kernel groups and the WGS (blocks/nvdla_cdma/weight_layers.py; docs/nvidia_c
 
 from __future__ import annotations
 
+import itertools
 import os
 from typing import Any, Callable, Optional
 
@@ -13,6 +14,8 @@ import pyuvm
 from pyuvm import uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
 
 from dlaverif.models.nvdla import cbuf
+from dlaverif.models.nvdla.weights import dc
+from dlaverif.platform.closure import bins, unhit
 from dlaverif.platform.knobs import Knobs, random_knobs
 
 from . import coverage
@@ -214,6 +217,45 @@ class ZeroWeightsObserved(WeightTestBase):
         assert sum(r[1] for r in reports) == 2 and sum(r[2] for r in reports) == 1, reports
 
 
+@pyuvm.test(timeout_time=60, timeout_unit="ms")
+class WmbWraps(WeightTestBase):
+    """The WMB wrapping around bank 15: compressed layers on one bank split (one data bank, two weight banks) whose
+    mask bits add up to more than the bank's 256 entries, so the WMB continues from entry 255 to entry 0 in the
+    middle of the third layer (int8 64x256x3x3: 144 entries; int16 32x160x3x3: 45; int8 48x200x3x3: 85, from entry
+    189) and goes on from there in the fourth (fp16). The kernels keep about 5 % of their elements, so the weights
+    stay small beside their WMB (docs/nvidia_cdma.md, Weights)."""
+
+    async def body(self) -> None:
+        shapes: list[tuple[int, int, int, int, type]] = [
+            (64, 256, 3, 3, np.int8),
+            (32, 160, 3, 3, np.int16),
+            (48, 200, 3, 3, np.int8),
+            (16, 64, 2, 2, np.float16),
+        ]
+        wrapped = []
+        for i, (k, c, r, s, dt) in enumerate(shapes):
+            kt = draw_kernels(self.rng, (k, c, r, s), dt, 0.05)
+            layer = weight_layer(
+                f"wmb_{i}",
+                self.rng,
+                k,
+                c,
+                r,
+                s,
+                dt,
+                compress=True,
+                density="sparse",
+                data_banks=1,
+                weight_banks=2,
+                kernel_tensor=kt,
+                group=i % 2,
+            )
+            start = self.wmb_next if self.split == (1, 2) else 0
+            wrapped.append(start + len(layer.expected(0, 0, start).wmb[0]) > cbuf.BANK_ENTRIES)
+            await self.check_weight_layer(layer)
+        assert wrapped == [False, False, True, False], f"the WMB wraps in the third layer only, not {wrapped}"
+
+
 # ---------------------------------------------------------------------------------------------- random, as pyuvm
 
 
@@ -227,42 +269,91 @@ class WeightItem(uvm_sequence_item):
         self.error: Optional[BaseException] = None  # what the check raised, re-raised by the sequence
 
 
+#: the weight cross the random sequence steers by (dlaverif.platform.closure.unhit), and its axes' covergroups
+CROSS = "nvdla_cdma.weight_kind_x_precision_x_density"
+#: a precision bin's dtype (coverage.PRECISION read backwards)
+DTYPE_OF = {p: np.dtype(d) for d, p in coverage.PRECISION.items()}
+
+
+def drawable(kind: str, dens: str) -> bool:
+    """Whether the random sequence draws weights of this kind at this density: every pair but a compressed layer
+    with no kept element, which NVIDIA's RTL reads as 256 bytes (docs/nvidia_cdma.md, W1; ZeroWeightsObserved)."""
+    return not (kind == "compressed" and dens == "zero")
+
+
+def reachable() -> list[tuple[str, str, str]]:
+    """The bins of the weight cross the sequence can reach (:func:`drawable`)."""
+    return [b for b in bins(CROSS) if drawable(b[0], b[2])]
+
+
 class RandomWeightSeq(uvm_sequence):
-    """``count`` random weight layers: int8/int16/fp16, dense or compressed, a density of :data:`DENSITIES`, 1 to
-    80 kernels, C from 1 to 150, kernels 1x1 to 3x3 (at most one weight buffer of the current split), MCIF or
+    """``count`` random weight layers, coverage-driven: each layer's (kind, precision, density) is a bin of the
+    weight cross not hit yet in this simulation (any reachable one once all are), its kernel-group shape (one
+    group, whole groups, a shorter last) an unhit ``weight_groups`` bin first, and while ``weight_wrap`` is unhit
+    its weight surface fills at least half the weight buffer, so that two layers in a row wrap it. Kernels 1 to
+    80 (as the groups bin asks), C from 1 to 150, kernels 1x1 to 3x3 (at most one weight buffer of the current
+    split), the density exact (the kernels are redrawn until :func:`coverage.density_of` gives the bin), MCIF or
     CVIF, both register groups; one layer in five draws a bank split of 1-2 data and 2-4 weight banks (new when
-    it differs). Each
-    layer draws memory timing knobs (used under KNOBS=random)."""
+    it differs). Each layer draws memory timing knobs (used under KNOBS=random)."""
+
+    #: shapes drawn for a weight surface of half the weight buffer (while the wrap is unhit) before any size will do
+    TRIES = 200
 
     def __init__(self, name: str, rng: np.random.Generator, count: int) -> None:
         super().__init__(name)
         self.rng, self.count = rng, count
 
+    def target(self) -> tuple[str, str, str]:
+        """The (kind, precision, density) bin the next layer hits."""
+        open_bins = [b for b in unhit(CROSS) if drawable(b[0], b[2])] or reachable()
+        return open_bins[int(self.rng.integers(0, len(open_bins)))]
+
+    def kernel_count(self, kpg: int) -> int:
+        """Kernels for an unhit ``weight_groups`` bin (any bin once all are hit), at most 80."""
+        rng = self.rng
+        groups = str(rng.choice(unhit("nvdla_cdma.weight_groups") or ["one", "whole", "partial_last"]))
+        if groups == "one":
+            return int(rng.integers(1, kpg + 1))
+        if groups == "whole":
+            return kpg * int(rng.integers(2, 80 // kpg + 1))
+        return int(rng.choice([k for k in range(kpg + 1, 81) if k % kpg]))
+
     def draw(self, i: int, banks: tuple[int, int]) -> WeightLayer:
         rng = self.rng
-        dt = [np.int8, np.int16, np.float16][int(rng.integers(0, 3))]
-        e = np.dtype(dt).itemsize
-        while True:
-            k, c = int(rng.integers(1, 81)), int(rng.integers(1, 151))
+        kind, prec, dens = self.target()
+        dt, compress = DTYPE_OF[prec], kind == "compressed"
+        kpg = int(dc.info((1, 1, 1, 1), dt, compress=compress)["kernels_per_group"])
+        room = banks[1] * cbuf.BANK_ENTRIES * cbuf.ENTRY_BYTES
+        wrap = True in unhit("nvdla_cdma.weight_wrap")
+        for t in itertools.count():
+            k, c = self.kernel_count(kpg), int(rng.integers(1, 151))
             r, s = int(rng.integers(1, 4)), int(rng.integers(1, 4))
-            if k * c * r * s * e <= banks[1] * cbuf.BANK_ENTRIES * cbuf.ENTRY_BYTES:
+            n = k * c * r * s
+            about = n * dt.itemsize * (DENSITIES[dens] if compress else 1)  # the weight surface's bytes, about
+            small = wrap and t < self.TRIES and 2 * about < room
+            if about > room or (dens in ("sparse", "dense") and n < 4) or small:
+                continue
+            kt = draw_kernels(rng, (k, c, r, s), dt.type, DENSITIES[dens])
+            while coverage.density_of(kt) != dens:  # small tensors miss their class now and then
+                kt = draw_kernels(rng, (k, c, r, s), dt.type, DENSITIES[dens])
+            kept = np.count_nonzero(kt.view(np.uint8 if dt.itemsize == 1 else np.uint16)) if compress else n
+            if kept * dt.itemsize <= room:
                 break
-        compress = bool(rng.integers(0, 2))
-        # a compressed layer with no kept element is outside what NVIDIA's RTL handles (ZeroWeightsObserved)
-        dens = str(rng.choice([d for d in DENSITIES if not (compress and d == "zero")]))
         ram = str(rng.choice(["MCIF", "CVIF"]))
+        k, c, r, s = kt.shape
         return weight_layer(
-            f"rw_{i}_{np.dtype(dt).name}_{'c' if compress else 'd'}_{dens}_k{k}",
+            f"rw_{i}_{dt.name}_{'c' if compress else 'd'}_{dens}_k{k}",
             rng,
             k,
             c,
             r,
             s,
-            dt,
+            dt.type,
             compress=compress,
             density=dens,
             data_banks=banks[0],
             weight_banks=banks[1],
+            kernel_tensor=kt,
             data_ram=ram,
             weight_ram=ram,
             group=i % 2,
@@ -299,7 +390,9 @@ class WeightDriver(uvm_driver):
 
 @pyuvm.test(timeout_time=80, timeout_unit="ms")
 class RandomWeights(WeightTestBase):
-    """COUNT (default 6) random weight layers from :class:`RandomWeightSeq` on a sequencer and driver."""
+    """COUNT (default 6) random weight layers from :class:`RandomWeightSeq` on a sequencer and driver, and at least
+    one per reachable bin of the weight cross (:func:`reachable`: 21 of its 24), so that one run closes it whatever
+    COUNT is (the sequence picks unhit bins first)."""
 
     def build_phase(self) -> None:
         self.seqr = uvm_sequencer("seqr", self)
@@ -310,5 +403,5 @@ class RandomWeights(WeightTestBase):
         self.drv.check = self.check_weight_layer
 
     async def body(self) -> None:
-        count = int(os.getenv("COUNT", "").strip() or 6)
+        count = max(int(os.getenv("COUNT", "").strip() or 6), len(reachable()))
         await RandomWeightSeq("rw", self.rng, count).start(self.seqr)

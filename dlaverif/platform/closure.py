@@ -8,11 +8,19 @@ from __future__ import annotations
 from cocotb_coverage.coverage import coverage_db
 
 
-def unhit(covergroup: str) -> list:
-    """The bins of ``covergroup`` (its full name, ``<block>.<point>``) not hit yet in this simulation: every test of a
-    run shares the database. A name no coverage model has defined is a KeyError naming it."""
+def _hits(covergroup: str) -> dict:
     try:
-        point = coverage_db[covergroup]
+        return coverage_db[covergroup].detailed_coverage
     except KeyError:
         raise KeyError(f"no covergroup {covergroup!r} is defined in this simulation") from None
-    return [b for b, n in point.detailed_coverage.items() if n < 1]
+
+
+def bins(covergroup: str) -> list:
+    """Every bin of ``covergroup`` (its full name, ``<block>.<point>``), hit or not. A name no coverage model has
+    defined is a KeyError naming it."""
+    return list(_hits(covergroup))
+
+
+def unhit(covergroup: str) -> list:
+    """The bins of ``covergroup`` not hit yet in this simulation: every test of a run shares the database."""
+    return [b for b, n in _hits(covergroup).items() if n < 1]
