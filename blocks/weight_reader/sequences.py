@@ -298,7 +298,8 @@ class QueueFillSeq(WeightSeqBase):
        stream is limited by its reservation (beats queued or in flight <= depth), so the one whose queue holds the
        fewest groups keeps all of its reads in flight and the others only part; the density that makes the data
        queue hold as many groups as the smaller of the WMB and WGS queues (:meth:`balanced_density`) puts all
-       three streams at their reservation at once (at the defaults 0.625: 8 WGS + 8 WMB + 40 data reads).
+       three streams at their reservation at once (at the defaults 0.625: 8 WGS + 8 WMB + 40 data reads);
+    3. one dense stream of two bus words and a byte: a beat of one byte lane.
     """
 
     async def body(self) -> None:
@@ -320,6 +321,10 @@ class QueueFillSeq(WeightSeqBase):
 
             ws = self.fitting(partial(fill, groups), smaller)
             await self.send(self.new_item(Kind.WEIGHTS, ws, knobs))
+        # the narrowest beat: a dense stream of two bus words and one byte, read as one piece whose last beat uses
+        # only the first byte lane (the two before it every lane)
+        one = partial(draw_synthetic, self.rng, "int8", "dense", self.addr_bits, False, 2 * self.bus_bytes + 1, 1)
+        await self.send(self.new_item(Kind.WEIGHTS, self.fitting(one, one), Knobs()))
 
     def balanced_density(self, data_depth: int, groups: int, g_elems: int) -> float:
         """The density at which ``data_depth`` bus words of compressed int8 data hold ``groups`` groups of

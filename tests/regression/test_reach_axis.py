@@ -40,6 +40,7 @@ def test_limits_reached_and_holes(tmp_path):
         "longest_pages": 70,
         "bursts": 15,
         "occupancy": {},
+        "lanes": {},
     }
     assert got["limits"] == {"top_bit": 63, "most_in_flight": 255} and got["holes"] == []
     # the engine's defaults (ADDR_W 40, MAX_OUTSTANDING 128) from its RTL, job a alone: bit 63 > 39, 128 of 128
