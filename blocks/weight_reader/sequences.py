@@ -282,3 +282,51 @@ class StallSeq(WeightSeqBase):
         for family in FAMILIES:
             for _ in range(max(1, self.count // 2)):
                 await self.send_weights(random_knobs(self.rng, heavy=True), family=family)
+
+
+class QueueFillSeq(WeightSeqBase):
+    """Compressed raw int8 streams sized to the build's queues (``contracts.build_value``; groups of one bus word
+    of elements), so that every queue of the reader reaches its depth and the reads in flight approach the sum of
+    the streams' reservations at every configuration (wr_fetch.sv, wr_wgs_unpack.sv):
+
+    1. density 0.5 under 50 % TREADY backpressure at latency 0: the expander takes about half a group per cycle
+       while the reads and the WGS unpacker (one entry per cycle) go faster, so the entry queue fills
+       (ENT_DEPTH), then the WGS beat queue behind it (WGS_DEPTH beats of bus bytes / 4 entries), the WMB and the
+       weight-data queues; the set holds ENT_DEPTH groups twice over, the WGS and WMB queues' groups and a margin,
+       so its end comes after every queue is full;
+    2. no backpressure at a latency longer than the data queue takes to drain (4 x DATA_DEPTH + 64 cycles): every
+       stream is limited by its reservation (beats queued or in flight <= depth), so the one whose queue holds the
+       fewest groups keeps all of its reads in flight and the others only part; the density that makes the data
+       queue hold as many groups as the smaller of the WMB and WGS queues (:meth:`balanced_density`) puts all
+       three streams at their reservation at once (at the defaults 0.625: 8 WGS + 8 WMB + 40 data reads);
+    3. one dense stream of two bus words and a byte: a beat of one byte lane.
+    """
+
+    async def body(self) -> None:
+        depth = {n: contracts.build_value("weight_reader", n) for n in ("DATA_DEPTH", "WMB_DEPTH", "WGS_DEPTH")}
+        ent = contracts.build_value("weight_reader", "ENT_DEPTH")
+        g_elems = self.bus_bytes  # int8: one output transfer per group where OUT_DATA_W = AXI_DATA_W
+        wmb_groups = depth["WMB_DEPTH"] * self.bus_bytes * 8 // g_elems
+        wgs_groups = depth["WGS_DEPTH"] * self.bus_bytes // 4
+        groups = min(65535, 2 * ent + wgs_groups + wmb_groups + 512)
+        density = self.balanced_density(depth["DATA_DEPTH"], min(wmb_groups, wgs_groups), g_elems)
+        for mask, knobs in (
+            ("uniform_0.5", Knobs(backpressure="half")),
+            (f"uniform_{density:g}", Knobs(latency=4 * depth["DATA_DEPTH"] + 64)),
+        ):
+            fill = partial(draw_synthetic, self.rng, "int8", mask, self.addr_bits, True, g_elems)
+
+            def smaller(fill: Callable[..., WeightSet] = fill) -> WeightSet:
+                return fill(int(self.rng.integers(2, 17)))
+
+            ws = self.fitting(partial(fill, groups), smaller)
+            await self.send(self.new_item(Kind.WEIGHTS, ws, knobs))
+        # the narrowest beat: a dense stream of two bus words and one byte, read as one piece whose last beat uses
+        # only the first byte lane (the two before it every lane)
+        one = partial(draw_synthetic, self.rng, "int8", "dense", self.addr_bits, False, 2 * self.bus_bytes + 1, 1)
+        await self.send(self.new_item(Kind.WEIGHTS, self.fitting(one, one), Knobs()))
+
+    def balanced_density(self, data_depth: int, groups: int, g_elems: int) -> float:
+        """The density at which ``data_depth`` bus words of compressed int8 data hold ``groups`` groups of
+        ``g_elems`` elements (clamped to 0.05 .. 1, rounded to 3 digits)."""
+        return round(min(1.0, max(0.05, data_depth * self.bus_bytes / (groups * g_elems))), 3)

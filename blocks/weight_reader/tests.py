@@ -22,7 +22,17 @@ from .env import WeightReaderEnv, WeightReaderTB
 from .items import Kind
 from .registers import BUS_DECERR, REGS
 from .scoreboard import Expected
-from .sequences import BusErrorSeq, CorruptSeq, EdgeSeq, IllegalSeq, ResetSeq, StallSeq, WeightSeq, WeightSeqBase
+from .sequences import (
+    BusErrorSeq,
+    CorruptSeq,
+    EdgeSeq,
+    IllegalSeq,
+    QueueFillSeq,
+    ResetSeq,
+    StallSeq,
+    WeightSeq,
+    WeightSeqBase,
+)
 
 TIMEOUT_MS = 4000
 
@@ -110,6 +120,13 @@ declare_sequence_tests(
     BusErrorTest=(BusErrorSeq, "on the weight, WMB or WGS surface (FAULT names it)"),
     ResetMidJobTest=ResetSeq,
     StallStressTest=(StallSeq, " on every family"),
+    QueueFillTest=(
+        QueueFillSeq,
+        "fill",
+        "Compressed streams sized to the build's queues: under 50 % TREADY backpressure every queue (weight data, "
+        "WMB, WGS beats, WGS entries) reaches its depth; at a latency longer than the data queue drains, the reads "
+        "in flight approach every stream's reservation.",
+    ),
 )
 
 

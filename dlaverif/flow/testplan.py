@@ -122,6 +122,15 @@ CONFIG_TOP_SCHEMA = Fields(
         # a reach limit (most_in_flight) the RTL cannot reach at some configurations: the expression of parameters
         # that bounds it there and why; the report shows the cut limit as a waiver and judges the bound
         "reach_bounds": Names(Fields({"bound": Scalar("str"), "why": Scalar("str")}, required=("bound", "why"))),
+        # a read client's beats (dlaverif.platform.reach.Probe with lo/hi): name -> the paths of its beat handshake
+        # (1 when a beat is taken), its first and last byte lane, and the lane count; the axis wants a one-lane beat
+        # and a beat of every lane
+        "beat_lanes": Names(
+            Fields(
+                {"fire": Scalar("str"), "lo": Scalar("str"), "hi": Scalar("str"), "lanes": Scalar("str")},
+                required=("fire", "lo", "hi", "lanes"),
+            )
+        ),
     },
     required=("run",),
 )
@@ -397,7 +406,8 @@ REACH_LIMITS = ("top_bit", "most_in_flight")  # the limits a reach bound may cut
 
 
 def _reach_data(raw: Optional[dict]) -> tuple[dict, dict]:
-    """Per top of ``configs.tops``: its occupancy probes (``reach.Probe``, checked) and its reach bounds."""
+    """Per top of ``configs.tops``: its occupancy and beat-lanes probes (``reach.Probe``, checked) and its reach
+    bounds."""
     probes: dict[str, tuple[reach.Probe, ...]] = {}
     bounds: dict[str, dict[str, ReachBound]] = {}
     for top, spec in ((raw or {}).get("tops") or {}).items():
@@ -405,6 +415,11 @@ def _reach_data(raw: Optional[dict]) -> tuple[dict, dict]:
         probes[str(top)] = tuple(
             reach.Probe(str(n), str(p["path"]), str(p["depth"])).check(where)
             for n, p in (spec.get("occupancy") or {}).items()
+        ) + tuple(
+            reach.Probe(str(n), str(p["fire"]), str(p["lanes"]), str(p["lo"]), str(p["hi"])).check(
+                f"configs.tops.{top}.beat_lanes"
+            )
+            for n, p in (spec.get("beat_lanes") or {}).items()
         )
         for limit, b in (spec.get("reach_bounds") or {}).items():
             if limit not in REACH_LIMITS:

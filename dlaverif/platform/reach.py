@@ -24,6 +24,11 @@ A parameter is only tested where the stimulus goes where it matters. Per test th
   the HDL top, and the parameter expression of its depth, :class:`Probe`); the flow hands the paths to the
   simulation (:data:`PROBES_VAR`) and makes them visible on Verilator (:func:`verilator_config`), and
   :meth:`AxiReach.watch` follows each signal on its value changes (no clocked polling) while the test runs.
+- ``lanes``: per beat-lanes probe, the narrowest and the widest beat in byte lanes (``hi - lo + 1`` of each beat a
+  read client took). The AR side does not show which lanes of a beat a reader uses (bursts are whole bus words), so
+  the plan declares the client's beat handshake and lanes (``configs.tops.<top>.beat_lanes``: a name, the paths of
+  the handshake, of the first and of the last lane, and the lane count expression, :class:`Probe` with ``lo`` and
+  ``hi``); the limits: one lane, and every lane of the bus.
 
 :func:`write_record` writes them as ``reach_<test>.json`` in the run folder (the regression report's
 configuration axis merges them per configuration, :mod:`dlaverif.flow.regression.configaxis`).
@@ -55,23 +60,34 @@ class Probe:
     name: str
     path: str
     depth: str
+    lo: str = ""  # a beat-lanes probe (``beat_lanes``): path is the beat handshake, lo/hi its first and last lane,
+    hi: str = ""  # depth the lane count (``AXI_DATA_W // 8``)
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every signal the probe follows."""
+        return (self.path, self.lo, self.hi) if self.lo and self.hi else (self.path,)
 
     def check(self, where: str) -> "Probe":
         """ValueError (one line) on a name or path the simulation could not carry or resolve."""
         if not _NAME.fullmatch(self.name):
             raise ValueError(f"{where}: probe name {self.name!r} is not an identifier")
-        if not _PATH.fullmatch(self.path):
-            raise ValueError(f"{where}.{self.name}.path: {self.path!r} is not a dotted hierarchical name")
+        if bool(self.lo) != bool(self.hi):
+            raise ValueError(f"{where}.{self.name}: a beat-lanes probe names both lo and hi")
+        for path in self.paths:
+            if not _PATH.fullmatch(path):
+                raise ValueError(f"{where}.{self.name}: {path!r} is not a dotted hierarchical name")
         return self
 
 
 def encode(probes: tuple[Probe, ...]) -> str:
-    """The value of :data:`PROBES_VAR` for ``probes`` (empty: none)."""
-    return ";".join(f"{p.name}={p.path}" for p in probes)
+    """The value of :data:`PROBES_VAR` for ``probes`` (empty: none; a beat-lanes probe's three paths joined by
+    ``,``)."""
+    return ";".join(f"{p.name}={','.join(p.paths)}" for p in probes)
 
 
 def decode(text: str) -> dict[str, str]:
-    """Probe name -> path, from :data:`PROBES_VAR`'s value."""
+    """Probe name -> path (``fire,lo,hi`` for a beat-lanes probe), from :data:`PROBES_VAR`'s value."""
     return dict(item.split("=", 1) for item in text.split(";") if item)
 
 
@@ -79,8 +95,21 @@ def verilator_config(probes: tuple[Probe, ...]) -> str:
     """A Verilator configuration file that keeps the probed signals readable from VPI (the lean build makes only the
     top's ports visible): ``public_flat_rd`` of each probe's last name in any module (Verilator 5's ``-module``
     takes a wildcard; a handful of same-named counters become readable too, at no measurable cost)."""
-    leaves = sorted({p.path.rsplit(".", 1)[-1] for p in probes})
+    leaves = sorted({path.rsplit(".", 1)[-1] for p in probes for path in p.paths})
     return "`verilator_config\n" + "".join(f'public_flat_rd -module "*" -var "{v}"\n' for v in leaves)
+
+
+def _resolve(dut: Any, name: str, path: str) -> Any:
+    handle = dut
+    for part in path.split("."):
+        try:
+            handle = getattr(handle, part)
+        except AttributeError:
+            raise AttributeError(
+                f"probe {name}: {path} is not visible in the simulation (no {part!r} below "
+                f"{handle._path}); the plan's path is wrong or the build did not make it readable"
+            ) from None
+    return handle
 
 
 class _Port:
@@ -105,6 +134,7 @@ class AxiReach:
         self._beat_cycles: list[int] = []
         self._open: dict[int, int] = {}  # end address (exclusive) of a contiguous run -> its first address
         self.occupancy: dict[str, int] = {}  # probe name -> the deepest value seen (watch)
+        self.lanes: dict[str, list[int]] = {}  # beat-lanes probe name -> [narrowest, widest] beat (0: none yet)
 
     def connect(self, mem: Any) -> "AxiReach":
         mem.ar_ap.connect(_Port(self.write_ar))
@@ -120,19 +150,31 @@ class AxiReach:
         import cocotb
 
         wanted = decode(os.environ.get(PROBES_VAR, "")) if probes is None else dict(probes)
-        for name, path in wanted.items():
-            handle = dut
-            for part in path.split("."):
-                try:
-                    handle = getattr(handle, part)
-                except AttributeError:
-                    raise AttributeError(
-                        f"occupancy probe {name}: {path} is not visible in the simulation (no {part!r} below "
-                        f"{handle._path}); the plan's path is wrong or the build did not make it readable"
-                    ) from None
-            self.occupancy[name] = 0
-            cocotb.start_soon(self._follow(name, handle))
+        for name, paths in wanted.items():
+            handles = [_resolve(dut, name, path) for path in paths.split(",")]
+            if len(handles) == 3:
+                self.lanes[name] = [0, 0]
+                cocotb.start_soon(self._follow_lanes(name, *handles))
+            else:
+                self.occupancy[name] = 0
+                cocotb.start_soon(self._follow(name, handles[0]))
         return self
+
+    async def _follow_lanes(self, name: str, fire: Any, lo: Any, hi: Any) -> None:
+        """The beats taken (``fire`` 1) in the settled values after each change of any of the three signals: a
+        beat that a change did not start repeats the lanes of the one before it, so the narrowest and the widest
+        are exact without sampling every clock."""
+        from cocotb.triggers import First, ReadOnly
+
+        seen = self.lanes[name]
+        while True:
+            await ReadOnly()
+            f, a, b = fire.value, lo.value, hi.value
+            if f.is_resolvable and int(f) and a.is_resolvable and b.is_resolvable:
+                width = int(b) - int(a) + 1
+                seen[0] = width if not seen[0] else min(seen[0], width)
+                seen[1] = max(seen[1], width)
+            await First(fire.value_change, lo.value_change, hi.value_change)
 
     async def _follow(self, name: str, handle: Any) -> None:
         deepest = self.occupancy
@@ -196,6 +238,7 @@ class AxiReach:
             "longest_pages": self.longest_pages,
             "bursts": self.bursts,
             "occupancy": dict(self.occupancy),
+            "lanes": {n: list(v) for n, v in self.lanes.items()},
         }
 
 
@@ -221,6 +264,13 @@ def merge(records: list[dict]) -> dict:
             name: max(r.get("occupancy", {}).get(name, 0) for r in records)
             for name in sorted({n for r in records for n in r.get("occupancy", {})})
         },
+        "lanes": {
+            name: [
+                min((r["lanes"][name][0] for r in records if r.get("lanes", {}).get(name, [0])[0]), default=0),
+                max(r.get("lanes", {}).get(name, [0, 0])[1] for r in records),
+            ]
+            for name in sorted({n for r in records for n in r.get("lanes", {})})
+        },
     }
 
 
@@ -241,18 +291,31 @@ def limits(parameters: dict) -> dict:
     return out
 
 
-def depths(probes: tuple[Probe, ...], parameters: Mapping[str, int], evaluate: Callable[[str, Mapping], int]) -> dict:
+def depths(
+    probes: tuple[Probe, ...],
+    parameters: Mapping[str, int],
+    evaluate: Callable[[str, Mapping], int],
+    lanes: bool = False,
+) -> dict:
     """Probe name -> its depth at the configuration's resolved ``parameters`` (``evaluate``: the contracts'
-    expression evaluator, :func:`dlaverif.flow.contracts.evaluate`)."""
-    return {p.name: int(evaluate(p.depth, parameters)) for p in probes}
+    expression evaluator, :func:`dlaverif.flow.contracts.evaluate`): the occupancy probes, or with ``lanes`` the
+    beat-lanes probes (their lane counts)."""
+    return {p.name: int(evaluate(p.depth, parameters)) for p in probes if bool(p.lo) == lanes}
 
 
-def holes(reached: dict, limit: dict, depth: Optional[Mapping[str, int]] = None) -> list[str]:
-    """The limits not reached (a configuration whose stimulus did not go where its parameters matter), and each
-    probed queue whose deepest occupancy is below its depth."""
-    depth = depth or {}
+def holes(
+    reached: dict, limit: dict, depth: Optional[Mapping[str, int]] = None, lanes: Optional[Mapping[str, int]] = None
+) -> list[str]:
+    """The limits not reached (a configuration whose stimulus did not go where its parameters matter), each
+    probed queue whose deepest occupancy is below its depth, and each beat-lanes probe (``lanes``: its lane
+    count) that saw no one-lane beat or no beat of every lane."""
+    depth, lanes = depth or {}, lanes or {}
     if not reached:
-        return [f"{k}: no record" for k in sorted(limit)] + [f"occupancy {n}: no record" for n in sorted(depth)]
+        return (
+            [f"{k}: no record" for k in sorted(limit)]
+            + [f"occupancy {n}: no record" for n in sorted(depth)]
+            + [f"lanes {n}: no record" for n in sorted(lanes)]
+        )
     out = [f"{k} {reached[k]} of {v}" for k, v in sorted(limit.items()) if reached.get(k, -1) < v]
     seen = reached.get("occupancy", {})
     for name, d in sorted(depth.items()):
@@ -260,4 +323,14 @@ def holes(reached: dict, limit: dict, depth: Optional[Mapping[str, int]] = None)
             out.append(f"occupancy {name}: no record")
         elif seen[name] < d:
             out.append(f"occupancy {name} {seen[name]} of {d}")
+    beats = reached.get("lanes", {})
+    for name, n in sorted(lanes.items()):
+        narrowest, widest = beats.get(name, [0, 0])
+        if not widest:
+            out.append(f"lanes {name}: no record")
+            continue
+        if narrowest != 1:
+            out.append(f"lanes {name}: narrowest beat {narrowest} lanes, not 1")
+        if widest < n:
+            out.append(f"lanes {name}: widest beat {widest} of {n} lanes")
     return out

@@ -90,7 +90,7 @@ UNKNOWN_KEYS = [
         _after("configs:", "  tops:\n    bad: {run: cube_reader/config, corner: {}}"),
         "    bad: {run",
         "configs.tops.bad.corner: unknown key; allowed: run, corners, waive, smoke, limits, env, formal, formal_at, "
-        "occupancy, reach_bounds (did you mean 'corners'?)",
+        "occupancy, reach_bounds, beat_lanes (did you mean 'corners'?)",
     ),
     (
         "a block",

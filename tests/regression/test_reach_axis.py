@@ -41,6 +41,7 @@ def test_limits_reached_and_holes(tmp_path):
         "longest_pages": 70,
         "bursts": 15,
         "occupancy": {},
+        "lanes": {},
     }
     assert got["limits"] == {"top_bit": 63, "most_in_flight": 255} and got["holes"] == []
     # the engine's defaults (ADDR_W 40, MAX_OUTSTANDING 128) from its RTL, job a alone: bit 63 > 39, 128 of 128
@@ -102,3 +103,17 @@ def test_occupancy_against_each_depth_and_a_reach_bound_shown_as_a_waiver(tmp_pa
     low = configaxis._reach(col, ["a"], "weight_reader", {"DATA_DEPTH": 4096 // 2}, probes, bound)
     assert low["waived"] == [] and low["limits"]["most_in_flight"] == 64  # 2048 // 32 = 64: nothing cut
     assert low["holes"] == ["most_in_flight 50 of 64", "occupancy dat 1024 of 2048", "occupancy wgs 9 of 32"]
+
+
+def test_beat_lanes_against_one_lane_and_the_bus_and_rendered(tmp_path):
+    """The weight reader on a 512-bit bus (64 lanes): a record whose widest beat is 64 lanes and narrowest 3 is a
+    hole for the one-lane bin only; the row lists the pair against the lane count."""
+    from dlaverif.platform.reach import Probe
+
+    rec = {"top_bit": 39, "most_in_flight": 64, "longest_pages": 3, "bursts": 4, "lanes": {"fetch": [3, 64]}}
+    col = _col(tmp_path, {"a": [rec]})
+    probes = (Probe("fetch", "u_fetch.rd_fire", "AXI_DATA_W // 8", "u_fetch.rd_lo", "u_fetch.rd_hi"),)
+    got = configaxis._reach(col, ["a"], "weight_reader", {"AXI_DATA_W": 512}, probes)
+    assert got["lanes"] == [{"name": "fetch", "narrowest": 3, "widest": 64, "lanes": 64}]
+    assert got["holes"] == ["lanes fetch: narrowest beat 3 lanes, not 1"]
+    assert got["occupancy"] == []  # a beat-lanes probe is not a queue

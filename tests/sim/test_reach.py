@@ -104,6 +104,7 @@ def test_record_file_merge_limits_and_holes(tmp_path):
         "longest_pages": 9,
         "bursts": 8,
         "occupancy": {},  # no probe watched in either record
+        "lanes": {},
     }
     assert reach.merge([{**two, "most_jobs_in_flight": 9}, two])["most_jobs_in_flight"] == 9
     assert one["top_bit"] == 63 and one["most_in_flight"] == 1
@@ -165,3 +166,40 @@ def test_a_probe_the_simulation_could_not_carry_is_refused():
         reach.Probe("dat", "u_fetch.count;x=y", "D").check("configs.tops.t.occupancy")
     with pytest.raises(ValueError, match="not an identifier"):
         reach.Probe("data queue", "u.count", "D").check("configs.tops.t.occupancy")
+
+
+def test_beat_lanes_merge_the_narrowest_and_widest_and_holes_want_one_lane_and_the_bus():
+    """Per beat-lanes probe the narrowest of the records that saw a beat (0: none) and the widest; a probe without
+    a one-lane beat, without a beat of every lane, or never recorded is a hole."""
+    base = {"top_bit": 39, "most_in_flight": 4, "longest_pages": 1, "bursts": 1}
+    a = {**base, "lanes": {"fetch": [4, 32]}}
+    b = {**base, "lanes": {"fetch": [0, 0], "other": [1, 8]}}  # fetch took no beat in b
+    merged = reach.merge([a, b])
+    assert merged["lanes"] == {"fetch": [4, 32], "other": [1, 8]}
+    assert reach.holes(merged, {}, {}, {"fetch": 32, "other": 8}) == ["lanes fetch: narrowest beat 4 lanes, not 1"]
+    assert reach.holes(merged, {}, {}, {"other": 16, "gone": 4}) == [
+        "lanes gone: no record",
+        "lanes other: widest beat 8 of 16 lanes",
+    ]
+    assert reach.merge([a, {**base, "lanes": {"fetch": [1, 2]}}])["lanes"] == {"fetch": [1, 32]}
+    assert reach.holes({}, {}, {}, {"fetch": 32}) == ["lanes fetch: no record"]
+
+
+def test_beat_lanes_probes_travel_with_their_three_paths_and_count_apart_from_queues():
+    from dlaverif.flow import contracts
+
+    probes = (
+        reach.Probe("dat", "u_fetch.u_q_dat.count", "DATA_DEPTH"),
+        reach.Probe("fetch", "u_fetch.rd_fire", "AXI_DATA_W // 8", "u_fetch.rd_lo", "u_fetch.rd_hi"),
+    )
+    text = reach.encode(probes)
+    assert text == "dat=u_fetch.u_q_dat.count;fetch=u_fetch.rd_fire,u_fetch.rd_lo,u_fetch.rd_hi"
+    assert reach.decode(text)["fetch"] == "u_fetch.rd_fire,u_fetch.rd_lo,u_fetch.rd_hi"
+    assert reach.verilator_config(probes).count("public_flat_rd") == 4  # count, rd_fire, rd_hi, rd_lo
+    params = {"DATA_DEPTH": 160, "AXI_DATA_W": 512}
+    assert reach.depths(probes, params, contracts.evaluate) == {"dat": 160}
+    assert reach.depths(probes, params, contracts.evaluate, lanes=True) == {"fetch": 64}
+    import pytest
+
+    with pytest.raises(ValueError, match="both lo and hi"):
+        reach.Probe("fetch", "u.fire", "8", "u.lo").check("configs.tops.t.beat_lanes")

@@ -6,7 +6,9 @@ A configuration is a build of the plan: an HDL top at its parameters. The matrix
 configuration the report lists its parameters, its jobs by status, the functional bins and RTL lines its jobs
 covered (their coverage merged apart from the others'), what its stimulus reached against its limits (the highest
 address bit driven against ``AXI_ADDR_W``, the most reads in flight against ``MAX_OUTSTANDING``, the longest
-contiguous read in pages: :mod:`dlaverif.platform.reach`, merged over its jobs; a limit not reached is a hole), and
+contiguous read in pages, each probed queue's deepest occupancy against its depth, the narrowest and widest beat
+in byte lanes against one lane and the bus: :mod:`dlaverif.platform.reach`, merged over its jobs; a limit not
+reached is a hole), and
 for one that failed the one command that rebuilds and reruns it (its first failing job's ``rerun_run``: ``make sim``
 of that run and seed, with the regression's COUNT and RTL, and for a random draw its ``CONFIG_SEED``).
 """
@@ -71,7 +73,8 @@ def _reach(
 ) -> dict:
     """What the jobs ``keys`` reached (``dlaverif.platform.reach`` records in their folders), the limits of the
     configuration's resolved parameters and the holes between them (none when the top has no such limit).
-    ``probes``: the top's occupancy probes, each judged against its depth there; ``bounds``: the top's reach
+    ``probes``: the top's occupancy probes, each judged against its depth there, and its beat-lanes probes, each
+    judged against one lane and the bus's lane count; ``bounds``: the top's reach
     bounds (limit -> ``testplan.ReachBound``), each cutting its limit where the RTL cannot reach it (a waiver the
     row shows, with the bound's value and reason; the bound itself is then the limit judged)."""
     folders = [Path(col.jobs[k]["folder"]) for k in keys if col.jobs[k]["status"] not in (NOT_RUN, SKIPPED)]
@@ -89,13 +92,19 @@ def _reach(
                 waived.append(f"{name} {limit[name]} cut to {value} ({b.bound}): {b.why}")
                 limit[name] = value
     depth = reach.depths(probes, resolved, contracts.evaluate) if probes else {}
-    seen = reached.get("occupancy", {})
+    count = reach.depths(probes, resolved, contracts.evaluate, lanes=True) if probes else {}
+    seen, beats = reached.get("occupancy", {}), reached.get("lanes", {})
     occupancy = [{"name": n, "deepest": seen.get(n), "depth": d} for n, d in depth.items()]
+    lanes = [
+        {"name": n, "narrowest": beats.get(n, [0, 0])[0] or None, "widest": beats.get(n, [0, 0])[1] or None, "lanes": c}
+        for n, c in count.items()
+    ]
     return {
         "reached": reached,
         "limits": limit,
-        "holes": reach.holes(reached, limit, depth) if limit or depth else [],
+        "holes": reach.holes(reached, limit, depth, count) if limit or depth or count else [],
         "occupancy": occupancy,
+        "lanes": lanes,
         "waived": waived,
     }
 
