@@ -198,16 +198,34 @@ def test_a_stuck_report_step_ends_at_the_limit_its_measured_duration_gives(tmp_p
     assert _gone(int(pid_file.read_text())) and len(walls) == 1
 
 
+def _descends_from(pid: int, ancestor: int) -> bool:
+    """Whether process ``pid`` is ``ancestor`` or below it (its parent chain, /proc/<pid>/stat)."""
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        try:
+            stat = (Path("/proc") / str(pid) / "stat").read_text()
+        except OSError:
+            return False
+        pid = int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state: the parent's pid
+    return False
+
+
 def _simulator_under(folder: Path, started: subprocess.Popen, within: float = 600.0) -> int:
-    """The pid of a process whose executable lies under ``folder`` (a Verilator model of make sim; waits for it
-    while ``started`` runs)."""
+    """The pid of a process of ``started`` whose executable lies under ``folder`` (a Verilator model of make sim;
+    waits for it while ``started`` runs). Only ``started``'s own: another pytest worker's simulator may run from the
+    same folder at the same time, and stopping that one hangs the other test."""
     end = time.monotonic() + within
     while time.monotonic() < end:
         if started.poll() is not None:
             raise AssertionError("make sim ended before its simulator started: " + "".join(started.communicate()))
         for d in Path("/proc").iterdir():
             try:
-                if d.name.isdigit() and os.readlink(d / "exe").startswith(str(folder)):
+                if (
+                    d.name.isdigit()
+                    and os.readlink(d / "exe").startswith(str(folder))
+                    and _descends_from(int(d.name), started.pid)
+                ):
                     return int(d.name)
             except OSError:
                 continue
