@@ -47,8 +47,17 @@ async def valid_until_ready(clock, valid, ready, limit: Optional[int] = None) ->
     return True
 
 
-class _Sender:
-    """Drives a job's payload on falling edges; counts the jobs in flight (handed over, completion not yet seen)."""
+class Sender:
+    """How :class:`PipelinedJobs` hands a job to the DUT (a subclass implements :meth:`handshake`, or :meth:`send` for
+    a transfer of several steps, as ``dlaverif.agents.nvdla.csb.CsbSender`` does): drives a job's payload on falling
+    edges and counts the jobs in flight (handed over, completion not yet seen).
+
+    What :class:`PipelinedJobs` reads of it: ``depth`` (the most jobs in flight), ``filling`` (``depth`` is the DUT's
+    own capacity), ``ports`` (payload field -> port: the coverage's field widths), ``completed`` and ``room`` (which
+    it updates at every completion pulse), :meth:`send`, :meth:`in_flight` and :meth:`stuck`."""
+
+    #: ``depth`` is the DUT's capacity (:func:`in_flight`), so that its queues fill; only a descriptor port's sender
+    filling: bool = False
 
     def __init__(self, dut, clock, fields: tuple[tuple[str, str], ...], depth: int, period_ns: int) -> None:
         self.clock, self.period_ns, self.depth = clock, period_ns, depth
@@ -153,7 +162,7 @@ def in_flight(dut: Any, control: DescriptorControl, capacity: Optional[Callable[
     return depth, True
 
 
-class DescriptorSender(_Sender):
+class DescriptorSender(Sender):
     """``valid`` with the payload until the rising edge that sees ``ready``; up to :func:`in_flight` jobs in flight
     (``filling``: the DUT's capacity)."""
 
@@ -169,7 +178,7 @@ class DescriptorSender(_Sender):
         return await valid_until_ready(self.clock, self.valid, self.ready, self.timeout)
 
 
-class PinSender(_Sender):
+class PinSender(Sender):
     """A one-cycle ``start`` pulse with the payload on its field ports; one job at a time."""
 
     def __init__(self, dut, clock, control: PinControl, period_ns: int) -> None:
@@ -197,12 +206,12 @@ class PipelinedJobs(JobControl):
     the payload field the stream carries in TUSER (the output is then paired with its job by it), or None."""
 
     def __init__(
-        self, tb: Any, sender: _Sender, done: str, tag: Optional[str], idle: int = 32, timeout: int = 100_000
+        self, tb: Any, sender: Sender, done: str, tag: Optional[str], idle: int = 32, timeout: int = 100_000
     ) -> None:
         super().__init__(tb)
         self.sender, self.tag, self.idle, self.timeout = sender, tag, idle, timeout
-        self.fill = sender.depth if getattr(sender, "filling", False) else 0
-        self.field_bits = {name: len(port) for name, port in getattr(sender, "ports", {}).items()}
+        self.fill = sender.depth if sender.filling else 0
+        self.field_bits = {name: len(port) for name, port in sender.ports.items()}
         self.most_in_flight = 0  # the most jobs in flight at a hand-over (this one included), since the TB was built
         self.done = tb.binding.signal(tb.dut, done)
         self._done_rise = RisingEdge(self.done)

@@ -26,7 +26,7 @@ from cocotb.triggers import Event, FallingEdge, RisingEdge
 from dlaverif.agents.analysis import AnalysisPort
 from dlaverif.agents.signals import uint_reader
 from dlaverif.platform.binding import CsbControl
-from dlaverif.platform.control_pipelined import _Sender, valid_until_ready
+from dlaverif.platform.control_pipelined import Sender, valid_until_ready
 from dlaverif.platform.job import ReaderItem
 
 ADDR_BITS = 22
@@ -126,7 +126,7 @@ class CsbAgent:
         return self.responses.popleft() if self.responses else -1
 
 
-class CsbSender(_Sender):
+class CsbSender(Sender):
     """Hands a job to an NVDLA client over CSB (the sender of
     :class:`dlaverif.platform.control_pipelined.PipelinedJobs`): waits for a free register group, points the producer at
     it, writes the job's registers (``payload``: register name -> value; non-posted when the item says ``nposted``),
