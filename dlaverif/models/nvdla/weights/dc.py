@@ -30,7 +30,7 @@ import numpy as np
 
 from ...core.arith import ceil_div
 from ...core.memimage import MemoryImage
-from ...core.registry import Example, Format, Option
+from ...core.registry import Example
 from . import groups as G
 
 if TYPE_CHECKING:
@@ -102,21 +102,17 @@ def descriptor(
 
 
 OPTIONS = (
-    Option("compress", "bool", False, "sparse compression (surfaces weight, wmb, wgs; clarifications §7)"),
-    Option("post_extension", "int", 1, "channel post-extension: NOT supported for DC weights (Table 34); only 1"),
+    G.COMPRESS,
+    G.no_post_extension("DC weights"),
 )
 
-FORMAT = Format(
+FORMAT = G.weight_format(
     name=NAME,
-    axes=("K", "C", "R", "S"),
-    dtypes=G.DTYPES,
     pack=pack,
     unpack=unpack,
     info=info,
     options=OPTIONS,
-    surfaces=("weight", "wmb", "wgs"),
     descriptor=descriptor,
-    descriptor_params=("image",),
     summary="NVDLA direct-convolution weights: kernel groups of 32 (int8) / 16, 64-element C' blocks, "
     "scan C'->K->W->H->C, 128-B padded; optional sparse compression",
     spec="NVDLA seed 'Basic Weight for Direct Convolution', Fig. 13, Tables 34-35; clarifications §3, §7, §10",

@@ -33,7 +33,7 @@ import numpy as np
 
 from ...core.arith import ceil_div
 from ...core.memimage import MemoryImage
-from ...core.registry import Example, Format, Option
+from ...core.registry import Example, Option
 from . import groups as G
 
 if TYPE_CHECKING:
@@ -193,20 +193,17 @@ OPTIONS = (
     Option("stride_x", "int", 1, "deconvolution x stride: number of sets along W (clarifications 6)"),
     Option("stride_y", "int", 1, "deconvolution y stride: number of sets along H (clarifications 6)"),
     Option("compress", "bool", False, "sparse compression per set (set_x*_y*.weight/.wmb/.wgs; clarifications 7)"),
-    Option("post_extension", "int", 1, "channel post-extension: NOT supported for deconvolution (Table 34); only 1"),
+    G.no_post_extension("deconvolution"),
 )
 
-FORMAT = Format(
+FORMAT = G.weight_format(
     name=NAME,
-    axes=("K", "C", "R", "S"),
-    dtypes=G.DTYPES,
     pack=pack,
     unpack=unpack,
     info=info,
     options=OPTIONS,
     surfaces=("set_x0_y0",),
     descriptor=descriptor,
-    descriptor_params=("image",),
     summary="NVDLA deconvolution weights: stride_x*stride_y sets (y outer, x inner), each rotated 180 degrees "
     "and DC-mapped into its own surface set_x{x}_y{y} (compressed: set_x{x}_y{y}.weight/.wmb/.wgs)",
     spec="NVDLA seed 'Weight Format', Tables 34-35; clarifications §6, §3, §7, §12.6",

@@ -23,6 +23,7 @@ from ...core.arith import round_up
 from ...core.dtypes import resolve_dtype
 from ...core.errors import FormatError, require
 from ...core.memimage import MemoryImage, Surface, back_to_back
+from ...core.registry import Format, Option
 from .. import sparse
 
 if TYPE_CHECKING:
@@ -348,3 +349,26 @@ def check_stride(fmt: str, kind: str, name: str, value: int) -> int:
         f"{fmt}: {name}={value!r} must be an integer in 1..8",
     )
     return int(value)
+
+
+#: the sparse-compression option of a format whose stream is one set of surfaces (weight, wmb, wgs)
+COMPRESS = Option("compress", "bool", False, "sparse compression (surfaces weight, wmb, wgs; clarifications §7)")
+
+
+def no_post_extension(kind: str) -> Option:
+    """The ``post_extension`` option of weights Table 34 gives no post-extension: 1 only (checked by
+    :func:`check_post_extension`)."""
+    return Option("post_extension", "int", 1, f"channel post-extension: NOT supported for {kind} (Table 34); only 1")
+
+
+def weight_format(**fields: Any) -> Format:
+    """A weight format's registration: what the four formats share (axes K, C, R, S; the weight precisions
+    :data:`DTYPES`; one stream's surfaces weight, wmb and wgs; the descriptor's ``image`` parameter), with ``fields``
+    the rest (a field given there wins, as deconvolution's surfaces do)."""
+    shared: dict[str, Any] = {
+        "axes": ("K", "C", "R", "S"),
+        "dtypes": DTYPES,
+        "surfaces": ("weight", "wmb", "wgs"),
+        "descriptor_params": ("image",),
+    }
+    return Format(**{**shared, **fields})

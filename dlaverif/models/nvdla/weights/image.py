@@ -40,7 +40,7 @@ import numpy as np
 from ...core.arith import ceil_div
 from ...core.errors import require
 from ...core.memimage import MemoryImage
-from ...core.registry import Example, Format, Option
+from ...core.registry import Example, Option
 from . import groups as G
 
 if TYPE_CHECKING:
@@ -207,20 +207,16 @@ OPTIONS = (
     ),
     Option("post_extension", "int", 1, "channel post-extension N (1, 2, 4; clarifications 4.2)", choices=(1, 2, 4)),
     Option("stride_x", "int", 1, "convolution x stride, checked against the post-extension limit stride_x*Ci"),
-    Option("compress", "bool", False, "sparse compression (surfaces weight, wmb, wgs; clarifications §7)"),
+    G.COMPRESS,
 )
 
-FORMAT = Format(
+FORMAT = G.weight_format(
     name=NAME,
-    axes=("K", "C", "R", "S"),
-    dtypes=G.DTYPES,
     pack=pack,
     unpack=unpack,
     info=info,
     options=OPTIONS,
-    surfaces=("weight", "wmb", "wgs"),
     descriptor=descriptor,
-    descriptor_params=("image",),
     summary="NVDLA image-input weights: pad C to the image channels, pre-extend 1xRx(S*Ci) (c'=w*Ci+c), "
     "optional post-extension 2/4, DC mapping; optional sparse compression",
     spec="NVDLA seed 'Basic Weight for image input', Fig. 14, Fig. 16, Tables 34-35; clarifications §4, §7, §11.3",

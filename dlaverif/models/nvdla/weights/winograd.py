@@ -62,7 +62,7 @@ import numpy as np
 from ...core.arith import ceil_div, round_up
 from ...core.errors import FormatError, require
 from ...core.memimage import MemoryImage
-from ...core.registry import Example, Format, Option
+from ...core.registry import Example, Option
 from . import groups as G
 
 if TYPE_CHECKING:
@@ -327,22 +327,18 @@ OPTIONS = (
         "cast of U = G g G^T: compiler (trunc ints, half_away fp16), trunc, nearest_even, half_away; always saturating",
         choices=ROUNDINGS,
     ),
-    Option("post_extension", "int", 1, "channel post-extension: NOT supported for Winograd (Table 34); only 1"),
-    Option("compress", "bool", False, "sparse compression (surfaces weight, wmb, wgs; clarifications §7)"),
+    G.no_post_extension("Winograd"),
+    G.COMPRESS,
     Option("transformed", "bool", False, "the tensor is U (K x Cext x 4 x 4): pack/unpack the layout only"),
 )
 
-FORMAT = Format(
+FORMAT = G.weight_format(
     name=NAME,
-    axes=("K", "C", "R", "S"),
-    dtypes=G.DTYPES,
     pack=pack,
     unpack=unpack,
     info=info,
     options=OPTIONS,
-    surfaces=("weight", "wmb", "wgs"),
     descriptor=descriptor,
-    descriptor_params=("image",),
     summary="NVDLA Winograd weights: pad C to 32 B, stride extension to 3x3, U = G g G^T (documented "
     "rounding), 4x4x4 cubes per 4-channel block -> kernel; unpack returns U (K x Cext x 4 x 4)",
     spec="NVDLA seed 'Basic Weight for Winograd Convolution', Fig. 15, Tables 34-35; clarifications §5, §7, §12.2",
