@@ -25,19 +25,26 @@ with TUSER on every transfer (TUSER in the low bits, then each sideband in the o
 The reader's ports are connected by name (``.*``): every port of the reader must be the clock, the reset, the AXI4
 read master, the stream, the AXI4-Lite slave or a declared input or output. Width fields are whole numbers or the
 name of one of the build's parameters.
+
+Nothing the reader's own ports say has to be copied into the plan: at the build, :func:`complete` reads the reader's
+ports at the build's parameters (:mod:`dlaverif.flow.ports`) and fills in what the entry leaves out (the bus, ID,
+stream, TUSER and register-slave widths; the control side: a register slave when the reader has ``<control>awaddr``,
+else ``none``; every other port as an input or output; every further stream output as a sideband), and refuses, in
+one line, what it declares that the ports contradict. A minimal entry names only the prefixes, clock and reset.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping, Union
+from typing import Any, Mapping, Optional, Union
 
 from dlaverif.fastpath import HDL_SOURCES, MEM_BYTES, OUT_DEPTH
 from dlaverif.flow.planschema import Fields, Names, Scalar
+from dlaverif.flow.ports import Port
 
-__all__ = ["HDL_SOURCES", "SCHEMA", "FastPath", "environment", "from_plan", "render", "top_name", "write"]
+__all__ = ["HDL_SOURCES", "SCHEMA", "FastPath", "complete", "environment", "from_plan", "render", "top_name", "write"]
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _WIDTH = Scalar("any", pattern=rf"[1-9][0-9]*|{_IDENT}", means="a whole number or a parameter name")
@@ -66,7 +73,6 @@ SCHEMA = Fields(
         "stream_bytes": _WIDTH,  # the stream's TDATA bytes (TKEEP bits)
         "tuser_width": _WIDTH,  # the stream's TUSER width (with the sidebands at most 64 bits are captured)
     },
-    required=("data_width", "addr_width", "id_width", "stream_bytes", "tuser_width"),
 )
 CAPTURED_USER_BITS = 64  # hdl_stream_capture's TUSER word
 
@@ -75,21 +81,22 @@ Width = Union[int, str]
 
 @dataclass(frozen=True)
 class FastPath:
-    """A build's fast-path declaration (the plan's ``fastpath:`` entry, defaults filled in)."""
+    """A build's fast-path declaration (the plan's ``fastpath:`` entry, defaults filled in); None: not declared, taken
+    from the reader's ports by :func:`complete` (the renderer needs every field)."""
 
-    data_width: Width
-    addr_width: Width
-    id_width: Width
-    stream_bytes: Width
-    tuser_width: Width
-    axi: str = "m_axi_"
-    stream: str = "m_axis_"
-    control: str = "s_axil_"
-    control_addr_width: Width = 8
+    data_width: Optional[Width] = None
+    addr_width: Optional[Width] = None
+    id_width: Optional[Width] = None
+    stream_bytes: Optional[Width] = None
+    tuser_width: Optional[Width] = None
+    axi: Optional[str] = None  # the read master's prefix (None: the prefix of the reader's one ``*araddr`` output)
+    stream: Optional[str] = None  # the stream's prefix (None: the prefix of its one other ``*tdata`` output)
+    control: Optional[str] = None  # a register slave's prefix, NO_SLAVE, or None: as the reader's ports say
+    control_addr_width: Optional[Width] = None
     irq: str = "irq"
-    clock: str = "clk"
-    reset: str = "rst"
-    reset_active_low: bool = False
+    clock: Optional[str] = None  # None: the reader's one clock input (clk, clock, aclk, ap_clk, clk_i, ...)
+    reset: Optional[str] = None  # None: its one reset input (rst, reset, aresetn, rst_ni, ...)
+    reset_active_low: Optional[bool] = None  # None: as the reset's name says (rst_n, rst_ni, aresetn, rst_b: low)
     inputs: tuple[tuple[str, Width], ...] = ()
     outputs: tuple[tuple[str, Width], ...] = ()
     sidebands: tuple[tuple[str, Width], ...] = ()
@@ -99,9 +106,33 @@ class FastPath:
         """The reader has an AXI4-Lite register slave."""
         return self.control != NO_SLAVE
 
+    @property
+    def prefix(self) -> str:
+        """The register slave's port prefix (the default when not declared)."""
+        return self.control if self.control not in (None, NO_SLAVE) else DEFAULT_SLAVE
 
-def _resolve(width: Width, parameters: Mapping[str, object]) -> int:
-    """A width as a number (a parameter's name: the build's value of it)."""
+
+DEFAULT_SLAVE = "s_axil_"
+#: the environment variable that tells a simulation the wrapper's clock, reset, polarity and prefixes
+PORTS_VAR = "FASTPATH_PORTS"
+#: the fields :func:`complete` names from the ports when the entry does not
+NAMED = ("axi", "stream", "clock", "reset", "reset_active_low")
+#: the stream ports the capture takes; any other output of the stream's prefix is a sideband
+STREAM_PORTS = ("tdata", "tkeep", "tlast", "tvalid", "tready", "tuser")
+#: width field -> the port (after its prefix) that gives it, and its value when the reader has no such port
+_WIDTH_PORTS: dict[str, tuple[str, str, Optional[int]]] = {
+    "data_width": ("axi", "rdata", None),
+    "addr_width": ("axi", "araddr", None),
+    "id_width": ("axi", "arid", 1),
+    "stream_bytes": ("stream", "tkeep", None),
+    "tuser_width": ("stream", "tuser", 1),
+}
+
+
+def _resolve(width: Optional[Width], parameters: Mapping[str, object]) -> int:
+    """A width as a number (a parameter's name: the build's value of it); ValueError for one not known yet."""
+    if width is None:
+        raise ValueError("a width the fast path has not been told: complete() it from the reader's ports")
     value = parameters.get(width, width) if isinstance(width, str) else width
     return int(str(value))
 
@@ -143,26 +174,147 @@ def from_plan(where: str, raw: object, parameters: Mapping[str, object]) -> Fast
     if not fp.slave and ({"irq", "control_addr_width"} & set(raw)):
         raise ValueError(f"{where}: irq and control_addr_width belong to a register slave, and control is none")
     ports = [p for p, _ in fp.inputs + fp.outputs]
-    twice = sorted({p for p in ports if ports.count(p) > 1} | ({fp.clock, fp.reset} & set(ports)))
+    twice = sorted({p for p in ports if ports.count(p) > 1} | ({str(fp.clock), str(fp.reset)} & set(ports)))
     if twice:
         raise ValueError(f"{where}: {', '.join(twice)} declared twice (clock, reset, inputs, outputs)")
+    _check_user_bits(where, fp, parameters)
+    return fp
+
+
+def _check_user_bits(where: str, fp: FastPath, parameters: Mapping[str, object]) -> None:
+    """ValueError when TUSER and the sidebands are more than the capture's 64 bits."""
     try:
-        bits = _resolve(fp.tuser_width, parameters) + sum(_resolve(w, parameters) for _, w in fp.sidebands)
+        bits = _resolve(fp.tuser_width or 0, parameters) + sum(_resolve(w, parameters) for _, w in fp.sidebands)
     except ValueError:
         bits = 0  # a parameter that is not a number: the compiler says so
     if bits > CAPTURED_USER_BITS:
         raise ValueError(f"{where}: TUSER and sidebands are {bits} bits; the capture keeps {CAPTURED_USER_BITS}")
-    return fp
+
+
+def _agree(
+    where: str, key: str, declared: tuple[tuple[str, Width], ...], found: list[Port], parameters: Mapping[str, object]
+) -> tuple[tuple[str, Width], ...]:
+    """``found`` as a port map (name -> width) when ``declared`` is empty; else ``declared``, when it names the same
+    ports with the same widths (ValueError naming the first difference)."""
+    actual = {p.name: p.width for p in found}
+    if not declared:
+        unknown = [n for n, w in actual.items() if w is None]
+        if unknown:
+            raise ValueError(f"{where}.{key}: the type of {unknown[0]} is not a plain vector: declare {key}")
+        return tuple((n, int(w or 0)) for n, w in actual.items())
+    names = [n for n, _ in declared]
+    if set(names) != set(actual):
+        extra, missing = sorted(set(names) - set(actual)), sorted(set(actual) - set(names))
+        what = f"declares {', '.join(extra)}, which the reader has not" if extra else ""
+        what += ("; " if what else "") + (f"leaves out {', '.join(missing)}" if missing else "")
+        raise ValueError(f"{where}.{key}: {what} (the reader's {key}: {', '.join(actual) or 'none'})")
+    for name, width in declared:
+        bits = _resolve(width, parameters)
+        if actual[name] is not None and actual[name] != bits:
+            raise ValueError(
+                f"{where}.{key}.{name}: declared {width} ({bits} bits), but the port is {actual[name]} bits"
+            )
+    return declared
+
+
+_CLOCK = re.compile(r"(^|_)a?(clk|clock)(_i)?$", re.I)
+_RESET = re.compile(r"(^|_)a?(rst|reset)(_?n|_b|_l)?(_?i)?$", re.I)
+_ACTIVE_LOW = re.compile(r"(rst|reset)(_?n|_b|_l)(_?i)?$", re.I)
+
+
+def active_low(reset: str) -> bool:
+    """A reset whose name says it holds at 0: ``rst_n``, ``rst_ni``, ``aresetn``, ``ARESETn``, ``rst_b``, ``rst_l``."""
+    return bool(_ACTIVE_LOW.search(reset))
+
+
+def _only(where: str, key: str, names: list[str]) -> str:
+    """The one name of ``names``; ValueError asking for ``key`` to be declared when there are none or several."""
+    if len(names) != 1:
+        found = ", ".join(names) or "none"
+        raise ValueError(f"{where}: the reader's ports do not name one {key} ({found}): declare {key}")
+    return names[0]
+
+
+def _names(where: str, fp: FastPath, ports: list[Port]) -> dict[str, Any]:
+    """The clock, reset, its polarity and the two prefixes: as declared, else as the ports name them."""
+    ins = [p.name for p in ports if p.direction == "input" and p.width == 1]
+    outs = [p.name for p in ports if p.direction == "output"]
+    axi = fp.axi or _only(where, "axi", [n[: -len("araddr")] for n in outs if n.endswith("araddr")])
+    stream = fp.stream or _only(
+        where, "stream", [n[: -len("tdata")] for n in outs if n.endswith("tdata") and not n.startswith(axi)]
+    )
+    clock = fp.clock or _only(where, "clock", [n for n in ins if _CLOCK.search(n)])
+    reset = fp.reset or _only(where, "reset", [n for n in ins if _RESET.search(n)])
+    low = active_low(reset) if fp.reset_active_low is None else fp.reset_active_low
+    return {"axi": axi, "stream": stream, "clock": clock, "reset": reset, "reset_active_low": low}
+
+
+def complete(where: str, fp: FastPath, ports: list[Port], parameters: Mapping[str, object]) -> FastPath:
+    """``fp`` with everything it leaves out taken from the reader's ``ports`` (at ``parameters``), after checking what
+    it declares against them; ValueError (one line) on a contradiction, a port the wrapper needs that the reader has
+    not, a name the ports leave open (two clocks, no reset), or an inout port."""
+    by = {p.name: p for p in ports}
+    inout = [p.name for p in ports if p.direction not in ("input", "output")]
+    if inout:
+        raise ValueError(f"{where}: the fast path drives no inout port ({', '.join(inout)})")
+    fp = replace(fp, **_names(where, fp, ports))
+    for port in (fp.clock, fp.reset):
+        if port not in by:
+            raise ValueError(f"{where}: the reader has no port {port} (clock, reset)")
+    control = fp.control or (DEFAULT_SLAVE if f"{DEFAULT_SLAVE}awaddr" in by else NO_SLAVE)
+    fields: dict[str, Any] = {"control": control}
+    width_ports = dict(_WIDTH_PORTS)
+    if control != NO_SLAVE:
+        width_ports["control_addr_width"] = ("control", "awaddr", None)
+    for key, (side, suffix, absent) in width_ports.items():
+        port = f"{control if side == 'control' else getattr(fp, side)}{suffix}"
+        declared = getattr(fp, key)
+        found = by.get(port)
+        actual = found.width if found is not None else absent
+        if found is None and absent is None and declared is None:
+            raise ValueError(f"{where}: the reader has no port {port} ({key})")
+        if declared is None:
+            if actual is None:
+                raise ValueError(f"{where}.{key}: the type of {port} is not a plain vector: declare {key}")
+            fields[key] = actual  # (TKEEP has a bit a byte: its width is stream_bytes)
+        elif actual is not None:
+            bits = _resolve(declared, parameters)
+            if bits != actual:
+                raise ValueError(f"{where}.{key}: declared {declared}, but {port} is {actual} bits")
+    stream = str(fp.stream)
+    claimed = {str(fp.clock), str(fp.reset)}
+    prefixes = [str(fp.axi), stream] + ([control] if control != NO_SLAVE else [])
+    if control != NO_SLAVE:
+        claimed.add(fp.irq)
+    rest = [p for p in ports if p.name not in claimed and not p.name.startswith(tuple(prefixes))]
+    sidebands = [
+        Port(p.name[len(stream) :], p.direction, p.width)
+        for p in ports
+        if p.name.startswith(stream) and p.direction == "output" and p.name[len(stream) :] not in STREAM_PORTS
+    ]
+    fields["inputs"] = _agree(where, "inputs", fp.inputs, [p for p in rest if p.direction == "input"], parameters)
+    fields["outputs"] = _agree(where, "outputs", fp.outputs, [p for p in rest if p.direction == "output"], parameters)
+    fields["sidebands"] = _agree(where, "sidebands", fp.sidebands, sidebands, parameters)
+    done = replace(fp, **fields)
+    _check_user_bits(where, done, parameters)
+    return done
 
 
 def environment(fp: FastPath, parameters: Mapping[str, object]) -> dict[str, str]:
     """What a simulation of the wrapper tells the harness (:class:`dlaverif.fastpath.harness.HdlHarness`): the
-    resolved data and address widths and the layout of the captured TUSER word (``name:bits`` from bit 0)."""
+    resolved data and address widths, the layout of the captured TUSER word (``name:bits`` from bit 0) and the names
+    of :data:`PORTS_VAR`; ``fp`` completed (:func:`complete`)."""
+    _completed(fp)
     user = [("tuser", fp.tuser_width), *fp.sidebands]
+    names = {"clock": fp.clock, "reset": fp.reset, "reset_active_low": int(bool(fp.reset_active_low))}
+    names.update({"axi": fp.axi, "stream": fp.stream})
     return {
         "FASTPATH_DATA_W": str(_resolve(fp.data_width, parameters)),
         "FASTPATH_ADDR_W": str(_resolve(fp.addr_width, parameters)),
         "FASTPATH_USER": ",".join(f"{n}:{_resolve(w, parameters)}" for n, w in user),
+        # what the wrapper took the reader's clock, reset and prefixes to be: the testbench checks them against its
+        # binding (dlaverif.platform.backends.FastPathBackend), so that a name the ports were read wrong by is found
+        PORTS_VAR: ",".join(f"{k}={v}" for k, v in names.items()),
     }
 
 
@@ -247,8 +399,18 @@ def _outputs_copy(fp: FastPath) -> str:
 """
 
 
+def _completed(fp: FastPath) -> None:
+    """ValueError unless every field the wrapper needs is known (:func:`complete` fills them from the ports)."""
+    missing = [k for k in (*_WIDTH_PORTS, "control", *NAMED) if getattr(fp, k) is None]
+    if fp.control not in (None, NO_SLAVE) and fp.control_addr_width is None:
+        missing.append("control_addr_width")
+    if missing:
+        raise ValueError(f"the fast path is not complete ({', '.join(missing)}): complete() it from the reader's ports")
+
+
 def render(dut: str, parameters: Mapping[str, object], fp: FastPath) -> str:
-    """The wrapper's SystemVerilog text."""
+    """The wrapper's SystemVerilog text (``fp`` completed, :func:`complete`)."""
+    _completed(fp)
     a, s, c = fp.axi, fp.stream, fp.control
     params = "".join(f"  parameter {k} = {_sv(v)},\n" for k, v in parameters.items())
     passed = ", ".join(f".{k}({k})" for k in parameters)

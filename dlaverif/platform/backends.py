@@ -12,6 +12,7 @@ same cycle numbers, so the checkers and scoreboards above them do not know which
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional, Protocol, Union
 
 import numpy as np
@@ -93,11 +94,31 @@ class AgentBackend(PythonAgents):
         self.ready = StreamReadyDriver(dut, clk, binding.stream)
 
 
+def check_wrapper_names(binding: DutBinding, names: str) -> None:
+    """RuntimeError (one line) when the fast-path wrapper took the reader's clock, reset, reset polarity or port
+    prefixes (``names``: the flow's ``FASTPATH_PORTS``, ``key=value,...``; :func:`dlaverif.flow.fastpath.environment`)
+    to be other than ``binding`` says: the build's ``fastpath:`` entry should declare them as the binding does."""
+    got = dict(item.split("=", 1) for item in names.split(",") if "=" in item)
+    want = {
+        "clock": binding.clock,
+        "reset": binding.reset.name,
+        "reset_active_low": str(int(not binding.reset.active_high)),
+        "axi": f"{binding.axi_master}_",
+        "stream": f"{binding.stream}_",
+    }
+    wrong = [f"{k} {got[k]} (the binding: {v})" for k, v in want.items() if k in got and got[k] != v]
+    if wrong:
+        raise RuntimeError(
+            f"the fast-path wrapper took the reader's {'; '.join(wrong)}: declare them in the build's fastpath: entry"
+        )
+
+
 class FastPathBackend:
     """The fast path (:mod:`dlaverif.fastpath.harness`): the HDL wrapper generates the clock; memory and capture are the
     harness's, with the TREADY knob on the capture."""
 
     def __init__(self, dut, binding: DutBinding) -> None:
+        check_wrapper_names(binding, os.environ.get("FASTPATH_PORTS", ""))
         clk = binding.signal(dut, binding.clock)
         ids = tuple(signal for signal, _ in getattr(binding.control, "stream_fields", ()))  # TID, TDEST, ...
         self.harness = HdlHarness(dut, clk, sidebands=ids)

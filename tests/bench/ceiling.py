@@ -28,8 +28,8 @@ def sources(folder: Path) -> list[Path]:
     """The RTL, the fast path's HDL and the wrapper of the plan's fast-path build (generated into ``folder``), then
     the harness."""
     b = testplan.load().builds[BUILD]
-    assert b.options.fastpath is not None, f"{BUILD} declares no fastpath"
-    top = wrapper.write(folder, b.toplevel, b.parameters, b.options.fastpath)
+    fp = runner.fastpath_of(BUILD, b.toplevel, b.parameters, b.options, folder)
+    top = wrapper.write(folder, b.toplevel, b.parameters, fp)
     return [*runner.rtl_sources(), *wrapper.HDL_SOURCES, top, Path(__file__).with_name(f"{TOP}.sv")]
 
 

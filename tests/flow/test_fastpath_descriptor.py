@@ -1,7 +1,7 @@
 """The fast path for descriptor-port readers, end to end through a user project's own Makefile: examples/desc_reader
-declares it in its plan (``desc_reader_fast``, suite ``fast``); examples/stream_dma (status port with tag and error,
-TID/TDEST on its stream, an ``enable`` tie-off, an active-low reset) gets the declaration of
-tests/flow/test_fastpath_plan.py added to a copy of its plan. The same tests as on the default path pass on the
+and examples/stream_dma (status port with tag and error, TID/TDEST on its stream, an ``enable`` tie-off, an
+active-low reset) each declare it in their plan as ``fastpath: {}`` (suite ``fast``): the wrapper's prefixes, clock,
+reset, widths and control ports come from the reader's own ports. The same tests as on the default path pass on the
 HDL memory and capture, on both simulators: every job's bytes, its status and its TID/TDEST checked, and its AXI4
 read-master property set bound into the reader inside the wrapper (on Icarus through ``DLA_FASTPATH_TOP``)."""
 
@@ -11,25 +11,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
-from tests.flow.test_fastpath_plan import STREAM_DMA_FAST
 from tests.regression.test_user_coverage import _make
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _project(tmp_path: Path, example: str) -> Path:
-    project = shutil.copytree(EXAMPLES / example, tmp_path / example, ignore=shutil.ignore_patterns("sim_build"))
-    if example == "stream_dma":
-        plan = yaml.safe_load((project / "testplan.yaml").read_text())
-        build = yaml.safe_load("fast:\n" + STREAM_DMA_FAST)["fast"]
-        props = {"properties": "rtl/stream_dma_props.f", "defines": {"STREAM_DMA_DATA_W": 64}}  # its read-master set
-        plan["builds"]["stream_dma_fast"] = {**build, "filelist": "rtl/stream_dma.f", **props}
-        plan["runs"]["stream_dma/fast"] = {"build": "stream_dma_fast", "module": "stream_dma_tb.tests"}
-        plan["suites"]["fast"] = {"count": 24, "runs": ["stream_dma/fast"]}
-        (project / "testplan.yaml").write_text(yaml.safe_dump(plan, sort_keys=False))
-    return project
+    return shutil.copytree(EXAMPLES / example, tmp_path / example, ignore=shutil.ignore_patterns("sim_build"))
 
 
 @pytest.mark.sim

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from dlaverif.fastpath import HDL_SOURCES
-from dlaverif.flow import fastpath, runner, testplan
+from dlaverif.flow import fastpath, ports, runner, testplan
 from dlaverif.flow.planschema import PlanError
 from tests.flow.test_fastpath_plan import _plan
 
@@ -58,7 +58,10 @@ def test_the_wrapper_of_a_users_reader_with_its_own_port_names_compiles(tmp_path
     b = testplan.load(plan).builds["fast"]
     assert b.options.fastpath is not None
     (tmp_path / "my_reader.sv").write_text(USER_READER)
-    top = fastpath.write(tmp_path / "build", b.toplevel, b.parameters, b.options.fastpath)
+    found = ports.read([tmp_path / "my_reader.sv"], b.toplevel, b.parameters, work=tmp_path / "ports")
+    fp = fastpath.complete("builds.fast.fastpath", b.options.fastpath, found, b.parameters)
+    assert fp.reset_active_low is False and fp.outputs == fp.inputs == ()  # reset_i: active high, as the names say
+    top = fastpath.write(tmp_path / "build", b.toplevel, b.parameters, fp)
     text = top.read_text()
     assert "module my_reader_fastpath" in text and ".clock_i(clk)" in text and ".reset_i(rst)" in text
     assert "my_reader #(.BEAT(BEAT), .AW(AW)) dut" in text and "FP_ADDR_W = AW" in text
@@ -81,5 +84,5 @@ def test_the_wrapper_of_a_users_reader_with_its_own_port_names_compiles(tmp_path
     )
     assert lint.returncode == 0, lint.stderr
     mtime = top.stat().st_mtime_ns  # written again only when its text changes (the build stays up to date)
-    fastpath.write(tmp_path / "build", b.toplevel, b.parameters, b.options.fastpath)
+    fastpath.write(tmp_path / "build", b.toplevel, b.parameters, fp)
     assert top.stat().st_mtime_ns == mtime

@@ -516,7 +516,7 @@ def _child_job(job: Job, regdir: Path, suite: str) -> None:
         build_dir(regdir, job.sim, run.build.name),
         run.build.parameters,
         get_runner(job.sim),
-        env=runner.build_env(run.build.options, run.build.parameters),
+        env=runner.build_env(run.build.options, run.build.parameters, build_dir(regdir, job.sim, run.build.name)),
         probes=reach.encode(run.build.options.probes),
     )
     try:

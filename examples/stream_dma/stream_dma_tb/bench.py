@@ -4,8 +4,7 @@ test base with its scoreboard (the glue). A job's descriptor is the platform's d
 
 import os
 
-from dlaverif.platform import Completion, DescriptorControl, DutBinding, ReaderTestBase, ResetPin
-from dlaverif.platform.tb import ContiguousReaderTB
+from dlaverif.platform import Completion, ContiguousReaderTB, DescriptorControl, DutBinding, ReaderTestBase, ResetPin
 
 from .scoreboard import RealignedScoreboard
 
