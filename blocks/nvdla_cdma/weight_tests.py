@@ -19,6 +19,7 @@ from dlaverif.platform.closure import bins, unhit
 from dlaverif.platform.knobs import Knobs, random_knobs
 
 from . import coverage
+from .format_layers import deconv_set_layers, image_weight_layer, winograd_weight_layer, with_nans
 from .layers import problems, summary
 from .tests import CdmaTestBase
 from .weight_layers import DENSITIES, WeightLayer, draw_kernels, weight_layer
@@ -77,8 +78,9 @@ class WeightTestBase(CdmaTestBase):
         exp = layer.expected(self.data_next, self.weight_next, self.wmb_next)
         inf = layer.weight_info
         self.logger.info(
-            "%s; weights %s %s K=%d %s, %s, %d groups, %d weight + %d WMB entries from %d / %d; %s",
+            "%s; weights %s %s %s K=%d %s, %s, %d groups, %d weight + %d WMB entries from %d / %d; %s",
             summary(layer, exp),
+            layer.weight_format,
             inf["dtype"],
             "x".join(map(str, layer.kernel_tensor.shape)),
             layer.kernel_tensor.shape[0],
@@ -101,10 +103,21 @@ class WeightTestBase(CdmaTestBase):
         )
         exact = knobs is None and not layer.compress
         found += report_problems(layer, reports, len(exp.weight[0]), len(exp.wmb[0]), exact)
+        if layer.nan_to_zero is not None:  # a NaN layer's count (other layers leave the CSB traffic as it was)
+            found += await self.nan_count_problems(layer)
         self.fail_on(layer, found)
         coverage.sample(layer, self.data_next, knobs)
         coverage.sample_weights(layer, self.weight_next, len(exp.weight[0]))
         self.data_next, self.weight_next, self.wmb_next = exp.data_next, exp.weight_next, exp.wmb_next
+
+    async def nan_count_problems(self, layer: WeightLayer) -> list[str]:
+        """``D_NAN_INPUT_WEIGHT_NUM`` of the layer's register group (the producer pointer still at it) against the
+        model's count of NaN weights (``precision.count_nan`` of the surface; whether or not they are flushed)."""
+        r = self.bench.regs
+        got = await self.bench.csb.read(r.address("D_NAN_INPUT_WEIGHT_NUM"))
+        want = layer.nan_weights()
+        self.logger.info("%s: D_NAN_INPUT_WEIGHT_NUM %d, the model counts %d NaN weights", layer.name, got, want)
+        return [] if got == want else [f"{layer.name}: D_NAN_INPUT_WEIGHT_NUM {got}, the model counts {want} NaNs"]
 
 
 @pyuvm.test(timeout_time=20, timeout_unit="ms")
@@ -254,6 +267,153 @@ class WmbWraps(WeightTestBase):
             wrapped.append(start + len(layer.expected(0, 0, start).wmb[0]) > cbuf.BANK_ENTRIES)
             await self.check_weight_layer(layer)
         assert wrapped == [False, False, True, False], f"the WMB wraps in the third layer only, not {wrapped}"
+
+
+# ---------------------------------------------------------------------------------------------- the other formats
+
+
+@pyuvm.test(timeout_time=40, timeout_unit="ms")
+class ImageWeights(WeightTestBase):
+    """Image-input weights (``nvdla.weight.image``) with an image of their ``Ci`` channels on the data side
+    (converter off, ``D_DATAIN_FORMAT`` PIXEL), back to back on one data bank and two weight banks, at every
+    post-extension: T_A8B8G8R8 int8 40 kernels (32 + 8) 3x3, N=1; T_A8B8G8R8 int8 20 kernels 5x7, N=2 (C' = 28,
+    a short last row group); T_R8 int8 33 kernels 7x7, N=4 (C' = 7), compressed sparse; T_A16B16G16R16 int16 16
+    kernels of 3 channels padded to 4, 5x4, N=4 (C' = 16); T_R16 int16 17 kernels 3x3, N=2, compressed dense;
+    T_A16B16G16R16_F fp16 16 kernels 3x3, N=1, compressed with every element kept; T_R16_F fp16 24 kernels 4x2,
+    N=4, dense."""
+
+    async def body(self) -> None:
+        shapes: list[tuple[str, int, int, int, int, Optional[int], bool, str]] = [
+            ("T_A8B8G8R8", 40, 3, 3, 1, None, False, "dense"),
+            ("T_A8B8G8R8", 20, 5, 7, 2, None, False, "dense"),
+            ("T_R8", 33, 7, 7, 4, None, True, "sparse"),
+            ("T_A16B16G16R16", 16, 5, 4, 4, 3, False, "dense"),
+            ("T_R16", 17, 3, 3, 2, None, True, "dense"),
+            ("T_A16B16G16R16_F", 16, 3, 3, 1, None, True, "full"),
+            ("T_R16_F", 24, 4, 2, 4, None, False, "dense"),
+        ]
+        for i, (fmt, k, r, s, n, c, comp, dens) in enumerate(shapes):
+            layer = image_weight_layer(
+                f"img_{i}_{fmt}_n{n}",
+                self.rng,
+                fmt,
+                k,
+                r,
+                s,
+                n,
+                c=c,
+                compress=comp,
+                density=dens,
+                data_banks=1,
+                weight_banks=2,
+                group=i % 2,
+            )
+            await self.check_weight_layer(layer)
+
+
+@pyuvm.test(timeout_time=40, timeout_unit="ms")
+class WinogradWeights(WeightTestBase):
+    """Winograd weights (``nvdla.weight.winograd``, stride 1: 3x3 kernels transformed to 4x4x4 cubes, C padded to
+    32 bytes) with a Winograd cube on the data side (``D_MISC_CFG.CONV_MODE`` WINOGRAD), back to back on two data
+    banks and two weight banks: int8 40 kernels C=40 dense (320 entries); int16 24 kernels C=20 compressed, about a
+    third of the kernel planes kept; fp16 16 kernels C=8 compressed, most planes kept, padded 1 left and right; int8
+    33 kernels C=64 compressed, every plane kept, padded 1 on top and below (the weight buffer wraps); int16 16
+    kernels C=4 dense."""
+
+    async def body(self) -> None:
+        shapes: list[tuple[int, int, int, int, type, bool, str, tuple[int, int, int, int]]] = [
+            (40, 40, 4, 8, np.int8, False, "dense", (0, 0, 0, 0)),
+            (24, 20, 4, 4, np.int16, True, "sparse", (0, 0, 0, 0)),
+            (16, 8, 4, 6, np.float16, True, "dense", (1, 1, 0, 0)),
+            (33, 64, 2, 4, np.int8, True, "full", (0, 0, 1, 1)),
+            (16, 4, 4, 4, np.int16, False, "dense", (0, 0, 0, 0)),
+        ]
+        for i, (k, c, h, w, dt, comp, dens, pad) in enumerate(shapes):
+            layer = winograd_weight_layer(
+                f"wgw_{i}_k{k}_c{c}",
+                self.rng,
+                k,
+                c,
+                h,
+                w,
+                dt,
+                compress=comp,
+                density=dens,
+                pad=pad,
+                data_banks=2,
+                weight_banks=2,
+                group=i % 2,
+            )
+            await self.check_weight_layer(layer)
+
+
+@pyuvm.test(timeout_time=40, timeout_unit="ms")
+class DeconvWeights(WeightTestBase):
+    """Deconvolution weights (``nvdla.weight.deconv``): every set of the split is a DC layer of its own, with its
+    own weight surface (its kernels rotated 180 degrees), back to back on one data bank and two weight banks: int8
+    40 kernels C=20 4x4, stride 2x2 (four 2x2 sets), dense; int16 16 kernels C=70 3x2, stride x 2 y 1 (two 3x1
+    sets), compressed dense; fp16 20 kernels C=12 3x3, stride x 3 (three 3x1 sets), compressed with every element
+    kept; int8 9 kernels C=33 3x3, stride y 2 (two sets, 2x3 and 1x3, the last with a row of zero taps), dense."""
+
+    async def body(self) -> None:
+        shapes: list[tuple[int, int, int, int, type, int, int, bool, str]] = [
+            (40, 20, 4, 4, np.int8, 2, 2, False, "dense"),
+            (16, 70, 3, 2, np.int16, 2, 1, True, "dense"),
+            (20, 12, 3, 3, np.float16, 3, 1, True, "full"),
+            (9, 33, 3, 3, np.int8, 1, 2, False, "dense"),
+        ]
+        n = 0
+        for i, (k, c, r, s, dt, sx, sy, comp, dens) in enumerate(shapes):
+            kt = draw_kernels(self.rng, (k, c, r, s), dt, DENSITIES[dens])
+            for layer in deconv_set_layers(
+                f"dcv_{i}", self.rng, kt, sx, sy, compress=comp, density=dens, data_banks=1, weight_banks=2
+            ):
+                layer.group = n % 2
+                n += 1
+                await self.check_weight_layer(layer)
+
+
+@pyuvm.test(timeout_time=40, timeout_unit="ms")
+class NanWeights(WeightTestBase):
+    """fp16 weights holding NaNs (quiet and signalling, both signs) beside INF, -0, denormals and the largest
+    normal, with ``D_NAN_FLUSH_TO_ZERO`` written on every layer: DC dense, flush on (every NaN element +0, the rest
+    as it is); DC compressed with every element kept, flush on (the kept NaNs flushed; the WMB, all ones, i.e.
+    0xFFFF in every 16-bit lane, kept: it is a mask, not weights); DC dense, flush off (the NaNs stored as they
+    are); image weights (T_A16B16G16R16_F, N=2), flush on; a deconvolution set, compressed dense, flush on; and
+    int16 weights whose bit patterns are fp16 NaNs, flush on (kept: the flush is for fp16 only). After each layer
+    ``D_NAN_INPUT_WEIGHT_NUM`` equals the model's count of NaN weights (0 for int16). The expected bytes are the
+    model's fp16 rule, ``precision.flush_nan_to_zero`` (docs/nvidia_cdma.md, W6)."""
+
+    async def body(self) -> None:
+        rng = self.rng
+        layers: list[WeightLayer] = []
+        kt = with_nans(rng, draw_kernels(rng, (24, 40, 3, 3), np.float16, DENSITIES["dense"]))
+        layers.append(weight_layer("nan_0_dc_flush", rng, 24, 40, 3, 3, np.float16, kernel_tensor=kt))
+        layers[-1].nan_to_zero = True
+        kt = with_nans(rng, draw_kernels(rng, (20, 24, 2, 2), np.float16, DENSITIES["full"]))
+        layers.append(
+            weight_layer(
+                "nan_1_dc_comp_flush", rng, 20, 24, 2, 2, np.float16, compress=True, density="full", kernel_tensor=kt
+            )
+        )
+        layers[-1].nan_to_zero = True
+        kt = with_nans(rng, draw_kernels(rng, (16, 33, 3, 3), np.float16, DENSITIES["dense"]))
+        layers.append(weight_layer("nan_2_dc_kept", rng, 16, 33, 3, 3, np.float16, kernel_tensor=kt))
+        layers[-1].nan_to_zero = False
+        kt = with_nans(rng, draw_kernels(rng, (16, 4, 5, 4), np.float16, DENSITIES["dense"]))
+        layers.append(image_weight_layer("nan_3_image_flush", rng, "T_A16B16G16R16_F", 16, 5, 4, 2, kernel_tensor=kt))
+        layers[-1].nan_to_zero = True
+        kt = with_nans(rng, draw_kernels(rng, (18, 20, 2, 4), np.float16, DENSITIES["dense"]))
+        layers.append(deconv_set_layers("nan_4_deconv_flush", rng, kt, 2, 1, compress=True)[1])
+        layers[-1].nan_to_zero = True
+        bits = with_nans(rng, draw_kernels(rng, (16, 20, 1, 1), np.float16, DENSITIES["full"]))
+        layers.append(weight_layer("nan_5_int16_flush", rng, 16, 20, dtype=np.int16, kernel_tensor=bits.view(np.int16)))
+        layers[-1].nan_to_zero = True
+        nans = [layer.nan_weights() for layer in layers]
+        assert all(nans[:5]) and nans[5] == 0, f"NaN weights per layer {nans}"
+        for i, layer in enumerate(layers):
+            layer.data_banks, layer.weight_banks, layer.group = 1, 2, i % 2
+            await self.check_weight_layer(layer)
 
 
 # ---------------------------------------------------------------------------------------------- random, as pyuvm
