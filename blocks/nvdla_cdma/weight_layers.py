@@ -119,6 +119,13 @@ class WeightLayer(Layer):
             return 0
         return precision.count_nan(self.surface("weight").view("<u2"))
 
+    def inf_weights(self) -> int:
+        """What ``D_INF_INPUT_WEIGHT_NUM`` must count for an fp16 layer: the +-INF elements of its weight surface
+        (``precision.count_inf``; they are not flushed); 0 for int8/int16."""
+        if self.kernel_tensor.dtype != np.float16:
+            return 0
+        return precision.count_inf(self.surface("weight").view("<u2"))
+
     def bases(self) -> dict[str, int]:
         """Where each weight surface lies: from ``weight_base``, 256-byte aligned, a gap between surfaces (more than
         the memory agent's guard band), and at least 256 bytes of room for each (an empty compressed surface is

@@ -111,13 +111,19 @@ class WeightTestBase(CdmaTestBase):
         self.data_next, self.weight_next, self.wmb_next = exp.data_next, exp.weight_next, exp.wmb_next
 
     async def nan_count_problems(self, layer: WeightLayer) -> list[str]:
-        """``D_NAN_INPUT_WEIGHT_NUM`` of the layer's register group (the producer pointer still at it) against the
-        model's count of NaN weights (``precision.count_nan`` of the surface; whether or not they are flushed)."""
-        r = self.bench.regs
-        got = await self.bench.csb.read(r.address("D_NAN_INPUT_WEIGHT_NUM"))
-        want = layer.nan_weights()
-        self.logger.info("%s: D_NAN_INPUT_WEIGHT_NUM %d, the model counts %d NaN weights", layer.name, got, want)
-        return [] if got == want else [f"{layer.name}: D_NAN_INPUT_WEIGHT_NUM {got}, the model counts {want} NaNs"]
+        """``D_NAN_INPUT_WEIGHT_NUM`` and ``D_INF_INPUT_WEIGHT_NUM`` of the layer's register group (the producer
+        pointer still at it) against the model's counts of NaN and INF weights (``precision.count_nan`` and
+        ``count_inf`` of the surface, whether or not the NaNs are flushed)."""
+        r, out = self.bench.regs, []
+        for reg, want in (
+            ("D_NAN_INPUT_WEIGHT_NUM", layer.nan_weights()),
+            ("D_INF_INPUT_WEIGHT_NUM", layer.inf_weights()),
+        ):
+            got = await self.bench.csb.read(r.address(reg))
+            self.logger.info("%s: %s %d, the model counts %d", layer.name, reg, got, want)
+            if got != want:
+                out.append(f"{reg} {got}, the model counts {want}")
+        return out
 
 
 @pyuvm.test(timeout_time=20, timeout_unit="ms")
@@ -353,7 +359,7 @@ class DeconvWeights(WeightTestBase):
     own weight surface (its kernels rotated 180 degrees), back to back on one data bank and two weight banks: int8
     40 kernels C=20 4x4, stride 2x2 (four 2x2 sets), dense; int16 16 kernels C=70 3x2, stride x 2 y 1 (two 3x1
     sets), compressed dense; fp16 20 kernels C=12 3x3, stride x 3 (three 3x1 sets), compressed with every element
-    kept; int8 9 kernels C=33 3x3, stride y 2 (two sets, 2x3 and 1x3, the last with a row of zero taps), dense."""
+    kept; int8 9 kernels C=33 3x3, stride y 2 (two 2x3 sets, the second with a row of zero taps), dense."""
 
     async def body(self) -> None:
         shapes: list[tuple[int, int, int, int, type, int, int, bool, str]] = [
@@ -377,12 +383,13 @@ class DeconvWeights(WeightTestBase):
 class NanWeights(WeightTestBase):
     """fp16 weights holding NaNs (quiet and signalling, both signs) beside INF, -0, denormals and the largest
     normal, with ``D_NAN_FLUSH_TO_ZERO`` written on every layer: DC dense, flush on (every NaN element +0, the rest
-    as it is); DC compressed with every element kept, flush on (the kept NaNs flushed; the WMB, all ones, i.e.
-    0xFFFF in every 16-bit lane, kept: it is a mask, not weights); DC dense, flush off (the NaNs stored as they
+    as it is); DC compressed with every element kept, flush on (the kept NaNs flushed; the WMB, ones, 0xFFFF in
+    every 16-bit lane up to its padding, kept: it is a mask, not weights); DC dense, flush off (the NaNs stored as they
     are); image weights (T_A16B16G16R16_F, N=2), flush on; a deconvolution set, compressed dense, flush on; and
     int16 weights whose bit patterns are fp16 NaNs, flush on (kept: the flush is for fp16 only). After each layer
-    ``D_NAN_INPUT_WEIGHT_NUM`` equals the model's count of NaN weights (0 for int16). The expected bytes are the
-    model's fp16 rule, ``precision.flush_nan_to_zero`` (docs/nvidia_cdma.md, W6)."""
+    ``D_NAN_INPUT_WEIGHT_NUM`` and ``D_INF_INPUT_WEIGHT_NUM`` equal the model's counts of NaN and INF weights (0
+    for int16). The expected bytes are the model's fp16 rule, ``precision.flush_nan_to_zero`` (docs/nvidia_cdma.md,
+    W7)."""
 
     async def body(self) -> None:
         rng = self.rng
@@ -409,8 +416,8 @@ class NanWeights(WeightTestBase):
         bits = with_nans(rng, draw_kernels(rng, (16, 20, 1, 1), np.float16, DENSITIES["full"]))
         layers.append(weight_layer("nan_5_int16_flush", rng, 16, 20, dtype=np.int16, kernel_tensor=bits.view(np.int16)))
         layers[-1].nan_to_zero = True
-        nans = [layer.nan_weights() for layer in layers]
-        assert all(nans[:5]) and nans[5] == 0, f"NaN weights per layer {nans}"
+        nans = [(layer.nan_weights(), layer.inf_weights()) for layer in layers]
+        assert all(n and i for n, i in nans[:5]) and nans[5] == (0, 0), f"NaN and INF weights per layer {nans}"
         for i, layer in enumerate(layers):
             layer.data_banks, layer.weight_banks, layer.group = 1, 2, i % 2
             await self.check_weight_layer(layer)
