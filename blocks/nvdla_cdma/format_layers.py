@@ -118,6 +118,36 @@ def winograd_weight_layer(
     )
 
 
+def deconv_set_layer(
+    name: str,
+    rng: np.random.Generator,
+    kernel_tensor: np.ndarray,
+    stride_x: int,
+    stride_y: int,
+    xy: tuple[int, int],
+    compress: bool = False,
+    density: str = "dense",
+    h: int = 2,
+    w: int = 3,
+    **kw: object,
+) -> WeightLayer:
+    """Set ``xy`` of the split of ``kernel_tensor`` as a DC layer: a random ``(C, h, w)`` cube and the set's weight
+    surface."""
+    k, c = kernel_tensor.shape[:2]
+    return WeightLayer(
+        f"{name}_{deconv.set_name(*xy)}",
+        "feature",
+        random_cube(rng, c, h, w, kernel_tensor.dtype),
+        kernel_tensor=kernel_tensor,
+        compress=compress,
+        density=density,
+        kernels=k,
+        weight_format="deconv",
+        weight_options={"stride_x": stride_x, "stride_y": stride_y, "set": xy},
+        **kw,  # type: ignore[arg-type]
+    )
+
+
 def deconv_set_layers(
     name: str,
     rng: np.random.Generator,
@@ -126,28 +156,14 @@ def deconv_set_layers(
     stride_y: int,
     compress: bool = False,
     density: str = "dense",
-    h: int = 2,
-    w: int = 3,
     **kw: object,
 ) -> list[WeightLayer]:
-    """The layers of one deconvolution: one DC layer per set of the split of ``kernel_tensor`` (y outer, x inner),
-    each a random ``(C, h, w)`` cube and its set's weight surface. A compressed set must keep an element (an empty
-    compressed surface is read as 256 bytes, docs/nvidia_cdma.md W1)."""
-    k, c = kernel_tensor.shape[:2]
+    """The layers of one deconvolution: :func:`deconv_set_layer` for every set of the split (y outer, x inner). A
+    compressed set must keep an element (an empty compressed surface is read as 256 bytes, docs/nvidia_cdma.md
+    W1)."""
     out = []
-    for x, y in deconv.sets(stride_x, stride_y):
-        layer = WeightLayer(
-            f"{name}_{deconv.set_name(x, y)}",
-            "feature",
-            random_cube(rng, c, h, w, kernel_tensor.dtype),
-            kernel_tensor=kernel_tensor,
-            compress=compress,
-            density=density,
-            kernels=k,
-            weight_format="deconv",
-            weight_options={"stride_x": stride_x, "stride_y": stride_y, "set": (x, y)},
-            **kw,  # type: ignore[arg-type]
-        )
+    for xy in deconv.sets(stride_x, stride_y):
+        layer = deconv_set_layer(name, rng, kernel_tensor, stride_x, stride_y, xy, compress, density, **kw)  # type: ignore[arg-type]
         assert not compress or layer.surface("weight").size, f"{layer.name}: a compressed set keeps no element"
         out.append(layer)
     return out

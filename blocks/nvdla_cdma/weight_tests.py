@@ -13,13 +13,13 @@ import numpy as np
 import pyuvm
 from pyuvm import uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
 
-from dlaverif.models.nvdla import cbuf
-from dlaverif.models.nvdla.weights import dc
+from dlaverif.models.nvdla import cbuf, pixel
+from dlaverif.models.nvdla.weights import dc, deconv
 from dlaverif.platform.closure import bins, unhit
 from dlaverif.platform.knobs import Knobs, random_knobs
 
 from . import coverage
-from .format_layers import deconv_set_layers, image_weight_layer, winograd_weight_layer, with_nans
+from .format_layers import deconv_set_layer, deconv_set_layers, image_weight_layer, winograd_weight_layer, with_nans
 from .layers import problems, summary
 from .tests import CdmaTestBase
 from .weight_layers import DENSITIES, WeightLayer, draw_kernels, weight_layer
@@ -572,3 +572,145 @@ class RandomWeights(WeightTestBase):
     async def body(self) -> None:
         count = max(int(os.getenv("COUNT", "").strip() or 6), len(reachable()))
         await RandomWeightSeq("rw", self.rng, count).start(self.seqr)
+
+
+# ---------------------------------------------------------------------------------------------- other formats, random
+
+#: the format cross the random format sequence steers by, and the pixel formats of image weights per precision
+FORMAT_CROSS = "nvdla_cdma.weight_format_x_kind"
+IMAGE_FORMATS = {
+    "int8": ("T_A8B8G8R8", "T_R8", "T_B8G8R8A8", "T_A8Y8U8V8"),
+    "int16": ("T_R16", "T_A16B16G16R16", "T_R12", "T_A16Y16U16V16"),
+    "fp16": ("T_R16_F", "T_A16B16G16R16_F", "T_A16Y16U16V16_F"),
+}
+#: the most bytes a random format layer's kernels take before compression (a quarter of two weight banks)
+FORMAT_BYTES = 16 * 1024
+
+
+class RandomFormatSeq(uvm_sequence):
+    """``count`` random weight layers in the image, Winograd and deconvolution formats (and DC), coverage-driven:
+    each layer's (format, kind) is a bin of :data:`FORMAT_CROSS` not hit yet (once all are: image weights while a
+    post-extension is unhit, then any), an image layer's post-extension an unhit ``weight_post_extension`` bin first
+    (within the model's limits for its ``S * Ci``), and an fp16 layer's NaNs an unhit ``weight_nan`` bin first
+    (none, kept, flushed); while a NaN bin is unhit, half the layers that can hold NaNs are fp16. Precision int8,
+    int16 or fp16;
+    density sparse, dense or full (compressed) and also zero (dense); kernels 1-48; C 1-64 (image: up to the
+    format's channels); image kernels 1x1 to 7x7 as the post-extension allows, Winograd 3x3 on a cube whose padded
+    sides are multiples of 4, deconvolution kernels 1x1 to 4x4 at strides 1-3 with one set of the split drawn;
+    the kernels' bytes at most :data:`FORMAT_BYTES`; MCIF or CVIF; both register groups; one data bank and two
+    weight banks throughout, so that the weight buffer and the WMB continue and wrap. Each layer draws memory
+    timing knobs (used under KNOBS=random)."""
+
+    def __init__(self, name: str, rng: np.random.Generator, count: int) -> None:
+        super().__init__(name)
+        self.rng, self.count = rng, count
+
+    def pick(self, covergroup: str, choices: list) -> Any:
+        """An unhit bin of ``covergroup`` among ``choices`` (any of them once all are hit)."""
+        open_bins = [c for c in choices if c in unhit(covergroup)] or choices
+        return open_bins[int(self.rng.integers(0, len(open_bins)))]
+
+    def nans(self, kt: np.ndarray) -> tuple[np.ndarray, Optional[bool]]:
+        """fp16 kernels with NaNs (and D_NAN_FLUSH_TO_ZERO written) when an unhit ``weight_nan`` bin asks for it."""
+        case = self.pick("nvdla_cdma.weight_nan", ["none", "kept", "flushed"])
+        if kt.dtype != np.float16 or case == "none":
+            return kt, None
+        return with_nans(self.rng, kt, every=int(self.rng.integers(3, 12))), case == "flushed"
+
+    def draw(self, i: int) -> WeightLayer:
+        rng = self.rng
+        if unhit(FORMAT_CROSS) or not unhit("nvdla_cdma.weight_post_extension"):
+            fmt, kind = self.pick(FORMAT_CROSS, bins(FORMAT_CROSS))
+        else:  # the cross is closed, a post-extension is not: image weights
+            fmt, kind = "image", str(rng.choice(["dense", "compressed"]))
+        compress = kind == "compressed"
+        nan_open = [b for b in unhit("nvdla_cdma.weight_nan") if b != "none"]
+        if nan_open and fmt != "winograd" and rng.random() < 0.5:  # fp16, which can hold NaNs, while a NaN bin is open
+            prec = "fp16"
+        else:
+            prec = str(rng.choice(["int8", "int16", "fp16"]))
+        dt = DTYPE_OF[prec]
+        dens = str(rng.choice(["sparse", "dense", "full"] + ([] if compress else ["zero"])))
+        ram = str(rng.choice(["MCIF", "CVIF"]))
+        common: dict[str, Any] = dict(data_banks=1, weight_banks=2, data_ram=ram, weight_ram=ram, group=i % 2)
+        name = f"rf_{i}_{fmt}_{prec}_{'c' if compress else 'd'}_{dens}"
+        for _ in range(1000):  # shapes until the kernels fit and a compressed surface keeps an element
+            k, c = int(rng.integers(1, 49)), int(rng.integers(1, 65))
+            layer: WeightLayer
+            if fmt == "image":
+                pf = str(rng.choice(IMAGE_FORMATS[prec]))
+                ci = pixel.get(pf).channels
+                n = int(self.pick("nvdla_cdma.weight_post_extension", [1, 2, 4]))
+                s_max = min(7, {1: 7, 2: 32 // ci, 4: 16 // ci}[n])
+                r, s = int(rng.integers(1, 8)), int(rng.integers(1, s_max + 1))
+                kt = draw_kernels(rng, (k, int(rng.integers(1, ci + 1)), r, s), dt.type, DENSITIES[dens])
+                kt, flush = self.nans(kt)
+                layer = image_weight_layer(
+                    f"{name}_{pf}_n{n}",
+                    rng,
+                    pf,
+                    k,
+                    r,
+                    s,
+                    n,
+                    compress=compress,
+                    density=dens,
+                    kernel_tensor=kt,
+                    **common,
+                )
+            elif fmt == "winograd":
+                pl, pr, pt, pb = (int(v) for v in rng.integers(0, 3, 4))
+                w = 4 * int(rng.integers(1, 3)) - pl - pr
+                h = 4 * int(rng.integers(1, 3)) - pt - pb
+                if w < 1 or h < 1:
+                    continue
+                layer = winograd_weight_layer(
+                    name, rng, k, c, h, w, dt.type, compress=compress, density=dens, pad=(pl, pr, pt, pb), **common
+                )
+                flush = None
+            else:
+                r, s = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+                kt = draw_kernels(rng, (k, c, r, s), dt.type, DENSITIES[dens])
+                kt, flush = self.nans(kt)
+                if fmt == "dc":
+                    layer = weight_layer(
+                        name, rng, k, c, r, s, dt.type, compress=compress, density=dens, kernel_tensor=kt, **common
+                    )
+                else:
+                    sx, sy = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+                    xy = deconv.sets(sx, sy)[int(rng.integers(0, sx * sy))]
+                    layer = deconv_set_layer(name, rng, kt, sx, sy, xy, compress, dens, **common)
+            layer.nan_to_zero = flush
+            if layer.surface("weight").size > FORMAT_BYTES or (compress and not layer.surface("weight").size):
+                continue
+            return layer
+        raise AssertionError(f"{name}: no layer drawn in 1000 shapes")
+
+    async def body(self) -> None:
+        for i in range(self.count):
+            item = WeightItem(f"rf_{i}")
+            await self.start_item(item)
+            item.layer = self.draw(i)
+            item.knobs = random_knobs(self.rng)
+            await self.finish_item(item)
+            if item.error is not None:
+                raise item.error
+
+
+@pyuvm.test(timeout_time=80, timeout_unit="ms")
+class RandomFormatWeights(WeightTestBase):
+    """COUNT (default 6) random layers of :class:`RandomFormatSeq` (image, Winograd, deconvolution and DC weights,
+    dense and compressed, fp16 NaNs flushed or kept) on a sequencer and driver, at least 14 (the bins of the
+    format x kind cross, the post-extensions and the NaN cases, one a layer), so that one run closes them."""
+
+    def build_phase(self) -> None:
+        self.seqr = uvm_sequencer("seqr", self)
+        self.drv = WeightDriver("drv", self)
+
+    def connect_phase(self) -> None:
+        self.drv.seq_item_port.connect(self.seqr.seq_item_export)
+        self.drv.check = self.check_weight_layer
+
+    async def body(self) -> None:
+        count = max(int(os.getenv("COUNT", "").strip() or 6), 14)
+        await RandomFormatSeq("rf", self.rng, count).start(self.seqr)
