@@ -128,6 +128,18 @@ def kernel_groups(layer: Any) -> str:
     return "whole" if kernels[-1] == kernels[0] else "partial_last"
 
 
+def nan_case(layer: Any) -> str:
+    """none (no NaN weight), kept (NaN weights, D_NAN_FLUSH_TO_ZERO off or not written) or flushed (on)."""
+    if not layer.nan_weights():
+        return "none"
+    return "flushed" if layer.nan_to_zero else "kept"
+
+
+def post_extension(layer: Any) -> Optional[int]:
+    """The post-extension N of an image-weight layer (None for the other formats)."""
+    return int(layer.weight_options.get("post_extension", 1)) if layer.weight_format == "image" else None
+
+
 _cover_weights = coverage_section(
     CoverPoint(
         "nvdla_cdma.weight_kind",
@@ -154,6 +166,14 @@ _cover_weights = coverage_section(
         "nvdla_cdma.weight_kind_x_precision_x_density",
         items=["nvdla_cdma.weight_kind", "nvdla_cdma.weight_precision", "nvdla_cdma.weight_density"],
     ),
+    CoverPoint(
+        "nvdla_cdma.weight_format",
+        xf=lambda lay, start, n: lay.weight_format,
+        bins=["dc", "image", "winograd", "deconv"],
+    ),
+    CoverPoint("nvdla_cdma.weight_post_extension", xf=lambda lay, start, n: post_extension(lay), bins=[1, 2, 4]),
+    CoverPoint("nvdla_cdma.weight_nan", xf=lambda lay, start, n: nan_case(lay), bins=["none", "kept", "flushed"]),
+    CoverCross("nvdla_cdma.weight_format_x_kind", items=["nvdla_cdma.weight_format", "nvdla_cdma.weight_kind"]),
 )
 
 

@@ -1,33 +1,56 @@
 """Weight layers of NVIDIA's convolution DMA and what each must leave in the convolution buffer, from the models
-only: the direct-convolution weight surfaces from ``models.nvdla.weights.dc`` (kernel groups, 64-element C'
-blocks; ``compress=True``: the compressed surface, the WMB and the WGS of ``models.nvdla.sparse``), their register
-values from the packed image's ``meta`` and ``info()``, and their places in the buffer from ``models.nvdla.cbuf``
-(the weight buffer after the data banks, the WMB in bank 15, both continuing from where the previous layer ended).
+only: the weight surfaces from ``models.nvdla.weights`` in one of its four formats (``dc``: kernel groups,
+64-element C' blocks; ``image``: pre-extended kernels, post-extension 1/2/4; ``winograd``: the transformed 4x4x4
+cubes; ``deconv``: one set of the split, its own layer), dense or compressed (``compress=True``: the compressed
+surface, the WMB and the WGS of ``models.nvdla.sparse``), their register values from the packed image's ``meta``
+and ``info()``, and their places in the buffer from ``models.nvdla.cbuf`` (the weight buffer after the data
+banks, the WMB in bank 15, both continuing from where the previous layer ended).
 
-The data side of a weight layer is a small feature cube of the weights' precision (``layers.feature_layer``'s
-models), so that the layer is a real direct convolution: C of the cube is C of the kernels.
+The data side of a weight layer is the mode's own data: a small feature cube of the weights' precision for DC and
+deconvolution sets (``layers.feature_layer``'s models), a Winograd cube for Winograd weights, an image of as many
+channels as the image weights' ``Ci`` for image weights (``layers.image_layer``'s models).
+
+``D_NAN_FLUSH_TO_ZERO`` (``nan_to_zero``, written only when set to True or False) flushes fp16 NaN weights to +0
+on their way into the buffer: the expected weight bytes are the model's fp16 rule
+(``models.nvdla.precision.flush_nan_to_zero``) applied to the weight surface's 16-bit elements; the WMB is a mask,
+not weights, and is kept as it is.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from types import ModuleType
 from typing import Any, Optional
 
 import numpy as np
 
 from dlaverif.models.core.arith import ceil_div, round_up
 from dlaverif.models.core.memimage import MemoryImage
-from dlaverif.models.nvdla import cbuf, feature
-from dlaverif.models.nvdla.weights import dc
+from dlaverif.models.nvdla import cbuf, feature, precision
+from dlaverif.models.nvdla.weights import dc, deconv, image, winograd
 from dlaverif.thirdparty.nvdla_rdl import RdlMap
 
-from .layers import GAP, Expected, Layer, random_cube
+from .layers import GAP, PRECISION, Expected, Layer, random_cube
 
 #: Table 35: weight, WMB and WGS surfaces start on 256-byte boundaries
 START_ALIGN = 256
 #: densities a weight layer is drawn at (fraction of elements that are not zero): none, sparse, dense, every one
 DENSITIES = {"zero": 0.0, "sparse": 0.3, "dense": 0.8, "full": 1.0}
+#: the weight formats of models.nvdla.weights a layer can carry
+FORMATS: dict[str, ModuleType] = {"dc": dc, "image": image, "winograd": winograd, "deconv": deconv}
+
+
+def deconv_set(packed: MemoryImage, x: int, y: int) -> MemoryImage:
+    """Set ``(x, y)`` of a packed deconvolution image as a layer's own weight image: its surfaces without the set's
+    prefix (``weight``, and ``wmb``, ``wgs`` when compressed), its registers as meta (clarifications 6: every set
+    is a layer of its own)."""
+    name = deconv.set_name(x, y)
+    pre = name + "."
+    mine = tuple(replace(s, name=s.name[len(pre) :]) for s in packed.surfaces if s.name.startswith(pre))
+    if not mine:  # a dense set's one surface carries the set's name alone
+        mine = tuple(replace(s, name="weight") for s in packed.surfaces if s.name == name)
+    return MemoryImage(mine, dict(packed.meta["sets"][name]))  # type: ignore[index]
 
 
 @dataclass
@@ -44,23 +67,64 @@ class WeightExpected(Expected):
 
 @dataclass
 class WeightLayer(Layer):
-    """A DC layer whose weights are a logical ``K x C x R x S`` tensor (``kernel_tensor``), dense or compressed."""
+    """A layer whose weights are a logical ``K x C x R x S`` tensor (``kernel_tensor``) in the weight format
+    ``weight_format`` (a :data:`FORMATS` name) with its model's options ``weight_options`` (image:
+    ``channels``, ``post_extension``; deconv: ``stride_x``, ``stride_y`` and ``set``, the ``(x, y)`` of the set
+    this layer loads), dense or compressed."""
 
     kernel_tensor: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 1, 1), np.int8))
     compress: bool = False
     density: str = "dense"  # the class it was drawn at (DENSITIES); coverage only
+    weight_format: str = "dc"
+    weight_options: dict = field(default_factory=dict)
+    nan_to_zero: Optional[bool] = None  # D_NAN_FLUSH_TO_ZERO.NAN_TO_ZERO; None: not written (reset value: off)
+
+    def _options(self) -> dict[str, Any]:
+        return {k: v for k, v in self.weight_options.items() if k != "set"}
 
     @cached_property
     def packed(self) -> MemoryImage:
-        """The weight model's image: surfaces ``weight`` (dense or compressed), ``wmb``, ``wgs``; registers in meta."""
-        return dc.pack(self.kernel_tensor, compress=self.compress)
+        """The weight model's image: surfaces ``weight`` (dense or compressed), ``wmb``, ``wgs``; registers in meta
+        (a deconvolution layer: its set's, :func:`deconv_set`)."""
+        img = FORMATS[self.weight_format].pack(self.kernel_tensor, compress=self.compress, **self._options())
+        if self.weight_format == "deconv":
+            return deconv_set(img, *self.weight_options["set"])
+        return img
 
     @cached_property
     def weight_info(self) -> dict:
-        return dc.info(self.kernel_tensor.shape, self.kernel_tensor.dtype, compress=self.compress)
+        """The weight model's ``info()`` (a deconvolution layer: its set's entry, with the dtype)."""
+        t = self.kernel_tensor
+        inf = FORMATS[self.weight_format].info(t.shape, t.dtype, compress=self.compress, **self._options())
+        if self.weight_format == "deconv":
+            return {**inf["sets"][deconv.set_name(*self.weight_options["set"])], "dtype": inf["dtype"]}
+        return inf
 
     def surface(self, name: str) -> np.ndarray:
         return np.asarray(self.packed.data(name), np.uint8)
+
+    def stored_weights(self) -> np.ndarray:
+        """The weight surface as the buffer must hold it: the surface itself, or with ``nan_to_zero`` and fp16
+        weights every NaN element flushed to +0 (``precision.flush_nan_to_zero``; compressed: the kept elements,
+        which lie two bytes each from the surface's start)."""
+        w = self.surface("weight")
+        if not self.nan_to_zero or self.kernel_tensor.dtype != np.float16:
+            return w
+        return precision.flush_nan_to_zero(w.view("<u2")).astype("<u2").view(np.uint8)
+
+    def nan_weights(self) -> int:
+        """What ``D_NAN_INPUT_WEIGHT_NUM`` must count for an fp16 layer: the NaN elements of its weight surface
+        (``precision.count_nan``); 0 for int8/int16."""
+        if self.kernel_tensor.dtype != np.float16:
+            return 0
+        return precision.count_nan(self.surface("weight").view("<u2"))
+
+    def inf_weights(self) -> int:
+        """What ``D_INF_INPUT_WEIGHT_NUM`` must count for an fp16 layer: the +-INF elements of its weight surface
+        (``precision.count_inf``; they are not flushed); 0 for int8/int16."""
+        if self.kernel_tensor.dtype != np.float16:
+            return 0
+        return precision.count_inf(self.surface("weight").view("<u2"))
 
     def bases(self) -> dict[str, int]:
         """Where each weight surface lies: from ``weight_base``, 256-byte aligned, a gap between surfaces (more than
@@ -74,14 +138,15 @@ class WeightLayer(Layer):
 
     def memory(self) -> list[tuple[int, np.ndarray]]:
         b = self.bases()
-        return [(self.data_base, feature.pack(self.tensor).data())] + [
+        data = [(self.data_base, feature.pack(self.tensor).data())] if self.kind == "feature" else super().memory()[:-1]
+        return data + [
             (b[s.name], np.asarray(s.data, np.uint8)) for s in self.packed.surfaces if s.data.size
         ]  # an empty surface (compressed, every element zero) has nothing to load
 
     def expected(self, data_start: int = 0, weight_start: int = 0, wmb_start: int = 0) -> WeightExpected:
         """The data entries (the cube, ``Layer.expected``), the weight surface in the weight buffer and, compressed,
         the WMB surface in bank 15; the WGS is read, not stored (models.nvdla.cbuf docstring)."""
-        self.weights = self.surface("weight")
+        self.weights = self.stored_weights()
         base = super().expected(data_start)
         wbuf = cbuf.weight_buffer(self.data_banks, self.weight_banks, compressed=self.compress)
         w_addr, w_data, w_valid, w_next = cbuf.place(cbuf.surface_entries(self.weights), wbuf, weight_start)
@@ -98,9 +163,27 @@ class WeightLayer(Layer):
             wmb = (m_addr, m_data, m_valid)
         return WeightExpected(base.data, (w_addr, w_data, w_valid), base.data_next, w_next, wmb, wmb_next)
 
+    def registers(self, r: RdlMap) -> dict[str, int]:
+        """:meth:`Layer.registers` of the data side, after checking that the weight model's registers of the mode
+        (``info()["registers"]``: ``D_MISC_CFG`` PROC_PRECISION, CONV_MODE (Winograd), ``D_DATAIN_FORMAT``
+        (image); a field it leaves out is the DC default, 0) agree with what the data side programs."""
+        regs = self.weight_info["registers"]
+        want = {
+            "D_MISC_CFG.PROC_PRECISION": r.enum("D_MISC_CFG", "PROC_PRECISION", PRECISION[self.out_dtype()]),
+            "D_MISC_CFG.CONV_MODE": r.enum("D_MISC_CFG", "CONV_MODE", self.conv_mode),
+            "D_DATAIN_FORMAT.DATAIN_FORMAT": r.enum(
+                "D_DATAIN_FORMAT", "DATAIN_FORMAT", "PIXEL" if self.kind == "image" else "FEATURE"
+            ),
+        }
+        for name, value in want.items():
+            model = int(regs.get(name, 0))
+            assert model == value, f"{self.name}: the weight model's {name} is {model}, the data side's {value}"
+        return super().registers(r)
+
     def weight_registers(self, r: RdlMap) -> dict[str, int]:
         """The weight fields from the weight model (pack's meta: the format bit, bytes per kernel, kernels, the
-        fetched sizes), the surfaces' bases from :meth:`bases`, the RAM type."""
+        fetched sizes), the surfaces' bases from :meth:`bases`, the RAM type; ``D_NAN_FLUSH_TO_ZERO`` when
+        ``nan_to_zero`` is set."""
         m: dict[str, Any] = dict(self.packed.meta)
         b = self.bases()
         out = {
@@ -114,6 +197,11 @@ class WeightLayer(Layer):
             "D_WEIGHT_ADDR_LOW": r.value("D_WEIGHT_ADDR_LOW", WEIGHT_ADDR_LOW=b["weight"] & 0xFFFFFFFF),
             "D_WEIGHT_BYTES": r.value("D_WEIGHT_BYTES", WEIGHT_BYTES=int(m["D_WEIGHT_BYTES"])),
         }
+        if self.nan_to_zero is not None:
+            out["D_NAN_FLUSH_TO_ZERO"] = r.value(
+                "D_NAN_FLUSH_TO_ZERO",
+                NAN_TO_ZERO=r.enum("D_NAN_FLUSH_TO_ZERO", "NAN_TO_ZERO", "ENABLE" if self.nan_to_zero else "DISABLE"),
+            )
         if self.compress:
             out.update(
                 {

@@ -13,12 +13,13 @@ import numpy as np
 import pyuvm
 from pyuvm import uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
 
-from dlaverif.models.nvdla import cbuf
-from dlaverif.models.nvdla.weights import dc
+from dlaverif.models.nvdla import cbuf, pixel
+from dlaverif.models.nvdla.weights import dc, deconv
 from dlaverif.platform.closure import bins, unhit
 from dlaverif.platform.knobs import Knobs, random_knobs
 
 from . import coverage
+from .format_layers import deconv_set_layer, deconv_set_layers, image_weight_layer, winograd_weight_layer, with_nans
 from .layers import problems, summary
 from .tests import CdmaTestBase
 from .weight_layers import DENSITIES, WeightLayer, draw_kernels, weight_layer
@@ -77,8 +78,9 @@ class WeightTestBase(CdmaTestBase):
         exp = layer.expected(self.data_next, self.weight_next, self.wmb_next)
         inf = layer.weight_info
         self.logger.info(
-            "%s; weights %s %s K=%d %s, %s, %d groups, %d weight + %d WMB entries from %d / %d; %s",
+            "%s; weights %s %s %s K=%d %s, %s, %d groups, %d weight + %d WMB entries from %d / %d; %s",
             summary(layer, exp),
+            layer.weight_format,
             inf["dtype"],
             "x".join(map(str, layer.kernel_tensor.shape)),
             layer.kernel_tensor.shape[0],
@@ -101,10 +103,27 @@ class WeightTestBase(CdmaTestBase):
         )
         exact = knobs is None and not layer.compress
         found += report_problems(layer, reports, len(exp.weight[0]), len(exp.wmb[0]), exact)
+        if layer.nan_to_zero is not None:  # a NaN layer's count (other layers leave the CSB traffic as it was)
+            found += await self.nan_count_problems(layer)
         self.fail_on(layer, found)
         coverage.sample(layer, self.data_next, knobs)
         coverage.sample_weights(layer, self.weight_next, len(exp.weight[0]))
         self.data_next, self.weight_next, self.wmb_next = exp.data_next, exp.weight_next, exp.wmb_next
+
+    async def nan_count_problems(self, layer: WeightLayer) -> list[str]:
+        """``D_NAN_INPUT_WEIGHT_NUM`` and ``D_INF_INPUT_WEIGHT_NUM`` of the layer's register group (the producer
+        pointer still at it) against the model's counts of NaN and INF weights (``precision.count_nan`` and
+        ``count_inf`` of the surface, whether or not the NaNs are flushed)."""
+        r, out = self.bench.regs, []
+        for reg, want in (
+            ("D_NAN_INPUT_WEIGHT_NUM", layer.nan_weights()),
+            ("D_INF_INPUT_WEIGHT_NUM", layer.inf_weights()),
+        ):
+            got = await self.bench.csb.read(r.address(reg))
+            self.logger.info("%s: %s %d, the model counts %d", layer.name, reg, got, want)
+            if got != want:
+                out.append(f"{reg} {got}, the model counts {want}")
+        return out
 
 
 @pyuvm.test(timeout_time=20, timeout_unit="ms")
@@ -256,6 +275,154 @@ class WmbWraps(WeightTestBase):
         assert wrapped == [False, False, True, False], f"the WMB wraps in the third layer only, not {wrapped}"
 
 
+# ---------------------------------------------------------------------------------------------- the other formats
+
+
+@pyuvm.test(timeout_time=40, timeout_unit="ms")
+class ImageWeights(WeightTestBase):
+    """Image-input weights (``nvdla.weight.image``) with an image of their ``Ci`` channels on the data side
+    (converter off, ``D_DATAIN_FORMAT`` PIXEL), back to back on one data bank and two weight banks, at every
+    post-extension: T_A8B8G8R8 int8 40 kernels (32 + 8) 3x3, N=1; T_A8B8G8R8 int8 20 kernels 5x7, N=2 (C' = 28,
+    a short last row group); T_R8 int8 33 kernels 7x7, N=4 (C' = 7), compressed sparse; T_A16B16G16R16 int16 16
+    kernels of 3 channels padded to 4, 5x4, N=4 (C' = 16); T_R16 int16 17 kernels 3x3, N=2, compressed dense;
+    T_A16B16G16R16_F fp16 16 kernels 3x3, N=1, compressed with every element kept; T_R16_F fp16 24 kernels 4x2,
+    N=4, dense."""
+
+    async def body(self) -> None:
+        shapes: list[tuple[str, int, int, int, int, Optional[int], bool, str]] = [
+            ("T_A8B8G8R8", 40, 3, 3, 1, None, False, "dense"),
+            ("T_A8B8G8R8", 20, 5, 7, 2, None, False, "dense"),
+            ("T_R8", 33, 7, 7, 4, None, True, "sparse"),
+            ("T_A16B16G16R16", 16, 5, 4, 4, 3, False, "dense"),
+            ("T_R16", 17, 3, 3, 2, None, True, "dense"),
+            ("T_A16B16G16R16_F", 16, 3, 3, 1, None, True, "full"),
+            ("T_R16_F", 24, 4, 2, 4, None, False, "dense"),
+        ]
+        for i, (fmt, k, r, s, n, c, comp, dens) in enumerate(shapes):
+            layer = image_weight_layer(
+                f"img_{i}_{fmt}_n{n}",
+                self.rng,
+                fmt,
+                k,
+                r,
+                s,
+                n,
+                c=c,
+                compress=comp,
+                density=dens,
+                data_banks=1,
+                weight_banks=2,
+                group=i % 2,
+            )
+            await self.check_weight_layer(layer)
+
+
+@pyuvm.test(timeout_time=40, timeout_unit="ms")
+class WinogradWeights(WeightTestBase):
+    """Winograd weights (``nvdla.weight.winograd``, stride 1: 3x3 kernels transformed to 4x4x4 cubes, C padded to
+    32 bytes) with a Winograd cube on the data side (``D_MISC_CFG.CONV_MODE`` WINOGRAD), back to back on two data
+    banks and two weight banks: int8 40 kernels C=40 dense (320 entries); int16 24 kernels C=20 compressed, about a
+    third of the kernel planes kept; fp16 16 kernels C=8 compressed, most planes kept, padded 1 left and right; int8
+    33 kernels C=64 compressed, every plane kept, padded 1 on top and below (the weight buffer wraps); int16 16
+    kernels C=4 dense."""
+
+    async def body(self) -> None:
+        shapes: list[tuple[int, int, int, int, type, bool, str, tuple[int, int, int, int]]] = [
+            (40, 40, 4, 8, np.int8, False, "dense", (0, 0, 0, 0)),
+            (24, 20, 4, 4, np.int16, True, "sparse", (0, 0, 0, 0)),
+            (16, 8, 4, 6, np.float16, True, "dense", (1, 1, 0, 0)),
+            (33, 64, 2, 4, np.int8, True, "full", (0, 0, 1, 1)),
+            (16, 4, 4, 4, np.int16, False, "dense", (0, 0, 0, 0)),
+        ]
+        for i, (k, c, h, w, dt, comp, dens, pad) in enumerate(shapes):
+            layer = winograd_weight_layer(
+                f"wgw_{i}_k{k}_c{c}",
+                self.rng,
+                k,
+                c,
+                h,
+                w,
+                dt,
+                compress=comp,
+                density=dens,
+                pad=pad,
+                data_banks=2,
+                weight_banks=2,
+                group=i % 2,
+            )
+            await self.check_weight_layer(layer)
+
+
+@pyuvm.test(timeout_time=40, timeout_unit="ms")
+class DeconvWeights(WeightTestBase):
+    """Deconvolution weights (``nvdla.weight.deconv``): every set of the split is a DC layer of its own, with its
+    own weight surface (its kernels rotated 180 degrees), back to back on one data bank and two weight banks: int8
+    40 kernels C=20 4x4, stride 2x2 (four 2x2 sets), dense; int16 16 kernels C=70 3x2, stride x 2 y 1 (two 3x1
+    sets), compressed dense; fp16 20 kernels C=12 3x3, stride x 3 (three 3x1 sets), compressed with every element
+    kept; int8 9 kernels C=33 3x3, stride y 2 (two 2x3 sets, the second with a row of zero taps), dense."""
+
+    async def body(self) -> None:
+        shapes: list[tuple[int, int, int, int, type, int, int, bool, str]] = [
+            (40, 20, 4, 4, np.int8, 2, 2, False, "dense"),
+            (16, 70, 3, 2, np.int16, 2, 1, True, "dense"),
+            (20, 12, 3, 3, np.float16, 3, 1, True, "full"),
+            (9, 33, 3, 3, np.int8, 1, 2, False, "dense"),
+        ]
+        n = 0
+        for i, (k, c, r, s, dt, sx, sy, comp, dens) in enumerate(shapes):
+            kt = draw_kernels(self.rng, (k, c, r, s), dt, DENSITIES[dens])
+            for layer in deconv_set_layers(
+                f"dcv_{i}", self.rng, kt, sx, sy, compress=comp, density=dens, data_banks=1, weight_banks=2
+            ):
+                layer.group = n % 2
+                n += 1
+                await self.check_weight_layer(layer)
+
+
+@pyuvm.test(timeout_time=40, timeout_unit="ms")
+class NanWeights(WeightTestBase):
+    """fp16 weights holding NaNs (quiet and signalling, both signs) beside INF, -0, denormals and the largest
+    normal, with ``D_NAN_FLUSH_TO_ZERO`` written on every layer: DC dense, flush on (every NaN element +0, the rest
+    as it is); DC compressed with every element kept, flush on (the kept NaNs flushed; the WMB, ones, 0xFFFF in
+    every 16-bit lane up to its padding, kept: it is a mask, not weights); DC dense, flush off (the NaNs stored as they
+    are); image weights (T_A16B16G16R16_F, N=2), flush on; a deconvolution set, compressed dense, flush on; and
+    int16 weights whose bit patterns are fp16 NaNs, flush on (kept: the flush is for fp16 only). After each layer
+    ``D_NAN_INPUT_WEIGHT_NUM`` and ``D_INF_INPUT_WEIGHT_NUM`` equal the model's counts of NaN and INF weights (0
+    for int16). The expected bytes are the model's fp16 rule, ``precision.flush_nan_to_zero`` (docs/nvidia_cdma.md,
+    W7)."""
+
+    async def body(self) -> None:
+        rng = self.rng
+        layers: list[WeightLayer] = []
+        kt = with_nans(rng, draw_kernels(rng, (24, 40, 3, 3), np.float16, DENSITIES["dense"]))
+        layers.append(weight_layer("nan_0_dc_flush", rng, 24, 40, 3, 3, np.float16, kernel_tensor=kt))
+        layers[-1].nan_to_zero = True
+        kt = with_nans(rng, draw_kernels(rng, (20, 24, 2, 2), np.float16, DENSITIES["full"]))
+        layers.append(
+            weight_layer(
+                "nan_1_dc_comp_flush", rng, 20, 24, 2, 2, np.float16, compress=True, density="full", kernel_tensor=kt
+            )
+        )
+        layers[-1].nan_to_zero = True
+        kt = with_nans(rng, draw_kernels(rng, (16, 33, 3, 3), np.float16, DENSITIES["dense"]))
+        layers.append(weight_layer("nan_2_dc_kept", rng, 16, 33, 3, 3, np.float16, kernel_tensor=kt))
+        layers[-1].nan_to_zero = False
+        kt = with_nans(rng, draw_kernels(rng, (16, 4, 5, 4), np.float16, DENSITIES["dense"]))
+        layers.append(image_weight_layer("nan_3_image_flush", rng, "T_A16B16G16R16_F", 16, 5, 4, 2, kernel_tensor=kt))
+        layers[-1].nan_to_zero = True
+        kt = with_nans(rng, draw_kernels(rng, (18, 20, 2, 4), np.float16, DENSITIES["dense"]))
+        layers.append(deconv_set_layers("nan_4_deconv_flush", rng, kt, 2, 1, compress=True)[1])
+        layers[-1].nan_to_zero = True
+        bits = with_nans(rng, draw_kernels(rng, (16, 20, 1, 1), np.float16, DENSITIES["full"]))
+        layers.append(weight_layer("nan_5_int16_flush", rng, 16, 20, dtype=np.int16, kernel_tensor=bits.view(np.int16)))
+        layers[-1].nan_to_zero = True
+        nans = [(layer.nan_weights(), layer.inf_weights()) for layer in layers]
+        assert all(n and i for n, i in nans[:5]) and nans[5] == (0, 0), f"NaN and INF weights per layer {nans}"
+        for i, layer in enumerate(layers):
+            layer.data_banks, layer.weight_banks, layer.group = 1, 2, i % 2
+            await self.check_weight_layer(layer)
+
+
 # ---------------------------------------------------------------------------------------------- random, as pyuvm
 
 
@@ -405,3 +572,145 @@ class RandomWeights(WeightTestBase):
     async def body(self) -> None:
         count = max(int(os.getenv("COUNT", "").strip() or 6), len(reachable()))
         await RandomWeightSeq("rw", self.rng, count).start(self.seqr)
+
+
+# ---------------------------------------------------------------------------------------------- other formats, random
+
+#: the format cross the random format sequence steers by, and the pixel formats of image weights per precision
+FORMAT_CROSS = "nvdla_cdma.weight_format_x_kind"
+IMAGE_FORMATS = {
+    "int8": ("T_A8B8G8R8", "T_R8", "T_B8G8R8A8", "T_A8Y8U8V8"),
+    "int16": ("T_R16", "T_A16B16G16R16", "T_R12", "T_A16Y16U16V16"),
+    "fp16": ("T_R16_F", "T_A16B16G16R16_F", "T_A16Y16U16V16_F"),
+}
+#: the most bytes a random format layer's kernels take before compression (a quarter of two weight banks)
+FORMAT_BYTES = 16 * 1024
+
+
+class RandomFormatSeq(uvm_sequence):
+    """``count`` random weight layers in the image, Winograd and deconvolution formats (and DC), coverage-driven:
+    each layer's (format, kind) is a bin of :data:`FORMAT_CROSS` not hit yet (once all are: image weights while a
+    post-extension is unhit, then any), an image layer's post-extension an unhit ``weight_post_extension`` bin first
+    (within the model's limits for its ``S * Ci``), and an fp16 layer's NaNs an unhit ``weight_nan`` bin first
+    (none, kept, flushed); while a NaN bin is unhit, half the layers that can hold NaNs are fp16. Precision int8,
+    int16 or fp16;
+    density sparse, dense or full (compressed) and also zero (dense); kernels 1-48; C 1-64 (image: up to the
+    format's channels); image kernels 1x1 to 7x7 as the post-extension allows, Winograd 3x3 on a cube whose padded
+    sides are multiples of 4, deconvolution kernels 1x1 to 4x4 at strides 1-3 with one set of the split drawn;
+    the kernels' bytes at most :data:`FORMAT_BYTES`; MCIF or CVIF; both register groups; one data bank and two
+    weight banks throughout, so that the weight buffer and the WMB continue and wrap. Each layer draws memory
+    timing knobs (used under KNOBS=random)."""
+
+    def __init__(self, name: str, rng: np.random.Generator, count: int) -> None:
+        super().__init__(name)
+        self.rng, self.count = rng, count
+
+    def pick(self, covergroup: str, choices: list) -> Any:
+        """An unhit bin of ``covergroup`` among ``choices`` (any of them once all are hit)."""
+        open_bins = [c for c in choices if c in unhit(covergroup)] or choices
+        return open_bins[int(self.rng.integers(0, len(open_bins)))]
+
+    def nans(self, kt: np.ndarray) -> tuple[np.ndarray, Optional[bool]]:
+        """fp16 kernels with NaNs (and D_NAN_FLUSH_TO_ZERO written) when an unhit ``weight_nan`` bin asks for it."""
+        case = self.pick("nvdla_cdma.weight_nan", ["none", "kept", "flushed"])
+        if kt.dtype != np.float16 or case == "none":
+            return kt, None
+        return with_nans(self.rng, kt, every=int(self.rng.integers(3, 12))), case == "flushed"
+
+    def draw(self, i: int) -> WeightLayer:
+        rng = self.rng
+        if unhit(FORMAT_CROSS) or not unhit("nvdla_cdma.weight_post_extension"):
+            fmt, kind = self.pick(FORMAT_CROSS, bins(FORMAT_CROSS))
+        else:  # the cross is closed, a post-extension is not: image weights
+            fmt, kind = "image", str(rng.choice(["dense", "compressed"]))
+        compress = kind == "compressed"
+        nan_open = [b for b in unhit("nvdla_cdma.weight_nan") if b != "none"]
+        if nan_open and fmt != "winograd" and rng.random() < 0.5:  # fp16, which can hold NaNs, while a NaN bin is open
+            prec = "fp16"
+        else:
+            prec = str(rng.choice(["int8", "int16", "fp16"]))
+        dt = DTYPE_OF[prec]
+        dens = str(rng.choice(["sparse", "dense", "full"] + ([] if compress else ["zero"])))
+        ram = str(rng.choice(["MCIF", "CVIF"]))
+        common: dict[str, Any] = dict(data_banks=1, weight_banks=2, data_ram=ram, weight_ram=ram, group=i % 2)
+        name = f"rf_{i}_{fmt}_{prec}_{'c' if compress else 'd'}_{dens}"
+        for _ in range(1000):  # shapes until the kernels fit and a compressed surface keeps an element
+            k, c = int(rng.integers(1, 49)), int(rng.integers(1, 65))
+            layer: WeightLayer
+            if fmt == "image":
+                pf = str(rng.choice(IMAGE_FORMATS[prec]))
+                ci = pixel.get(pf).channels
+                n = int(self.pick("nvdla_cdma.weight_post_extension", [1, 2, 4]))
+                s_max = min(7, {1: 7, 2: 32 // ci, 4: 16 // ci}[n])
+                r, s = int(rng.integers(1, 8)), int(rng.integers(1, s_max + 1))
+                kt = draw_kernels(rng, (k, int(rng.integers(1, ci + 1)), r, s), dt.type, DENSITIES[dens])
+                kt, flush = self.nans(kt)
+                layer = image_weight_layer(
+                    f"{name}_{pf}_n{n}",
+                    rng,
+                    pf,
+                    k,
+                    r,
+                    s,
+                    n,
+                    compress=compress,
+                    density=dens,
+                    kernel_tensor=kt,
+                    **common,
+                )
+            elif fmt == "winograd":
+                pl, pr, pt, pb = (int(v) for v in rng.integers(0, 3, 4))
+                w = 4 * int(rng.integers(1, 3)) - pl - pr
+                h = 4 * int(rng.integers(1, 3)) - pt - pb
+                if w < 1 or h < 1:
+                    continue
+                layer = winograd_weight_layer(
+                    name, rng, k, c, h, w, dt.type, compress=compress, density=dens, pad=(pl, pr, pt, pb), **common
+                )
+                flush = None
+            else:
+                r, s = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+                kt = draw_kernels(rng, (k, c, r, s), dt.type, DENSITIES[dens])
+                kt, flush = self.nans(kt)
+                if fmt == "dc":
+                    layer = weight_layer(
+                        name, rng, k, c, r, s, dt.type, compress=compress, density=dens, kernel_tensor=kt, **common
+                    )
+                else:
+                    sx, sy = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+                    xy = deconv.sets(sx, sy)[int(rng.integers(0, sx * sy))]
+                    layer = deconv_set_layer(name, rng, kt, sx, sy, xy, compress, dens, **common)
+            layer.nan_to_zero = flush
+            if layer.surface("weight").size > FORMAT_BYTES or (compress and not layer.surface("weight").size):
+                continue
+            return layer
+        raise AssertionError(f"{name}: no layer drawn in 1000 shapes")
+
+    async def body(self) -> None:
+        for i in range(self.count):
+            item = WeightItem(f"rf_{i}")
+            await self.start_item(item)
+            item.layer = self.draw(i)
+            item.knobs = random_knobs(self.rng)
+            await self.finish_item(item)
+            if item.error is not None:
+                raise item.error
+
+
+@pyuvm.test(timeout_time=80, timeout_unit="ms")
+class RandomFormatWeights(WeightTestBase):
+    """COUNT (default 6) random layers of :class:`RandomFormatSeq` (image, Winograd, deconvolution and DC weights,
+    dense and compressed, fp16 NaNs flushed or kept) on a sequencer and driver, at least 14 (the bins of the
+    format x kind cross, the post-extensions and the NaN cases, one a layer), so that one run closes them."""
+
+    def build_phase(self) -> None:
+        self.seqr = uvm_sequencer("seqr", self)
+        self.drv = WeightDriver("drv", self)
+
+    def connect_phase(self) -> None:
+        self.drv.seq_item_port.connect(self.seqr.seq_item_export)
+        self.drv.check = self.check_weight_layer
+
+    async def body(self) -> None:
+        count = max(int(os.getenv("COUNT", "").strip() or 6), 14)
+        await RandomFormatSeq("rf", self.rng, count).start(self.seqr)

@@ -161,6 +161,16 @@ def test_round_trip(K, C, R, S, N, dtype, density, compress, seed):
         assert img["weight"].nbytes == inf["padded_bytes"]
 
 
+@pytest.mark.parametrize("compress", [False, True])
+def test_registers_name_pixel_input(compress):
+    """Image weights serve a layer whose data is an image: D_DATAIN_FORMAT.DATAIN_FORMAT is PIXEL, 1 in NVIDIA's
+    NVDLA_CDMA.rdl (FEATURE is 0), in info() and in the packed image's meta alike."""
+    t = np.arange(2 * 4 * 3 * 3, dtype=np.int8).reshape(2, 4, 3, 3)
+    inf = models.info(NAME, t.shape, np.int8, post_extension=2, compress=compress)
+    assert inf["registers"]["D_DATAIN_FORMAT.DATAIN_FORMAT"] == 1
+    assert models.pack(NAME, t, post_extension=2, compress=compress).meta["D_DATAIN_FORMAT.DATAIN_FORMAT"] == 1
+
+
 def test_limits_and_bad_options_raise_format_error():
     t3 = np.zeros((4, 3, 3, 11), np.int8)  # C' = 33
     with pytest.raises(FormatError) as ei:

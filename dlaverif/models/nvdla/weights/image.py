@@ -53,6 +53,10 @@ IMAGE_CHANNELS: tuple[int, ...] = (1, 3, 4)
 POST_EXTENSION_LIMIT: dict[int, int] = {2: 32, 4: 16}
 #: CSC D_POST_Y_EXTENSION.Y_EXTENSION value (log2 N; clarifications §4.2).
 Y_EXTENSION_CODE: dict[int, int] = {1: 0, 2: 1, 4: 2}
+#: D_DATAIN_FORMAT.DATAIN_FORMAT of the layer these weights serve: PIXEL (1 in the CDMA's and the CSC's register
+#: manual; FEATURE is 0), the mode that makes the convolution read an image and these pre-extended kernels (seed
+#: "Basic Weight for image input")
+DATAIN_FORMAT_PIXEL = 1
 
 
 def _params(
@@ -135,6 +139,7 @@ def pack(
             "D_WEIGHT_SIZE_0.BYTE_PER_KERNEL": r * cp * t.dtype.itemsize - 1,
             "D_WEIGHT_SIZE_1.WEIGHT_KERNEL": k - 1,
             "D_POST_Y_EXTENSION.Y_EXTENSION": Y_EXTENSION_CODE[int(post_extension)],
+            "D_DATAIN_FORMAT.DATAIN_FORMAT": DATAIN_FORMAT_PIXEL,
         }
     )
     return MemoryImage(surfaces, meta)
@@ -167,7 +172,8 @@ def info(
     stride_x: int = 1,
     compress: bool = False,
 ) -> dict:
-    """Sizes and registers; BYTE_PER_KERNEL = R*S*Ci*e (the pre-extended kernel, exact)."""
+    """Sizes and registers; BYTE_PER_KERNEL = R*S*Ci*e (the pre-extended kernel, exact); the layer's
+    ``D_DATAIN_FORMAT.DATAIN_FORMAT`` is PIXEL (image input is what these weights are for)."""
     dt = G.weight_dtype(NAME, dtype)
     k, c, r, s, ci, n = _params(tuple(shape), channels, post_extension, stride_x)
     out: dict[str, Any] = {
@@ -181,6 +187,7 @@ def info(
     }
     out.update(G.stream_info(NAME, shape, dt, r * s * ci, k, bool(compress)))
     out["registers"]["D_POST_Y_EXTENSION.Y_EXTENSION"] = Y_EXTENSION_CODE[n]
+    out["registers"]["D_DATAIN_FORMAT.DATAIN_FORMAT"] = DATAIN_FORMAT_PIXEL
     return out
 
 
