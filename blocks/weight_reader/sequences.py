@@ -349,6 +349,17 @@ class QueueFillSeq(WeightSeqBase):
 
         ws = self.fitting(partial(fill, groups), smaller)
         await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(backpressure="held")))
+        if data_depth % 4 and ahead >= data_depth + 8:
+            await self.fill_to_the_beat(data_depth)
+
+    async def fill_to_the_beat(self, data_depth: int) -> None:
+        """A DATA_DEPTH that is not a multiple of the 4-beat chunks is reached only with a piece shorter than a
+        chunk: sets of DATA_DEPTH + j whole bus words (j = 0..7, one-word all-ones int8 groups, every WGS entry
+        in before the output moves), output held - the last piece ends the set, and the set that is exactly
+        DATA_DEPTH words more than the expander took before the hold stopped it fills the queue to the beat."""
+        for j in range(8):
+            ws = draw_synthetic(self.rng, "int8", "all_ones", self.addr_bits, True, self.bus_bytes, data_depth + j)
+            await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(backpressure="held")))
 
     async def fill_the_space(self, space: int) -> None:
         """Where the address space holds fewer bus words than a queue (4 KB at ``AXI_ADDR_W`` 12), two sets that
