@@ -310,6 +310,7 @@ class QueueFillSeq(WeightSeqBase):
         wgs_groups = depth["WGS_DEPTH"] * self.bus_bytes // 4
         groups = min(65535, 2 * ent + wgs_groups + wmb_groups + 512)
         density = self.balanced_density(depth["DATA_DEPTH"], min(wmb_groups, wgs_groups), g_elems)
+        fitted = []
         for mask, knobs in (
             ("uniform_0.5", Knobs(backpressure="half")),
             (f"uniform_{density:g}", Knobs(latency=4 * depth["DATA_DEPTH"] + 64)),
@@ -320,6 +321,7 @@ class QueueFillSeq(WeightSeqBase):
                 return fill(int(self.rng.integers(2, 17)))
 
             ws = self.fitting(partial(fill, groups), smaller)
+            fitted.append(len(ws.group_elems) == groups)
             await self.send(self.new_item(Kind.WEIGHTS, ws, knobs))
         # the narrowest beat: a dense stream of two bus words and one byte, read as one piece whose last beat uses
         # only the first byte lane (the two before it every lane)
@@ -331,6 +333,28 @@ class QueueFillSeq(WeightSeqBase):
         space = 1 << self.addr_bits
         if space // self.bus_bytes - 1 < max(depth.values()):
             await self.fill_the_space(space)
+        elif not fitted[0]:
+            await self.fill_held(depth, ent + wgs_groups)
+
+    async def fill_held(self, depth: dict[str, int], ahead: int) -> None:
+        """Where the first set does not fit the address space (a random draw's 20-bit space with 2868 entries),
+        a set of density 0.5 sized to the queues alone, output held: ``ahead`` + 64 groups (every entry and WGS
+        beat queued behind the held expander, and more WGS to read), each of the fewest int8 elements (a
+        multiple of 8) whose WMB fills WMB_DEPTH + 2 bus words and whose ``ahead`` groups announce 2 x
+        (DATA_DEPTH + 2) bus words of data. Left out when even that does not fit."""
+        groups = min(MAX_GROUPS, ahead + 64)
+        least = max(
+            -(-8 * (depth["WMB_DEPTH"] + 2) * self.bus_bytes // groups),  # WMB bits of the groups
+            -(-4 * (depth["DATA_DEPTH"] + 2) * self.bus_bytes // max(1, groups - 64)),  # their data at 0.5, twice
+            8,
+        )
+        g_elems = 8 * -(-least // 8)
+        try:
+            ws = draw_synthetic(self.rng, "int8", "uniform_0.5", self.addr_bits, True, g_elems, groups)
+        except placement.DoesNotFit as exc:
+            LOG.info("%s: no held fill", exc)
+            return
+        await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(backpressure="held")))
 
     async def fill_the_data_queue(self, data_depth: int, ahead: int) -> None:
         """Where the entry and WGS queues hold too few groups of the first set for the weight data they announce
