@@ -382,23 +382,28 @@ class QueueFillSeq(WeightSeqBase):
         in before the output moves), output held - the last piece ends the set, and the set that is exactly
         DATA_DEPTH words more than the expander took before the hold stopped it fills the queue to the beat."""
         for j in range(8):
-            ws = draw_synthetic(self.rng, "int8", "all_ones", self.addr_bits, True, self.bus_bytes, data_depth + j)
+            try:
+                ws = draw_synthetic(self.rng, "int8", "all_ones", self.addr_bits, True, self.bus_bytes, data_depth + j)
+            except placement.DoesNotFit as exc:  # a space too small for DATA_DEPTH words and their WMB and WGS
+                LOG.info("%s: no set of DATA_DEPTH + %d words", exc, j)
+                return
             await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(backpressure="held")))
 
     async def fill_the_space(self, space: int) -> None:
         """Where the address space holds fewer bus words than a queue (4 KB at ``AXI_ADDR_W`` 12), two sets that
         span all of it, without the guard bands of the random placement (:func:`~.weights.draw_at`):
 
-        - a dense int8 stream of one-element groups from address 0 to the top, at a 256-cycle latency (a read
-          of every chunk of the space in flight, where the data queue holds them) with the output held: every
-          bus word of the space is queued but the ones the expander's window took at the start (the data
-          queue's reach bound in blocks/weight_reader/plan.yaml);
+        - a dense int8 stream of one-element groups (where the space has at most 32768 bytes) from address 0 to
+          the top, at a 256-cycle latency (a read of every chunk of the space in flight, where the data queue
+          holds them) with the output held: every bus word of the space is queued but the ones the expander's
+          window took at the start (the data queue's reach bound in blocks/weight_reader/plan.yaml);
         - an all-zero compressed int8 stream whose WGS and WMB are the whole space, in the same (zero) bytes:
           space / 4 groups of 8 x space / groups elements, so the WGS and WMB streams read every chunk of the
           space with all of their reads in flight at a 64-cycle latency, and with the output held the entry
           queue fills, then the WGS and WMB queues behind it.
         """
-        dense = draw_at(self.rng, "int8", "dense", False, 1, space, {"weight": 0})
+        one = max(1, space >> 15)  # one-element groups, up to 32768 of them (GROUPS is 16 bits)
+        dense = draw_at(self.rng, "int8", "dense", False, one, space // one, {"weight": 0})
         await self.send(self.new_item(Kind.WEIGHTS, dense, Knobs(latency=256, backpressure="held")))
         groups = min(space // 4, MAX_GROUPS)
         zero = draw_at(
