@@ -14,12 +14,12 @@ import numpy as np
 
 from dlaverif import placement
 from dlaverif.flow import contracts
-from dlaverif.models.weight_desc import WeightSurfaceDescriptor
+from dlaverif.models.weight_desc import MAX_GROUPS, WeightSurfaceDescriptor
 from dlaverif.platform import Knobs, ReaderSeqBase, random_knobs
 
 from .footprint import needed_bytes, word_in
 from .items import CORRUPTIONS, Kind, WeightItem, truncated
-from .weights import FAMILIES, MASKS, PRECISIONS, WeightSet, draw, draw_synthetic
+from .weights import FAMILIES, MASKS, PRECISIONS, WeightSet, draw, draw_at, draw_synthetic
 
 LOG = logging.getLogger("cocotb.regression.weight_reader")
 
@@ -310,6 +310,7 @@ class QueueFillSeq(WeightSeqBase):
         wgs_groups = depth["WGS_DEPTH"] * self.bus_bytes // 4
         groups = min(65535, 2 * ent + wgs_groups + wmb_groups + 512)
         density = self.balanced_density(depth["DATA_DEPTH"], min(wmb_groups, wgs_groups), g_elems)
+        fitted = []
         for mask, knobs in (
             ("uniform_0.5", Knobs(backpressure="half")),
             (f"uniform_{density:g}", Knobs(latency=4 * depth["DATA_DEPTH"] + 64)),
@@ -320,11 +321,95 @@ class QueueFillSeq(WeightSeqBase):
                 return fill(int(self.rng.integers(2, 17)))
 
             ws = self.fitting(partial(fill, groups), smaller)
+            fitted.append(len(ws.group_elems) == groups)
             await self.send(self.new_item(Kind.WEIGHTS, ws, knobs))
         # the narrowest beat: a dense stream of two bus words and one byte, read as one piece whose last beat uses
         # only the first byte lane (the two before it every lane)
         one = partial(draw_synthetic, self.rng, "int8", "dense", self.addr_bits, False, 2 * self.bus_bytes + 1, 1)
         await self.send(self.new_item(Kind.WEIGHTS, self.fitting(one, one), Knobs()))
+        ahead = ent + wgs_groups  # groups whose WGS entries can be in before the expander starts the first
+        if ahead * g_elems // 2 < depth["DATA_DEPTH"] * self.bus_bytes:
+            await self.fill_the_data_queue(depth["DATA_DEPTH"], ahead)
+        space = 1 << self.addr_bits
+        if space // self.bus_bytes - 1 < max(depth.values()):
+            await self.fill_the_space(space)
+        elif not fitted[0]:
+            await self.fill_held(depth, ent + wgs_groups)
+
+    async def fill_held(self, depth: dict[str, int], ahead: int) -> None:
+        """Where the first set does not fit the address space (a random draw's 20-bit space with 2868 entries),
+        a set of density 0.5 sized to the queues alone, output held: ``ahead`` + 64 groups (every entry and WGS
+        beat queued behind the held expander, and more WGS to read), each of the fewest int8 elements (a
+        multiple of 8) whose WMB fills WMB_DEPTH + 2 bus words and whose ``ahead`` groups announce 2 x
+        (DATA_DEPTH + 2) bus words of data. Left out when even that does not fit."""
+        groups = min(MAX_GROUPS, ahead + 64)
+        least = max(
+            -(-8 * (depth["WMB_DEPTH"] + 2) * self.bus_bytes // groups),  # WMB bits of the groups
+            -(-4 * (depth["DATA_DEPTH"] + 2) * self.bus_bytes // max(1, groups - 64)),  # their data at 0.5, twice
+            8,
+        )
+        g_elems = 8 * -(-least // 8)
+        try:
+            ws = draw_synthetic(self.rng, "int8", "uniform_0.5", self.addr_bits, True, g_elems, groups)
+        except placement.DoesNotFit as exc:
+            LOG.info("%s: no held fill", exc)
+            return
+        await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(backpressure="held")))
+
+    async def fill_the_data_queue(self, data_depth: int, ahead: int) -> None:
+        """Where the entry and WGS queues hold too few groups of the first set for the weight data they announce
+        to fill the data queue (the data stream reads only up to the WGS sum received: DATA_DEPTH 1024 at the
+        default 512 entries and 32 WGS beats, a one-entry queue at the default 160 data beats), a set of
+        all-ones int8 groups large enough that ``ahead`` of them hold twice DATA_DEPTH + 2 bus words, with the
+        output stalled for its first ``stalls.HELD_CYCLES`` cycles: the entry, WGS and data queues fill to
+        their reservations while the expander, which took its window's beats, waits."""
+        mult = -(-2 * (data_depth + 2) // ahead)
+        g_elems = mult * self.bus_bytes
+        groups = min(MAX_GROUPS, ahead + -(-(data_depth + 2) // mult) + 64)
+        fill = partial(draw_synthetic, self.rng, "int8", "all_ones", self.addr_bits, True, g_elems)
+
+        def smaller() -> WeightSet:
+            return fill(int(self.rng.integers(2, 17)))
+
+        ws = self.fitting(partial(fill, groups), smaller)
+        await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(backpressure="held")))
+        if data_depth % 4 and ahead >= data_depth + 8:
+            await self.fill_to_the_beat(data_depth)
+
+    async def fill_to_the_beat(self, data_depth: int) -> None:
+        """A DATA_DEPTH that is not a multiple of the 4-beat chunks is reached only with a piece shorter than a
+        chunk: sets of DATA_DEPTH + j whole bus words (j = 0..7, one-word all-ones int8 groups, every WGS entry
+        in before the output moves), output held - the last piece ends the set, and the set that is exactly
+        DATA_DEPTH words more than the expander took before the hold stopped it fills the queue to the beat."""
+        for j in range(8):
+            try:
+                ws = draw_synthetic(self.rng, "int8", "all_ones", self.addr_bits, True, self.bus_bytes, data_depth + j)
+            except placement.DoesNotFit as exc:  # a space too small for DATA_DEPTH words and their WMB and WGS
+                LOG.info("%s: no set of DATA_DEPTH + %d words", exc, j)
+                return
+            await self.send(self.new_item(Kind.WEIGHTS, ws, Knobs(backpressure="held")))
+
+    async def fill_the_space(self, space: int) -> None:
+        """Where the address space holds fewer bus words than a queue (4 KB at ``AXI_ADDR_W`` 12), two sets that
+        span all of it, without the guard bands of the random placement (:func:`~.weights.draw_at`):
+
+        - a dense int8 stream of one-element groups (where the space has at most 32768 bytes) from address 0 to
+          the top, at a 256-cycle latency (a read of every chunk of the space in flight, where the data queue
+          holds them) with the output held: every bus word of the space is queued but the ones the expander's
+          window took at the start (the data queue's reach bound in blocks/weight_reader/plan.yaml);
+        - an all-zero compressed int8 stream whose WGS and WMB are the whole space, in the same (zero) bytes:
+          space / 4 groups of 8 x space / groups elements, so the WGS and WMB streams read every chunk of the
+          space with all of their reads in flight at a 64-cycle latency, and with the output held the entry
+          queue fills, then the WGS and WMB queues behind it.
+        """
+        one = max(1, space >> 15)  # one-element groups, up to 32768 of them (GROUPS is 16 bits)
+        dense = draw_at(self.rng, "int8", "dense", False, one, space // one, {"weight": 0})
+        await self.send(self.new_item(Kind.WEIGHTS, dense, Knobs(latency=256, backpressure="held")))
+        groups = min(space // 4, MAX_GROUPS)
+        zero = draw_at(
+            self.rng, "int8", "all_zero", True, 8 * space // groups, groups, {"weight": 0, "wmb": 0, "wgs": 0}
+        )
+        await self.send(self.new_item(Kind.WEIGHTS, zero, Knobs(latency=64, backpressure="held")))
 
     def balanced_density(self, data_depth: int, groups: int, g_elems: int) -> float:
         """The density at which ``data_depth`` bus words of compressed int8 data hold ``groups`` groups of

@@ -125,7 +125,8 @@ declare_sequence_tests(
         "fill",
         "Compressed streams sized to the build's queues: under 50 % TREADY backpressure every queue (weight data, "
         "WMB, WGS beats, WGS entries) reaches its depth; at a latency longer than the data queue drains, the reads "
-        "in flight approach every stream's reservation.",
+        "in flight approach every stream's reservation; where the entry queue or the address space is too small for "
+        "that, sets with the output held fill the data, WMB, WGS and entry queues to their reach bounds.",
     ),
 )
 

@@ -13,7 +13,7 @@ Spec: NVDLA seed "Weight Format", "Sparse Compression option", Tables 34-35; cla
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import numpy as np
@@ -187,6 +187,48 @@ def draw_synthetic(
         SYNTHETIC,
         dtype,
         (groups, g_elems, last, 1),
+        {},
+        "",
+        mask,
+        desc,
+        image,
+        elems.view(np.uint8).copy(),
+        sizes,
+        elems != 0,
+    )
+
+
+def draw_at(
+    rng: np.random.Generator,
+    dtype: str,
+    mask: str,
+    compressed: bool,
+    g_elems: int,
+    groups: int,
+    bases: dict[str, int],
+) -> WeightSet:
+    """A raw stream of ``groups`` groups of ``g_elems`` elements (as :func:`draw_synthetic`) with its surfaces at
+    ``bases`` (surface name -> base) instead of random places without guard bands: a set that spans a narrow
+    build's whole address space. Surfaces may share addresses only where their bytes agree (an all-zero set's
+    WGS and WMB in the same bytes), so that the memory holds every surface as the model built it; otherwise
+    ValueError."""
+    e = G.ELEM_BYTES[dtype]
+    sizes = [g_elems] * groups
+    elems = _values(rng, dtype, (g_elems * groups,)).view(np.uint8 if e == 1 else "<u2").copy()
+    elems = apply_mask(rng, elems, mask, dtype, sizes, e)
+    surfaces, _ = G.build_surfaces(elems, sizes, compressed)
+    image = MemoryImage(tuple(replace(s, base=bases[s.name]) for s in surfaces))
+    seen: dict[int, int] = {}
+    for s in image.surfaces:
+        for a, b in zip(range(s.base, s.end), s.data.tolist()):
+            if seen.setdefault(a, b) != b:
+                raise ValueError(f"surface {s.name!r} at 0x{s.base:x} disagrees with another one at 0x{a:x}")
+    desc = WeightSurfaceDescriptor.from_image(image, e, sizes)
+    return WeightSet(
+        SYNTHETIC,
+        SYNTHETIC,
+        dtype,
+        (groups, g_elems, g_elems, 1),
         {},
         "",
         mask,

@@ -15,6 +15,10 @@ import numpy as np
 #: the named profiles of :func:`profile` (the coverage bins of every stall knob)
 PROFILES = ("none", "every4", "quarter", "random", "half", "bursty")
 
+#: ``held``: a directed profile outside :data:`PROFILES` (no random knob draws it, no coverage bin counts it) - the
+#: first HELD_CYCLES cycles of a job stalled, then none, so a consumer's queues fill to what the reads can bring
+HELD_CYCLES = 8192
+
 
 def every_nth(n: int, stall: int = 1) -> Iterator[int]:
     """``stall`` stalled cycles out of every ``n``."""
@@ -42,13 +46,16 @@ def pattern(values: Iterable[int]) -> Iterator[int]:
 def profile(name: str, rng: np.random.Generator) -> Optional[Iterator[int]]:
     """The pattern of a named profile (None for ``none``): ``every4`` stalls 1 cycle in 4, ``quarter`` 1 in 4 at
     the end of each group, ``random`` 30 % of cycles, ``half`` 50 %, ``bursty`` runs of up to 12 ready and 6
-    stalled cycles. ``rng`` seeds the random ones (a child generator is drawn, so ``rng`` advances once)."""
+    stalled cycles, ``held`` (directed only) the first :data:`HELD_CYCLES` cycles. ``rng`` seeds the random ones
+    (a child generator is drawn, so ``rng`` advances once)."""
     if name == "none":
         return None
     if name == "every4":
         return every_nth(4, 1)
     if name == "quarter":
         return pattern([0, 0, 0, 1])
+    if name == "held":
+        return itertools.chain(itertools.repeat(1, HELD_CYCLES), itertools.repeat(0))
     child = np.random.default_rng(int(rng.integers(1 << 32)))
     if name == "random":
         return random_stalls(child, 0.3)

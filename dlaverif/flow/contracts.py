@@ -74,8 +74,13 @@ _OPS: dict[type, Callable[[int, int], int]] = {
 }
 
 
+#: the functions a plan's expression may call (a reach bound's ``min(DATA_DEPTH, ...)``; the RTL's contracts use none)
+_CALLS: dict[str, Callable[..., int]] = {"min": min, "max": max}
+
+
 def evaluate(expr: str, values: Mapping[str, int]) -> int:
-    """An RTL constant expression (integers, parameter names, ``+ - * / <<``, parentheses) at ``values``."""
+    """An RTL constant expression (integers, parameter names, ``+ - * / <<``, parentheses) at ``values``; a plan's
+    expression may also call ``min`` and ``max`` of two or more of them."""
 
     def ev(node: ast.AST) -> int:
         if isinstance(node, ast.Constant) and isinstance(node.value, int):
@@ -88,6 +93,14 @@ def evaluate(expr: str, values: Mapping[str, int]) -> int:
             return _OPS[type(node.op)](ev(node.left), ev(node.right))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -ev(node.operand)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in _CALLS
+            and len(node.args) >= 2
+            and not node.keywords
+        ):
+            return int(_CALLS[node.func.id](*(ev(a) for a in node.args)))
         raise ValueError(f"{expr!r}: not a contract expression")
 
     return ev(ast.parse(expr.strip(), mode="eval").body)

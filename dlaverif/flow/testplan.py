@@ -393,16 +393,18 @@ def build_rtl(toplevel: str, filelist: Optional[Path] = None) -> Optional[frozen
 
 @dataclass(frozen=True)
 class ReachBound:
-    """``configs.tops.<top>.reach_bounds.<limit>``: the RTL bounds ``limit`` by ``bound`` (an expression of the
-    top's parameters) for the reason ``why``; where the bound is below the parameter's own limit, the report judges
-    the bound and shows the cut as a waiver."""
+    """``configs.tops.<top>.reach_bounds.<limit>``: the RTL bounds ``limit`` (one of :data:`REACH_LIMITS` or the
+    name of one of the top's occupancy probes) by ``bound`` (an expression of the top's parameters) for the reason
+    ``why``; where the bound is below the parameter's own limit (a queue's depth), the report judges the bound and
+    shows the cut as a waiver."""
 
     limit: str
     bound: str
     why: str
 
 
-REACH_LIMITS = ("top_bit", "most_in_flight")  # the limits a reach bound may cut (dlaverif.platform.reach.limits)
+#: the limits a reach bound may cut (dlaverif.platform.reach.limits); a top's occupancy probes may be cut too (by name)
+REACH_LIMITS = ("top_bit", "most_in_flight")
 
 
 def _reach_data(raw: Optional[dict]) -> tuple[dict, dict]:
@@ -421,9 +423,11 @@ def _reach_data(raw: Optional[dict]) -> tuple[dict, dict]:
             )
             for n, p in (spec.get("beat_lanes") or {}).items()
         )
+        queues = tuple(str(n) for n in (spec.get("occupancy") or {}))
         for limit, b in (spec.get("reach_bounds") or {}).items():
-            if limit not in REACH_LIMITS:
-                raise ValueError(f"configs.tops.{top}.reach_bounds: {limit!r}; allowed: {', '.join(REACH_LIMITS)}")
+            if limit not in REACH_LIMITS + queues:
+                allowed = ", ".join(REACH_LIMITS + queues)
+                raise ValueError(f"configs.tops.{top}.reach_bounds: {limit!r}; allowed: {allowed}")
             why = " ".join(str(b["why"]).split())
             bounds.setdefault(str(top), {})[str(limit)] = ReachBound(str(limit), str(b["bound"]), why)
     return probes, bounds

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import jinja2
+import pytest
 
 from dlaverif.flow.regression import configaxis
 
@@ -103,6 +104,37 @@ def test_occupancy_against_each_depth_and_a_reach_bound_shown_as_a_waiver(tmp_pa
     low = configaxis._reach(col, ["a"], "weight_reader", {"DATA_DEPTH": 4096 // 2}, probes, bound)
     assert low["waived"] == [] and low["limits"]["most_in_flight"] == 64  # 2048 // 32 = 64: nothing cut
     assert low["holes"] == ["most_in_flight 50 of 64", "occupancy dat 1024 of 2048", "occupancy wgs 9 of 32"]
+
+
+def test_a_reach_bound_on_a_queue_cuts_its_depth(tmp_path):
+    """A bound named after an occupancy probe cuts that queue's depth where it is below it (shown as a waiver, the
+    row's depth is the bound, judged), and leaves it where it is not; the other queue keeps its depth."""
+    from dlaverif.flow.testplan import ReachBound
+    from dlaverif.platform.reach import Probe
+
+    rec = {"top_bit": 11, "most_in_flight": 2, "longest_pages": 1, "bursts": 4, "occupancy": {"dat": 30, "wgs": 9}}
+    col = _col(tmp_path, {"a": [rec]})
+    probes = (Probe("dat", "u_fetch.u_q_dat.count", "DATA_DEPTH"), Probe("wgs", "u_fetch.u_q_wgs.count", "WGS_DEPTH"))
+    bound = {"dat": ReachBound("dat", "min(DATA_DEPTH, (1 << AXI_ADDR_W) // 128 - 1)", "a made-up reason")}
+    got = configaxis._reach(col, ["a"], "weight_reader", {"AXI_ADDR_W": 12, "MAX_OUTSTANDING": 2}, probes, bound)
+    assert got["occupancy"] == [{"name": "dat", "deepest": 30, "depth": 31}, {"name": "wgs", "deepest": 9, "depth": 32}]
+    assert got["waived"] == [
+        "occupancy dat 160 cut to 31 (min(DATA_DEPTH, (1 << AXI_ADDR_W) // 128 - 1)): a made-up reason"
+    ]
+    assert got["holes"] == ["occupancy dat 30 of 31", "occupancy wgs 9 of 32"]
+    wide = configaxis._reach(col, ["a"], "weight_reader", {"AXI_ADDR_W": 40, "MAX_OUTSTANDING": 2}, probes, bound)
+    assert wide["waived"] == [] and wide["occupancy"][0]["depth"] == 160
+
+
+def test_a_reach_bound_names_a_limit_or_a_queue_of_its_top():
+    from dlaverif.flow import testplan
+
+    raw = {"tops": {"t": {"occupancy": {"q": {"path": "u.count", "depth": "D"}}, "reach_bounds": {}}}}
+    raw["tops"]["t"]["reach_bounds"] = {"q": {"bound": "D - 1", "why": "w"}}
+    assert testplan._reach_data(raw)[1]["t"]["q"].bound == "D - 1"
+    raw["tops"]["t"]["reach_bounds"] = {"r": {"bound": "D - 1", "why": "w"}}
+    with pytest.raises(ValueError, match="'r'; allowed: top_bit, most_in_flight, q"):
+        testplan._reach_data(raw)
 
 
 def test_beat_lanes_against_one_lane_and_the_bus_and_rendered(tmp_path):

@@ -95,6 +95,14 @@ def test_stall_profiles_mean_stall_and_are_reproducible():
         stalls.profile("sometimes", np.random.default_rng(0))
 
 
+def test_the_held_profile_stalls_its_first_cycles_only_and_is_never_drawn():
+    rng = np.random.default_rng(3)
+    held = list(itertools.islice(stalls.profile("held", rng), stalls.HELD_CYCLES + 100))
+    assert held == [1] * stalls.HELD_CYCLES + [0] * 100
+    assert rng.integers(1 << 32) == np.random.default_rng(3).integers(1 << 32)  # no draw from the TB's RNG
+    assert "held" not in stalls.PROFILES  # random knobs and the stall covergroups' bins stay as they were
+
+
 def test_joblog_keeps_each_port_until_take_and_merges_shared_names():
     a, b, v1, v2 = AnalysisPort("a"), AnalysisPort("b"), AnalysisPort("v1"), AnalysisPort("v2")
     log = JobLog(a=a, b=b)

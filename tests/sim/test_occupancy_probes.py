@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from dlaverif.flow import runner, sim as simflow, testplan
+from dlaverif.flow import contracts, runner, sim as simflow, testplan
 
 pytestmark = pytest.mark.sim
 
@@ -35,6 +35,24 @@ def _reach(sim: str, run_name: str, test: str) -> dict:
 def test_the_weight_readers_small_queues_are_followed_to_their_last_entry(sim):
     got = _reach(sim, "weight_reader/config@small_queues_narrow_bus", "EdgeTest")["occupancy"]
     assert got == {"data_queue": 4, "wmb_queue": 4, "wgs_queue": 4, "entry_queue": 1}
+
+
+@pytest.mark.parametrize("sim", SIMS)
+def test_the_weight_readers_queues_in_a_4kb_space_reach_their_reach_bounds(sim):
+    """At 12 address bits and a 1024-bit bus (32 bus words in the space) QueueFillTest's sets that span the space
+    fill every queue exactly to its bound (configs.tops.weight_reader.reach_bounds, else its depth): the data and
+    WMB queues to 31 (their bounds; depths 160 and 32), the WGS beats to 32, the entries to 512; never beyond."""
+    cfg = PLAN.configs["weight_reader@narrow_addr_wide_bus"]
+    p = contracts.resolve("weight_reader", cfg.parameters)
+    bounds = PLAN.reach_bounds["weight_reader"]
+    want = {
+        "data_queue": contracts.evaluate(bounds["data_queue"].bound, p),
+        "wmb_queue": contracts.evaluate(bounds["wmb_queue"].bound, p),
+        "wgs_queue": p["WGS_DEPTH"],
+        "entry_queue": p["ENT_DEPTH"],
+    }
+    assert want == {"data_queue": 31, "wmb_queue": 31, "wgs_queue": 32, "entry_queue": 512}
+    assert _reach(sim, "weight_reader/config@narrow_addr_wide_bus", "QueueFillTest")["occupancy"] == want
 
 
 @pytest.mark.parametrize("sim", SIMS)

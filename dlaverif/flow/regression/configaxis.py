@@ -75,8 +75,9 @@ def _reach(
     configuration's resolved parameters and the holes between them (none when the top has no such limit).
     ``probes``: the top's occupancy probes, each judged against its depth there, and its beat-lanes probes, each
     judged against one lane and the bus's lane count; ``bounds``: the top's reach
-    bounds (limit -> ``testplan.ReachBound``), each cutting its limit where the RTL cannot reach it (a waiver the
-    row shows, with the bound's value and reason; the bound itself is then the limit judged)."""
+    bounds (limit or occupancy probe -> ``testplan.ReachBound``), each cutting its limit or the queue's depth where
+    the RTL cannot reach it (a waiver the row shows, with the bound's value and reason; the bound itself is then
+    the limit judged)."""
     folders = [Path(col.jobs[k]["folder"]) for k in keys if col.jobs[k]["status"] not in (NOT_RUN, SKIPPED)]
     reached = reach.merge(reach.read_records(folders))
     try:
@@ -84,14 +85,15 @@ def _reach(
     except (OSError, ValueError):  # a top outside the project's RTL (third-party, a foreign DMA): no contracts
         resolved = dict(parameters)
     limit = reach.limits(resolved)
+    depth = reach.depths(probes, resolved, contracts.evaluate) if probes else {}
     waived = []
     for name, b in sorted((bounds or {}).items()):
-        if name in limit:
-            value = contracts.evaluate(b.bound, resolved)
-            if value < limit[name]:
-                waived.append(f"{name} {limit[name]} cut to {value} ({b.bound}): {b.why}")
-                limit[name] = value
-    depth = reach.depths(probes, resolved, contracts.evaluate) if probes else {}
+        for cut, what in ((limit, name), (depth, f"occupancy {name}")):
+            if name in cut:
+                value = contracts.evaluate(b.bound, resolved)
+                if value < cut[name]:
+                    waived.append(f"{what} {cut[name]} cut to {value} ({b.bound}): {b.why}")
+                    cut[name] = value
     count = reach.depths(probes, resolved, contracts.evaluate, lanes=True) if probes else {}
     seen, beats = reached.get("occupancy", {}), reached.get("lanes", {})
     occupancy = [{"name": n, "deepest": seen.get(n), "depth": d} for n, d in depth.items()]
