@@ -165,4 +165,4 @@ def test_the_projects_catalogues_name_each_mutant_once():
     from dlaverif.flow import mutants
 
     names = [m.name for m in mutants.catalogue()]
-    assert len(names) == len(set(names)) == 78  # 60 of our blocks and the PDP, 6 corner mutants, 12 of the CDMA
+    assert len(names) == len(set(names)) == 81  # 60 of our blocks and the PDP, 6 corner mutants, 15 of the CDMA
