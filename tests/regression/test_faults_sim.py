@@ -123,6 +123,9 @@ def test_an_interrupted_run_resumes_into_the_report_of_an_uninterrupted_one(tiny
             lines.append(line)
             if line.startswith("[   1/8]"):
                 break
+        # held (SIGSTOP) while the second run is tried, so that it starts no job and cannot finish all eight on a
+        # fast machine first: it holds its folder all the while (alive), and gets the interrupt as it continues
+        run.send_signal(signal.SIGSTOP)
         second = regress(
             "run",
             "--sim=verilator",
@@ -133,6 +136,7 @@ def test_an_interrupted_run_resumes_into_the_report_of_an_uninterrupted_one(tiny
             f"--report-dir={tmp_path / 'other'}",
         )
         run.send_signal(signal.SIGINT)
+        run.send_signal(signal.SIGCONT)
         out, err = run.communicate(timeout=120)
     finally:
         run.kill()
