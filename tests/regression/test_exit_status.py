@@ -227,12 +227,13 @@ def test_make_report_checks_its_report_folder_before_merging(tmp_path):
     ],
 )
 def test_make_mutants_checks_its_variables_first(tmp_path, var, value, line):
-    """Once: a traceback (int() of SEED at argument parsing), or SIM taken unchecked."""
-    before = _tree(mutants.OUT_ROOT)
-    p = _make("mutants", **{var: value})
+    """Once: a traceback (int() of SEED at argument parsing), or SIM taken unchecked. Its outputs go to a folder of
+    the test's own (``SIM_BUILD=``), so that another worker's mutants cannot change what is compared."""
+    out = tmp_path / "sim_build"
+    p = _make("mutants", SIM_BUILD=str(out), **{var: value})
     assert p.returncode == 2, p.stdout + p.stderr
     assert _own_lines(p.stderr) == [line]
-    assert _tree(mutants.OUT_ROOT) == before
+    assert _tree(out / mutants.OUT_ROOT.name) is None
 
 
 @pytest.mark.parametrize(
@@ -242,14 +243,15 @@ def test_make_mutants_checks_its_variables_first(tmp_path, var, value, line):
         (["CONFIG=cube_reader@nosuch"], "make formal: no configuration 'cube_reader@nosuch' in blocks/plan.yaml"),
     ],
 )
-def test_make_formal_refuses_an_unknown_mutant_or_configuration_with_one_line_and_writes_nothing(args, line):
-    """An unknown mutant was argparse's usage and error lines, after the output folder had been made."""
-    before = _tree(formal.OUT)
-    p = _make("formal", *args)
+def test_make_formal_refuses_an_unknown_mutant_or_configuration_with_one_line_and_writes_nothing(tmp_path, args, line):
+    """An unknown mutant was argparse's usage and error lines, after the output folder had been made. Its outputs go
+    to a folder of the test's own (``SIM_BUILD=``): another worker's formal runs write into the checkout's."""
+    out = tmp_path / "sim_build"
+    p = _make("formal", *args, SIM_BUILD=str(out))
     assert p.returncode == 2, p.stdout + p.stderr
     lines = _own_lines(p.stderr)
     assert len(lines) == 1 and lines[0].startswith(line), p.stderr
-    assert _tree(formal.OUT) == before
+    assert _tree(out / formal.OUT.name) is None
 
 
 def test_a_corrupt_durations_file_is_refused_with_one_line_naming_it(tmp_path):
