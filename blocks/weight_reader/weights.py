@@ -182,19 +182,22 @@ def draw_synthetic(
     n = sum(sizes)
     elems = _values(rng, dtype, (n,)).view(np.uint8 if e == 1 else "<u2").copy()
     elems, image, desc = _surfaces(rng, elems, mask, dtype, sizes, compressed, addr_bits)
+    return _synthetic_set(dtype, mask, (groups, g_elems, last, 1), desc, image, elems, sizes)
+
+
+def _synthetic_set(
+    dtype: str,
+    mask: str,
+    shape: tuple[int, int, int, int],
+    desc: WeightSurfaceDescriptor,
+    image: MemoryImage,
+    elems: np.ndarray,
+    sizes: list[int],
+) -> WeightSet:
+    """The :class:`WeightSet` of a raw stream ``elems`` (groups of ``sizes`` elements, no weight format): its dense
+    bytes are the elements themselves, kept where non-zero."""
     return WeightSet(
-        SYNTHETIC,
-        SYNTHETIC,
-        dtype,
-        (groups, g_elems, last, 1),
-        {},
-        "",
-        mask,
-        desc,
-        image,
-        elems.view(np.uint8).copy(),
-        sizes,
-        elems != 0,
+        SYNTHETIC, SYNTHETIC, dtype, shape, {}, "", mask, desc, image, elems.view(np.uint8).copy(), sizes, elems != 0
     )
 
 
@@ -224,20 +227,7 @@ def draw_at(
             if seen.setdefault(a, b) != b:
                 raise ValueError(f"surface {s.name!r} at 0x{s.base:x} disagrees with another one at 0x{a:x}")
     desc = WeightSurfaceDescriptor.from_image(image, e, sizes)
-    return WeightSet(
-        SYNTHETIC,
-        SYNTHETIC,
-        dtype,
-        (groups, g_elems, g_elems, 1),
-        {},
-        "",
-        mask,
-        desc,
-        image,
-        elems.view(np.uint8).copy(),
-        sizes,
-        elems != 0,
-    )
+    return _synthetic_set(dtype, mask, (groups, g_elems, g_elems, 1), desc, image, elems, sizes)
 
 
 def _values(rng: np.random.Generator, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
